@@ -1,0 +1,85 @@
+"""The map: territories, sea zones, adjacency, canals and closed straits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+
+@attrs.frozen
+class Territory:
+    """A land territory or a sea zone.  ``key`` is its canonical name."""
+
+    key: str
+    is_sea: bool
+    ipc: int = 0
+    original_owner: str | None = None   # power key; None for sea zones and neutrals
+    capital_of: str | None = None       # power key whose capital this is
+    factory: bool = False               # industrial complex printed on the map
+    impassable: bool = False            # neutral: cannot be entered, attacked or flown over
+    island: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_land(self) -> bool:
+        return not self.is_sea
+
+
+@attrs.frozen
+class Canal:
+    """Ships may cross between ``zones`` only if one side has controlled every territory in
+    ``controlled_by`` since the start of the mover's turn.  Air and land ignore canals."""
+
+    name: str
+    zones: tuple[str, str]
+    controlled_by: tuple[str, ...]
+
+
+@attrs.frozen
+class GameMap:
+    map_id: str
+    territories: dict[str, Territory]
+    adjacency: dict[str, frozenset[str]]
+    canals: tuple[Canal, ...] = ()
+    closed_zones: frozenset[str] = frozenset()   # no ship may enter or leave (Turkish straits)
+
+    def __getitem__(self, key: str) -> Territory:
+        return self.territories[key]
+
+    def neighbours(self, key: str) -> frozenset[str]:
+        return self.adjacency.get(key, frozenset())
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.adjacency.get(a, frozenset())
+
+    def land(self) -> Iterable[Territory]:
+        return (t for t in self.territories.values() if t.is_land)
+
+    def seas(self) -> Iterable[Territory]:
+        return (t for t in self.territories.values() if t.is_sea)
+
+    def canal_between(self, a: str, b: str) -> Canal | None:
+        for canal in self.canals:
+            if set(canal.zones) == {a, b}:
+                return canal
+        return None
+
+    def coastal_zones(self, land_key: str) -> list[str]:
+        """Sea zones adjacent to a land territory, in a stable order."""
+        return sorted(n for n in self.neighbours(land_key) if self.territories[n].is_sea)
+
+    def distances_from(self, start: str, passable=lambda key: True) -> dict[str, int]:
+        """Breadth-first distance from ``start`` over spaces for which ``passable`` holds
+        (the start itself is always included)."""
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for key in frontier:
+                for n in sorted(self.neighbours(key)):
+                    if n not in dist and passable(n):
+                        dist[n] = dist[key] + 1
+                        nxt.append(n)
+            frontier = nxt
+        return dist

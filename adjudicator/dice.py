@@ -1,0 +1,51 @@
+"""Dice sources.  The core never rolls on its own: it asks an injected ``DiceSource``.
+
+``roll(count, purpose)`` returns ``count`` faces in 1..sides.  ``purpose`` is a short,
+human-readable description (battle, round, side, unit type, target) that verifiable
+sources may record; it must not influence the faces.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+
+class DiceSource(Protocol):
+    sides: int
+
+    def roll(self, count: int, purpose: str) -> list[int]: ...
+
+
+class SeededDice:
+    """Deterministic dice from Python's Mersenne Twister: for tests and simulations only,
+    not for play (use the verifiable HMAC source for that)."""
+
+    def __init__(self, seed: int | str | bytes = 0, sides: int = 6):
+        self.sides = sides
+        self._rng = random.Random(seed)
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        return [self._rng.randint(1, self.sides) for _ in range(count)]
+
+
+class FixedDice:
+    """Dice that return a scripted sequence of faces, for rulebook worked examples.
+    Raises if the script runs out, so a test notices an unexpected roll."""
+
+    def __init__(self, faces, sides: int = 6):
+        self.sides = sides
+        self._faces = list(faces)
+        self.purposes: list[str] = []
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        if count > len(self._faces):
+            raise AssertionError(f"FixedDice ran out: {count} wanted for {purpose!r}, "
+                                 f"{len(self._faces)} left")
+        self.purposes.append(purpose)
+        out, self._faces = self._faces[:count], self._faces[count:]
+        return out
+
+    @property
+    def remaining(self) -> int:
+        return len(self._faces)

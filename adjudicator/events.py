@@ -1,0 +1,252 @@
+"""The event log: everything that happens in a turn, in order.
+
+The report, the turn file and the audit all read the same events.  Each event class has
+a ``kind`` tag used in files.  Unit lists are ``{unit type: count}`` dicts keyed by type,
+with an ``owner`` where it matters.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+
+@attrs.frozen
+class Event:
+    kind: ClassVar[str] = "event"
+
+
+@attrs.frozen
+class TurnStarted(Event):
+    kind: ClassVar[str] = "turn_started"
+    power: str
+    round: int
+    ipcs: int
+
+
+@attrs.frozen
+class Purchased(Event):
+    kind: ClassVar[str] = "purchased"
+    power: str
+    units: dict[str, int]
+    cost: int
+    ipcs_left: int
+
+
+@attrs.frozen
+class Moved(Event):
+    kind: ClassVar[str] = "moved"
+    power: str
+    phase: str                 # "combat" | "noncombat"
+    units: dict[str, int]
+    path: tuple[str, ...]
+    line: int = 0
+
+
+@attrs.frozen
+class Loaded(Event):
+    kind: ClassVar[str] = "loaded"
+    power: str
+    units: dict[str, int]
+    origin: str
+    zone: str
+    line: int = 0
+
+
+@attrs.frozen
+class Unloaded(Event):
+    kind: ClassVar[str] = "unloaded"
+    power: str
+    units: dict[str, int]
+    zone: str
+    target: str
+    amphibious: bool
+    line: int = 0
+
+
+@attrs.frozen
+class Blitzed(Event):
+    kind: ClassVar[str] = "blitzed"
+    power: str
+    territory: str
+    previous_owner: str
+
+
+@attrs.frozen
+class BattleStarted(Event):
+    kind: ClassVar[str] = "battle_started"
+    battle: str                 # battle id, e.g. "Karelia" or "Sea Zone 5 (sea)"
+    space: str
+    battle_type: str            # "land" | "sea" | "amphibious-sea" | "amphibious-land"
+    attacker: str               # power key
+    defenders: tuple[str, ...]  # power keys
+    attacking_units: dict[str, int]
+    defending_units: dict[str, int]
+
+
+@attrs.frozen
+class DiceRolled(Event):
+    """One group of dice: all units of ``unit_type`` on ``side`` firing at ``target``
+    (hit on a roll <= target) in ``step`` of ``round``.  ``rolls`` are the faces, in order
+    drawn from the dice source; ``hits`` counts rolls <= target."""
+
+    kind: ClassVar[str] = "dice_rolled"
+    battle: str
+    round: int
+    step: str                   # "surprise" | "attack" | "defence"
+    side: str                   # "attacker" | "defender"
+    unit_type: str
+    target: int
+    rolls: tuple[int, ...]
+    hits: int
+
+
+@attrs.frozen
+class Submerged(Event):
+    kind: ClassVar[str] = "submerged"
+    battle: str
+    round: int
+    side: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class Casualties(Event):
+    """Units lost (``killed``) or damaged (``damaged``, e.g. a battleship's first hit)."""
+
+    kind: ClassVar[str] = "casualties"
+    battle: str
+    round: int
+    side: str                   # side that lost the units
+    killed: dict[str, int]
+    damaged: dict[str, int] = attrs.field(factory=dict)
+    cargo_lost: dict[str, int] = attrs.field(factory=dict)
+    reason: str = "hits"        # "hits" | "defenceless" | "cannot retreat"
+
+
+@attrs.frozen
+class Retreated(Event):
+    kind: ClassVar[str] = "retreated"
+    battle: str
+    round: int
+    destination: str
+    units: dict[str, int]
+    reason: str
+
+
+@attrs.frozen
+class BattleEnded(Event):
+    """``outcome``: "attacker_wins" | "defender_wins" | "both_destroyed" | "attacker_retreats"
+    | "stalemate".  ``tuv_swing`` = defender TUV lost - attacker TUV lost."""
+
+    kind: ClassVar[str] = "battle_ended"
+    battle: str
+    space: str
+    outcome: str
+    rounds: int
+    attacker_lost: dict[str, int]
+    defender_lost: dict[str, int]
+    attacker_tuv_lost: int
+    defender_tuv_lost: int
+    tuv_swing: int
+    summary: str
+
+
+@attrs.frozen
+class Captured(Event):
+    kind: ClassVar[str] = "captured"
+    territory: str
+    by: str                     # power now controlling it
+    from_power: str
+    ipc: int
+    liberated: bool = False
+
+
+@attrs.frozen
+class Plundered(Event):
+    kind: ClassVar[str] = "plundered"
+    by: str
+    from_power: str
+    ipcs: int
+
+
+@attrs.frozen
+class AircraftLost(Event):
+    kind: ClassVar[str] = "aircraft_lost"
+    power: str
+    space: str
+    units: dict[str, int]
+    reason: str
+
+
+@attrs.frozen
+class Landed(Event):
+    """Aircraft flown to a landing space by the engine (no order said where)."""
+
+    kind: ClassVar[str] = "landed"
+    power: str
+    units: dict[str, int]
+    path: tuple[str, ...]
+    reason: str
+
+
+@attrs.frozen
+class Placed(Event):
+    kind: ClassVar[str] = "placed"
+    power: str
+    units: dict[str, int]
+    space: str
+
+
+@attrs.frozen
+class Refunded(Event):
+    kind: ClassVar[str] = "refunded"
+    power: str
+    units: dict[str, int]
+    ipcs: int
+
+
+@attrs.frozen
+class IncomeCollected(Event):
+    kind: ClassVar[str] = "income_collected"
+    power: str
+    income: int
+    total: int
+    note: str = ""
+
+
+@attrs.frozen
+class OrderSkipped(Event):
+    """An order that was valid when written but could not be carried out after combat
+    (e.g. the units it names were lost)."""
+
+    kind: ClassVar[str] = "order_skipped"
+    line: int
+    order: str
+    reason: str
+
+
+@attrs.frozen
+class StandingOrdersChanged(Event):
+    kind: ClassVar[str] = "standing_orders_changed"
+    power: str
+    count: int
+
+
+@attrs.frozen
+class VictoryDeclared(Event):
+    kind: ClassVar[str] = "victory"
+    side: str
+    capitals: tuple[str, ...]
+
+
+def all_event_classes() -> dict[str, type[Event]]:
+    """Map ``kind`` tag -> event class, for reading event logs back from files."""
+    found: dict[str, type[Event]] = {}
+    stack = list(Event.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        found[cls.kind] = cls
+        stack.extend(cls.__subclasses__())
+    return found

@@ -1,0 +1,31 @@
+"""A loaded game definition: ruleset + map + starting setup, with its content hash."""
+
+from __future__ import annotations
+
+import attrs
+
+from .board import GameMap
+from .rules import Ruleset
+
+
+@attrs.frozen
+class SetupEntry:
+    """Units a power starts with in one space.  In a sea zone, fighters are put on that
+    power's carriers by the loader."""
+
+    power: str
+    space: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class Game:
+    ruleset: Ruleset
+    map: GameMap
+    setup: tuple[SetupEntry, ...]
+    content_hash: str          # "sha256:<hex>" over the data files, in a fixed order
+    source_dir: str = ""
+
+    @property
+    def game_id(self) -> str:
+        return self.ruleset.game_id
