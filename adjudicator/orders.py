@@ -21,8 +21,9 @@ class Phase(str, Enum):
 
 @attrs.frozen
 class UnitGroup:
-    """``count`` units of ``type``; for a transport or carrier, ``cargo`` names exactly what
-    it must be carrying (``None``: any cargo is fine for a carrier, empty for a transport)."""
+    """``count`` units of ``type``.  For a transport or carrier, ``cargo`` names exactly what
+    it must be carrying (``()``: empty); ``None`` means any, and the engine then prefers the
+    emptiest ones.  Ships always move with whatever they carry."""
 
     count: int
     type: str

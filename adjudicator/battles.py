@@ -1,0 +1,279 @@
+"""Conduct combat: find the battles the combat moves started, fight them in order
+(amphibious assaults first), and apply the results to the working board (digest §5.3).
+
+In check mode battles are settled optimistically (every attacking die hits, every
+defending die misses), which is also the rulebook's test for a landing plan."""
+
+from __future__ import annotations
+
+from .capture import take_territory
+from .combat import BattleSetup, BattleUnit, resolve_battle
+from .context import Landing, TurnContext
+from .dice import DiceSource
+from .events import AircraftLost, BattleEnded, BattleStarted, Landed
+from .orders import SubmergePolicy
+from .rules import Ability, Domain
+from .state import Unit
+from .working import Piece, count_types
+
+
+def start_hostile_zones(ctx: TurnContext) -> set[str]:
+    board = ctx.board
+    return {z.key for z in board.map.seas() if board.hostile_zone(z.key)}
+
+
+def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
+    board = ctx.board
+    mine = [p for p in board.at(zone) if p.owner == ctx.power]
+    if not mine or not board.enemies_at(zone):
+        return False
+    if board.hostile_zone(zone):
+        return True
+    if ctx.orders.directive_for(zone) is not None:
+        return True
+    return any("combat" in p.moved_in and not board.utype(p).has(Ability.CARRIES_LAND) for p in mine)
+
+
+def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
+    board = ctx.board
+    if not board.is_enemy_territory(territory):
+        return False
+    attackers = [p for p in board.at(territory) if p.owner == ctx.power]
+    return bool(attackers) or any(l.target == territory for l in ctx.landings)
+
+
+def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
+    """[(space, "sea"|"land")] in the order they are fought: each amphibious assault's sea
+    battle then its land battle, in the order declared, then the rest by first order line."""
+    board = ctx.board
+    order: list[tuple[str, str]] = []
+    for landing in ctx.landings:
+        for item in ((landing.zone, "sea"), (landing.target, "land")):
+            if item not in order:
+                order.append(item)
+    rest = []
+    for space in board.map.territories:
+        kind = "sea" if board.map[space].is_sea else "land"
+        if (space, kind) in order:
+            continue
+        needed = sea_battle_needed(ctx, space) if kind == "sea" else land_battle_needed(ctx, space)
+        if needed:
+            rest.append((ctx.attack_lines.get(space, 10**9), space, kind))
+    order.extend((space, kind) for _, space, kind in sorted(rest))
+    return order
+
+
+def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
+    hostile_at_start = start_hostile_zones(ctx)
+    failed_landings: set[str] = set()
+    for space, kind in battle_order(ctx):
+        if kind == "sea":
+            if sea_battle_needed(ctx, space):
+                outcome = fight(ctx, space, dice, hostile_at_start)
+                if outcome != "attacker_wins":
+                    failed_landings.update(l.target for l in ctx.landings if l.zone == space)
+            for landing in [l for l in ctx.landings if l.zone == space]:
+                if landing.target not in failed_landings:
+                    go_ashore(ctx, landing)
+        else:
+            if land_battle_needed(ctx, space):
+                fight(ctx, space, dice, hostile_at_start,
+                      min_rounds=1 if space in failed_landings else 0)
+    land_displaced_defenders(ctx)
+
+
+def go_ashore(ctx: TurnContext, landing: Landing) -> None:
+    """Cargo whose transport survived the sea battle lands in the target territory."""
+    board = ctx.board
+    for uid in landing.cargo:
+        piece = board.pieces.get(uid)
+        if piece is None or piece.carried_by is None:
+            continue
+        transport = board.pieces.get(piece.carried_by)
+        if transport is None or transport.retreated:
+            continue
+        piece.carried_by = None
+        piece.space = landing.target
+        piece.seaborne = True
+        piece.came_from = landing.zone
+
+
+# -- one battle -------------------------------------------------------------------------------
+
+def _cargo_units(ctx: TurnContext, piece: Piece, fighting: set[int]) -> tuple[Unit, ...]:
+    return tuple(Unit(c.type, c.owner) for c in ctx.board.cargo_of(piece) if c.uid not in fighting)
+
+
+def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]]:
+    board = ctx.board
+    is_sea = board.map[space].is_sea
+    attackers = [p for p in board.at(space) if p.owner == ctx.power]
+    if is_sea:
+        attackers = [p for p in attackers if board.utype(p).domain != Domain.LAND]
+    # Defending fighters aboard carriers fight as air units (digest §4.10).
+    defenders = [p for p in board.at(space, include_cargo=True)
+                 if board.enemy_of(ctx.power, p.owner)
+                 and (p.carried_by is None or board.utype(p).domain == Domain.AIR)]
+    return attackers, defenders
+
+
+def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece],
+                    hostile_at_start: set[str]) -> tuple[str, ...]:
+    board = ctx.board
+    if board.map[space].is_sea:
+        found = {p.came_from for p in attackers
+                 if board.utype(p).domain == Domain.SEA and p.came_from
+                 and p.came_from != space and p.came_from not in hostile_at_start}
+    else:
+        found = {p.came_from for p in attackers
+                 if board.utype(p).domain == Domain.LAND and not p.seaborne and p.came_from
+                 and board.is_friendly_territory(p.came_from)}
+        if not found and any(board.utype(p).domain == Domain.AIR for p in attackers) \
+                and not any(board.utype(p).domain == Domain.LAND for p in attackers):
+            found = {space}   # aircraft alone break off and stay to land in noncombat
+    return tuple(sorted(found))
+
+
+def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
+    """The standing defence order that applies: the space owner's first, then each
+    defending power's in turn order (multinational defence, digest §5.3.5)."""
+    board = ctx.board
+    owner = board.owners.get(space)
+    powers = ([owner] if owner else []) + [p for p in board.rules.turn_order
+                                            if any(d.owner == p for d in defenders)]
+    for power in powers:
+        standing = ctx.standing_orders.get(power)
+        order = standing.for_space(space) if standing is not None else None
+        if order is not None:
+            return order
+    return None
+
+
+def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_start: set[str],
+          min_rounds: int = 0) -> str:
+    board = ctx.board
+    attackers, defenders = participants(ctx, space)
+    is_sea = board.map[space].is_sea
+    if not defenders:
+        if not is_sea and any(board.utype(p).domain == Domain.LAND for p in attackers):
+            take_territory(ctx, space)
+        return "attacker_wins"
+    fighting = {p.uid for p in defenders}
+    directive = ctx.orders.directive_for(space)
+    defence = defender_orders(ctx, space, defenders)
+    battle_id = space
+    setup = BattleSetup(
+        battle_id=battle_id, space=space, is_sea=is_sea, attacker=ctx.power,
+        attackers=tuple(BattleUnit(p.uid, board.utype(p), p.owner, _cargo_units(ctx, p, set()),
+                                   p.seaborne, p.came_from) for p in attackers),
+        defenders=tuple(BattleUnit(p.uid, board.utype(p), p.owner, _cargo_units(ctx, p, fighting),
+                                   False, None) for p in defenders),
+        attacker_loss_order=directive.loss_order if directive else (),
+        defender_loss_order=defence.loss_order if defence else (),
+        retreat=directive.retreat if directive else (),
+        retreat_options=retreat_options(ctx, space, attackers, hostile_at_start),
+        attacker_subs=directive.subs if directive else None,
+        defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
+        min_rounds=min_rounds,
+    )
+    defending_powers = tuple(p for p in board.rules.turn_order if any(d.owner == p for d in defenders))
+    ctx.emit(BattleStarted(battle_id, space, "sea" if is_sea else "land", ctx.power, defending_powers,
+                           count_types(attackers), count_types(defenders)))
+    for p in attackers + defenders:
+        p.fought = True
+    if ctx.checking or dice is None:
+        survivors_a = {p.uid for p in attackers}
+        survivors_d: set[int] = set()
+        outcome, retreated_to, events = "attacker_wins", None, []
+    else:
+        result = resolve_battle(setup, dice, names=power_names(ctx))
+        survivors_a = {u.uid for u in result.attackers}
+        survivors_d = {u.uid for u in result.defenders}
+        outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
+    # Detach surviving fighters from defending carriers that sank, then remove the dead.
+    for p in defenders:
+        if p.uid in survivors_d and p.carried_by is not None:
+            carrier = board.pieces.get(p.carried_by)
+            if carrier is None or carrier.uid not in survivors_d:
+                p.carried_by = None
+    for p in attackers + defenders:
+        if p.uid not in survivors_a | survivors_d and p.uid in board.pieces:
+            board.remove(p)
+    if retreated_to:
+        for p in attackers:
+            if p.uid in board.pieces and board.utype(p).domain != Domain.AIR and not p.seaborne:
+                p.space = retreated_to
+                p.retreated = True
+                for c in board.cargo_of(p):
+                    c.space = retreated_to
+            elif p.uid in board.pieces:
+                p.retreated = True
+    captured = (not is_sea and outcome == "attacker_wins"
+                and any(p.uid in board.pieces and board.utype(p).domain == Domain.LAND
+                        and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in attackers))
+    for event in events:
+        if isinstance(event, BattleEnded) and captured:
+            event = BattleEnded(**{**_fields(event),
+                                   "summary": capture_summary(ctx, event.summary, space)})
+        ctx.emit(event)
+    if captured:
+        take_territory(ctx, space)
+    return outcome
+
+
+def _fields(event) -> dict:
+    import attrs
+    return {f.name: getattr(event, f.name) for f in attrs.fields(type(event))}
+
+
+def capture_summary(ctx: TurnContext, summary: str, space: str) -> str:
+    return f"{summary}; {ctx.name(ctx.power)} takes {space}"
+
+
+def power_names(ctx: TurnContext) -> dict[str, str]:
+    return {k: p.name for k, p in ctx.game.ruleset.powers.items()}
+
+
+# -- defending aircraft left without a deck ----------------------------------------------------
+
+def land_displaced_defenders(ctx: TurnContext) -> None:
+    """Defending fighters whose carrier sank: another carrier with room in the same zone,
+    else one move to a friendly territory or carrier, else lost (digest §4.6, §5.4).
+    Done after all battles and before the attacker's noncombat move."""
+    board = ctx.board
+    for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
+        if (piece.owner == ctx.power or piece.carried_by is not None
+                or board.utype(piece).domain != Domain.AIR or board.map[piece.space].is_land):
+            continue
+        zone = piece.space
+        deck = find_deck(ctx, piece, zone)
+        if deck is not None:
+            piece.carried_by = deck.uid
+            continue
+        for n in sorted(board.map.neighbours(zone)):
+            t = board.map[n]
+            if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)):
+                piece.space = n
+                ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier sunk"))
+                break
+            if t.is_sea:
+                deck = find_deck(ctx, piece, n)
+                if deck is not None:
+                    piece.space = n
+                    piece.carried_by = deck.uid
+                    ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier sunk"))
+                    break
+        else:
+            board.remove(piece)
+            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier sunk, nowhere to land"))
+
+
+def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
+    board = ctx.board
+    if not board.utype(piece).has(Ability.CARRIER_BASED):
+        return None
+    decks = [c for c in board.at(zone) if board.utype(c).has(Ability.CARRIES_AIR)
+             and board.allied(c.owner, piece.owner) and board.can_carry(c, piece)]
+    decks.sort(key=lambda c: (c.owner != piece.owner, c.uid))
+    return decks[0] if decks else None
+

@@ -1,0 +1,304 @@
+"""The ``pbem`` command line.  Every error a user can cause is printed as a message with a
+non-zero exit status, never as a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+
+from .errors import PbemError
+
+EXIT_OK, EXIT_REJECTED, EXIT_INPUT = 0, 1, 2
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _read_text(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PbemError(f"{what} {path} does not exist")
+    except UnicodeDecodeError as err:
+        raise PbemError(f"{what} {path} is not UTF-8 text (byte {err.start})")
+    except OSError as err:
+        raise PbemError(f"cannot read {what} {path}: {err.strerror}")
+
+
+def _print_problems(console: Console, problems, path: str) -> None:
+    for p in problems:
+        colour = "red" if p.severity == "error" else "yellow"
+        where = f"{path}:{p.line}: " if p.line else f"{path}: "
+        console.print(f"[{colour}]{where}{p.severity}:[/] {p.message}", markup=True, highlight=False)
+
+
+def _load_game_dir(game_dir: str):
+    from . import gamedir
+    from .loader import load_game
+    info = gamedir.read_game_file(game_dir)
+    game = load_game(info.map_id)
+    if info.map_hash != game.content_hash:
+        raise PbemError(f"{game_dir}: the game was created with map data {info.map_hash}, "
+                        f"but maps/{info.map_id} now hashes to {game.content_hash}")
+    state, _ = gamedir.current_state(game_dir)
+    return game, state
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+def cmd_new(args, console: Console) -> int:
+    from . import gamedir
+    from .loader import load_game
+    game = load_game(args.map)
+    game_id = args.id or Path(args.dir).name
+    path = gamedir.create_game(args.dir, game, game_id, gm_key_path=args.key,
+                               created=_dt.date.today().isoformat(), demo_seeds=args.demo_seeds)
+    console.print(f"Created game [bold]{game_id}[/] ({game.ruleset.title}) in {path}")
+    console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
+                  "Check orders with [bold]pbem check ORDERS -g DIR[/].")
+    return EXIT_OK
+
+
+def cmd_show(args, console: Console) -> int:
+    from .board_view import render_board
+    game, state = _load_game_dir(args.game)
+    power = None
+    if args.power:
+        from .names import Names
+        power = Names(game).resolve_power(args.power)
+    render_board(game, state, console, power=power)
+    return EXIT_OK
+
+
+def cmd_check(args, console: Console) -> int:
+    from .parser import parse_orders
+    from .turn import check
+    game, state = _load_game_dir(args.game)
+    text = _read_text(args.orders, "orders file")
+    orders = parse_orders(text, game, power=state.power)
+    problems = check(game, state, orders)
+    _print_problems(console, problems, args.orders)
+    errors = [p for p in problems if p.severity == "error"]
+    if not errors and not args.no_odds:
+        from .planning import render_planned_battles
+        render_planned_battles(game, state, orders, console, threshold=args.warn_below)
+    if errors:
+        console.print(f"[red bold]{len(errors)} error(s)[/]: the orders would be rejected.")
+        return EXIT_REJECTED
+    console.print(f"[green bold]OK[/]: orders for {game.ruleset.powers[state.power].name}, "
+                  f"round {state.round}, are valid.")
+    return EXIT_OK
+
+
+def cmd_process(args, console: Console) -> int:
+    from . import gamedir
+    from .report import render_report, save_report
+    game, state = _load_game_dir(args.game)
+    text = _read_text(args.orders, "orders file")
+    signature = _read_text(args.signature, "signature file") if args.signature else None
+    turn = gamedir.process_turn(args.game, game, text, gm_key=args.key, orders_signature=signature)
+    render_report(turn.events, game, console, state_before=state, state_after=turn.state)
+    if args.report:
+        save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
+                    overwrite=args.force)
+        console.print(f"Report saved to {args.report}")
+    return EXIT_OK
+
+
+def cmd_report(args, console: Console) -> int:
+    from . import gamedir
+    from .report import render_report, save_report
+    from .loader import load_game
+    info = gamedir.read_game_file(args.game)
+    game = load_game(info.map_id)
+    before, turn = gamedir.read_turn(args.game, args.turn)
+    render_report(turn.events, game, console, state_before=before, state_after=turn.state)
+    if args.out:
+        save_report(args.out, turn.events, game, state_before=before, state_after=turn.state,
+                    overwrite=args.force)
+    return EXIT_OK
+
+
+def cmd_verify(args, console: Console) -> int:
+    from .audit import render_audit, verify_game
+    from .loader import load_game
+    report = verify_game(args.game, load_game)
+    render_audit(report, console)
+    return EXIT_OK if report.ok else EXIT_REJECTED
+
+
+def cmd_keys_new(args, console: Console) -> int:
+    from .keys import fingerprint, new_keypair
+    key = new_keypair(args.path, comment=args.comment or Path(args.path).name)
+    console.print(f"Wrote {args.path} (private, keep it secret) and {args.path}.pub")
+    console.print(f"Fingerprint: {fingerprint(key.public_key())}")
+    return EXIT_OK
+
+
+def cmd_odds(args, console: Console) -> int:
+    from .planning import odds_command
+    return odds_command(args, console)
+
+
+def cmd_rules(args, console: Console) -> int:
+    from .loader import load_game
+    game = load_game(args.map)
+    console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
+    for name, value in sorted(game.ruleset.options.items()):
+        console.print(f"  option {name} = {value}")
+    for i, ruling in enumerate(game.ruleset.rulings, 1):
+        console.print(f"  {i:2}. {ruling}")
+    return EXIT_OK
+
+
+def cmd_demo(args, console: Console) -> int:
+    """Play the bundled example game into a fresh directory, printing every report."""
+    from . import gamedir
+    from .loader import load_game
+    from .paths import TURNS_DIR
+    from .report import render_report
+    source = Path(args.example) if args.example else TURNS_DIR / "aa1941-example"
+    orders_files = sorted((source / "orders").glob("*.txt"))
+    if not orders_files:
+        raise PbemError(f"no orders files in {source / 'orders'}")
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    if out.exists() and any(out.iterdir()):
+        raise PbemError(f"{out} is not empty: give an empty or new directory with --out")
+    game = load_game(args.map)
+    gamedir.create_game(out, game, "aa1941-example", gm_key_path=None,
+                        created="2026-01-01", demo_seeds=True)
+    from .parser import parse_orders
+    from .turn import check
+    for path in orders_files[: args.turns or None]:
+        state, _ = gamedir.current_state(out)
+        text = path.read_text(encoding="utf-8")
+        problems = check(game, state, parse_orders(text, game, power=state.power))
+        console.rule(f"[bold]{path.name}[/]: pbem check")
+        _print_problems(console, problems, str(path))
+        if any(p.severity == "error" for p in problems):
+            return EXIT_REJECTED
+        console.print("[green]orders valid[/]")
+        turn = gamedir.process_turn(out, game, text)
+        render_report(turn.events, game, console, state_before=state, state_after=turn.state)
+    console.rule("[bold]pbem verify[/]")
+    from .audit import render_audit, verify_game
+    report = verify_game(out, load_game)
+    render_audit(report, console)
+    console.print(f"Game directory: {out}")
+    return EXIT_OK if report.ok else EXIT_REJECTED
+
+
+# -- argument parsing -------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for "
+                                     "Axis & Allies: text orders, verifiable dice, signed turn files.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def game_opt(p):
+        p.add_argument("-g", "--game", default=".", help="game directory (default: .)")
+
+    p = sub.add_parser("new", help="start a game in a new directory")
+    p.add_argument("dir")
+    p.add_argument("--map", default="aa1941", help="map/ruleset under maps/ (default aa1941)")
+    p.add_argument("--id", help="game id (default: the directory name)")
+    p.add_argument("--key", help="game master's ed25519 private key (default: generate one in DIR/.secret)")
+    p.add_argument("--demo-seeds", action="store_true",
+                   help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("show", help="show the board")
+    game_opt(p)
+    p.add_argument("--power", help="show only this power")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("check", help="check orders against the current position; changes nothing")
+    p.add_argument("orders")
+    game_opt(p)
+    p.add_argument("--no-odds", action="store_true", help="do not compute battle odds")
+    p.add_argument("--warn-below", type=float, default=0.5,
+                   help="warn about attacks with a lower chance of success (default 0.5)")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
+    p.add_argument("orders")
+    game_opt(p)
+    p.add_argument("--key", help="game master's private key (default: the game's .secret key)")
+    p.add_argument("--signature", help="the player's SSHSIG signature of the orders file")
+    p.add_argument("--report", help="also save the report (.txt or .html)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing report file")
+    p.set_defaults(func=cmd_process)
+
+    p = sub.add_parser("report", help="print the report of a processed turn")
+    game_opt(p)
+    p.add_argument("turn", nargs="?", type=int, help="turn number (default: the last)")
+    p.add_argument("--out", help="save as .txt or .html")
+    p.add_argument("--force", action="store_true")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("verify", help="audit a whole game: signatures, chain, seeds, dice, replay")
+    p.add_argument("game", nargs="?", default=".")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("keys", help="key management")
+    ksub = p.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    k = ksub.add_parser("new", help="create an ed25519 key pair (OpenSSH format)")
+    k.add_argument("path")
+    k.add_argument("--comment")
+    k.set_defaults(func=cmd_keys_new)
+
+    p = sub.add_parser("odds", help='exact battle odds: pbem odds "3 inf, 1 tank" vs "4 inf"')
+    p.add_argument("attackers")
+    p.add_argument("vs", choices=["vs"], metavar="vs")
+    p.add_argument("defenders")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--land", action="store_true", help="land battle (default)")
+    kind.add_argument("--sea", action="store_true", help="sea battle")
+    p.add_argument("--retreat", help='retreat condition, e.g. "attackers < 3" or "after round 2"')
+    p.add_argument("--map", default="aa1941")
+    p.add_argument("--monte-carlo", type=int, metavar="RUNS", help="also run RUNS seeded simulations")
+    p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser("rules", help="list rule options and the rulings recorded in the map data")
+    p.add_argument("--map", default="aa1941")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("demo", help="play the bundled example game and print every report")
+    p.add_argument("--example", help="example folder (default turns/aa1941-example)")
+    p.add_argument("--out", help="where to write the game directory (default: a temp dir)")
+    p.add_argument("--turns", type=int, help="stop after this many turns")
+    p.add_argument("--map", default="aa1941")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = _console()
+    try:
+        return args.func(args, console)
+    except PbemError as err:
+        Console(stderr=True, highlight=False).print(f"[red bold]error:[/] {err}", markup=True)
+        return EXIT_INPUT if not getattr(err, "problems", None) else EXIT_REJECTED
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug, not bad input: say so plainly
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        Console(stderr=True).print(f"[red bold]internal error:[/] {type(err).__name__}: {err}\n"
+                                   "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,356 @@
+"""A game directory: everything the game master publishes, plus the game master's secrets.
+
+::
+
+    game.json, game.json.sig           the game file and its SSHSIG (namespace pbem-turn)
+    turns/NNNN-<power>.json(.sig)      one signed turn file per power-turn
+    orders/NNNN-<power>.txt            the orders as accepted for that turn (exact bytes)
+    .secret/                           game master only -- never publish
+        gm_ed25519, gm_ed25519.pub     the game master's key, if generated here
+        next-seed                      the committed-but-unrevealed seed (hex)
+
+Processing a turn writes every new file under a temporary name first and only then
+renames them into place, turn file last; the secret seed is replaced after that.  A crash
+therefore never leaves a half-written turn, and a turn interrupted after its turn file
+appeared is recovered on the next run (the pending seed is kept until promoted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from pathlib import Path
+from typing import Callable
+
+from . import hmac_dice, keys, sshsig
+from .errors import PbemError
+from .state import GameState
+from .storage import commit_temp, read_bytes, write_atomic, write_temp
+from .turnfile import (
+    GameFile, TurnFile, decode_game_file, decode_turn_file, encode, file_digest,
+    make_turn_file, orders_bytes, orders_file_name, turn_file_name, SCHEMA_VERSION,
+)
+
+GAME_FILE = "game.json"
+TURNS_DIR = "turns"
+ORDERS_DIR = "orders"
+SECRET_DIR = ".secret"
+SEED_FILE = "next-seed"
+GM_KEY_FILE = "gm_ed25519"
+LOCK_FILE = "lock"
+
+TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_]+)\.json$")
+TURN_SIG_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_]+)\.json\.sig$")
+ORDERS_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_]+)\.txt$")
+
+
+def sig_path(path: Path) -> Path:
+    """Where the detached signature of ``path`` lives: ``path`` + ``.sig``."""
+    path = Path(path)
+    return path.with_name(path.name + ".sig")
+
+
+def game_file_path(directory) -> Path:
+    return Path(directory) / GAME_FILE
+
+
+def turn_path(directory, turn_number: int, power: str) -> Path:
+    return Path(directory) / TURNS_DIR / turn_file_name(turn_number, power)
+
+
+def orders_path(directory, turn_number: int, power: str) -> Path:
+    return Path(directory) / ORDERS_DIR / orders_file_name(turn_number, power)
+
+
+def list_turns(directory) -> list[tuple[int, str, Path]]:
+    """The turn files present, as (turn number, power, path), in turn order."""
+    tdir = Path(directory) / TURNS_DIR
+    if not tdir.is_dir():
+        return []
+    found = []
+    for entry in tdir.iterdir():
+        m = TURN_RE.match(entry.name)
+        if m:
+            found.append((int(m.group(1)), m.group(2), entry))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return found
+
+
+# --------------------------------------------------------------------------- reading
+
+def read_game(directory) -> tuple[GameFile, bytes]:
+    path = game_file_path(directory)
+    if not path.exists():
+        raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}); "
+                        "create one with create_game")
+    data = read_bytes(path, "game file")
+    return decode_game_file(data, path), data
+
+
+def _last_turn(directory, gf: GameFile, gf_bytes: bytes):
+    """(state after the last turn, digest of the last file, open commitment, last number)."""
+    turns = list_turns(directory)
+    if not turns:
+        return gf.initial_state, file_digest(gf_bytes), gf.seed_commitment, 0, None
+    number, _power, path = turns[-1]
+    data = read_bytes(path, "turn file")
+    tf = decode_turn_file(data, path)
+    return tf.state, file_digest(data), tf.next_commitment, tf.turn_number, (path, data)
+
+
+def current_state(directory) -> tuple[GameState, int]:
+    """The state after the last published turn and that turn's number (0: none yet)."""
+    gf, gf_bytes = read_game(directory)
+    state, _digest, _commit, last, _ = _last_turn(directory, gf, gf_bytes)
+    return state, last
+
+
+# --------------------------------------------------------------------------- secrets
+
+def _secret_dir(directory) -> Path:
+    return Path(directory) / SECRET_DIR
+
+
+def _write_seed_secret(directory, seed: bytes) -> None:
+    write_atomic(_secret_dir(directory) / SEED_FILE, (seed.hex() + "\n").encode("ascii"),
+                 overwrite=True, mode=0o600)
+
+
+def _read_seed_file(path: Path) -> bytes | None:
+    try:
+        return hmac_dice.parse_seed(path.read_text(encoding="ascii").strip())
+    except (OSError, UnicodeDecodeError, PbemError):
+        return None
+
+
+def _secret_seed(directory, commitment: str) -> bytes:
+    """The committed seed for the next turn, checked against the published commitment.
+    Recovers a seed left pending by an interrupted ``process_turn``."""
+    sdir = _secret_dir(directory)
+    main = sdir / SEED_FILE
+    seed = _read_seed_file(main)
+    if seed is not None and hmac_dice.commitment(seed) == commitment:
+        return seed
+    for pending in sorted(sdir.glob(f".{SEED_FILE}.*.tmp")):
+        candidate = _read_seed_file(pending)
+        if candidate is not None and hmac_dice.commitment(candidate) == commitment:
+            os.replace(pending, main)          # finish the interrupted turn's last step
+            return candidate
+    if seed is None:
+        raise PbemError(f"the secret seed {main} is missing or unreadable; without it the "
+                        "dice of the next turn cannot be rolled verifiably")
+    raise PbemError(f"the secret seed in {main} does not match the published commitment "
+                    f"{commitment}; refusing to roll dice that could not be verified")
+
+
+@contextlib.contextmanager
+def _locked(directory):
+    """An exclusive lock on the game directory for the duration of a turn (POSIX)."""
+    sdir = _secret_dir(directory)
+    sdir.mkdir(mode=0o700, exist_ok=True)
+    fd = os.open(sdir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise PbemError(f"{directory} is being processed by another pbem process") from None
+        except ImportError:  # pragma: no cover - non-POSIX
+            pass
+        yield
+    finally:
+        os.close(fd)
+
+
+def _gm_private_key(directory, gm_key, gf: GameFile):
+    if gm_key is None:
+        path = _secret_dir(directory) / GM_KEY_FILE
+        if not path.exists():
+            raise PbemError(f"no game master key given and none in {path}")
+        gm_key = path
+    key = keys.load_private_key(gm_key)
+    if not keys.same_key(key, gf.game_master):
+        raise PbemError(f"the game master key {keys.fingerprint(key)} is not the one this game "
+                        f"was created with ({keys.fingerprint(gf.game_master)})")
+    return key
+
+
+def _normalise_players(game, players) -> dict[str, str | None]:
+    powers = list(game.ruleset.turn_order) or sorted(game.ruleset.powers)
+    out: dict[str, str | None] = {p: None for p in powers}
+    for power, key in (players or {}).items():
+        if power not in game.ruleset.powers:
+            raise PbemError(f"unknown power {power!r} in players (known: {', '.join(powers)})")
+        if key is None:
+            out[power] = None
+            continue
+        if isinstance(key, str) and "ssh-ed25519 " in key:
+            line = " ".join(key.strip().split())
+        else:
+            path = Path(key)
+            line = " ".join(read_bytes(path, "public key").decode("utf-8", "replace")
+                            .strip().splitlines()[0].split()) if path.exists() else str(key)
+        keys.load_public_key(line)   # validate
+        out[power] = line
+    return out
+
+
+# --------------------------------------------------------------------------- create
+
+def create_game(directory, game, game_id: str, gm_key_path=None, created: str = "",
+                players: dict | None = None, *, initial: GameState | None = None) -> Path:
+    """Start a game in ``directory``: draw the first seed (kept in ``.secret/next-seed``),
+    publish its commitment in a signed ``game.json``.  ``gm_key_path``: the game master's
+    OpenSSH Ed25519 private key; None generates one in ``.secret/``.  ``created``: a date
+    string (the core has no clock).  ``players``: power -> public key line or .pub path.
+    ``initial``: the starting state (default ``loader.initial_state(game, game_id)``).
+    Returns the path of ``game.json``."""
+    directory = Path(directory)
+    gpath = game_file_path(directory)
+    if gpath.exists():
+        raise PbemError(f"{gpath} already exists; refusing to overwrite a game")
+    if initial is None:
+        from .loader import initial_state
+
+        initial = initial_state(game, game_id)
+    if initial.game_id != game_id:
+        raise PbemError(f"initial state is for game {initial.game_id!r}, not {game_id!r}")
+    directory.mkdir(parents=True, exist_ok=True)
+    for sub in (TURNS_DIR, ORDERS_DIR):
+        (directory / sub).mkdir(exist_ok=True)
+    sdir = _secret_dir(directory)
+    sdir.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(sdir, 0o700)
+    with _locked(directory):
+        if gm_key_path is None:
+            kpath = sdir / GM_KEY_FILE
+            key = keys.load_private_key(kpath) if kpath.exists() else \
+                keys.new_keypair(kpath, f"pbem game master {game_id}")
+        else:
+            key = keys.load_private_key(gm_key_path)
+        seed = hmac_dice.new_seed()
+        _write_seed_secret(directory, seed)
+        gf = GameFile(
+            schema_version=SCHEMA_VERSION,
+            game_id=game_id,
+            ruleset=game.game_id,
+            map_id=game.map.map_id,
+            map_hash=game.content_hash,
+            created=created,
+            game_master=keys.public_key_line(key, f"pbem game master {game_id}"),
+            players=_normalise_players(game, players),
+            dice=hmac_dice.ALGORITHM,
+            dice_sides=game.ruleset.dice_sides,
+            seed_commitment=hmac_dice.commitment(seed),
+            initial_state=initial,
+        )
+        data = encode(gf)
+        signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
+        sig_tmp = write_temp(sig_path(gpath), signature)
+        data_tmp = write_temp(gpath, data)
+        commit_temp(sig_tmp, sig_path(gpath), overwrite=True)
+        commit_temp(data_tmp, gpath, overwrite=False)
+    return gpath
+
+
+# --------------------------------------------------------------------------- process a turn
+
+def process_turn(directory, game, orders_text: str, parse: Callable | None = None,
+                 adjudicate: Callable | None = None, gm_key=None,
+                 orders_signature: str | None = None) -> TurnFile:
+    """Adjudicate the next turn with ``orders_text`` and publish it.
+
+    Checks the secret seed against the published commitment before rolling anything,
+    parses with ``parse(text, game, power=...)`` and plays with
+    ``adjudicate(game, state, orders, dice)`` (defaults: the real parser and engine),
+    commits to a fresh seed for the next turn, then writes the orders file, the signed
+    turn file and its signature atomically.  ``orders_signature``: the player's armored
+    SSHSIG of the orders (namespace pbem-orders); required if the game file lists a key
+    for the power.  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).
+    """
+    if parse is None:
+        from .parser import parse_orders as parse
+    if adjudicate is None:
+        from .turn import adjudicate
+    directory = Path(directory)
+    with _locked(directory):
+        gf, gf_bytes = read_game(directory)
+        if game.content_hash != gf.map_hash:
+            raise PbemError(f"the game data changed since this game was created (map hash "
+                            f"{game.content_hash} != {gf.map_hash}); use the original data")
+        key = _gm_private_key(directory, gm_key, gf)
+        state, previous, commitment, last, last_file = _last_turn(directory, gf, gf_bytes)
+        _check_own_signature(game_file_path(directory), gf_bytes, gf)
+        if last_file is not None:
+            _check_own_signature(last_file[0], last_file[1], gf)
+        if state.winner is not None:
+            raise PbemError(f"the game is over: {state.winner} won")
+        tpath = turn_path(directory, state.turn_number, state.power)
+        if tpath.exists():
+            raise PbemError(f"{tpath} already exists; turn {state.turn_number} was processed")
+        if last and state.turn_number <= last:
+            raise PbemError(f"the state after turn {last} has turn number {state.turn_number}")
+
+        seed = _secret_seed(directory, commitment)
+        obytes = orders_bytes(orders_text)
+        digest = file_digest(obytes)
+        player_key = gf.players.get(state.power)
+        if orders_signature is not None or player_key is not None:
+            if player_key is None:
+                raise PbemError(f"orders for {state.power} are signed, but the game file lists "
+                                "no key for that power")
+            if orders_signature is None:
+                raise PbemError(f"orders for {state.power} must be signed by the player's key "
+                                f"({keys.fingerprint(player_key)})")
+            sshsig.verify(obytes, orders_signature, player_key, sshsig.NAMESPACE_ORDERS)
+            orders_signature = sshsig.armor(sshsig.dearmor(orders_signature))
+
+        orders = parse(orders_text, game, power=state.power)
+        dice = hmac_dice.HmacDice(seed, state.game_id, state.turn_number, digest,
+                                  sides=gf.dice_sides)
+        result = adjudicate(game, state, orders, dice)
+
+        next_seed = hmac_dice.new_seed()
+        tf = make_turn_file(
+            game_file=gf, state_before=state, previous=previous, orders=orders_text,
+            orders_signature=orders_signature, seed=seed,
+            next_commitment=hmac_dice.commitment(next_seed),
+            dice_log=dice.log, events=result.events, state=result.state)
+        data = encode(tf)
+        signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
+
+        opath = orders_path(directory, state.turn_number, state.power)
+        (directory / TURNS_DIR).mkdir(exist_ok=True)
+        (directory / ORDERS_DIR).mkdir(exist_ok=True)
+        temps = []
+        try:
+            seed_tmp = write_temp(_secret_dir(directory) / SEED_FILE,
+                                  (next_seed.hex() + "\n").encode("ascii"), mode=0o600)
+            temps.append(seed_tmp)
+            temps.append(orders_tmp := write_temp(opath, obytes))
+            temps.append(sig_tmp := write_temp(sig_path(tpath), signature))
+            temps.append(turn_tmp := write_temp(tpath, data))
+            # Everything is on disk; now make it visible, the turn file last.
+            commit_temp(orders_tmp, opath, overwrite=True)
+            commit_temp(sig_tmp, sig_path(tpath), overwrite=True)
+            commit_temp(turn_tmp, tpath, overwrite=False)
+        except BaseException:
+            for t in temps:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(t)
+            raise
+        os.replace(seed_tmp, _secret_dir(directory) / SEED_FILE)
+        return tf
+
+
+def _check_own_signature(path: Path, data: bytes, gf: GameFile) -> None:
+    """Refuse to build on a published file whose signature does not verify."""
+    try:
+        sig = read_bytes(sig_path(path), "signature")
+        sshsig.verify(data, sig, gf.game_master, sshsig.NAMESPACE_TURN, strict=True)
+    except PbemError as exc:
+        raise PbemError(f"{path}: its signature does not verify ({exc}); run the audit "
+                        "before processing more turns") from None

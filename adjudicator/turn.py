@@ -1,0 +1,151 @@
+"""One power's turn, adjudicated: ``adjudicate(game, state, orders, dice) -> TurnResult``.
+
+Pure: no I/O, no clock, no global randomness.  The same inputs always give the same
+result, which is what makes replay and audit exact.
+
+Phases (digest §5): purchase, combat move, conduct combat, noncombat move, mobilize,
+collect income; then standing orders are stored, victory is checked and the turn passes.
+``check`` runs the same phases with battles settled optimistically (every attacking die
+hits), so every order is validated against the position it will meet in the best case;
+orders that battles made impossible are skipped (and reported) when the turn is played.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import aircraft, battles, movement, production
+from .context import Problem, TurnContext
+from .dice import DiceSource
+from .errors import PbemError
+from .events import Event, StandingOrdersChanged, TurnStarted, VictoryDeclared
+from .game import Game
+from .orders import DefenceOrder, OrderSet, StandingOrders
+from .state import GameState
+from .working import WorkingBoard
+
+__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate"]
+
+
+@attrs.frozen
+class TurnResult:
+    state: GameState
+    events: tuple[Event, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+class OrdersRejected(PbemError):
+    """The orders break the rules; ``problems`` lists every error (and warning)."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        errors = [p for p in problems if p.severity == "error"]
+        super().__init__(f"{len(errors)} error(s) in the orders:\n" + "\n".join(str(p) for p in errors))
+
+
+def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
+    """Every problem with ``orders`` for the power whose turn it is (no errors: valid)."""
+    ctx = _play(game, state, orders, None)
+    return sorted(ctx.problems, key=lambda p: (p.line, p.severity))
+
+
+def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource) -> TurnResult:
+    """Play the turn.  Raises ``OrdersRejected`` if ``check`` finds any error."""
+    problems = check(game, state, orders)
+    if any(p.severity == "error" for p in problems):
+        raise OrdersRejected(problems)
+    ctx = _play(game, state, orders, dice)
+    return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
+
+
+def _preflight(ctx: TurnContext, state: GameState) -> bool:
+    if state.winner is not None:
+        ctx.error(0, f"the game is over: the {state.winner} have won")
+        return False
+    if ctx.orders.power is not None and ctx.orders.power != state.power:
+        ctx.error(0, f"it is {ctx.name(state.power)}'s turn, these orders are for "
+                     f"{ctx.name(ctx.orders.power)}")
+        return False
+    return True
+
+
+def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
+    board = WorkingBoard(game, state)
+    ctx = TurnContext(game, board, orders, "check" if dice is None else "play",
+                      standing_orders=dict(state.standing_orders))
+    if not _preflight(ctx, state):
+        return ctx
+    ctx.emit(TurnStarted(state.power, state.round, board.ipcs.get(state.power, 0)))
+    production.purchase(ctx)
+    hostile_at_start = battles.start_hostile_zones(ctx)
+    for order in orders.combat:
+        movement.run_order(ctx, order)
+    aircraft.check_combat_moves(ctx, hostile_at_start)
+    _check_directives(ctx)
+    if ctx.checking and any(p.severity == "error" for p in ctx.problems):
+        return ctx   # later phases would only repeat the same mistakes
+    battles.conduct_combat(ctx, dice)
+    for order in orders.noncombat:
+        movement.run_order(ctx, order)
+    if board.capital_held_by_owner(ctx.power):
+        production.mobilize(ctx)
+    aircraft.land_aircraft(ctx)
+    if board.capital_held_by_owner(ctx.power):
+        production.collect_income(ctx)
+    _store_standing_orders(ctx)
+    return ctx
+
+
+def _check_directives(ctx: TurnContext) -> None:
+    for directive in ctx.orders.battles:
+        board = ctx.board
+        space = directive.space
+        has_battle = (battles.sea_battle_needed(ctx, space) if board.map[space].is_sea
+                      else battles.land_battle_needed(ctx, space))
+        if not has_battle:
+            ctx.warn(directive.line, f"no battle in {space} follows from your combat moves; "
+                                     "this directive has no effect")
+        for cond in directive.retreat:
+            if cond.destination and not board.map.adjacent(space, cond.destination):
+                ctx.error(directive.line, f"retreat destination {cond.destination} is not adjacent to {space}")
+
+
+def _store_standing_orders(ctx: TurnContext) -> None:
+    if not ctx.orders.defences:
+        return
+    power = ctx.power
+    old = ctx.standing_orders.get(power, StandingOrders())
+    replaced = {d.space for d in ctx.orders.defences}
+    kept = tuple(d for d in old.defences if d.space not in replaced)
+    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge) for d in ctx.orders.defences)
+    ctx.standing_orders[power] = StandingOrders(kept + new)
+    ctx.emit(StandingOrdersChanged(power, len(ctx.orders.defences)))
+
+
+def _victory(ctx: TurnContext) -> str | None:
+    board = ctx.board
+    for rule in board.rules.victory:
+        if rule.check_after != ctx.power:
+            continue
+        held = tuple(c for c in rule.capitals
+                     if board.rules.powers.get(board.owners.get(c, ""), None) is not None
+                     and board.rules.side_of(board.owners[c]) == rule.side)
+        if len(held) >= rule.count:
+            ctx.emit(VictoryDeclared(rule.side, held))
+            return rule.side
+    return None
+
+
+def _final_state(ctx: TurnContext, state: GameState) -> GameState:
+    board = ctx.board
+    winner = _victory(ctx)
+    order = board.rules.turn_order
+    index = order.index(state.power)
+    next_power = order[(index + 1) % len(order)]
+    next_round = state.round + (1 if index + 1 == len(order) else 0)
+    return GameState(
+        game_id=state.game_id, map_id=state.map_id, round=next_round, power=next_power,
+        owners=dict(sorted(board.owners.items())), units=board.to_units(),
+        ipcs=dict(sorted(board.ipcs.items())),
+        standing_orders=dict(sorted(ctx.standing_orders.items())),
+        winner=winner, turn_number=state.turn_number + 1)

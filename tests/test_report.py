@@ -1,0 +1,500 @@
+"""Tests for the turn report (adjudicator.report) and the board view (adjudicator.board_view).
+
+A small game is built by hand so these tests do not depend on the map loader.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from adjudicator.board import GameMap, Territory
+from adjudicator.board_view import format_stack, render_board, territory_income
+from adjudicator.events import (
+    AircraftLost,
+    BattleEnded,
+    BattleStarted,
+    Blitzed,
+    Captured,
+    Casualties,
+    DiceRolled,
+    IncomeCollected,
+    Landed,
+    Loaded,
+    Moved,
+    OrderSkipped,
+    Placed,
+    Plundered,
+    Purchased,
+    Refunded,
+    Retreated,
+    StandingOrdersChanged,
+    Submerged,
+    TurnStarted,
+    Unloaded,
+    VictoryDeclared,
+    all_event_classes,
+)
+from adjudicator.game import Game
+from adjudicator.report import (
+    battle_summaries,
+    format_units,
+    render_report,
+    report_html,
+    report_text,
+    save_report,
+)
+from adjudicator.rules import Domain, Power, Ruleset, UnitType
+from adjudicator.state import GameState, Unit
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def _unit(key, name, domain, cost, plural=""):
+    return UnitType(key=key, name=name, domain=domain, cost=cost, attack=1, defense=1, move=1,
+                    plural=plural)
+
+
+def make_game() -> Game:
+    units = {
+        "infantry": _unit("infantry", "Infantry", Domain.LAND, 3, plural="Infantry"),
+        "artillery": _unit("artillery", "Artillery", Domain.LAND, 4, plural="Artillery"),
+        "tank": _unit("tank", "Tank", Domain.LAND, 6),
+        "fighter": _unit("fighter", "Fighter", Domain.AIR, 10),
+        "bomber": _unit("bomber", "Bomber", Domain.AIR, 12),
+        "submarine": _unit("submarine", "Submarine", Domain.SEA, 6),
+        "destroyer": _unit("destroyer", "Destroyer", Domain.SEA, 8),
+        "battleship": _unit("battleship", "Battleship", Domain.SEA, 20),
+        "carrier": _unit("carrier", "Aircraft Carrier", Domain.SEA, 14),
+        "transport": _unit("transport", "Transport", Domain.SEA, 7),
+    }
+    powers = {
+        "ussr": Power("ussr", "Soviet Union", "Allies", "Russia", "Moscow", 24, adjective="Soviet"),
+        "germany": Power("germany", "Germany", "Axis", "Germany", "Berlin", 40, adjective="German"),
+        "uk": Power("uk", "United Kingdom", "Allies", "United Kingdom", "London", 30,
+                    adjective="British"),
+    }
+    T = Territory
+    territories = {t.key: t for t in [
+        T("Germany", False, ipc=10, original_owner="germany", capital_of="germany", factory=True),
+        T("Norway", False, ipc=3, original_owner="germany"),
+        T("Finland", False, ipc=1, original_owner="germany"),
+        T("Ukraine", False, ipc=2, original_owner="ussr"),
+        T("West Russia", False, ipc=2, original_owner="ussr"),
+        T("Karelia", False, ipc=2, original_owner="ussr", factory=True),
+        T("Belorussia", False, ipc=2, original_owner="ussr"),
+        T("Russia", False, ipc=8, original_owner="ussr", capital_of="ussr", factory=True),
+        T("United Kingdom", False, ipc=8, original_owner="uk", capital_of="uk", factory=True),
+        T("Sweden", False, impassable=True),
+        T("Sea Zone 5", True),
+        T("Sea Zone 6", True),
+        T("Sea Zone 12", True),
+    ]}
+    ruleset = Ruleset(game_id="test", title="Test 1941", turn_order=("ussr", "germany", "uk"),
+                      units=units, powers=powers, victory=())
+    gmap = GameMap(map_id="test", territories=territories, adjacency={})
+    return Game(ruleset=ruleset, map=gmap, setup=(), content_hash="sha256:0")
+
+
+STATE_BEFORE = GameState(
+    game_id="g1", map_id="test", round=2, power="germany",
+    owners={"Germany": "germany", "Norway": "germany", "Finland": "germany",
+            "Ukraine": "ussr", "West Russia": "ussr", "Karelia": "ussr", "Belorussia": "ussr",
+            "Russia": "ussr", "United Kingdom": "uk"},
+    units={}, ipcs={"germany": 40, "ussr": 10, "uk": 5},
+)
+
+STATE_AFTER = GameState(
+    game_id="g1", map_id="test", round=2, power="uk",
+    owners={"Germany": "germany", "Norway": "germany", "Finland": "germany",
+            "Ukraine": "germany", "West Russia": "ussr", "Karelia": "germany",
+            "Belorussia": "germany", "Russia": "ussr", "United Kingdom": "uk"},
+    units={}, ipcs={"germany": 38, "ussr": 5, "uk": 5},
+)
+
+
+def make_events():
+    return [
+        TurnStarted(power="germany", round=2, ipcs=40),
+        Purchased(power="germany", units={"infantry": 4, "tank": 1}, cost=18, ipcs_left=22),
+        Moved(power="germany", phase="combat", units={"infantry": 2, "tank": 1},
+              path=("Ukraine", "West Russia", "Karelia"), line=3),
+        Loaded(power="germany", units={"infantry": 1, "artillery": 1}, origin="Norway",
+               zone="Sea Zone 5", line=4),
+        Unloaded(power="germany", units={"infantry": 1, "artillery": 1}, zone="Sea Zone 5",
+                 target="Karelia", amphibious=True, line=5),
+        Blitzed(power="germany", territory="Belorussia", previous_owner="ussr"),
+        Captured(territory="Belorussia", by="germany", from_power="ussr", ipc=2),
+        BattleStarted(battle="Sea Zone 5 (sea)", space="Sea Zone 5", battle_type="amphibious-sea",
+                      attacker="germany", defenders=("uk",),
+                      attacking_units={"submarine": 1, "transport": 1},
+                      defending_units={"destroyer": 1}),
+        Submerged(battle="Sea Zone 5 (sea)", round=1, side="attacker", units={"submarine": 1}),
+        DiceRolled(battle="Sea Zone 5 (sea)", round=1, step="defence", side="defender",
+                   unit_type="destroyer", target=2, rolls=(6,), hits=0),
+        Retreated(battle="Sea Zone 5 (sea)", round=1, destination="Sea Zone 6",
+                  units={"transport": 1}, reason="ordered retreat"),
+        BattleEnded(battle="Sea Zone 5 (sea)", space="Sea Zone 5", outcome="attacker_retreats",
+                    rounds=1, attacker_lost={}, defender_lost={}, attacker_tuv_lost=0,
+                    defender_tuv_lost=0, tuv_swing=0, summary=""),
+        BattleStarted(battle="Karelia", space="Karelia", battle_type="land", attacker="germany",
+                      defenders=("ussr",), attacking_units={"infantry": 3, "tank": 1},
+                      defending_units={"infantry": 3}),
+        DiceRolled(battle="Karelia", round=1, step="attack", side="attacker", unit_type="infantry",
+                   target=1, rolls=(4, 1, 6), hits=1),
+        DiceRolled(battle="Karelia", round=1, step="attack", side="attacker", unit_type="tank",
+                   target=3, rolls=(2,), hits=1),
+        DiceRolled(battle="Karelia", round=1, step="defence", side="defender",
+                   unit_type="infantry", target=2, rolls=(5, 3, 2), hits=1),
+        Casualties(battle="Karelia", round=1, side="defender", killed={"infantry": 2}),
+        Casualties(battle="Karelia", round=1, side="attacker", killed={"infantry": 1},
+                   cargo_lost={"artillery": 1}, reason="hits"),
+        DiceRolled(battle="Karelia", round=2, step="attack", side="attacker", unit_type="tank",
+                   target=3, rolls=(3,), hits=1),
+        DiceRolled(battle="Karelia", round=2, step="defence", side="defender",
+                   unit_type="infantry", target=2, rolls=(4,), hits=0),
+        Casualties(battle="Karelia", round=2, side="defender", killed={"infantry": 1},
+                   damaged={"battleship": 1}, reason="defenceless"),
+        BattleEnded(battle="Karelia", space="Karelia", outcome="attacker_wins", rounds=2,
+                    attacker_lost={"infantry": 1}, defender_lost={"infantry": 3},
+                    attacker_tuv_lost=3, defender_tuv_lost=9, tuv_swing=6,
+                    summary="Germany wins, taking Karelia; TUV swing 6"),
+        Captured(territory="Karelia", by="germany", from_power="ussr", ipc=2),
+        Captured(territory="Ukraine", by="germany", from_power="ussr", ipc=2),
+        Plundered(by="germany", from_power="ussr", ipcs=5),
+        AircraftLost(power="germany", space="Sea Zone 12", units={"fighter": 1},
+                     reason="no place to land"),
+        Moved(power="germany", phase="noncombat", units={"infantry": 2},
+              path=("Germany", "Finland"), line=9),
+        Landed(power="germany", units={"bomber": 1}, path=("Karelia", "Germany"),
+               reason="no landing order"),
+        Placed(power="germany", units={"infantry": 4}, space="Germany"),
+        Refunded(power="germany", units={"tank": 1}, ipcs=6),
+        OrderSkipped(line=12, order="move 2 inf Karelia -> Finland",
+                     reason="the infantry in Karelia were lost in battle"),
+        IncomeCollected(power="germany", income=20, total=48, note="national objectives off"),
+        StandingOrdersChanged(power="germany", count=3),
+        VictoryDeclared(side="Axis", capitals=("Russia", "United Kingdom")),
+    ]
+
+
+def text_of(events=None, **kw):
+    return report_text(make_events() if events is None else events, make_game(), **kw)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def test_fixture_covers_every_event_kind():
+    kinds = {type(ev).kind for ev in make_events()}
+    assert kinds == set(all_event_classes()) - {"event"}
+
+
+def test_header_shows_power_round_and_ipcs():
+    text = text_of()
+    assert "Test 1941" in text
+    assert "Germany — round 2" in text
+    assert "IPCs at start: 40" in text
+
+
+def test_text_has_no_ansi_and_fits_width():
+    text = text_of()
+    assert "\x1b[" not in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_purchases_and_refunds():
+    text = text_of()
+    row = next(line for line in text.splitlines() if "4 Infantry, 1 Tank" in line)
+    assert re.search(r"Germany\s+4 Infantry, 1 Tank\s+18\s+22", row), row
+    assert "refunded 6 IPCs for 1 Tank" in text
+
+
+def test_moves_grouped_by_phase_with_paths():
+    text = text_of()
+    combat = text.index("Combat moves")
+    noncombat = text.index("Noncombat moves")
+    assert combat < noncombat
+    path = text.index("Ukraine → West Russia → Karelia")
+    assert combat < path < noncombat
+    assert combat < text.index("Norway → Sea Zone 5") < noncombat
+    assert combat < text.index("Sea Zone 5 → Karelia (amphibious assault)") < noncombat
+    assert combat < text.index("through Belorussia, taken from Soviet Union") < noncombat
+    assert noncombat < text.index("Germany → Finland")
+    # order lines are shown
+    assert re.search(r"^\s*3\s+move\s+2 Infantry, 1 Tank\s+Ukraine", text, re.M)
+
+
+def _battle_block(text, name):
+    start = text.index(f"Battle: {name}")
+    end = text.find("Battle: ", start + 1)
+    return text[start:end if end != -1 else len(text)]
+
+
+def test_dice_faces_in_order_in_round_table():
+    block = _battle_block(text_of(), "Karelia")
+    r1 = block.index("Round 1")
+    r2 = block.index("Round 2")
+    assert r1 < r2
+    round1 = block[r1:r2]
+    # hits marked with "*", misses plain, in the order rolled
+    assert re.search(r"attack\s+Attacker\s+Infantry\s+3\s+≤1\s+4 1\* 6\s+1", round1), round1
+    assert re.search(r"attack\s+Attacker\s+Tank\s+1\s+≤3\s+2\*\s+1", round1)
+    assert re.search(r"defence\s+Defender\s+Infantry\s+3\s+≤2\s+5 3 2\*\s+1", round1)
+    round2 = block[r2:]
+    assert re.search(r"Tank\s+1\s+≤3\s+3\*\s+1", round2)
+    assert re.search(r"Infantry\s+1\s+≤2\s+4\s+0", round2)
+
+
+def test_battle_forces_casualties_and_summary():
+    block = _battle_block(text_of(), "Karelia")
+    assert "Battle: Karelia — land" in block
+    assert re.search(r"Attacker \(Germany\)\s+3 Infantry, 1 Tank", block)
+    assert re.search(r"Defender \(Soviet Union\)\s+3 Infantry", block)
+    round1 = block[block.index("Round 1"):block.index("Round 2")]
+    assert "Defender (Soviet Union) loses 2 Infantry" in round1
+    assert "Attacker (Germany) loses 1 Infantry; cargo lost: 1 Artillery" in round1
+    round2 = block[block.index("Round 2"):]
+    assert "loses 1 Infantry; damaged: 1 Battleship (defenceless)" in round2
+    assert "Germany wins, taking Karelia; TUV swing 6" in block
+    assert "attacker wins after 2 rounds" in block
+
+
+def test_submerge_retreat_and_generated_summary():
+    block = _battle_block(text_of(), "Sea Zone 5 (sea)")
+    assert "Battle: Sea Zone 5 (sea) — amphibious-sea" in block
+    # the submerge came before the dice in the log, so it is shown before the table
+    assert block.index("submerges 1 Submarine") < block.index("≤2")
+    assert "retreats 1 Transport to Sea Zone 6 (ordered retreat)" in block
+    assert block.index("≤2") < block.index("retreats 1 Transport")
+    assert "Sea Zone 5: attacker retreats after 1 round; TUV swing 0" in block
+
+
+def test_battles_appear_in_order_fought():
+    text = text_of()
+    assert text.index("Battle: Sea Zone 5 (sea)") < text.index("Battle: Karelia")
+
+
+def test_captures_plunder_aircraft_placement():
+    text = text_of()
+    assert "Germany captures Karelia from Soviet Union (worth 2 IPCs of income)" in text
+    assert "Germany captures Belorussia from Soviet Union" in text
+    assert "Germany plunders 5 IPCs from Soviet Union" in text
+    assert "Germany loses 1 Fighter in Sea Zone 12 (no place to land)" in text
+    assert "Germany lands 1 Bomber: Karelia → Germany (no landing order)" in text
+    assert "Germany places 4 Infantry in Germany" in text
+    assert "Germany now has 3 standing orders" in text
+
+
+def test_liberation_wording():
+    events = [Captured(territory="Karelia", by="ussr", from_power="germany", ipc=2,
+                       liberated=True)]
+    assert "Soviet Union liberates Karelia from Germany" in text_of(events)
+
+
+def test_skipped_orders_show_line_and_reason():
+    text = text_of()
+    assert "Orders not carried out" in text
+    assert re.search(r"12\s+move 2 inf Karelia -> Finland\s+the infantry in Karelia", text)
+    # shown prominently, right after the header
+    assert text.index("Orders not carried out") < text.index("Purchases")
+
+
+def test_income_table_from_events():
+    text = text_of()
+    income = text[text.index("Income\n") if "Income\n" in text else text.index("Income"):]
+    ger = next(line for line in income.splitlines() if line.strip().startswith("Germany"))
+    # change +6 (3 captures of 2), plunder +5, collected 20, IPCs 48
+    assert re.search(r"\+6\s+—\s+\+5\s+20 \(national objectives off\)\s+48", ger), ger
+    rus = next(line for line in income.splitlines() if line.strip().startswith("Soviet Union"))
+    assert re.search(r"-6\s+—\s+-5", rus), rus
+
+
+def test_income_table_with_states():
+    text = text_of(state_before=STATE_BEFORE, state_after=STATE_AFTER)
+    income = text[text.rindex("Income"):]
+    ger = next(line for line in income.splitlines() if line.strip().startswith("Germany"))
+    assert re.search(r"Germany\s+14\s+\+6\s+20\s+\+5\s+20", ger), ger
+    rus = next(line for line in income.splitlines() if line.strip().startswith("Soviet Union"))
+    assert re.search(r"Soviet Union\s+16\s+-6\s+10\s+-5\s+—\s+5", rus), rus
+    uk = next(line for line in income.splitlines() if line.strip().startswith("United Kingdom"))
+    assert re.search(r"United Kingdom\s+8\s+\+0\s+8", uk), uk
+
+
+def test_victory():
+    text = text_of()
+    assert "Axis win the game!" in text
+    assert "Capitals held: Russia, United Kingdom" in text
+
+
+def test_battle_summaries():
+    assert battle_summaries(make_events()) == [
+        "Sea Zone 5: attacker retreats after 1 round; TUV swing 0",
+        "Germany wins, taking Karelia; TUV swing 6",
+    ]
+    assert battle_summaries([]) == []
+
+
+def test_html_contains_summary_and_colours():
+    html = report_html(make_events(), make_game())
+    assert html.lstrip().lower().startswith("<!doctype html")
+    assert "Germany wins, taking Karelia; TUV swing 6" in html
+    assert "Ukraine → West Russia → Karelia" in html
+    # hits are coloured by the side that rolled them: attacker green, defender red
+    hit_spans = re.findall(r'<span style="([^"]*)">(\d)\*</span>', html)
+    assert [face for _, face in hit_spans] == ["1", "2", "2", "3"]
+    assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True]
+    assert "#800000" in hit_spans[2][0]
+
+
+def test_render_to_a_given_console():
+    console = Console(file=io.StringIO(), width=100, force_terminal=True)
+    render_report(make_events(), make_game(), console)
+    out = console.file.getvalue()
+    assert "\x1b[" in out             # rich styled it
+    assert "TUV swing 6" in out
+
+
+def test_empty_event_list():
+    text = text_of([])
+    assert "Turn report" in text
+    assert "No events" in text
+    assert report_html([], make_game())
+    text = text_of([], state_before=STATE_BEFORE, state_after=STATE_AFTER)
+    assert "Germany — round 2" in text
+
+
+def test_unfinished_and_orphan_battle_events_do_not_crash():
+    events = [
+        DiceRolled(battle="Ukraine", round=1, step="attack", side="attacker",
+                   unit_type="mystery", target=2, rolls=(1, 5), hits=1),
+        BattleStarted(battle="Karelia", space="Karelia", battle_type="land", attacker="germany",
+                      defenders=("ussr", "uk"), attacking_units={"tank": 2},
+                      defending_units={"infantry": 1}),
+    ]
+    text = text_of(events)
+    assert "battle not finished" in text
+    assert "Defender (Soviet Union, United Kingdom)" in text
+    assert "mystery" in text
+
+
+def test_format_units_uses_display_names():
+    game = make_game()
+    assert format_units(game, {"infantry": 3, "tank": 2, "carrier": 1}) == \
+        "3 Infantry, 2 Tanks, 1 Aircraft Carrier"
+    assert format_units(game, {}) == "nothing"
+
+
+# --------------------------------------------------------------------------- save_report
+
+
+def test_save_report_txt_and_html(tmp_path):
+    game = make_game()
+    txt = save_report(tmp_path / "turn.txt", make_events(), game)
+    assert "Germany wins, taking Karelia" in txt.read_text(encoding="utf-8")
+    html = save_report(tmp_path / "turn.html", make_events(), game)
+    content = html.read_text(encoding="utf-8")
+    assert "<html" in content.lower() and "Germany wins, taking Karelia" in content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["turn.html", "turn.txt"]  # no temps
+
+
+def test_save_report_refuses_to_overwrite(tmp_path):
+    game = make_game()
+    target = tmp_path / "turn.txt"
+    target.write_text("keep me", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        save_report(target, make_events(), game)
+    assert target.read_text(encoding="utf-8") == "keep me"
+    save_report(target, make_events(), game, overwrite=True)
+    assert "TUV swing 6" in target.read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == ["turn.txt"]
+
+
+def test_save_report_rejects_unknown_extension(tmp_path):
+    with pytest.raises(ValueError):
+        save_report(tmp_path / "turn.pdf", make_events(), make_game())
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- board view
+
+
+def board_state() -> GameState:
+    g, r, b = "germany", "ussr", "uk"
+    return GameState(
+        game_id="g1", map_id="test", round=3, power="germany",
+        owners={"Germany": g, "Norway": g, "Karelia": r, "Russia": r, "United Kingdom": b,
+                "Finland": g},
+        units={
+            "Germany": (Unit("infantry", g),) * 5 + (Unit("tank", g),) * 2 + (Unit("fighter", g),),
+            "Norway": (Unit("artillery", g),),
+            "Karelia": (Unit("infantry", r),) * 4 + (Unit("fighter", b),),
+            "Russia": (Unit("infantry", r),) * 7,
+            "Sea Zone 5": (
+                Unit("transport", g, cargo=(Unit("infantry", g), Unit("tank", g))),
+                Unit("transport", g, cargo=(Unit("infantry", g), Unit("tank", g))),
+                Unit("transport", g),
+                Unit("battleship", g),
+            ),
+            "Sea Zone 12": (Unit("carrier", b, cargo=(Unit("fighter", b),)),
+                            Unit("destroyer", b), Unit("destroyer", b)),
+        },
+        ipcs={g: 31, r: 12, b: 0},
+    )
+
+
+def board_text(**kw) -> str:
+    console = Console(record=True, width=100, file=io.StringIO())
+    render_board(make_game(), board_state(), console, **kw)
+    return console.export_text(styles=False)
+
+
+def test_board_lists_every_unit_count():
+    text = board_text()
+    germany = next(line for line in text.splitlines() if line.strip().startswith("Germany  "))
+    assert "5 Infantry, 2 Tanks, 1 Fighter" in germany
+    assert "capital, IC" in germany
+    assert re.search(r"Norway\s+3\s+1 Artillery", text)
+    assert re.search(r"Karelia\s+2\s+IC\s+4 Infantry; United Kingdom: 1 Fighter", text)
+    assert re.search(r"Russia\s+8\s+capital, IC\s+7 Infantry", text)
+    assert re.search(r"Finland\s+1\s+—", text)
+    assert re.search(r"Sea Zone 5\s+Germany: 1 Battleship, 1 Transport, "
+                     r"2× Transport \(Infantry, Tank\)", text)
+    assert re.search(r"Sea Zone 12\s+United Kingdom: 2 Destroyers, 1 Aircraft Carrier \(Fighter\)",
+                     text)
+    assert "Sweden" not in text                   # neutral omitted
+    assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_board_overview_ipcs_and_income():
+    text = board_text()
+    assert re.search(r"▶ Germany\s+Axis\s+31\s+14\s+3\s+17", text)   # 8 + 1 + 4 ships + 4 cargo
+    assert re.search(r"Soviet Union\s+Allies\s+12\s+10\s+2\s+11", text)
+    assert "Germany — 31 IPCs, income 14" in text
+    assert "Sea zones" in text
+    # turn order: ussr, germany, uk
+    assert text.index("Soviet Union — 12 IPCs") < text.index("Germany — 31 IPCs") \
+        < text.index("United Kingdom — 0 IPCs")
+    # sea zones in natural order
+    assert text.index("Sea Zone 5 ") < text.index("Sea Zone 12 ")
+
+
+def test_board_for_one_power():
+    text = board_text(power="uk")
+    assert "United Kingdom — 0 IPCs, income 8" in text
+    assert "Germany — 31 IPCs" not in text
+    assert "Sea Zone 12" in text
+    assert "Sea Zone 5 " not in text
+
+
+def test_board_helpers():
+    game = make_game()
+    assert territory_income(game, board_state(), "germany") == 14
+    stack = (Unit("carrier", "uk", cargo=(Unit("fighter", "uk"), Unit("fighter", "ussr"))),)
+    assert format_stack(game, stack) == "1 Aircraft Carrier (Fighter, Soviet Fighter)"
+    two = (Unit("carrier", "uk", cargo=(Unit("fighter", "uk"),) * 2),) * 2 + (Unit("carrier", "uk"),)
+    assert format_stack(game, two) == "1 Aircraft Carrier, 2× Aircraft Carrier (2 Fighters)"
