@@ -7,7 +7,6 @@ defending die misses), which is also the rulebook's test for a landing plan."""
 from __future__ import annotations
 
 from .capture import take_territory
-from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
 from .dice import DiceSource
 from .events import AircraftLost, BattleEnded, BattleStarted, Landed
@@ -149,21 +148,16 @@ def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
     return None
 
 
-def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_start: set[str],
-          min_rounds: int = 0) -> str:
+def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
+                 hostile_at_start: set[str], min_rounds: int = 0):
+    """The combat engine's view of the battle in ``space``, with both sides' instructions."""
+    from .combat import BattleSetup, BattleUnit
     board = ctx.board
-    attackers, defenders = participants(ctx, space)
-    is_sea = board.map[space].is_sea
-    if not defenders:
-        if not is_sea and any(board.utype(p).domain == Domain.LAND for p in attackers):
-            take_territory(ctx, space)
-        return "attacker_wins"
     fighting = {p.uid for p in defenders}
     directive = ctx.orders.directive_for(space)
     defence = defender_orders(ctx, space, defenders)
-    battle_id = space
-    setup = BattleSetup(
-        battle_id=battle_id, space=space, is_sea=is_sea, attacker=ctx.power,
+    return BattleSetup(
+        battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
         attackers=tuple(BattleUnit(p.uid, board.utype(p), p.owner, _cargo_units(ctx, p, set()),
                                    p.seaborne, p.came_from) for p in attackers),
         defenders=tuple(BattleUnit(p.uid, board.utype(p), p.owner, _cargo_units(ctx, p, fighting),
@@ -176,8 +170,26 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
         defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
         min_rounds=min_rounds,
     )
+
+
+def roll_battle(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
+                dice: DiceSource, hostile_at_start: set[str], min_rounds: int):
+    from .combat import resolve_battle
+    setup = battle_setup(ctx, space, attackers, defenders, hostile_at_start, min_rounds)
+    return resolve_battle(setup, dice, names=power_names(ctx))
+
+
+def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_start: set[str],
+          min_rounds: int = 0) -> str:
+    board = ctx.board
+    attackers, defenders = participants(ctx, space)
+    is_sea = board.map[space].is_sea
+    if not defenders:
+        if not is_sea and any(board.utype(p).domain == Domain.LAND for p in attackers):
+            take_territory(ctx, space)
+        return "attacker_wins"
     defending_powers = tuple(p for p in board.rules.turn_order if any(d.owner == p for d in defenders))
-    ctx.emit(BattleStarted(battle_id, space, "sea" if is_sea else "land", ctx.power, defending_powers,
+    ctx.emit(BattleStarted(space, space, "sea" if is_sea else "land", ctx.power, defending_powers,
                            count_types(attackers), count_types(defenders)))
     for p in attackers + defenders:
         p.fought = True
@@ -186,7 +198,7 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
         survivors_d: set[int] = set()
         outcome, retreated_to, events = "attacker_wins", None, []
     else:
-        result = resolve_battle(setup, dice, names=power_names(ctx))
+        result = roll_battle(ctx, space, attackers, defenders, dice, hostile_at_start, min_rounds)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)

@@ -406,12 +406,11 @@ class _Builder:
     def do_defend(self, line: _Line, tree: Tree) -> None:
         target = tree.children[1]
         first = target.children[0]
-        if isinstance(first, Token):           # all / everywhere / *
-            space: str | None = None
-        else:
+        space: str | None = None
+        known = True
+        if isinstance(first, Tree):            # otherwise: all / everywhere / *
             space = self.resolve(line, "space", first.children)
-            if space is None:
-                return
+            known = space is not None
         losses: tuple[str, ...] | None = None
         policy: SubmergePolicy | None = None
         for clause in tree.children[2:]:
@@ -419,6 +418,8 @@ class _Builder:
                 losses = self.losses(line, clause)
             else:
                 policy = SubmergePolicy(clause.children[1].value.casefold())
+        if not known:
+            return
         old = self.defences.get(space) or DefenceOrder(space, line=line.number)
         self.defences[space] = attrs.evolve(
             old,
