@@ -289,3 +289,23 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
     decks.sort(key=lambda c: (c.owner != piece.owner, c.uid))
     return decks[0] if decks else None
 
+
+
+def planned_setups(ctx: TurnContext) -> list:
+    """The battles the combat moves would start, as the combat engine would see them if
+    each were fought first (amphibious cargo counted as landed).  For odds in ``check``."""
+    hostile_at_start = start_hostile_zones(ctx)
+    setups = []
+    board = ctx.board
+    for space, kind in battle_order(ctx):
+        attackers, defenders = participants(ctx, space)
+        if kind == "land":
+            for landing in ctx.landings:
+                if landing.target == space:
+                    cargo = [board.pieces[uid] for uid in landing.cargo if uid in board.pieces]
+                    for piece in cargo:
+                        piece.seaborne = True
+                    attackers = attackers + cargo
+        if attackers and defenders:
+            setups.append(battle_setup(ctx, space, attackers, defenders, hostile_at_start))
+    return setups

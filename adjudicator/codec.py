@@ -111,6 +111,7 @@ for _cls in (Phase, Comparison, SubmergePolicy, Domain, Ability):
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}
 _EVENT_STRUCTURE: dict[type, Any] = {}
+_KINDS: dict[str, type[Event]] = {}
 
 
 def _is_event(t) -> bool:
@@ -133,7 +134,10 @@ def _structure_event(data, cls):
     if not isinstance(data, dict):
         raise TypeError(f"expected an event object, found {_describe(data)}")
     kind = data.get("kind")
-    classes = all_event_classes()
+    classes = _KINDS
+    if not isinstance(kind, str) or kind not in classes:
+        classes.clear()
+        classes.update(all_event_classes())     # an event class defined since last time?
     if not isinstance(kind, str) or kind not in classes:
         raise ValueError(f"unknown event kind {kind!r}")
     target = classes[kind]

@@ -247,6 +247,9 @@ def all_event_classes() -> dict[str, type[Event]]:
     stack = list(Event.__subclasses__())
     while stack:
         cls = stack.pop()
-        found[cls.kind] = cls
         stack.extend(cls.__subclasses__())
+        # @attrs.frozen builds a new slotted class; the original (field-less) class object
+        # lingers in __subclasses__() until garbage-collected.  Skip those stale copies.
+        if "__attrs_attrs__" in cls.__dict__:
+            found[cls.kind] = cls
     return found

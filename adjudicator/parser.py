@@ -235,7 +235,7 @@ _SECTIONS = {
 }
 _CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
         ">=": Comparison.GE, "≥": Comparison.GE, "==": Comparison.EQ, "=": Comparison.EQ}
-_NO_PLACE = object()
+_SECTION_MOVES = (Phase.COMBAT, Phase.NONCOMBAT)
 
 
 def _tokens(tree: Tree) -> list[Token]:
@@ -327,7 +327,7 @@ class _Builder:
     def movement(self, line: _Line, tree: Tree, verb: str) -> None:
         verb_token, groups, path_tree = tree.children
         phase = self.section
-        if phase not in (Phase.COMBAT, Phase.NONCOMBAT):
+        if phase not in _SECTION_MOVES:
             where = (f"under '{phase.value}:'" if phase is not None
                      else "before any 'combat:' or 'noncombat:' line")
             self.error(line, verb_token.column,
@@ -498,14 +498,16 @@ class _Builder:
         else:
             unit = place = None
             tokens = name.children
-            k = self.split(line, tokens, report=True) if len(tokens) > 1 else None
+            k = self.split(line, tokens, report=False) if len(tokens) > 1 else None
             if k is not None:
                 unit = self.names.find("unit", line.text(tokens[:k]))
                 place = self.names.find("space", line.text(tokens[k:]))
-            elif len(tokens) == 1:
+            elif len(tokens) == 1 or self.names.find("unit", line.text(tokens)):
                 unit = self.resolve(line, "unit", tokens)
                 if unit is not None:
                     self.missing_place(line, name, verb)
+            else:
+                self.split(line, tokens, report=True)
         if count is not None and unit is not None and not (more and cargo is None):
             units.append(UnitGroup(count, unit, cargo))
         else:
@@ -556,9 +558,6 @@ class _Builder:
             defences=tuple(self.defences.values()),
             source=text,
         )
-
-
-_SECTION_MOVES = (Phase.COMBAT, Phase.NONCOMBAT)
 
 
 def _strip_comment(raw: str) -> str:

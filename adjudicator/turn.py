@@ -24,7 +24,7 @@ from .orders import DefenceOrder, OrderSet, StandingOrders
 from .state import GameState
 from .working import WorkingBoard
 
-__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate"]
+__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate", "planned_battles"]
 
 
 @attrs.frozen
@@ -56,6 +56,18 @@ def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource)
         raise OrdersRejected(problems)
     ctx = _play(game, state, orders, dice)
     return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
+
+
+def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
+    """The combat engine's setups for every battle the orders' combat moves would start."""
+    board = WorkingBoard(game, state)
+    ctx = TurnContext(game, board, orders, "check", standing_orders=dict(state.standing_orders))
+    if not _preflight(ctx, state):
+        return []
+    production.purchase(ctx)
+    for order in orders.combat:
+        movement.run_order(ctx, order)
+    return battles.planned_setups(ctx)
 
 
 def _preflight(ctx: TurnContext, state: GameState) -> bool:

@@ -499,6 +499,7 @@ def test_structural_mistakes():
     cases = {
         "combat:\nmove 2 inf -> Archangel": (2, 11),            # no start territory
         "place 3 inf": (1, 12),                                   # no territory
+        "place 1 aircraft carrier": (1, 25),                      # no territory
         "buy 2 inf Germany": (1, 11),                             # buy names no territory
         "buy 1 trn (1 inf)": (1, 11),                             # cargo in a buy
         "combat:\nmove 1 inf Karelia, 1 tank Karelia -> Archangel": (2, 12),
@@ -508,7 +509,7 @@ def test_structural_mistakes():
         "battle Karelia retreat if attackers < 3": (1, 24),      # missing ":" (seen at "if")
         "battle Karelia: retreat after round 0": (1, 37),
         "defend all: submerge sometimes": (1, 22),
-        "combat:\nmove 1 cv (2 ftr SZ 5 -> SZ 6": (2, 22),
+        "combat:\nmove 1 cv (2 ftr SZ 5 -> SZ 6": (2, 23),
         "combat:\nmove 2 inf Karelia < Archangel": (2, 20),
     }
     for text, where in cases.items():
