@@ -87,11 +87,16 @@ class AuditReport:
     replay: bool = True
     failure: Failure | None = None
     luck: dict[str, PowerLuck] = attrs.field(factory=dict)
-    final_state: object = None
+    final_state: object = None     # the GameState after the last verified turn
+    current_file: str = attrs.field(default="", repr=False, eq=False)
 
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+
+class AuditUnavailable(PbemError):
+    """The audit cannot run as asked (e.g. replay without a working engine)."""
 
 
 class _Stop(Exception):
@@ -115,6 +120,10 @@ def verify_game(directory, load_game: Callable | None = None, *, parse: Callable
         _verify(directory, report, load_game, parse, adjudicate, replay, expected_gm_key)
     except _Stop:
         pass
+    except AuditUnavailable:
+        raise
+    except PbemError as exc:   # anything unreadable that slipped past the specific checks
+        report.failure = Failure(report.current_file or ".", "format", str(exc))
     return report
 
 
@@ -151,6 +160,7 @@ def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
 def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, replay,
             expected_gm_key) -> None:
     gpath = directory / GAME_FILE
+    report.current_file = GAME_FILE
     if not directory.is_dir():
         _fail(report, directory, directory, "files", "not a directory")
     gdata = _read(report, directory, gpath, "files", "game file")
@@ -197,8 +207,14 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
             from .turn import adjudicate
         try:
             game = load_game(gf.ruleset)
+            if dict(game.ruleset.options) != gf.options:
+                game = load_game(gf.ruleset, options=dict(gf.options))
         except PbemError as exc:
             _fail(report, directory, gpath, "game_data", f"cannot load {gf.ruleset!r}: {exc}")
+        if dict(game.ruleset.options) != gf.options:
+            _fail(report, directory, gpath, "game_data",
+                  f"the game was played with options {gf.options}, the loaded game has "
+                  f"{dict(game.ruleset.options)}")
         if game.content_hash != gf.map_hash:
             _fail(report, directory, gpath, "game_data",
                   f"the game data for {gf.ruleset!r} hashes to {game.content_hash}, the game "
@@ -213,6 +229,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
     prev_name = GAME_FILE
     commitment = gf.seed_commitment
     for number, power, tpath in turns:
+        report.current_file = str(tpath.relative_to(directory))
         tdata = _read(report, directory, tpath, "files", "turn file")
         _check_sig(report, directory, tpath, tdata, gm_key)
         try:
@@ -249,7 +266,11 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
             _fail(report, directory, opath, "orders",
                   f"orders file has digest {file_digest(odata)}, the turn file says "
                   f"{tf.orders_digest}")
-        if orders_bytes(tf.orders) != odata:
+        try:
+            text_bytes = orders_bytes(tf.orders)
+        except PbemError as exc:
+            _fail(report, directory, tpath, "orders", str(exc))
+        if text_bytes != odata:
             _fail(report, directory, tpath, "orders",
                   "the orders text in the turn file differs from the orders file")
         player_key = gf.players.get(tf.power)
@@ -344,7 +365,7 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, game, s
                                   tf.orders_digest, sides=gf.dice_sides)
         result = adjudicate(game, state, orders, dice)
     except NotImplementedError as exc:
-        raise PbemError(f"cannot re-adjudicate {tpath.name}: the engine is not available "
+        raise AuditUnavailable(f"cannot re-adjudicate {tpath.name}: the engine is not available "
                         f"({exc or 'not implemented'}); audit with replay=False") from None
     except Exception as exc:  # noqa: BLE001 - any engine failure is a replay failure
         _fail(report, directory, tpath, "replay",
@@ -456,5 +477,5 @@ def render_audit(report: AuditReport, console) -> None:
                             title="First failure", border_style="red"))
 
 
-__all__ = ["AuditReport", "Failure", "PowerLuck", "luck_from_events", "render_audit",
+__all__ = ["AuditReport", "AuditUnavailable", "Failure", "PowerLuck", "luck_from_events", "render_audit",
            "verify_game"]

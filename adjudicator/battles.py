@@ -225,8 +225,7 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
                         and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in attackers))
     for event in events:
         if isinstance(event, BattleEnded) and captured:
-            event = BattleEnded(**{**_fields(event),
-                                   "summary": capture_summary(ctx, event.summary, space)})
+            event = BattleEnded(**{**_fields(event), "summary": capture_summary(ctx, event, space)})
         ctx.emit(event)
     if captured:
         take_territory(ctx, space)
@@ -238,8 +237,10 @@ def _fields(event) -> dict:
     return {f.name: getattr(event, f.name) for f in attrs.fields(type(event))}
 
 
-def capture_summary(ctx: TurnContext, summary: str, space: str) -> str:
-    return f"{summary}; {ctx.name(ctx.power)} takes {space}"
+def capture_summary(ctx: TurnContext, ended: BattleEnded, space: str) -> str:
+    """TripleA's one-liner: "Germany wins, taking Karelia; TUV swing 9"."""
+    rounds = f"{ended.rounds} round{'s' if ended.rounds != 1 else ''}"
+    return f"{ctx.name(ctx.power)} wins, taking {space} after {rounds}; TUV swing {ended.tuv_swing:+d}"
 
 
 def power_names(ctx: TurnContext) -> dict[str, str]:

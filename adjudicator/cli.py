@@ -41,16 +41,32 @@ def _print_problems(console: Console, problems, path: str) -> None:
         console.print(f"[{colour}]{where}{p.severity}:[/] {p.message}", markup=True, highlight=False)
 
 
-def _load_game_dir(game_dir: str):
+def _game_of(game_dir: str):
+    """The game definition a game directory was created with (same data, same options)."""
     from . import gamedir
     from .loader import load_game
-    info = gamedir.read_game_file(game_dir)
-    game = load_game(info.map_id)
+    info, _ = gamedir.read_game(game_dir)
+    game = load_game(info.ruleset, options=info.options)
     if info.map_hash != game.content_hash:
         raise PbemError(f"{game_dir}: the game was created with map data {info.map_hash}, "
-                        f"but maps/{info.map_id} now hashes to {game.content_hash}")
+                        f"but maps/{info.ruleset} now hashes to {game.content_hash}")
+    return game
+
+
+def _load_game_dir(game_dir: str):
+    from . import gamedir
+    game = _game_of(game_dir)
     state, _ = gamedir.current_state(game_dir)
     return game, state
+
+
+def _read_bytes(path: str, what: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise PbemError(f"{what} {path} does not exist")
+    except OSError as err:
+        raise PbemError(f"cannot read {what} {path}: {err.strerror}")
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -60,8 +76,9 @@ def cmd_new(args, console: Console) -> int:
     from .loader import load_game
     game = load_game(args.map)
     game_id = args.id or Path(args.dir).name
+    seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=args.key,
-                               created=_dt.date.today().isoformat(), demo_seeds=args.demo_seeds)
+                               created=_dt.date.today().isoformat(), seeds=seeds)
     console.print(f"Created game [bold]{game_id}[/] ({game.ruleset.title}) in {path}")
     console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
                   "Check orders with [bold]pbem check ORDERS -g DIR[/].")
@@ -103,9 +120,11 @@ def cmd_process(args, console: Console) -> int:
     from . import gamedir
     from .report import render_report, save_report
     game, state = _load_game_dir(args.game)
-    text = _read_text(args.orders, "orders file")
+    data = _read_bytes(args.orders, "orders file")
     signature = _read_text(args.signature, "signature file") if args.signature else None
-    turn = gamedir.process_turn(args.game, game, text, gm_key=args.key, orders_signature=signature)
+    seeds = gamedir.demo_seeds(state.game_id) if args.demo_seeds else None
+    turn = gamedir.process_turn(args.game, game, data, gm_key=args.key, orders_signature=signature,
+                                seeds=seeds)
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
         save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
@@ -117,10 +136,19 @@ def cmd_process(args, console: Console) -> int:
 def cmd_report(args, console: Console) -> int:
     from . import gamedir
     from .report import render_report, save_report
-    from .loader import load_game
-    info = gamedir.read_game_file(args.game)
-    game = load_game(info.map_id)
-    before, turn = gamedir.read_turn(args.game, args.turn)
+    from .turnfile import read_turn_file
+    game = _game_of(args.game)
+    turns = gamedir.list_turns(args.game)
+    if not turns:
+        raise PbemError(f"{args.game}: no turn has been processed yet")
+    numbers = [n for n, _, _ in turns]
+    wanted = args.turn or numbers[-1]
+    if wanted not in numbers:
+        raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
+    index = numbers.index(wanted)
+    turn, _ = read_turn_file(turns[index][2])
+    before = (read_turn_file(turns[index - 1][2])[0].state if index
+              else gamedir.read_game(args.game)[0].initial_state)
     render_report(turn.events, game, console, state_before=before, state_after=turn.state)
     if args.out:
         save_report(args.out, turn.events, game, state_before=before, state_after=turn.state,
@@ -174,8 +202,9 @@ def cmd_demo(args, console: Console) -> int:
     if out.exists() and any(out.iterdir()):
         raise PbemError(f"{out} is not empty: give an empty or new directory with --out")
     game = load_game(args.map)
+    seeds = gamedir.demo_seeds("aa1941-example")
     gamedir.create_game(out, game, "aa1941-example", gm_key_path=None,
-                        created="2026-01-01", demo_seeds=True)
+                        created="2026-01-01", seeds=seeds)
     from .parser import parse_orders
     from .turn import check
     for path in orders_files[: args.turns or None]:
@@ -187,7 +216,7 @@ def cmd_demo(args, console: Console) -> int:
         if any(p.severity == "error" for p in problems):
             return EXIT_REJECTED
         console.print("[green]orders valid[/]")
-        turn = gamedir.process_turn(out, game, text)
+        turn = gamedir.process_turn(out, game, path.read_bytes(), seeds=seeds)
         render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     console.rule("[bold]pbem verify[/]")
     from .audit import render_audit, verify_game
@@ -235,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", help="game master's private key (default: the game's .secret key)")
     p.add_argument("--signature", help="the player's SSHSIG signature of the orders file")
     p.add_argument("--report", help="also save the report (.txt or .html)")
+    p.add_argument("--demo-seeds", action="store_true",
+                   help="draw the next seed predictably (only for games created with --demo-seeds)")
     p.add_argument("--force", action="store_true", help="overwrite an existing report file")
     p.set_defaults(func=cmd_process)
 

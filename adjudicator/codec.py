@@ -24,12 +24,12 @@ from typing import Any, TypeVar, get_args, get_origin
 import attrs
 import cattrs
 import cattrs.v
-from cattrs.cols import homogenous_tuple_structure_factory, is_sequence
+from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
 
 from .errors import StateFileError
 from .events import Event, all_event_classes
-from .orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
+from .orders import Comparison, Phase, StandingOrders, SubmergePolicy
 from .rules import Ability, Domain
 from .state import GameState, Unit
 
@@ -310,7 +310,10 @@ def structure(data, cls: type[T], where: str = "document") -> T:
     except DecodeError as exc:
         raise DecodeError(f"{where}: {exc}") from None
     except cattrs.BaseValidationError as exc:
-        problems = cattrs.transform_error(exc, path=where, format_exception=_format_exception)
+        problems = []
+        for line in cattrs.transform_error(exc, path=where, format_exception=_format_exception):
+            message, sep, location = line.rpartition(" @ ")
+            problems.append(f"{location}: {message}" if sep else line)
         shown = "; ".join(problems[:5])
         if len(problems) > 5:
             shown += f"; and {len(problems) - 5} more"
@@ -381,5 +384,5 @@ __all__ = [
     "DecodeError", "canonical_json", "converter", "decode_event", "decode_events",
     "decode_standing_orders", "decode_state", "encode_event", "encode_events",
     "encode_standing_orders", "encode_state", "group_units", "structure", "ungroup_units",
-    "unstructure", "DefenceOrder",
+    "unstructure",
 ]

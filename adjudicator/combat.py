@@ -309,11 +309,20 @@ class Board:
                              + [c.after_round for c in self.retreat if c.after_round])
         self.attacker_submerges = setup.attacker_subs == "submerge"
         self.defender_submerge = SubmergePolicy(setup.defender_submerge or SubmergePolicy.LOSING)
+        # per side, per target class: (eligible slots not taken_last, eligible taken_last)
+        self.eligible = tuple(
+            tuple((tuple(i for i, s in enumerate(side) if s.elig >> c & 1 and not s.taken_last),
+                   tuple(i for i, s in enumerate(side) if s.elig >> c & 1 and s.taken_last))
+                  for c in range(4))
+            for side in self.slots)
+        self.has_two_hits = tuple(any(s.two_hits for s in side) for side in self.slots)
         self.type_order = tuple(dict.fromkeys(
             s.key for side in self.slots for s in side))
         self._summaries: dict = {}
         self._volleys: dict = {}
         self._side_hits: dict = {}
+        self._pair_volleys: dict = {}
+        self._pair_hits: dict = {}
 
     def cargo_cost(self, unit: BattleUnit) -> int:
         total = 0
@@ -410,9 +419,11 @@ class Board:
 
 
 def side_volleys(board: Board, side_idx: int, side: Side, enemy_anti_sub: bool,
-                 stage: str) -> tuple[Volley, ...]:
-    """The volleys of one side in ``stage`` ("surprise" = step 2, "main" = steps 3/4)."""
-    key = (side_idx, side, enemy_anti_sub, stage)
+                 enemy_tmask: int, stage: str) -> tuple[Volley, ...]:
+    """The volleys of one side in ``stage`` ("surprise" = step 2, "main" = steps 3/4).
+    Units whose hits no enemy unit on the board could take do not roll (``enemy_tmask`` is
+    the enemy's ``SideSummary.tmask``)."""
+    key = (side_idx, side, enemy_anti_sub, enemy_tmask, stage)
     found = board._volleys.get(key)
     if found is not None:
         return found
@@ -431,6 +442,8 @@ def side_volleys(board: Board, side_idx: int, side: Side, enemy_anti_sub: bool,
                 continue
             step = "attack" if side_idx == ATT else "defence"
         cls = board.fire_class(s, summ.anti_sub)
+        if not enemy_tmask >> cls & 1:
+            continue
         if s.key in out:
             out[s.key][3] += n
         else:
@@ -439,12 +452,17 @@ def side_volleys(board: Board, side_idx: int, side: Side, enemy_anti_sub: bool,
     return found
 
 
-def volleys(board: Board, state: BattleState, stage: str) -> list[Volley]:
+def volleys(board: Board, state: BattleState, stage: str) -> tuple[Volley, ...]:
     """Every volley of ``stage`` in ``state``: the attacker's first, then the defender's."""
-    sa = board.summary(ATT, state.att)
-    sd = board.summary(DEF, state.dfn)
-    return [*side_volleys(board, ATT, state.att, sd.anti_sub, stage),
-            *side_volleys(board, DEF, state.dfn, sa.anti_sub, stage)]
+    key = (state.att, state.dfn, stage)
+    found = board._pair_volleys.get(key)
+    if found is None:
+        sa = board.summary(ATT, state.att)
+        sd = board.summary(DEF, state.dfn)
+        found = board._pair_volleys[key] = (
+            side_volleys(board, ATT, state.att, sd.anti_sub, sd.tmask, stage)
+            + side_volleys(board, DEF, state.dfn, sa.anti_sub, sa.tmask, stage))
+    return found
 
 
 def hits_by_class(board: Board, target_idx: int, target: Side,
@@ -462,7 +480,11 @@ def hits_by_class(board: Board, target_idx: int, target: Side,
 def apply_side_hits(board: Board, side_idx: int, side: Side,
                     class_hits: tuple[tuple[int, int], ...]):
     """Give hits (from ``hits_by_class``) to one side's units; deterministic casualty choice
-    (module docstring).  Returns (new side, ((slot, "damage"|"kill"), ...))."""
+    (module docstring).  Returns (new side, ((slot, "damage"|"kill"), ...)).
+
+    Hits are given one at a time and each choice depends only on the side as it stands, so
+    giving ``h`` hits of one class equals giving ``h - 1`` and then one more (the odds
+    calculator relies on this; a test checks it)."""
     key = (side_idx, side, class_hits)
     found = board._side_hits.get(key)
     if found is None:
@@ -478,32 +500,36 @@ def _apply_side_hits(board: Board, side_idx: int, side: Side, class_hits):
     log: list[tuple[int, str]] = []
     listed = board.loss_sets[side_idx]
     keep_land = side_idx == ATT and not board.is_sea
-    indices = range(len(slots))
+    two_hits = board.has_two_hits[side_idx]
+    capturers = [i for i, s in enumerate(slots) if s.captures]
     for cls, n in class_hits:
-        bit = 1 << cls
+        first_choice, last_choice = board.eligible[side_idx][cls]
         for _ in range(n):
-            cand = [i for i in indices
-                    if present[i] and slots[i].elig & bit and not slots[i].taken_last]
-            if not cand:
-                cand = [i for i in indices if present[i] and slots[i].elig & bit]
-            if not cand:
-                break                              # nobody can take this hit: it is lost
+            # taken_last units only when no other eligible unit remains
+            cand = first_choice if any(present[i] for i in first_choice) else last_choice
             pick = -1
-            for i in cand:                         # 1. free hit on an undamaged two_hits unit
-                if slots[i].two_hits and present[i] > damaged[i]:
+            if two_hits:                           # 1. free hit on an undamaged two_hits unit
+                for i in cand:
+                    if present[i] > damaged[i] and slots[i].two_hits:
+                        pick = i
+                        break
+                if pick >= 0:
+                    damaged[pick] += 1
+                    log.append((pick, "damage"))
+                    continue
+            for i in cand:                         # 2. first in loss order
+                if present[i]:
                     pick = i
                     break
-            if pick >= 0:
-                damaged[pick] += 1
-                log.append((pick, "damage"))
-                continue
-            pick = cand[0]                         # 2. first in loss order
+            if pick < 0:
+                break                              # nobody can take this hit: it is lost
             first = slots[pick]
             if keep_land and first.captures and present[pick] == 1 and \
-                    sum(present[i] for i in indices if slots[i].captures) == 1:
-                for i in cand[1:]:                 # 3. keep the last land unit over aircraft
+                    sum(present[i] for i in capturers) == 1:
+                for i in cand:                     # 3. keep the last land unit over aircraft
                     s = slots[i]
-                    if s.is_air and not (first.key in listed and s.key in listed):
+                    if i != pick and present[i] and s.is_air and \
+                            not (first.key in listed and s.key in listed):
                         pick = i
                         break
             alive[pick] -= 1
@@ -519,13 +545,22 @@ def apply_hits(board: Board, state: BattleState, stage_volleys: Sequence[Volley]
                hits: Sequence[int]):
     """Apply one stage's hits (one count per volley, simultaneous fire).  Returns
     (new state, (attacker casualty log, defender casualty log))."""
+    key = (state.att, state.dfn, tuple(stage_volleys), tuple(hits))
+    found = board._pair_hits.get(key)
+    if found is None:
+        found = board._pair_hits[key] = _apply_hits(board, state, stage_volleys, hits)
+    att, dfn, logs = found
+    return state._replace(att=att, dfn=dfn), logs
+
+
+def _apply_hits(board: Board, state: BattleState, stage_volleys, hits):
     to_att = hits_by_class(board, ATT, state.att,
                            [(v.cls, h) for v, h in zip(stage_volleys, hits) if v.side == DEF])
     to_def = hits_by_class(board, DEF, state.dfn,
                            [(v.cls, h) for v, h in zip(stage_volleys, hits) if v.side == ATT])
     att, log_a = apply_side_hits(board, ATT, state.att, to_att) if to_att else (state.att, ())
     dfn, log_d = apply_side_hits(board, DEF, state.dfn, to_def) if to_def else (state.dfn, ())
-    return state._replace(att=att, dfn=dfn), (log_a, log_d)
+    return att, dfn, (log_a, log_d)
 
 
 def _kill_present(board: Board, side_idx: int, side: Side, which) -> tuple[Side, tuple]:
@@ -813,7 +848,7 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
 
     while True:
         state, changes = decide_before_round(board, state)
-        log_changes(changes, max(state.round, 1))
+        log_changes(changes, state.round)
         if state.outcome is not None:
             break
         if state.round > HARD_ROUND_CAP:
@@ -849,11 +884,11 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
             break
 
     killed_a, killed_d = track.killed
-    att_lost = _merge(_counts(killed_a), _cargo_counts(killed_a))
-    def_lost = _merge(_counts(killed_d), _cargo_counts(killed_d))
-    att_tuv = sum(u.type.cost + board.cargo_cost(u) for u in killed_a)
-    def_tuv = sum(u.type.cost + board.cargo_cost(u) for u in killed_d)
     if record:
+        att_lost = _merge(_counts(killed_a), _cargo_counts(killed_a))
+        def_lost = _merge(_counts(killed_d), _cargo_counts(killed_d))
+        att_tuv = sum(u.type.cost + board.cargo_cost(u) for u in killed_a)
+        def_tuv = sum(u.type.cost + board.cargo_cost(u) for u in killed_d)
         events.append(BattleEnded(bid, setup.space, state.outcome, state.round, att_lost,
                                   def_lost, att_tuv, def_tuv, def_tuv - att_tuv,
                                   _summary(setup, state.outcome, state.round, def_tuv - att_tuv,

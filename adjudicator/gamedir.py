@@ -18,6 +18,7 @@ appeared is recovered on the next run (the pending seed is kept until promoted).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -40,9 +41,9 @@ SEED_FILE = "next-seed"
 GM_KEY_FILE = "gm_ed25519"
 LOCK_FILE = "lock"
 
-TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_]+)\.json$")
-TURN_SIG_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_]+)\.json\.sig$")
-ORDERS_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_]+)\.txt$")
+TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json$")
+TURN_SIG_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json\.sig$")
+ORDERS_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.txt$")
 
 
 def sig_path(path: Path) -> Path:
@@ -178,36 +179,60 @@ def _gm_private_key(directory, gm_key, gf: GameFile):
     return key
 
 
+def _public_line(key) -> str:
+    """A player's key as a clean OpenSSH line ``ssh-ed25519 AAAA... [comment]``, from a
+    line (also an allowed_signers line), a ``.pub`` path or a key object."""
+    text = key
+    if not (isinstance(key, str) and "ssh-ed25519 " in key):
+        try:
+            text = Path(key).read_text(encoding="utf-8")
+        except (OSError, TypeError, UnicodeDecodeError):
+            text = None
+    comment = ""
+    if isinstance(text, str):
+        for line in text.splitlines():
+            tokens = line.split()
+            if "ssh-ed25519" in tokens[:-1]:
+                comment = " ".join(tokens[tokens.index("ssh-ed25519") + 2:])
+                break
+    return keys.public_key_line(keys.load_public_key(key), comment)
+
+
 def _normalise_players(game, players) -> dict[str, str | None]:
     powers = list(game.ruleset.turn_order) or sorted(game.ruleset.powers)
     out: dict[str, str | None] = {p: None for p in powers}
     for power, key in (players or {}).items():
         if power not in game.ruleset.powers:
             raise PbemError(f"unknown power {power!r} in players (known: {', '.join(powers)})")
-        if key is None:
-            out[power] = None
-            continue
-        if isinstance(key, str) and "ssh-ed25519 " in key:
-            line = " ".join(key.strip().split())
-        else:
-            path = Path(key)
-            line = " ".join(read_bytes(path, "public key").decode("utf-8", "replace")
-                            .strip().splitlines()[0].split()) if path.exists() else str(key)
-        keys.load_public_key(line)   # validate
-        out[power] = line
+        out[power] = None if key is None else _public_line(key)
     return out
 
 
 # --------------------------------------------------------------------------- create
 
+def _fresh_seed(turn_number: int) -> bytes:
+    return hmac_dice.new_seed()
+
+
+def demo_seeds(game_id: str) -> Callable[[int], bytes]:
+    """Predictable seeds (SHA-256 of a label, the game id and the turn number) so that an
+    example game comes out the same every time.  Never for real games: anyone can compute
+    them in advance.  The published files are verified exactly like any other game's."""
+    def seed(turn_number: int) -> bytes:
+        return hashlib.sha256(f"pbem-demo-seed|{game_id}|{turn_number}".encode()).digest()
+    return seed
+
+
 def create_game(directory, game, game_id: str, gm_key_path=None, created: str = "",
-                players: dict | None = None, *, initial: GameState | None = None) -> Path:
+                players: dict | None = None, *, initial: GameState | None = None,
+                seeds: Callable[[int], bytes] | None = None) -> Path:
     """Start a game in ``directory``: draw the first seed (kept in ``.secret/next-seed``),
     publish its commitment in a signed ``game.json``.  ``gm_key_path``: the game master's
     OpenSSH Ed25519 private key; None generates one in ``.secret/``.  ``created``: a date
     string (the core has no clock).  ``players``: power -> public key line or .pub path.
     ``initial``: the starting state (default ``loader.initial_state(game, game_id)``).
-    Returns the path of ``game.json``."""
+    ``seeds(turn_number) -> bytes``: where secret seeds come from (default: the OS CSPRNG;
+    ``demo_seeds`` only for demos and tests).  Returns the path of ``game.json``."""
     directory = Path(directory)
     gpath = game_file_path(directory)
     if gpath.exists():
@@ -218,6 +243,7 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
         initial = initial_state(game, game_id)
     if initial.game_id != game_id:
         raise PbemError(f"initial state is for game {initial.game_id!r}, not {game_id!r}")
+    player_keys = _normalise_players(game, players)
     directory.mkdir(parents=True, exist_ok=True)
     for sub in (TURNS_DIR, ORDERS_DIR):
         (directory / sub).mkdir(exist_ok=True)
@@ -231,7 +257,7 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
                 keys.new_keypair(kpath, f"pbem game master {game_id}")
         else:
             key = keys.load_private_key(gm_key_path)
-        seed = hmac_dice.new_seed()
+        seed = (seeds or _fresh_seed)(1)
         _write_seed_secret(directory, seed)
         gf = GameFile(
             schema_version=SCHEMA_VERSION,
@@ -239,9 +265,10 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
             ruleset=game.game_id,
             map_id=game.map.map_id,
             map_hash=game.content_hash,
+            options=dict(game.ruleset.options),
             created=created,
             game_master=keys.public_key_line(key, f"pbem game master {game_id}"),
-            players=_normalise_players(game, players),
+            players=player_keys,
             dice=hmac_dice.ALGORITHM,
             dice_sides=game.ruleset.dice_sides,
             seed_commitment=hmac_dice.commitment(seed),
@@ -258,9 +285,10 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
 
 # --------------------------------------------------------------------------- process a turn
 
-def process_turn(directory, game, orders_text: str, parse: Callable | None = None,
+def process_turn(directory, game, orders_text: str | bytes, parse: Callable | None = None,
                  adjudicate: Callable | None = None, gm_key=None,
-                 orders_signature: str | None = None) -> TurnFile:
+                 orders_signature: str | None = None,
+                 seeds: Callable[[int], bytes] | None = None) -> TurnFile:
     """Adjudicate the next turn with ``orders_text`` and publish it.
 
     Checks the secret seed against the published commitment before rolling anything,
@@ -270,7 +298,14 @@ def process_turn(directory, game, orders_text: str, parse: Callable | None = Non
     turn file and its signature atomically.  ``orders_signature``: the player's armored
     SSHSIG of the orders (namespace pbem-orders); required if the game file lists a key
     for the power.  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).
+    Pass the orders file's raw bytes to keep them exactly (reading a file as text converts
+    line endings, which would break a player's signature); they must be UTF-8.
     """
+    if isinstance(orders_text, (bytes, bytearray)):
+        try:
+            orders_text = bytes(orders_text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PbemError(f"the orders are not UTF-8 text (bad byte at offset {exc.start})") from None
     if parse is None:
         from .parser import parse_orders as parse
     if adjudicate is None:
@@ -281,6 +316,9 @@ def process_turn(directory, game, orders_text: str, parse: Callable | None = Non
         if game.content_hash != gf.map_hash:
             raise PbemError(f"the game data changed since this game was created (map hash "
                             f"{game.content_hash} != {gf.map_hash}); use the original data")
+        if dict(game.ruleset.options) != gf.options:
+            raise PbemError(f"the game was created with options {gf.options}, "
+                            f"not {dict(game.ruleset.options)}")
         key = _gm_private_key(directory, gm_key, gf)
         state, previous, commitment, last, last_file = _last_turn(directory, gf, gf_bytes)
         _check_own_signature(game_file_path(directory), gf_bytes, gf)
@@ -288,6 +326,8 @@ def process_turn(directory, game, orders_text: str, parse: Callable | None = Non
             _check_own_signature(last_file[0], last_file[1], gf)
         if state.winner is not None:
             raise PbemError(f"the game is over: {state.winner} won")
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", state.power):
+            raise PbemError(f"power key {state.power!r} cannot be used in a file name")
         tpath = turn_path(directory, state.turn_number, state.power)
         if tpath.exists():
             raise PbemError(f"{tpath} already exists; turn {state.turn_number} was processed")
@@ -313,7 +353,7 @@ def process_turn(directory, game, orders_text: str, parse: Callable | None = Non
                                   sides=gf.dice_sides)
         result = adjudicate(game, state, orders, dice)
 
-        next_seed = hmac_dice.new_seed()
+        next_seed = (seeds or _fresh_seed)(state.turn_number + 1)
         tf = make_turn_file(
             game_file=gf, state_before=state, previous=previous, orders=orders_text,
             orders_signature=orders_signature, seed=seed,

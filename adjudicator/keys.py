@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import re
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -96,7 +97,10 @@ def load_public_key(line_or_path) -> Ed25519PublicKey:
         return line_or_path
     if isinstance(line_or_path, Ed25519PrivateKey):
         return line_or_path.public_key()
-    if isinstance(line_or_path, str) and "ssh-ed25519 " in line_or_path:
+    if isinstance(line_or_path, str) and (
+            "ssh-ed25519 " in line_or_path
+            or (re.search(r"(^|\s)(ssh-|ecdsa-|sk-)\S*\s", line_or_path.strip() + " ")
+                and not Path(line_or_path).exists())):
         return _parse_line(line_or_path, "public key")
     path = Path(line_or_path)
     try:

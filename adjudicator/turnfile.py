@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -45,6 +46,7 @@ class GameFile:
     ruleset: str
     map_id: str
     map_hash: str
+    options: dict[str, Any]            # the ruleset options in force (Ruleset.options)
     created: str
     game_master: str                   # OpenSSH public key line of the game master
     players: dict[str, str | None]     # power -> OpenSSH public key line, or null
@@ -177,6 +179,9 @@ def decode_game_file(data: bytes | dict, path="game.json") -> GameFile:
                         f"game_id {gf.game_id!r}")
     if gf.dice != hmac_dice.ALGORITHM:
         problems.append(f"unknown dice algorithm {gf.dice!r} (expected {hmac_dice.ALGORITHM!r})")
+    for name, value in gf.options.items():
+        if type(value) not in (bool, int, str):
+            problems.append(f"options.{name} must be true/false, an integer or a string")
     if not 2 <= gf.dice_sides <= 256:
         problems.append(f"dice_sides {gf.dice_sides} is out of range")
     if problems:

@@ -136,10 +136,18 @@ def test_create_game_with_given_key_and_players(tmp_path):
     gf, _ = turnfile.read_game_file(d / "game.json")
     assert keys.same_key(gf.game_master, gm)
     assert keys.same_key(gf.players["ussr"], player) and gf.players["germany"] is None
+    assert gf.players["ussr"].endswith(" ussr player")
     assert not (d / ".secret" / "gm_ed25519").exists()
     with pytest.raises(PbemError, match="unknown power"):
         gamedir.create_game(tmp_path / "g2", game, "test-game", tmp_path / "gm", "x",
                             {"italy": None}, initial=stub_state())
+    assert not (tmp_path / "g2").exists()
+    line = keys.public_key_line(player)
+    gamedir.create_game(tmp_path / "g3", game, "test-game", tmp_path / "gm", "x",
+                        {"germany": f"someone@example {line} comment  here"},
+                        initial=stub_state())
+    gf, _ = turnfile.read_game_file(tmp_path / "g3" / "game.json")
+    assert gf.players["germany"] == line + " comment here"
 
 
 @pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen not installed")
@@ -316,6 +324,17 @@ def test_signed_orders(tmp_path):
     with pytest.raises(PbemError, match="lists no key"):
         play(d, game, "germany\n", orders_signature=good)
     play(d, game, "germany\n")       # germany has no key: unsigned is fine
+
+
+def test_orders_as_bytes_kept_exactly(tmp_path):
+    player = keys.new_keypair(tmp_path / "ussr", "ussr")
+    game, d = new_game(tmp_path, players={"ussr": tmp_path / "ussr.pub"})
+    raw = "attack karelia\r\n# ♞\r\n".encode("utf-8")
+    tf = play(d, game, raw, orders_signature=sshsig.sign(raw, player, "pbem-orders"))
+    assert (d / "orders" / "0001-ussr.txt").read_bytes() == raw
+    assert tf.orders.encode("utf-8") == raw
+    with pytest.raises(PbemError, match="not UTF-8"):
+        play(d, game, b"\xff\xfe")
 
 
 def test_turn_file_decode_errors(tmp_path):

@@ -1,0 +1,174 @@
+"""HMAC dice: the test vectors published in docs/dice-spec.md, and a sanity check of the
+distribution.  The vectors are hard-coded here AND in the spec: if this test fails, the
+implementation no longer matches the published specification."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import struct
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from adjudicator.errors import PbemError
+from adjudicator.hmac_dice import (
+    HmacDice, commitment, message_prefix, new_seed, orders_digest, stream,
+)
+
+SPEC = Path(__file__).resolve().parent.parent / "docs" / "dice-spec.md"
+
+# (seed hex, game id, turn number, orders digest hex, first faces, first block hex)
+VECTORS = [
+    (
+        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+        "demo-1941",
+        1,
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        [6, 5, 3, 4, 6, 3, 3, 3, 6, 5, 4, 3, 5, 3, 4, 5, 5, 5, 5, 1],
+        "29eeec2d7dc26e68e3582d86e214930464827c9c59cc5545b72ed8805666a4ca",
+    ),
+    (
+        "65e0abacdbba524d2beaa70fd2af3f4d60ae08fdcb02a0a0c2a6e68306c044ca",
+        "Ligue d'été ♞ 1941",
+        7,
+        "391e14c403138d6926966c47c78d0132040dee73e888ec66ea58439053dec200",
+        [6, 5, 1, 3, 6, 2, 6, 3, 1, 3, 1, 3, 2, 4, 4, 4, 3, 5, 1, 2],
+        "7de860f2651fc59e9c3edea4cdab0fc9b6ca008591f5473a44c97f7fb1942360",
+    ),
+    (
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+        "",
+        1099511627779,
+        "0000000000000000000000000000000000000000000000000000000000000000",
+        [1, 4, 4, 4, 5, 3, 1, 4, 5, 1, 2, 2, 5, 5, 6, 4, 3, 2, 1, 4],
+        "06c3bd03b8daa8fd5d5e4861eb9aa01d0998a3cc1bfc9575714bae6ba66dbc16",
+    ),
+]
+
+# Vector 1, 40 faces: crosses from block 0 into block 1.
+VECTOR1_40 = [6, 5, 3, 4, 6, 3, 3, 3, 6, 5, 4, 3, 5, 3, 4, 5, 5, 5, 5, 1,
+              6, 1, 2, 4, 4, 5, 1, 3, 3, 1, 3, 5, 5, 3, 6, 4, 2, 4, 4, 5]
+VECTOR1_PREFIX = ("7062656d2d646963652d7631000000000964656d6f2d313934310000000000000001"
+                  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+VECTOR1_D20 = [2, 19, 17, 6, 6, 15, 11, 5, 8, 9, 6, 15, 7, 1, 8, 5, 1, 11, 5, 17]
+
+
+@pytest.mark.parametrize("seed, game_id, turn, digest, faces, block0", VECTORS)
+def test_vectors(seed, game_id, turn, digest, faces, block0):
+    dice = HmacDice(bytes.fromhex(seed), game_id, turn, bytes.fromhex(digest))
+    assert dice.block(0).hex() == block0
+    assert dice.roll(20, "vector") == faces
+    # the digest may also be given as "sha256:<hex>", the seed as hex
+    assert stream(seed, game_id, turn, "sha256:" + digest, 20) == faces
+
+
+def test_vectors_are_in_the_spec():
+    """The spec must show the same numbers the implementation produces."""
+    text = SPEC.read_text(encoding="utf-8")
+    flat = re.sub(r"\s+", " ", text)
+    for seed, game_id, turn, digest, faces, block0 in VECTORS:
+        assert seed in text and digest in text and block0 in text
+        assert str(turn) in text and (game_id in text)
+        assert ", ".join(map(str, faces)) in flat
+    assert ", ".join(map(str, VECTOR1_40)) in flat
+    assert VECTOR1_PREFIX in text
+    assert ", ".join(map(str, VECTOR1_D20)) in flat
+
+
+def test_vector1_details():
+    seed, game_id, turn, digest, _, _ = VECTORS[0]
+    assert message_prefix(game_id, turn, bytes.fromhex(digest)).hex() == VECTOR1_PREFIX
+    dice = HmacDice(seed, game_id, turn, digest)
+    assert dice.roll(7, "a") + dice.roll(0, "b") + dice.roll(33, "c") == VECTOR1_40
+    assert dice.log == [("a", VECTOR1_40[:7]), ("b", []), ("c", VECTOR1_40[7:])]
+    assert dice.dice_rolled == 40
+    assert stream(seed, game_id, turn, digest, 20, sides=20) == VECTOR1_D20
+
+
+def test_reference_reimplementation():
+    """A direct transcription of the spec's algorithm gives the same faces."""
+    for seed_hex, game_id, turn, digest_hex, _, _ in VECTORS:
+        seed, digest = bytes.fromhex(seed_hex), bytes.fromhex(digest_hex)
+        gid = game_id.encode("utf-8")
+        faces, counter = [], 0
+        while len(faces) < 300:
+            msg = (b"pbem-dice-v1\x00" + struct.pack(">I", len(gid)) + gid
+                   + struct.pack(">Q", turn) + digest + struct.pack(">Q", counter))
+            for b in hmac.new(seed, msg, hashlib.sha256).digest():
+                if b < 252:
+                    faces.append(b % 6 + 1)
+            counter += 1
+        assert stream(seed, game_id, turn, digest, 300) == faces[:300]
+
+
+def test_purpose_does_not_change_faces():
+    a = HmacDice(bytes(32), "g", 3, bytes(32))
+    b = HmacDice(bytes(32), "g", 3, bytes(32))
+    assert a.roll(10, "karelia attacker") + a.roll(5, "x") == b.roll(15, "something else")
+
+
+def test_every_input_changes_the_dice():
+    base = stream(bytes(32), "g", 3, bytes(32), 40)
+    assert stream(b"\x01" + bytes(31), "g", 3, bytes(32), 40) != base
+    assert stream(bytes(32), "h", 3, bytes(32), 40) != base
+    assert stream(bytes(32), "g", 4, bytes(32), 40) != base
+    assert stream(bytes(32), "g", 3, b"\x01" + bytes(31), 40) != base
+
+
+def test_game_id_is_length_prefixed():
+    # Without the length prefix, ("ab", turn) and ("a", ...) could collide; check that the
+    # messages differ in layout.
+    p1 = message_prefix("ab", 1, bytes(32))
+    p2 = message_prefix("a", 1, bytes(32))
+    assert p1[13:17] == b"\x00\x00\x00\x02" and p2[13:17] == b"\x00\x00\x00\x01"
+
+
+def test_rejection_sampling_unbiased_limit():
+    for sides in (2, 3, 6, 7, 10, 12, 20, 100, 256):
+        dice = HmacDice(bytes(32), "g", 1, bytes(32), sides=sides)
+        faces = dice.faces(2000)
+        assert min(faces) >= 1 and max(faces) <= sides
+    with pytest.raises(PbemError):
+        HmacDice(bytes(32), "g", 1, bytes(32), sides=1)
+    with pytest.raises(PbemError):
+        HmacDice(bytes(32), "g", 1, bytes(32), sides=257)
+
+
+def test_chi_square_60000_rolls():
+    dice = HmacDice(bytes.fromhex(VECTORS[0][0]), "chi-square", 1, bytes(32))
+    faces = []
+    for _ in range(600):
+        faces += dice.roll(100, "chi")
+    counts = Counter(faces)
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    expected = len(faces) / 6
+    chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(1, 7))
+    assert len(faces) == 60_000
+    assert chi2 < 25, (chi2, counts)           # df=5; p(chi2 > 25) ~ 0.00014
+
+
+def test_commitment_and_helpers():
+    seed = new_seed()
+    assert len(seed) == 32 and new_seed() != seed
+    assert commitment(seed) == "sha256:" + hashlib.sha256(seed).hexdigest()
+    assert commitment(bytes(range(32))) == (
+        "sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd")
+    assert orders_digest(b"") == bytes.fromhex(VECTORS[0][3])
+    with pytest.raises(TypeError):
+        orders_digest("text")
+
+
+def test_bad_inputs():
+    with pytest.raises(PbemError, match="32 bytes"):
+        HmacDice(b"short", "g", 1, bytes(32))
+    with pytest.raises(PbemError, match="digest"):
+        HmacDice(bytes(32), "g", 1, b"short")
+    with pytest.raises(PbemError):
+        HmacDice(bytes(32), "g", 1, "sha256:zz")
+    with pytest.raises(PbemError, match="turn number"):
+        HmacDice(bytes(32), "g", -1, bytes(32))
+    with pytest.raises(ValueError):
+        HmacDice(bytes(32), "g", 1, bytes(32)).roll(-1, "x")
