@@ -34,9 +34,12 @@ Hit eligibility (digest §5.3.2 steps 3/4, §4.12, §4.13): a hit from a ``canno
 unit never goes to an air unit; a hit from an air unit goes to an ``air_needs_anti_sub``
 unit only if the air unit's side has an ``anti_sub`` unit in the battle; ``taken_last``
 units take a hit only when no other eligible unit remains; a hit no unit can legally take
-is lost.  Hits are assigned class by class, the most restricted first (air hits that
-cannot reach subs *and* cannot reach air, then hits that cannot reach air, then air hits
-that cannot reach subs, then unrestricted hits) so that as few hits as possible are lost.
+is lost.  Hits are assigned class by class, the most restricted first (hits that can reach
+neither air nor ``air_needs_anti_sub`` units, then hits that cannot reach air, then air
+hits that cannot reach subs, then unrestricted hits) so that as few hits as possible are
+lost.  Units whose hits no enemy unit on the board could take do not roll at all (bombers
+facing only subs, subs facing only aircraft).  Dice order within a stage: the attacker's
+volleys, then the defender's, each side's in its loss order, one roll per unit type.
 
 **Default casualty choice** (used where the loss order a player gave does not decide):
 
@@ -68,11 +71,16 @@ that cannot reach subs, then unrestricted hits) so that as few hits as possible 
   (reason ``"cannot retreat"``).  While the attacker has any other unit the battle goes on.
 * Condition A counts units *on the board*: submerged subs and retreated units are gone.
   If neither side has units on the board the outcome is ``"both_destroyed"``, or
-  ``"stalemate"`` when some of them merely submerged.
+  ``"stalemate"`` when both sides still have units off the board (e.g. all subs submerged).
 * Retreat (condition B) is checked at the end of each round from round
   ``max(1, min_rounds)`` on, after conditions A, defenceless units and stalemate.  Sea-borne
   units never retreat and fight on alone; aircraft retreat with the group (the turn engine
-  lands them).  Attacking subs that submerged stay in the contested zone.
+  lands them).  Attacking subs that submerged stay in the contested zone.  If sea-borne
+  units left behind are then destroyed the outcome is ``"defender_wins"``; ``retreated_to``
+  and ``BattleResult.retreated`` tell which units left, whatever the outcome.
+* Retreat conditions compare the count (or, with ``measure="tuv"``, the cost) of a side's
+  units on the board, cargo excluded; ``after_round=k`` holds once k rounds were fought; a
+  condition with several parts needs all of them; one with none always holds.
 * Defender submerge policy ``LOSING``: the defender's subs submerge when the defender's
   total expected hits this round (surprise + main) are below the attacker's expected hits
   that could be given to subs, or when no defending unit can hit any attacking unit.
@@ -138,8 +146,8 @@ class BattleSetup:
     destinations worked out by the turn engine (``()``: cannot retreat).  ``attacker_subs``
     is ``"fire"``/``None`` or ``"submerge"`` (submerge at the first chance).  ``min_rounds``:
     the attacker may not retreat before that many rounds (amphibious land part whose sea
-    part failed).  ``unit_types`` prices cargo (type key -> UnitType) for the TUV figures;
-    types of units on the board are known already."""
+    part failed).  ``unit_types`` (type key -> UnitType, e.g. ``ruleset.units``) prices cargo
+    for the TUV figures; types of units on the board are known already, others count 0."""
 
     battle_id: str
     space: str
@@ -325,13 +333,9 @@ class Board:
         self._pair_hits: dict = {}
 
     def cargo_cost(self, unit: BattleUnit) -> int:
-        total = 0
-        for c in unit.cargo:
-            if c.type not in self.prices:
-                raise ValueError(f"battle {self.setup.battle_id}: cannot price cargo {c.type!r}; "
-                                 f"pass its UnitType in BattleSetup.unit_types")
-            total += self.prices[c.type]
-        return total
+        """Cost of what ``unit`` carries.  Cargo of a type neither on the board nor in
+        ``BattleSetup.unit_types`` counts 0 (so pass ``unit_types`` for exact TUV figures)."""
+        return sum(self.prices.get(c.type, 0) for c in unit.cargo)
 
     def _make_slots(self, side: int, units: Sequence[BattleUnit], order: tuple[str, ...]):
         rank = {k: i for i, k in enumerate(order)}
@@ -602,10 +606,10 @@ def _retreat(board: Board, state: BattleState, destination: str, reason: str):
 
 def _condition_a(board: Board, state: BattleState, sa: SideSummary, sd: SideSummary) -> str:
     if sa.n_present == 0 and sd.n_present == 0:
-        hidden = any(
-            side.submerged and any(n and s.submerge for s, n in zip(board.slots[i], side.alive))
-            for i, side in ((ATT, state.att), (DEF, state.dfn)))
-        return "stalemate" if hidden else "both_destroyed"
+        # nothing left on the board; if both sides still have units (submerged or
+        # retreated), nobody won: a stalemate
+        both_alive = any(state.att.alive) and any(state.dfn.alive)
+        return "stalemate" if both_alive else "both_destroyed"
     return "defender_wins" if sa.n_present == 0 else "attacker_wins"
 
 

@@ -57,3 +57,30 @@ def orders(text: str, state: GameState, game=None):
 
 def errors(problems) -> list[str]:
     return [p.message for p in problems if p.severity == "error"]
+
+
+class SideDice:
+    """Every attacker die shows ``attacker``, every defender die ``defender`` (the combat
+    engine names the side in each roll's purpose).  For rules tests at the turn level."""
+
+    sides = 6
+
+    def __init__(self, attacker: int, defender: int):
+        self.faces = {"attacker": attacker, "defender": defender}
+        self.purposes: list[str] = []
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        self.purposes.append(purpose)
+        side = "attacker" if " attacker " in f" {purpose} " else "defender"
+        return [self.faces[side]] * count
+
+
+def play(text: str, state: GameState, dice, game=None):
+    """Adjudicate ``text`` for the power to play in ``state``."""
+    from adjudicator.turn import adjudicate
+    game = game or game_1941()
+    return adjudicate(game, state, orders(text, state, game), dice)
+
+
+def kinds(events, cls) -> list:
+    return [e for e in events if isinstance(e, cls)]

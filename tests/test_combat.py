@@ -355,6 +355,25 @@ def test_submerge_policies():
     assert result.outcome == "defender_wins" and len(result.submerged) == 1
 
 
+def test_both_sides_submerge_is_a_stalemate():
+    army = Army()
+    result = resolve_battle(sea(army.side("germany", "2 submarine"),
+                                army.side("ussr", "1 submarine"), attacker_subs="submerge",
+                                defender_submerge=SubmergePolicy.ALWAYS), FixedDice([]), NAMES)
+    assert result.outcome == "stalemate" and result.rounds == 1
+    assert len(result.submerged) == 3
+    assert [e.side for e in of(result.events, Submerged)] == ["attacker", "defender"]
+
+
+def test_multinational_defence_summary():
+    army = Army()
+    dfn = army.side("ussr", "1 infantry") + army.side("uk", "1 infantry")
+    result = resolve_battle(land(army.side("germany", "1 infantry"), dfn),
+                            FixedDice([6, 1, 6]), NAMES)
+    assert ended(result).summary == ("Soviet Union and United Kingdom hold Karelia after "
+                                     "1 round; TUV swing -3")
+
+
 def test_losing_policy_fights_when_it_outguns():
     army = Army()
     att = army.side("germany", "1 carrier", "2 fighter")
@@ -424,11 +443,14 @@ def test_only_transports_on_both_sides_is_a_stalemate():
     assert result.outcome == "stalemate"
 
 
-def test_cargo_needs_a_price():
+def test_cargo_is_priced_from_unit_types():
     army = Army()
     att = army.side("germany", "1 transport[infantry]")
-    with pytest.raises(ValueError, match="infantry"):
-        Board(BattleSetup("SZ", "SZ", True, "germany", att, army.side("ussr", "1 destroyer")))
+    dfn = army.side("ussr", "1 destroyer")
+    assert Board(sea(att, dfn)).cargo_cost(att[0]) == 3
+    # without unit_types, a type not on the board cannot be priced: it counts 0
+    bare = Board(BattleSetup("SZ", "SZ", True, "germany", att, dfn))
+    assert bare.cargo_cost(att[0]) == 0
 
 
 # --------------------------------------------------------------------------- retreat

@@ -1,0 +1,242 @@
+"""Rules of a whole turn, played with scripted dice on concrete 1941 positions.  Each test
+names the checklist item of shared/rules/aa1941.md §6 (or the section) it exercises."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adjudicator.events import (AircraftLost, BattleEnded, Blitzed, Captured, IncomeCollected,
+                                Landed, OrderSkipped, Plundered, Purchased, VictoryDeclared)
+from helpers import SideDice, game_1941, kinds, play, position, units
+
+HIT, MISS = 1, 6
+
+
+def test_leaving_a_territory_empty_keeps_control():
+    # Checklist 1 [L236].
+    result = play("noncombat:\nmove 3 inf Karelia -> Archangel", position(), SideDice(MISS, MISS))
+    assert result.state.owners["Karelia"] == "ussr"
+    assert "Karelia" not in result.state.units
+
+
+def test_blitz_takes_the_first_territory_and_its_income_at_once():
+    # Checklist 3 [L323]: the tank takes Karelia during combat move, income moves at once.
+    state = position(power="germany", clear=("Karelia", "Archangel"))
+    result = play("combat:\nmove 1 tank Eastern Europe -> Karelia -> Archangel", state, SideDice(MISS, MISS))
+    assert [e.territory for e in kinds(result.events, Blitzed)] == ["Karelia"]
+    assert result.state.owners["Karelia"] == "germany"
+    assert result.state.owners["Archangel"] == "germany"
+    income = kinds(result.events, IncomeCollected)[0]
+    assert income.income == 12 + 1 + 1        # Germany's 12 plus Karelia and Archangel
+
+
+def test_attacker_wins_and_captures_with_a_land_unit():
+    state = position()
+    result = play("combat:\nmove 3 inf Karelia -> West Russia", state, SideDice(HIT, MISS))
+    assert result.state.owners["West Russia"] == "ussr"
+    ended = kinds(result.events, BattleEnded)[0]
+    assert ended.outcome == "attacker_wins"
+    assert "taking West Russia" in ended.summary
+
+
+def test_aircraft_alone_cannot_capture():
+    # Checklist 16 [L481-L485]: only aircraft survive -> no capture.
+    state = position(place={"West Russia": units("1 infantry", "germany")})
+    result = play("combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\nmove 1 ftr West Russia -> Russia",
+                  state, SideDice(HIT, MISS))
+    assert kinds(result.events, BattleEnded)[0].outcome == "attacker_wins"
+    assert result.state.owners["West Russia"] == "germany"
+    assert Counter(u.type for u in result.state.units["Russia"])["fighter"] == 1
+
+
+def test_both_sides_destroyed_defender_keeps_the_territory():
+    # Checklist 16: if both sides are wiped out the defender keeps it.
+    state = position(place={"West Russia": units("1 infantry", "germany")})
+    result = play("combat:\nmove 1 inf Karelia -> West Russia", state, SideDice(HIT, HIT))
+    assert kinds(result.events, BattleEnded)[0].outcome == "both_destroyed"
+    assert result.state.owners["West Russia"] == "germany"
+
+
+def test_capital_capture_plunders_the_treasury():
+    # Checklist 25 [L501-L503]: the attacker takes all the owner's unspent IPCs.
+    state = position(power="germany", place={"Russia": units("1 infantry", "ussr"),
+                                            "West Russia": units("3 tank", "germany")},
+                     ipcs={"ussr": 18})
+    result = play("combat:\nmove 3 tank West Russia -> Russia", state, SideDice(HIT, MISS))
+    assert result.state.owners["Russia"] == "germany"
+    plunder = kinds(result.events, Plundered)[0]
+    assert (plunder.by, plunder.from_power, plunder.ipcs) == ("germany", "ussr", 18)
+    assert result.state.ipcs["ussr"] == 0
+    income = kinds(result.events, IncomeCollected)[0]
+    assert income.income == 12 + 3                      # Russia is worth 3
+    assert result.state.ipcs["germany"] == 12 + 18 + 15
+
+
+def test_power_without_its_capital_collects_no_income_and_cannot_buy():
+    # Checklist 25: no income, no purchase while the capital is held.
+    state = position(owners={"Russia": "germany"}, place={"Russia": units("1 infantry", "germany")},
+                     ipcs={"ussr": 5})
+    result = play("noncombat:\nmove 3 inf Karelia -> Archangel", state, SideDice(MISS, MISS))
+    assert result.state.ipcs["ussr"] == 5
+    assert not kinds(result.events, Purchased)
+
+
+def test_liberation_returns_the_territory_without_plunder():
+    # §5.3.3, checklist 26: the UK frees Soviet Karelia: it goes back to the USSR.
+    state = position(power="uk", owners={"Karelia": "germany"},
+                     place={"Karelia": units("1 infantry", "germany"),
+                            "Norway Finland": (), "Sea Zone 4": (),
+                            "Archangel": units("2 infantry", "uk")})
+    result = play("combat:\nmove 2 inf Archangel -> Karelia", state, SideDice(HIT, MISS))
+    captured = kinds(result.events, Captured)[0]
+    assert captured.liberated and captured.by == "ussr"
+    assert result.state.owners["Karelia"] == "ussr"
+    assert not kinds(result.events, Plundered)
+
+
+def test_liberator_keeps_territory_while_owners_capital_is_enemy_held():
+    # Checklist 27 [L495].
+    state = position(power="uk", owners={"Karelia": "germany", "Russia": "germany"},
+                     place={"Karelia": units("1 infantry", "germany"),
+                            "Russia": units("1 infantry", "germany"),
+                            "Archangel": units("2 infantry", "uk")})
+    result = play("combat:\nmove 2 inf Archangel -> Karelia", state, SideDice(HIT, MISS))
+    assert result.state.owners["Karelia"] == "uk"
+
+
+def test_freed_capital_brings_back_territories_held_by_allies():
+    # Checklist 28 [L505]: the UK frees Moscow; Soviet Karelia held by the UK returns too.
+    state = position(power="uk", owners={"Russia": "germany", "Karelia": "uk"},
+                     place={"Russia": units("1 infantry", "germany"),
+                            "Archangel": units("2 infantry", "uk")})
+    result = play("combat:\nmove 2 inf Archangel -> Russia", state, SideDice(HIT, MISS))
+    assert result.state.owners["Russia"] == "ussr"
+    assert result.state.owners["Karelia"] == "ussr"
+
+
+def test_defending_fighters_whose_carrier_sinks_land_nearby_or_are_lost():
+    # Checklist 14 [L543, L693]: one move to a friendly territory, before noncombat.
+    # UK carrier with its fighter in SZ 14 (next to Gibraltar, British) is sunk by German subs.
+    state = position(power="germany", place={"Sea Zone 15": units("3 submarine", "germany")})
+    result = play("combat:\nmove 3 sub SZ 15 -> SZ 14", state, SideDice(HIT, MISS))
+    landed = kinds(result.events, Landed)
+    assert landed and landed[0].power == "uk" and landed[0].path[-1] == "Gibraltar"
+    assert any(u.type == "fighter" and u.owner == "uk" for u in result.state.units["Gibraltar"])
+
+
+def test_attacking_fighter_is_lost_when_its_only_deck_sinks():
+    # Checklist 18 [L571, L695]: aircraft that cannot reach a landing space are destroyed.
+    state = position(power="germany", place={"Sea Zone 9": units("1 carrier", "germany")})
+    result = play("""
+        combat:
+        move 1 ftr Western Europe -> SZ 8 -> SZ 9 -> SZ 10
+        move 1 cv SZ 9 -> SZ 10
+        battle SZ 10: losses cv, ftr, trn
+    """, state, SideDice(HIT, HIT))
+    # Round 1: fighter and carrier both hit, sinking the destroyer and transport; the
+    # destroyer fires back from the casualty line and sinks the carrier.  The fighter has
+    # 1 move left and no German territory or deck within reach.
+    assert kinds(result.events, BattleEnded)[0].outcome == "attacker_wins"
+    lost = kinds(result.events, AircraftLost)
+    assert [(e.power, e.space, e.units) for e in lost] == [("germany", "Sea Zone 10", {"fighter": 1})]
+    assert not any(u.owner == "germany" for u in result.state.units.get("Sea Zone 10", ()))
+
+
+def test_orders_made_impossible_by_a_battle_are_skipped_not_fatal():
+    # PBEM: noncombat orders naming units that died are skipped and reported.
+    state = position(place={"West Russia": units("3 infantry", "germany")})
+    result = play("""
+        combat:
+        move 1 ftr Russia -> West Russia
+        noncombat:
+        move 1 ftr West Russia -> Russia
+    """, state, SideDice(MISS, HIT))
+    skipped = kinds(result.events, OrderSkipped)
+    assert skipped and skipped[0].line == 5
+
+
+def test_aircraft_without_landing_orders_fly_to_the_nearest_landing_space():
+    state = position(place={"West Russia": units("1 infantry", "germany")})
+    result = play("combat:\nmove 3 inf Karelia -> West Russia\nmove 1 ftr Russia -> West Russia",
+                  state, SideDice(HIT, MISS))
+    landed = kinds(result.events, Landed)
+    assert landed and landed[0].path[0] == "West Russia"
+    assert landed[0].path[-1] in {"Russia", "Archangel", "Caucasus", "Karelia"}
+
+
+def test_amphibious_assault_sea_battle_then_landing():
+    # §5.3.1: the sea battle clears the zone, then the cargo lands and fights.
+    state = position(power="germany", place={"Sea Zone 5": units("1 transport, 1 battleship", "germany"),
+                                             "Sea Zone 6": units("1 destroyer", "uk"),
+                                             "Norway Finland": ()},
+                     owners={"Norway Finland": "uk"}, add={"Norway Finland": units("1 infantry", "uk")})
+    result = play("""
+        combat:
+        load 1 inf, 1 tank Western Europe -> SZ 5
+        move 1 trn (1 inf, 1 tank) SZ 5 -> SZ 6
+        move 1 bb SZ 5 -> SZ 6
+        unload 1 inf, 1 tank SZ 6 -> Norway Finland
+    """, state, SideDice(HIT, MISS))
+    battles = [e.space for e in kinds(result.events, BattleEnded)]
+    assert battles == ["Sea Zone 6", "Norway Finland"]
+    assert result.state.owners["Norway Finland"] == "germany"
+    assert Counter(u.type for u in result.state.units["Norway Finland"]) == {"infantry": 1, "tank": 1}
+
+
+def test_failed_sea_battle_keeps_cargo_aboard_and_overland_units_fight_one_round():
+    # §5.3.1 step 3, checklist 38 [L373]: the sea part fails (the lone transport must
+    # retreat), so its cargo never lands, but the overland attack on Karelia still fights.
+    state = position(power="germany", place={"Sea Zone 6": units("1 transport", "germany"),
+                                             "Sea Zone 5": units("1 battleship", "uk")})
+    result = play("""
+        combat:
+        load 1 inf Norway Finland -> SZ 6
+        move 1 trn (1 inf) SZ 6 -> SZ 5
+        unload 1 inf SZ 5 -> Karelia
+        move 1 inf Eastern Europe -> Karelia
+        battle Karelia: retreat to Eastern Europe after round 1
+    """, state, SideDice(MISS, MISS))
+    ended = {e.space: e for e in kinds(result.events, BattleEnded)}
+    assert ended["Sea Zone 5"].outcome == "attacker_retreats"
+    assert ended["Karelia"].outcome == "attacker_retreats" and ended["Karelia"].rounds == 1
+    transport = [u for u in result.state.units["Sea Zone 6"] if u.type == "transport"]
+    assert [c.type for c in transport[0].cargo] == ["infantry"]
+    assert result.state.owners["Karelia"] == "ussr"
+
+
+def test_victory_is_declared_at_the_end_of_the_us_turn():
+    # §1.5: the Axis win holding two Allied capitals at the end of the US turn.
+    state = position(power="usa", owners={"Russia": "germany", "United Kingdom": "germany"},
+                     place={"Russia": units("1 infantry", "germany"),
+                            "United Kingdom": units("1 infantry", "germany")})
+    result = play("", state, SideDice(MISS, MISS))
+    assert kinds(result.events, VictoryDeclared)[0].side == "Axis"
+    assert result.state.winner == "Axis"
+
+
+def test_no_victory_check_after_other_powers():
+    state = position(power="germany", owners={"Russia": "germany", "United Kingdom": "germany"},
+                     place={"Russia": units("1 infantry", "germany"),
+                            "United Kingdom": units("1 infantry", "germany")})
+    result = play("", state, SideDice(MISS, MISS))
+    assert result.state.winner is None
+
+
+def test_turn_passes_to_the_next_power_and_round():
+    result = play("", position(power="usa"), SideDice(MISS, MISS))
+    assert (result.state.power, result.state.round) == ("ussr", 2)
+    assert result.state.turn_number == 2
+
+
+def test_standing_orders_are_stored_and_used_by_the_defender():
+    # PBEM standing orders: the German loss order for West Russia applies on the USSR's turn.
+    game = game_1941()
+    state = position(power="germany", place={"West Russia": units("1 infantry, 1 tank", "germany")})
+    after = play("defend West Russia: losses tank, inf", state, SideDice(MISS, MISS)).state
+    assert after.standing_orders["germany"].for_space("West Russia").loss_order == ("tank", "infantry")
+    from attrs import evolve
+    soviet_turn = evolve(after, power="ussr")
+    result = play("combat:\nmove 1 inf Karelia -> West Russia", soviet_turn, SideDice(HIT, MISS), game)
+    from adjudicator.events import Casualties
+    first = [c for c in kinds(result.events, Casualties) if c.side == "defender"][0]
+    assert first.killed == {"tank": 1}
