@@ -355,14 +355,17 @@ def test_submerge_policies():
     assert result.outcome == "defender_wins" and len(result.submerged) == 1
 
 
-def test_both_sides_submerge_is_a_stalemate():
+def test_attacker_submerges_first_and_the_defender_need_not():
+    """Digest §4.12: the attacker decides first; once all its subs are gone the battle is
+    over and the defender's subs stay (defender_wins, nothing lost)."""
     army = Army()
     result = resolve_battle(sea(army.side("germany", "2 submarine"),
                                 army.side("ussr", "1 submarine"), attacker_subs="submerge",
                                 defender_submerge=SubmergePolicy.ALWAYS), FixedDice([]), NAMES)
-    assert result.outcome == "stalemate" and result.rounds == 1
-    assert len(result.submerged) == 3
-    assert [e.side for e in of(result.events, Submerged)] == ["attacker", "defender"]
+    assert result.outcome == "defender_wins" and result.rounds == 1
+    assert len(result.submerged) == 2
+    assert [e.side for e in of(result.events, Submerged)] == ["attacker"]
+    assert ended(result).tuv_swing == 0
 
 
 def test_multinational_defence_summary():

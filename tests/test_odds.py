@@ -149,6 +149,33 @@ def test_odds_of_a_forced_battle_match_the_engine():
     assert len(result.attackers) == 2
 
 
+class AlwaysOne:
+    """One-sided dice: every roll is 1, so every unit with a value hits."""
+
+    sides = 1
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        return [1] * count
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=battles())
+def test_chain_and_engine_agree_when_dice_always_hit(setup):
+    """With certain hits the Markov chain has one path: it must be the engine's."""
+    odds = battle_odds(setup, sides=1)
+    result = resolve_battle(setup, AlwaysOne())
+    assert odds.outcome(result.outcome) == pytest.approx(1.0, abs=1e-12)
+    assert odds.rounds == pytest.approx(result.rounds, abs=1e-12)
+    order = {k: i for i, k in enumerate(Board(setup).type_order)}
+    for survivors, dist in ((result.attackers, odds.attacker_survivors),
+                            (result.defenders, odds.defender_survivors)):
+        counts: dict[str, int] = {}
+        for u in survivors:
+            counts[u.type.key] = counts.get(u.type.key, 0) + 1
+        comp = tuple(sorted(counts.items(), key=lambda kv: order[kv[0]]))
+        assert dist.get(comp, 0.0) == pytest.approx(1.0, abs=1e-12)
+
+
 # --------------------------------------------------------------------------- Monte Carlo
 
 RUNS = 200_000
