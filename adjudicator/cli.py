@@ -11,8 +11,9 @@ import tempfile
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
-from .errors import PbemError
+from .errors import OrdersSyntaxError, PbemError
 
 EXIT_OK, EXIT_REJECTED, EXIT_INPUT = 0, 1, 2
 
@@ -38,7 +39,69 @@ def _print_problems(console: Console, problems, path: str) -> None:
     for p in problems:
         colour = "red" if p.severity == "error" else "yellow"
         where = f"{path}:{p.line}: " if p.line else f"{path}: "
-        console.print(f"[{colour}]{where}{p.severity}:[/] {p.message}", markup=True, highlight=False)
+        console.print(f"[{colour}]{escape(where)}{p.severity}:[/] {escape(p.message)}",
+                      markup=True, highlight=False, soft_wrap=True)
+
+
+def _print_syntax_errors(console: Console, err: OrdersSyntaxError, path: str) -> int:
+    """Every error of an orders file that does not parse, each with its line and column."""
+    errors = getattr(err, "errors", None) or [err]
+    for e in errors:
+        console.print(f"[red]{escape(path)}: error:[/] {escape(str(e))}", markup=True,
+                      highlight=False, soft_wrap=True)
+    console.print(f"[red bold]{len(errors)} error(s)[/]: the orders would be rejected.")
+    return EXIT_REJECTED
+
+
+def _check_state(game, state, where: str) -> None:
+    """Refuse a state that names spaces, powers or unit types the game does not have
+    (a corrupt or hand-edited file) before the engine trips over it."""
+    spaces, powers, types = game.map.territories, game.ruleset.powers, game.ruleset.units
+    problems = []
+    if state.power not in powers:
+        problems.append(f"unknown power {state.power!r} to play")
+    for space, units in state.units.items():
+        if space not in spaces:
+            problems.append(f"units in unknown space {space!r}")
+        for unit in units:
+            for u in (unit, *unit.cargo):
+                if u.type not in types:
+                    problems.append(f"unknown unit type {u.type!r} in {space}")
+                if u.owner not in powers:
+                    problems.append(f"unit owned by unknown power {u.owner!r} in {space}")
+    for territory, owner in state.owners.items():
+        if territory not in spaces:
+            problems.append(f"owner given for unknown territory {territory!r}")
+        if owner not in powers:
+            problems.append(f"{territory} owned by unknown power {owner!r}")
+    for power in list(state.ipcs) + list(state.standing_orders):
+        if power not in powers:
+            problems.append(f"unknown power {power!r} in ipcs or standing orders")
+    if problems:
+        raise PbemError(f"{where}: the game state is corrupt: " + "; ".join(sorted(set(problems))[:5]))
+
+
+def _check_report_path(path: str | None, force: bool) -> None:
+    """Refuse a report path that cannot be written before anything is processed."""
+    if not path:
+        return
+    p = Path(path)
+    if p.suffix.lower() not in (".html", ".htm", ".txt"):
+        raise PbemError(f"cannot tell the report format from {p.name!r}: use .txt or .html")
+    if p.exists() and not force:
+        raise PbemError(f"{p} already exists; pass --force to overwrite it")
+    if not (p.parent if str(p.parent) else Path(".")).is_dir():
+        raise PbemError(f"cannot write {p}: directory {p.parent} does not exist")
+
+
+def _save_report(path: str, *args, **kwargs) -> None:
+    from .report import save_report
+    try:
+        save_report(path, *args, **kwargs)
+    except FileExistsError:
+        raise PbemError(f"{path} already exists; pass --force to overwrite it") from None
+    except ValueError as err:
+        raise PbemError(str(err)) from None
 
 
 def _game_of(game_dir: str):
@@ -57,6 +120,7 @@ def _load_game_dir(game_dir: str):
     from . import gamedir
     game = _game_of(game_dir)
     state, _ = gamedir.current_state(game_dir)
+    _check_state(game, state, game_dir)
     return game, state
 
 
@@ -79,7 +143,8 @@ def cmd_new(args, console: Console) -> int:
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=args.key,
                                created=_dt.date.today().isoformat(), seeds=seeds)
-    console.print(f"Created game [bold]{game_id}[/] ({game.ruleset.title}) in {path}")
+    console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
+                  f"{escape(str(path))}")
     console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
                   "Check orders with [bold]pbem check ORDERS -g DIR[/].")
     return EXIT_OK
@@ -101,13 +166,22 @@ def cmd_check(args, console: Console) -> int:
     from .turn import check
     game, state = _load_game_dir(args.game)
     text = _read_text(args.orders, "orders file")
-    orders = parse_orders(text, game, power=state.power)
+    try:
+        orders = parse_orders(text, game, power=state.power)
+    except OrdersSyntaxError as err:
+        return _print_syntax_errors(console, err, args.orders)
     problems = check(game, state, orders)
     _print_problems(console, problems, args.orders)
     errors = [p for p in problems if p.severity == "error"]
     if not errors and not args.no_odds:
-        from .planning import render_planned_battles
-        render_planned_battles(game, state, orders, console, threshold=args.warn_below)
+        try:
+            from .planning import render_planned_battles
+        except ModuleNotFoundError as err:   # battle odds are optional
+            if err.name != f"{__package__}.planning":
+                raise
+            render_planned_battles = None
+        if render_planned_battles is not None:
+            render_planned_battles(game, state, orders, console, threshold=args.warn_below)
     if errors:
         console.print(f"[red bold]{len(errors)} error(s)[/]: the orders would be rejected.")
         return EXIT_REJECTED
@@ -118,7 +192,8 @@ def cmd_check(args, console: Console) -> int:
 
 def cmd_process(args, console: Console) -> int:
     from . import gamedir
-    from .report import render_report, save_report
+    from .report import render_report
+    _check_report_path(args.report, args.force)
     game, state = _load_game_dir(args.game)
     data = _read_bytes(args.orders, "orders file")
     signature = _read_text(args.signature, "signature file") if args.signature else None
@@ -127,16 +202,17 @@ def cmd_process(args, console: Console) -> int:
                                 seeds=seeds)
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
-        save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
-                    overwrite=args.force)
-        console.print(f"Report saved to {args.report}")
+        _save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
+                     overwrite=args.force)
+        console.print(f"Report saved to {escape(args.report)}")
     return EXIT_OK
 
 
 def cmd_report(args, console: Console) -> int:
     from . import gamedir
-    from .report import render_report, save_report
+    from .report import render_report
     from .turnfile import read_turn_file
+    _check_report_path(args.out, args.force)
     game = _game_of(args.game)
     turns = gamedir.list_turns(args.game)
     if not turns:
@@ -151,8 +227,8 @@ def cmd_report(args, console: Console) -> int:
               else gamedir.read_game(args.game)[0].initial_state)
     render_report(turn.events, game, console, state_before=before, state_after=turn.state)
     if args.out:
-        save_report(args.out, turn.events, game, state_before=before, state_after=turn.state,
-                    overwrite=args.force)
+        _save_report(args.out, turn.events, game, state_before=before, state_after=turn.state,
+                     overwrite=args.force)
     return EXIT_OK
 
 
@@ -167,7 +243,7 @@ def cmd_verify(args, console: Console) -> int:
 def cmd_keys_new(args, console: Console) -> int:
     from .keys import fingerprint, new_keypair
     key = new_keypair(args.path, comment=args.comment or Path(args.path).name)
-    console.print(f"Wrote {args.path} (private, keep it secret) and {args.path}.pub")
+    console.print(f"Wrote {escape(args.path)} (private, keep it secret) and {escape(args.path)}.pub")
     console.print(f"Fingerprint: {fingerprint(key.public_key())}")
     return EXIT_OK
 
@@ -199,6 +275,8 @@ def cmd_demo(args, console: Console) -> int:
     if not orders_files:
         raise PbemError(f"no orders files in {source / 'orders'}")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    if out.exists() and not out.is_dir():
+        raise PbemError(f"{out} is not a directory: give an empty or new directory with --out")
     if out.exists() and any(out.iterdir()):
         raise PbemError(f"{out} is not empty: give an empty or new directory with --out")
     game = load_game(args.map)
@@ -222,7 +300,7 @@ def cmd_demo(args, console: Console) -> int:
     from .audit import render_audit, verify_game
     report = verify_game(out, load_game)
     render_audit(report, console)
-    console.print(f"Game directory: {out}")
+    console.print(f"Game directory: {escape(str(out))}")
     return EXIT_OK if report.ok else EXIT_REJECTED
 
 
@@ -319,16 +397,30 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args, console)
     except PbemError as err:
-        Console(stderr=True, highlight=False).print(f"[red bold]error:[/] {err}", markup=True)
-        return EXIT_INPUT if not getattr(err, "problems", None) else EXIT_REJECTED
+        _error_console().print(f"[red bold]error:[/] {escape(str(err))}", markup=True)
+        rejected = getattr(err, "problems", None) or isinstance(err, OrdersSyntaxError)
+        return EXIT_REJECTED if rejected else EXIT_INPUT
     except KeyboardInterrupt:
         return 130
+    except OSError as err:  # a path the user gave cannot be read or written
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        where = f"{err.filename}: " if err.filename else ""
+        _error_console().print(f"[red bold]error:[/] {escape(where + (err.strerror or str(err)))}",
+                               markup=True)
+        return EXIT_INPUT
     except Exception as err:  # a bug, not bad input: say so plainly
         if os.environ.get("PBEM_DEBUG"):
             raise
-        Console(stderr=True).print(f"[red bold]internal error:[/] {type(err).__name__}: {err}\n"
-                                   "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")
+        _error_console().print(f"[red bold]internal error:[/] {escape(type(err).__name__)}: "
+                               f"{escape(str(err))}\n"
+                               "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")
         return 3
+
+
+def _error_console() -> Console:
+    """stderr, one message per line (long lines are not wrapped, so they stay greppable)."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 if __name__ == "__main__":

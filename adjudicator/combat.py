@@ -118,7 +118,7 @@ HARD_ROUND_CAP = 10_000          # safety net only: the rules always end a battl
 
 # Target classes: a bit mask of restrictions on which enemy units a hit may be given to.
 NO_AIR = 1                       # the firing unit cannot hit air units (subs)
-NO_ANS = 2                       # air without a friendly anti_sub: cannot hit air_needs_anti_sub units
+NO_ANS = 2                       # air without friendly anti_sub: no hits on air_needs_anti_sub
 ASSIGN_ORDER = (NO_AIR | NO_ANS, NO_AIR, NO_ANS, 0)   # most restricted first
 
 
@@ -864,9 +864,10 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
                 continue
             hits = []
             rolled = []
+            tag = " surprise" if stage == "surprise" else ""
             for v in vols:
                 faces = dice.roll(v.count, f"{bid} r{rnd} {SIDE_NAMES[v.side]} {v.unit_type} "
-                                           f"@{v.target}{' surprise' if stage == 'surprise' else ''}")
+                                           f"@{v.target}{tag}")
                 h = sum(1 for f in faces if f <= v.target)
                 hits.append(h)
                 rolled.append(faces)

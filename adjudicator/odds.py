@@ -12,7 +12,9 @@ How it works:
   dice of one volley share one hit chance ``target / sides``, so a volley's hit count is
   binomial; volleys whose hits go to the same (canonical) target class are convolved, and
   hit counts beyond what the target's eligible units can absorb are lumped together
-  (identical casualties).  Marginals and casualty choices are memoised.
+  (identical casualties).  Marginals and casualty choices are memoised; with a single
+  target class the sides after 0, 1, 2, ... hits are built one hit at a time through
+  ``apply_side_hits`` (which gives hits one by one, so this equals giving them at once).
 * States are interned per side as small integers.  Every transition either leaves the
   state unchanged (no hits; only possible once the round number no longer matters, i.e.
   above ``Board.round_cap``) or strictly increases a *progress* measure (kills, damage,
@@ -93,6 +95,7 @@ class _Chain:
         self.pots: tuple[list[int], list[int]] = ([], [])
         self._binom: dict = {}
         self._pmf: dict = {}
+        self._full: dict = {}
         self._marg: dict = {}
         self._succ: dict = {}
 
@@ -132,7 +135,7 @@ class _Chain:
 
     def full_pmf(self, groups: tuple[tuple[int, int], ...]):
         """(distribution of the total hits, its suffix sums)."""
-        found = self._pmf.get(groups)
+        found = self._full.get(groups)
         if found is not None:
             return found
         dist = [1.0]
@@ -147,7 +150,7 @@ class _Chain:
         tail = [0.0] * (len(dist) + 1)
         for k in range(len(dist) - 1, -1, -1):
             tail[k] = tail[k + 1] + dist[k]
-        found = self._pmf[groups] = (dist, tail)
+        found = self._full[groups] = (dist, tail)
         return found
 
     def successors(self, target_idx: int, target: Side, cls: int, cap: int):
