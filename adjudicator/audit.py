@@ -88,6 +88,7 @@ class AuditReport:
     failure: Failure | None = None
     luck: dict[str, PowerLuck] = attrs.field(factory=dict)
     final_state: object = None     # the GameState after the last verified turn
+    power_names: dict[str, str] = attrs.field(factory=dict)   # power key -> display name
     current_file: str = attrs.field(default="", repr=False, eq=False)
 
     @property
@@ -211,6 +212,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
                 game = load_game(gf.ruleset, options=dict(gf.options))
         except PbemError as exc:
             _fail(report, directory, gpath, "game_data", f"cannot load {gf.ruleset!r}: {exc}")
+        report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
         if dict(game.ruleset.options) != gf.options:
             _fail(report, directory, gpath, "game_data",
                   f"the game was played with options {gf.options}, the loaded game has "
@@ -466,7 +468,8 @@ def render_audit(report: AuditReport, console) -> None:
             e = report.luck[power]
             diff = e.difference
             colour = "green" if diff > 0 else "red" if diff < 0 else ""
-            table.add_row(power, str(e.dice), str(e.hits), f"{e.expected:.1f}",
+            name = "+".join(report.power_names.get(k, k) for k in power.split("+"))
+            table.add_row(name, str(e.dice), str(e.hits), f"{e.expected:.1f}",
                           f"[{colour}]{diff:+.1f}[/]" if colour else f"{diff:+.1f}",
                           f"{e.z:+.2f}")
         console.print(table)
