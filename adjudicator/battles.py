@@ -6,6 +6,8 @@ defending die misses), which is also the rulebook's test for a landing plan."""
 
 from __future__ import annotations
 
+import attrs
+
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .dice import DiceSource
@@ -225,16 +227,11 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
                         and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in attackers))
     for event in events:
         if isinstance(event, BattleEnded) and captured:
-            event = BattleEnded(**{**_fields(event), "summary": capture_summary(ctx, event, space)})
+            event = attrs.evolve(event, summary=capture_summary(ctx, event, space))
         ctx.emit(event)
     if captured:
         take_territory(ctx, space)
     return outcome
-
-
-def _fields(event) -> dict:
-    import attrs
-    return {f.name: getattr(event, f.name) for f in attrs.fields(type(event))}
 
 
 def capture_summary(ctx: TurnContext, ended: BattleEnded, space: str) -> str:

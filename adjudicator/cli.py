@@ -174,14 +174,8 @@ def cmd_check(args, console: Console) -> int:
     _print_problems(console, problems, args.orders)
     errors = [p for p in problems if p.severity == "error"]
     if not errors and not args.no_odds:
-        try:
-            from .planning import render_planned_battles
-        except ModuleNotFoundError as err:   # battle odds are optional
-            if err.name != f"{__package__}.planning":
-                raise
-            render_planned_battles = None
-        if render_planned_battles is not None:
-            render_planned_battles(game, state, orders, console, threshold=args.warn_below)
+        from .planning import render_planned_battles
+        render_planned_battles(game, state, orders, console, threshold=args.warn_below)
     if errors:
         console.print(f"[red bold]{len(errors)} error(s)[/]: the orders would be rejected.")
         return EXIT_REJECTED

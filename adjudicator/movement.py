@@ -3,8 +3,9 @@ carried out on the working board (digest §4, §5.2, §5.4)."""
 
 from __future__ import annotations
 
+from .capture import take_territory
 from .context import Landing, TurnContext
-from .events import Blitzed, Loaded, Moved, Unloaded
+from .events import Blitzed, Loaded, Moved, OrderSkipped, Unloaded
 from .orders import Load, Move, Phase, Unload, UnitGroup
 from .rules import Ability, Domain
 from .working import Piece, WorkingBoard, count_types
@@ -69,10 +70,9 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
             if group.cargo is not None:
                 what += " carrying " + (", ".join(f"{g.count} {g.type}" for g in group.cargo) or "nothing")
             reason = f"needs {what} in {space}, found {len(fits)} that can move"
-            if pool and not free:
-                reason += f" (the {ut.display_plural.lower()} there {may_move(board, pool[0], phase)})"
-            elif len(pool) > len(free):
-                reason += f" ({len(pool) - len(free)} cannot move: {may_move(board, [p for p in pool if p not in free][0], phase)})"
+            blocked = [p for p in pool if p not in free]
+            if blocked:
+                reason += f" ({len(blocked)} cannot: it {may_move(board, blocked[0], phase)})"
             raise OrderFailed(reason)
         chosen.extend(fits[:group.count])
     return chosen
@@ -177,12 +177,6 @@ def check_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: 
 
 # -- executing orders -------------------------------------------------------------------------
 
-def capture(ctx: TurnContext, territory: str) -> None:
-    """Hand control of ``territory`` to the phasing power (or liberate it)."""
-    from .capture import take_territory
-    take_territory(ctx, territory)
-
-
 def do_move(ctx: TurnContext, order: Move) -> None:
     board = ctx.board
     phase = order.phase.value
@@ -214,7 +208,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
     ctx.emit(Moved(ctx.power, phase, count_types(pieces), tuple(order.path), order.line))
     for territory in blitzed:
         previous = board.owners.get(territory)
-        capture(ctx, territory)
+        take_territory(ctx, territory)
         ctx.emit(Blitzed(ctx.power, territory, previous or ""))
 
 
@@ -310,7 +304,6 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
 def run_order(ctx: TurnContext, order) -> bool:
     """Carry out one move/load/unload order.  A failure is a problem in check mode and a
     skipped order in play mode (the outcome of battles may have made it impossible)."""
-    from .events import OrderSkipped
     try:
         if isinstance(order, Move):
             do_move(ctx, order)

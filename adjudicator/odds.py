@@ -369,11 +369,12 @@ def battle_odds(setup: BattleSetup, *, sides: int = 6) -> BattleOdds:
             gc.enable()
 
 
-def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0) -> BattleOdds:
+def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
+                sides: int = 6) -> BattleOdds:
     """Estimate the same figures by fighting the battle ``runs`` times with the real dice
-    driver and ``SeededDice(seed)`` (a cross-check for ``battle_odds``)."""
+    driver and ``SeededDice(seed, sides)`` (a cross-check for ``battle_odds``)."""
     board = Board(setup)
-    dice = SeededDice(seed)
+    dice = SeededDice(seed, sides)
     cost = {u.uid: u.type.cost + board.cargo_cost(u) for u in (*setup.attackers, *setup.defenders)}
     att_uids = {u.uid for u in setup.attackers}
     outcomes: Counter = Counter()
