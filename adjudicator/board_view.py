@@ -34,12 +34,7 @@ def _unit_order(game: Game, key: str) -> tuple[int, str]:
 
 def territory_income(game: Game, state: GameState, power: str) -> int:
     """Sum of the IPC values of the land territories ``power`` controls."""
-    total = 0
-    for key, owner in state.owners.items():
-        if owner == power:
-            terr = game.map.territories.get(key)
-            total += terr.ipc if terr else 0
-    return total
+    return game.income(state.owners, power)
 
 
 def _cargo_label(game: Game, unit: Unit) -> str:

@@ -29,3 +29,8 @@ class Game:
     @property
     def game_id(self) -> str:
         return self.ruleset.game_id
+
+    def income(self, owners: dict[str, str], power: str) -> int:
+        """Sum of the IPC values of the territories ``power`` controls in ``owners``."""
+        return sum(self.map.territories[t].ipc for t, owner in owners.items()
+                   if owner == power and t in self.map.territories)

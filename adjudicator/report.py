@@ -511,15 +511,6 @@ def _placements(console: Console, game: Game, events: list[Event]) -> None:
         console.print(text)
 
 
-def _territory_income(game: Game, state: GameState, power: str) -> int:
-    total = 0
-    for key, owner in state.owners.items():
-        if owner == power:
-            terr = game.map.territories.get(key)
-            total += terr.ipc if terr else 0
-    return total
-
-
 def _income(console: Console, game: Game, events: list[Event],
             state_before: GameState | None, state_after: GameState | None) -> None:
     change: dict[str, int] = {}
@@ -560,8 +551,8 @@ def _income(console: Console, game: Game, events: list[Event],
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
-        before = _territory_income(game, state_before, key) if state_before else None
-        after = _territory_income(game, state_after, key) if state_after else None
+        before = game.income(state_before.owners, key) if state_before else None
+        after = game.income(state_after.owners, key) if state_after else None
         if before is None and after is not None:
             before = after - delta
         if after is None and before is not None:

@@ -162,7 +162,7 @@ class WorkingBoard:
         return self.owners.get(capital) == power
 
     def income(self, power: str) -> int:
-        return sum(self.map[t].ipc for t, owner in self.owners.items() if owner == power)
+        return self.game.income(self.owners, power)
 
     def remove(self, piece: Piece) -> list[Piece]:
         """Remove a piece and its cargo; returns everything removed."""
