@@ -171,6 +171,7 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
         attacker_subs=directive.subs if directive else None,
         defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
         min_rounds=min_rounds,
+        unit_types=board.rules.units,
     )
 
 
@@ -198,12 +199,13 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
     if ctx.checking or dice is None:
         survivors_a = {p.uid for p in attackers}
         survivors_d: set[int] = set()
-        outcome, retreated_to, events = "attacker_wins", None, []
+        outcome, retreated_to, events, retreated = "attacker_wins", None, [], set()
     else:
         result = roll_battle(ctx, space, attackers, defenders, dice, hostile_at_start, min_rounds)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
+        retreated = set(result.retreated)
     # Detach surviving fighters from defending carriers that sank, then remove the dead.
     for p in defenders:
         if p.uid in survivors_d and p.carried_by is not None:
@@ -213,15 +215,13 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
     for p in attackers + defenders:
         if p.uid not in survivors_a | survivors_d and p.uid in board.pieces:
             board.remove(p)
-    if retreated_to:
-        for p in attackers:
-            if p.uid in board.pieces and board.utype(p).domain != Domain.AIR and not p.seaborne:
+    for p in attackers:
+        if p.uid in retreated and p.uid in board.pieces:
+            p.retreated = True
+            if board.utype(p).domain != Domain.AIR:   # aircraft stay and land in noncombat
                 p.space = retreated_to
-                p.retreated = True
                 for c in board.cargo_of(p):
                     c.space = retreated_to
-            elif p.uid in board.pieces:
-                p.retreated = True
     captured = (not is_sea and outcome == "attacker_wins"
                 and any(p.uid in board.pieces and board.utype(p).domain == Domain.LAND
                         and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in attackers))

@@ -100,7 +100,8 @@ def odds_command(args, console: Console) -> int:
     retreat = _parse_retreat(game, args.retreat, space) if args.retreat else ()
     setup = BattleSetup(battle_id="odds", space=space, is_sea=is_sea, attacker=attacker,
                         attackers=attackers, defenders=defenders, retreat=retreat,
-                        retreat_options=("(retreat)",) if retreat else ())
+                        retreat_options=("(retreat)",) if retreat else (),
+                        unit_types=game.ruleset.units)
     started = time.perf_counter()
     exact = battle_odds(setup, sides=game.ruleset.dice_sides)
     elapsed = time.perf_counter() - started

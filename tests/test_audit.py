@@ -121,7 +121,7 @@ def test_render(game_dir):
     console = Console(record=True, width=100)
     audit.render_audit(verify(game_dir), console)
     text = console.export_text()
-    assert "OK" in text and "Luck" in text and "ussr" in text
+    assert "OK" in text and "Luck" in text and "Soviet Union" in text
     (game_dir / "orders" / "0002-germany.txt").write_text("changed")
     console = Console(record=True, width=100)
     audit.render_audit(verify(game_dir), console)

@@ -1,0 +1,30 @@
+"""Shared fixtures for the example-game and CLI tests."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE_DIR = ROOT / "turns" / "aa1941-example"
+EXAMPLE_ORDERS = sorted((EXAMPLE_DIR / "orders").glob("*.txt"))
+PUBLISHED_GAME = EXAMPLE_DIR / "game"
+
+
+def snapshot(directory) -> dict[str, bytes]:
+    """Every file under ``directory``, hidden ones included: relative path -> bytes."""
+    directory = Path(directory)
+    return {p.relative_to(directory).as_posix(): p.read_bytes()
+            for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def regenerate():
+    """scripts/regenerate_example.py, imported as a module."""
+    path = ROOT / "scripts" / "regenerate_example.py"
+    spec = importlib.util.spec_from_file_location("regenerate_example", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
