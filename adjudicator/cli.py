@@ -141,8 +141,16 @@ def cmd_new(args, console: Console) -> int:
     game = load_game(args.map)
     game_id = args.id or Path(args.dir).name
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
+    players = {}
+    for item in args.player or ():
+        power, sep, key = item.partition("=")
+        if not sep or not key:
+            raise PbemError(f"--player wants POWER=PUBLIC_KEY_FILE, not {item!r}")
+        from .names import Names
+        players[Names(game).resolve_power(power)] = key
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=args.key,
-                               created=_dt.date.today().isoformat(), seeds=seeds)
+                               created=_dt.date.today().isoformat(), players=players or None,
+                               seeds=seeds)
     console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
                   f"{escape(str(path))}")
     console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
@@ -229,7 +237,7 @@ def cmd_report(args, console: Console) -> int:
 def cmd_verify(args, console: Console) -> int:
     from .audit import render_audit, verify_game
     from .loader import load_game
-    report = verify_game(args.game, load_game)
+    report = verify_game(args.game, load_game, expected_gm_key=args.gm_key)
     render_audit(report, console)
     return EXIT_OK if report.ok else EXIT_REJECTED
 
@@ -313,6 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--map", default="aa1941", help="map/ruleset under maps/ (default aa1941)")
     p.add_argument("--id", help="game id (default: the directory name)")
     p.add_argument("--key", help="game master's ed25519 private key (default: generate one in DIR/.secret)")
+    p.add_argument("--player", action="append", metavar="POWER=KEY.pub",
+                   help="a player's ed25519 public key; that power's orders must then be signed "
+                        "(ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS)")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
     p.set_defaults(func=cmd_new)
@@ -350,6 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="audit a whole game: signatures, chain, seeds, dice, replay")
     p.add_argument("game", nargs="?", default=".")
+    p.add_argument("--gm-key", help="the game master's public key you expect (file or OpenSSH line); "
+                                    "without it any consistently re-signed game would pass")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("keys", help="key management")
