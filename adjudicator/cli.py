@@ -227,6 +227,8 @@ def cmd_report(args, console: Console) -> int:
     turn, _ = read_turn_file(turns[index][2])
     before = (read_turn_file(turns[index - 1][2])[0].state if index
               else gamedir.read_game(args.game)[0].initial_state)
+    for st in (before, turn.state):
+        _check_state(game, st, args.game)
     render_report(turn.events, game, console, state_before=before, state_after=turn.state)
     if args.out:
         _save_report(args.out, turn.events, game, state_before=before, state_after=turn.state,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from adjudicator.hmac_dice import HmacDice
 from adjudicator.loader import initial_state, load_game

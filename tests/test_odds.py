@@ -4,7 +4,6 @@ real dice driver (200,000 seeded Monte Carlo runs per scenario, within 3 standar
 from __future__ import annotations
 
 import math
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -228,16 +227,12 @@ def test_exact_matches_monte_carlo(name, setup):
     assert abs(mc.attacker_survivors.get(comp, 0.0) - p) <= 3 * se
 
 
-def test_thirty_vs_thirty_is_fast():
-    """Target: < 50 ms on one core (see benchmarks/bench_odds.py); the bound here is loose
-    so that a slow CI machine does not fail, but an order-of-magnitude regression does."""
+def test_thirty_vs_thirty_mixed_battle_is_a_distribution():
+    """A large mixed battle still sums to 1 (speed is measured by benchmarks/bench_odds.py,
+    not by a timed test)."""
     army = Army()
     setup = land(army.side("germany", "15 infantry", "8 tank", "5 fighter", "2 bomber"),
                  army.side("ussr", "20 infantry", "5 tank", "5 fighter"))
-    best = math.inf
-    for _ in range(3):
-        start = time.perf_counter()
-        odds = battle_odds(setup)
-        best = min(best, time.perf_counter() - start)
+    odds = battle_odds(setup)
     assert abs(odds.total - 1) < 1e-12
-    assert best < 0.25, f"30 vs 30 took {best * 1e3:.0f} ms"
+    assert 0 < odds.captured < 1
