@@ -52,6 +52,7 @@ class Loaded(Event):
     origin: str
     zone: str
     line: int = 0
+    phase: str = "combat"       # "combat" | "noncombat"
 
 
 @attrs.frozen
@@ -63,6 +64,7 @@ class Unloaded(Event):
     target: str
     amphibious: bool
     line: int = 0
+    phase: str = "combat"       # "combat" | "noncombat"
 
 
 @attrs.frozen

@@ -242,7 +242,7 @@ def do_load(ctx: TurnContext, order: Load) -> None:
         piece.space = order.zone
         piece.loaded_in = phase
         piece.moved_in.add(phase)
-    ctx.emit(Loaded(power, count_types(pieces), order.origin, order.zone, order.line))
+    ctx.emit(Loaded(power, count_types(pieces), order.origin, order.zone, order.line, phase))
 
 
 def do_unload(ctx: TurnContext, order: Unload) -> None:
@@ -298,7 +298,7 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
             c.space = target
             c.moved_in.add(phase)
             c.loaded_in = c.loaded_in or phase   # unloading is its whole move too
-    ctx.emit(Unloaded(power, count_types(chosen), zone, target, amphibious, order.line))
+    ctx.emit(Unloaded(power, count_types(chosen), zone, target, amphibious, order.line, phase))
 
 
 def run_order(ctx: TurnContext, order) -> bool:

@@ -343,20 +343,13 @@ def _section(console: Console, title: str) -> None:
 
 
 def _move_phase(events: list[Event]) -> list[tuple[str, Event]]:
-    """Movement events tagged with their phase.  Loads, unloads and blitzes carry no phase:
-    they take the phase of the latest move, and everything after a battle is noncombat."""
-    phase = "combat"
+    """Movement events tagged with their phase (a blitz happens during a combat move)."""
     tagged = []
     for ev in events:
-        if isinstance(ev, Moved):
-            phase = _plain(ev.phase)
-            tagged.append((phase, ev))
-        elif isinstance(ev, (BattleStarted, BattleEnded)):
-            phase = "noncombat"
-        elif isinstance(ev, Unloaded):
-            tagged.append(("combat" if ev.amphibious else phase, ev))
-        elif isinstance(ev, (Loaded, Blitzed)):
-            tagged.append((phase, ev))
+        if isinstance(ev, (Moved, Loaded, Unloaded)):
+            tagged.append((_plain(ev.phase), ev))
+        elif isinstance(ev, Blitzed):
+            tagged.append(("combat", ev))
     return tagged
 
 

@@ -498,3 +498,13 @@ def test_board_helpers():
     assert format_stack(game, stack) == "1 Aircraft Carrier (Fighter, Soviet Fighter)"
     two = (Unit("carrier", "uk", cargo=(Unit("fighter", "uk"),) * 2),) * 2 + (Unit("carrier", "uk"),)
     assert format_stack(game, two) == "1 Aircraft Carrier, 2× Aircraft Carrier (2 Fighters)"
+
+
+def test_noncombat_load_and_unload_are_listed_under_noncombat():
+    # A turn with no combat at all: loads and unloads say their own phase.
+    events = [Loaded("germany", {"infantry": 2}, "Germany", "Sea Zone 5", 4, "noncombat"),
+              Unloaded("germany", {"infantry": 2}, "Sea Zone 5", "Norway", False, 5, "noncombat")]
+    text = text_of(events)
+    assert "Combat moves" not in text
+    noncombat = text.index("Noncombat moves")
+    assert noncombat < text.index("Germany → Sea Zone 5") and noncombat < text.index("Sea Zone 5 → Norway")
