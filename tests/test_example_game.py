@@ -104,7 +104,7 @@ def _losses_and_gains(turns) -> Counter:
                         f"turn {tf.turn_number}: {e.battle} has defenders {battle.defenders}; "
                         "teach this accounting whose units were lost")
                     owner = battle.defenders[0]
-                for t, n in (e.killed | {}).items():
+                for t, n in e.killed.items():
                     delta[(owner, t)] -= n
                 for t, n in e.cargo_lost.items():
                     delta[(owner, t)] -= n
@@ -303,3 +303,11 @@ def test_removed_turn_in_the_middle_is_detected(copy):
     failure = verify_game(copy, load_game).failure
     assert failure.check in ("sequence", "chain")
     assert failure.file == "turns/0004-japan.json"
+
+
+def test_readme_names_the_published_key():
+    from adjudicator import keys
+    gm = json.loads((PUBLISHED_GAME / "game.json").read_bytes())["game_master"]
+    readme = (PUBLISHED_GAME.parent / "README.md").read_text("utf-8")
+    assert keys.fingerprint(gm) in readme
+    assert " ".join(gm.split()[:2]) in readme
