@@ -29,6 +29,8 @@ hits scored against the hits expected from the dice's targets.
 
 from __future__ import annotations
 
+import json
+
 import math
 from pathlib import Path
 from typing import Callable
@@ -43,7 +45,7 @@ from .gamedir import (
 )
 from .turnfile import (
     GameFile, TurnFile, decode_game_file, decode_turn_file, encode, file_digest,
-    make_turn_file, orders_bytes, unstructure,
+    make_turn_file, orders_bytes,
 )
 
 
@@ -379,7 +381,8 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, game, s
         state=result.state)
     if encode(again) == tdata:
         return
-    published, replayed = unstructure(tf), unstructure(again)
+    # Compare with the file as published (not as decoded: decoding fills in defaults).
+    published, replayed = json.loads(tdata), json.loads(encode(again))
     for name in ("dice", "events", "state"):
         if published[name] != replayed[name]:
             where = _first_difference(published[name], replayed[name], name)
@@ -442,14 +445,15 @@ def _add_luck(report: AuditReport, tf: TurnFile, sides: int) -> None:
 
 def render_audit(report: AuditReport, console) -> None:
     """Print the report with rich: a summary, the luck table, the first failure."""
+    from rich.markup import escape
     from rich.panel import Panel
     from rich.table import Table
 
     summary = Table(title="Audit", show_header=False, title_justify="left")
     summary.add_column("item", style="bold")
     summary.add_column("value")
-    summary.add_row("Game directory", report.directory)
-    summary.add_row("Game", report.game_id or "?")
+    summary.add_row("Game directory", escape(str(report.directory)))
+    summary.add_row("Game", escape(report.game_id or "?"))
     summary.add_row("Game master key", report.gm_fingerprint or "?")
     summary.add_row("Turn files", f"{report.turns_checked} of {report.turns_found} verified")
     summary.add_row("Signatures", str(report.signatures_checked))
@@ -469,14 +473,15 @@ def render_audit(report: AuditReport, console) -> None:
             diff = e.difference
             colour = "green" if diff > 0 else "red" if diff < 0 else ""
             name = "+".join(report.power_names.get(k, k) for k in power.split("+"))
-            table.add_row(name, str(e.dice), str(e.hits), f"{e.expected:.1f}",
+            table.add_row(escape(name), str(e.dice), str(e.hits), f"{e.expected:.1f}",
                           f"[{colour}]{diff:+.1f}[/]" if colour else f"{diff:+.1f}",
                           f"{e.z:+.2f}")
         console.print(table)
 
     if report.failure is not None:
         f = report.failure
-        console.print(Panel(f"[bold]{f.file}[/]\ncheck: [bold red]{f.check}[/]\n{f.detail}",
+        console.print(Panel(f"[bold]{escape(str(f.file))}[/]\ncheck: [bold red]{escape(f.check)}[/]\n"
+                            f"{escape(f.detail)}",
                             title="First failure", border_style="red"))
 
 

@@ -170,22 +170,24 @@ def cmd_show(args, console: Console) -> int:
 
 
 def cmd_check(args, console: Console) -> int:
-    from .parser import parse_orders
+    from .parser import parse_orders_partial
     from .turn import check
     game, state = _load_game_dir(args.game)
     text = _read_text(args.orders, "orders file")
-    try:
-        orders = parse_orders(text, game, power=state.power)
-    except OrdersSyntaxError as err:
-        return _print_syntax_errors(console, err, args.orders)
+    orders, syntax_errors = parse_orders_partial(text, game, power=state.power)
+    # The rules are checked on every line that parsed, so all problems show at once.
     problems = check(game, state, orders)
+    for e in syntax_errors:
+        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
+                      highlight=False, soft_wrap=True)
     _print_problems(console, problems, args.orders)
-    errors = [p for p in problems if p.severity == "error"]
+    errors = len(syntax_errors) + sum(p.severity == "error" for p in problems)
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below)
     if errors:
-        console.print(f"[red bold]{len(errors)} error(s)[/]: the orders would be rejected.")
+        note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
+        console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")
         return EXIT_REJECTED
     console.print(f"[green bold]OK[/]: orders for {game.ruleset.powers[state.power].name}, "
                   f"round {state.round}, are valid.")

@@ -365,7 +365,7 @@ def process_turn(directory, game, orders_text: str | bytes, parse: Callable | No
         opath = orders_path(directory, state.turn_number, state.power)
         (directory / TURNS_DIR).mkdir(exist_ok=True)
         (directory / ORDERS_DIR).mkdir(exist_ok=True)
-        temps = []
+        temps, committed = [], []
         try:
             seed_tmp = write_temp(_secret_dir(directory) / SEED_FILE,
                                   (next_seed.hex() + "\n").encode("ascii"), mode=0o600)
@@ -373,12 +373,15 @@ def process_turn(directory, game, orders_text: str | bytes, parse: Callable | No
             temps.append(orders_tmp := write_temp(opath, obytes))
             temps.append(sig_tmp := write_temp(sig_path(tpath), signature))
             temps.append(turn_tmp := write_temp(tpath, data))
-            # Everything is on disk; now make it visible, the turn file last.
+            # Everything is on disk; now make it visible, the turn file last.  If that
+            # fails, take back what was already made visible: no half-published turn.
             commit_temp(orders_tmp, opath, overwrite=True)
+            committed.append(opath)
             commit_temp(sig_tmp, sig_path(tpath), overwrite=True)
+            committed.append(sig_path(tpath))
             commit_temp(turn_tmp, tpath, overwrite=False)
         except BaseException:
-            for t in temps:
+            for t in temps + committed:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(t)
             raise

@@ -569,6 +569,17 @@ def parse_orders(text: str, game: Game, power: str | None = None, *,
     """Parse one power's orders.  ``power`` (key or any name of a power), if given, is who
     the orders are for: a ``power:`` header naming another power is an error.  Raises
     :class:`OrdersError` listing every problem found."""
+    orders, errors = parse_orders_partial(text, game, power, names=names)
+    if errors:
+        raise OrdersError(errors)
+    return orders
+
+
+def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
+                         names: Names | None = None) -> tuple[OrderSet, list[OrdersSyntaxError]]:
+    """Like :func:`parse_orders`, but returns the orders from every line that parsed
+    together with the errors of the lines that did not (for ``pbem check``, which then
+    checks the rules on the rest so that a player sees every problem at once)."""
     names = names or Names(game)
     if power is not None:
         power = names.resolve_power(power)
@@ -585,9 +596,8 @@ def parse_orders(text: str, game: Game, power: str | None = None, *,
             builder.errors.append(_syntax_error(err, number, raw, code))
             continue
         builder.statement(line, tree)
-    if builder.errors:
-        raise OrdersError(builder.errors)
-    return builder.order_set(text)
+    errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
+    return builder.order_set(text), errors
 
 
 # ---- writing orders back as text --------------------------------------------------------------

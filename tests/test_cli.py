@@ -412,10 +412,6 @@ def test_interrupted_process_leaves_no_turn(game, capsys, monkeypatch):
     assert code == 0, out
 
 
-@pytest.mark.xfail(reason="gamedir.process_turn commits the orders file and the turn's .sig "
-                          "before the turn file and does not remove them when the turn file "
-                          "cannot be committed; verify then fails ('signature without a turn "
-                          "file') until the turn is processed again", strict=False)
 def test_interrupted_process_leaves_the_directory_unchanged(game, capsys, monkeypatch):
     real_commit = gamedir.commit_temp
 
