@@ -731,3 +731,12 @@ def test_real_map_sea_zone_forms(real_game):
     names = Names(real_game)
     for text in ("SZ 5", "sz5", "5 Sea Zone", "Sea Zone 5", "zone 5"):
         assert names.resolve_space(text) == "Sea Zone 5"
+
+
+def test_retreat_destination_without_to_as_in_the_issue():
+    # "retreat Karelia if attackers < 3" (no "to") is accepted and means the same.
+    game = make_game()
+    with_to = parse_orders("combat:\nbattle Karelia: retreat to Archangel if attackers < 3", game)
+    without = parse_orders("combat:\nbattle Karelia: retreat Archangel if attackers < 3", game)
+    assert strip_positions(with_to).battles == strip_positions(without).battles
+    assert without.battles[0].retreat[0].destination == "Archangel"
