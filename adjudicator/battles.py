@@ -108,7 +108,7 @@ def _cargo_units(ctx: TurnContext, piece: Piece, fighting: set[int]) -> tuple[Un
 def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]]:
     board = ctx.board
     is_sea = board.map[space].is_sea
-    attackers = [p for p in board.at(space) if p.owner == ctx.power]
+    attackers = [p for p in board.at(space) if p.owner == ctx.power and not p.launched]
     if is_sea:
         attackers = [p for p in attackers if board.utype(p).domain != Domain.LAND]
     # Defending fighters aboard carriers fight as air units (digest §4.10).
@@ -182,11 +182,26 @@ def roll_battle(ctx: TurnContext, space: str, attackers: list[Piece], defenders:
     return resolve_battle(setup, dice, names=power_names(ctx))
 
 
+def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
+    """The attacker's own fighters riding on its carriers take off before a sea battle:
+    they do not fight, and they survive the carrier to land in noncombat (digest §4.6,
+    [L695]).  Allied fighters aboard stay cargo and go down with the carrier."""
+    board = ctx.board
+    for carrier in board.at(zone):
+        if carrier.owner == ctx.power and board.utype(carrier).has(Ability.CARRIES_AIR):
+            for piece in board.cargo_of(carrier):
+                if piece.owner == ctx.power and board.utype(piece).domain == Domain.AIR:
+                    piece.carried_by = None
+                    piece.launched = True
+
+
 def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_start: set[str],
           min_rounds: int = 0) -> str:
     board = ctx.board
-    attackers, defenders = participants(ctx, space)
     is_sea = board.map[space].is_sea
+    if is_sea:
+        launch_carried_fighters(ctx, space)
+    attackers, defenders = participants(ctx, space)
     if not defenders:
         if not is_sea and any(board.utype(p).domain == Domain.LAND for p in attackers):
             take_territory(ctx, space)

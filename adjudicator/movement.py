@@ -226,17 +226,21 @@ def do_load(ctx: TurnContext, order: Load) -> None:
         if board.rules.units[g.type].domain != Domain.LAND:
             raise OrderFailed("only land units can be loaded onto transports")
     pieces = select(board, power, order.origin, order.units, phase)
+    # Your own transports, and in noncombat an ally's too (the ally moves it on its turn,
+    # you unload on your next turn: digest §4.13, [L797]).
     transports = [t for t in board.at(order.zone)
-                  if t.owner == power and board.utype(t).has(Ability.CARRIES_LAND)
-                  and not t.unloaded
+                  if board.utype(t).has(Ability.CARRIES_LAND) and not t.unloaded
+                  and (t.owner == power or (phase == NONCOMBAT and board.allied(t.owner, power)))
                   and not (phase == NONCOMBAT and (COMBAT in t.moved_in or t.fought))]
     # Large units first so the "1 of any type + 1 infantry" rule packs well.
     for piece in sorted(pieces, key=lambda p: board.utype(p).cargo_size != "large"):
-        transports.sort(key=lambda t: (-sum(1 for c in board.cargo_of(t) if c.loaded_in == phase),
+        transports.sort(key=lambda t: (t.owner != power,
+                                       -sum(1 for c in board.cargo_of(t) if c.loaded_in == phase),
                                        -len(board.cargo_of(t)), t.uid))
         target = next((t for t in transports if board.can_carry(t, piece)), None)
         if target is None:
-            raise OrderFailed(f"no transport of yours in {order.zone} has room for "
+            whose = "of yours" if phase == COMBAT else "of your side"
+            raise OrderFailed(f"no transport {whose} in {order.zone} has room for "
                               f"{board.utype(piece).name}")
         piece.carried_by = target.uid
         piece.space = order.zone
@@ -275,6 +279,9 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
         need = group.count
         for t in transports:
             for c in board.cargo_of(t):
+                # Cargo on an ally's transport is unloaded on the owner's next turn, not this one.
+                if t.owner != power and c.loaded_in is not None:
+                    continue
                 if need and c.type == group.type and c.owner == power and c not in chosen:
                     chosen.append(c)
                     need -= 1

@@ -33,6 +33,7 @@ class Piece:
     came_from: str | None = None      # space it entered its combat destination from
     seaborne: bool = False            # landed from a transport in an amphibious assault
     retreated: bool = False
+    launched: bool = False            # fighter that took off from its carrier before a sea battle, not fighting
     start_space: str = ""
 
     @property

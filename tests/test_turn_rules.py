@@ -7,7 +7,7 @@ from collections import Counter
 
 from adjudicator.events import (AircraftLost, BattleEnded, Blitzed, Captured, IncomeCollected,
                                 Landed, OrderSkipped, Plundered, Purchased, VictoryDeclared)
-from helpers import SideDice, game_1941, kinds, play, position, units
+from helpers import SideDice, game_1941, kinds, orders, play, position, units
 
 HIT, MISS = 1, 6
 
@@ -240,3 +240,37 @@ def test_standing_orders_are_stored_and_used_by_the_defender():
     from adjudicator.events import Casualties
     first = [c for c in kinds(result.events, Casualties) if c.side == "defender"][0]
     assert first.killed == {"tank": 1}
+
+
+def test_own_fighters_riding_an_attacking_carrier_take_off_and_survive_it():
+    # §4.6 [L695]: every own fighter on an attacking carrier takes off before the battle,
+    # does not fight, and lands afterwards; here the carrier is sunk and the fighters fly
+    # home to the United Kingdom (2 spaces away).
+    from adjudicator.state import Unit
+    carrier = Unit("carrier", "uk", (Unit("fighter", "uk"), Unit("fighter", "uk")))
+    state = position(power="uk", place={"Sea Zone 7": (carrier,), "Sea Zone 6": units("1 battleship", "germany")})
+    result = play("combat:\nmove 1 cv (2 ftr) SZ 7 -> SZ 6", state, SideDice(MISS, HIT))
+    started = [e for e in result.events if type(e).__name__ == "BattleStarted"][0]
+    assert started.attacking_units == {"carrier": 1}
+    assert not kinds(result.events, AircraftLost)
+    landed = kinds(result.events, Landed)
+    assert sum(e.units["fighter"] for e in landed) == 2
+    assert Counter(u.type for u in result.state.units["United Kingdom"])["fighter"] == 1 + 2
+
+
+def test_allied_transport_loaded_now_unloaded_on_the_owners_next_turn():
+    # §4.13 / checklist 45 [L797]: load on your turn, the ally moves it on its turn, you
+    # unload on your next turn, never the same turn.
+    from adjudicator.turn import check
+    game = game_1941()
+    state = position(place={"Sea Zone 4": units("1 transport", "uk")})
+    same_turn = "noncombat:\nload 2 inf Archangel -> SZ 4\nunload 2 inf SZ 4 -> Karelia"
+    problems = check(game, state, orders(same_turn, state, game))
+    assert any("aboard transports" in p.message for p in problems if p.severity == "error")
+    after_load = play("noncombat:\nload 2 inf Archangel -> SZ 4", state, SideDice(MISS, MISS)).state
+    transport = after_load.units["Sea Zone 4"][-1]
+    assert transport.owner == "uk" and [c.owner for c in transport.cargo] == ["ussr", "ussr"]
+    from attrs import evolve
+    next_soviet_turn = evolve(after_load, power="ussr")
+    result = play("noncombat:\nunload 2 inf SZ 4 -> Karelia", next_soviet_turn, SideDice(MISS, MISS))
+    assert Counter(u.type for u in result.state.units["Karelia"])["infantry"] == 3 + 2
