@@ -59,7 +59,7 @@ def nearest_landing(ctx: TurnContext, piece: Piece, planned: set[str]) -> tuple[
     return options[0] if options else None
 
 
-def check_combat_moves(ctx: TurnContext, hostile_at_start: set[str]) -> None:
+def check_combat_moves(ctx: TurnContext) -> None:
     """After all combat moves: aircraft end in battles and can still land; ships end in a
     battle or an amphibious zone; cargo loaded for combat is landed."""
     board = ctx.board
@@ -85,7 +85,7 @@ def check_combat_moves(ctx: TurnContext, hostile_at_start: set[str]) -> None:
                                 "of the turn or on a carrier)")
         elif ut.domain == Domain.SEA:
             fights = bool(board.enemies_at(piece.space))
-            if not (fights or piece.space in landing_zones or piece.start_space in hostile_at_start):
+            if not (fights or piece.space in landing_zones or piece.start_space in ctx.hostile_at_start):
                 ctx.error(line, f"{ut.name} ends its combat move in {piece.space} with no battle or "
                                 "amphibious assault there: move it under 'noncombat:'")
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:

@@ -18,9 +18,10 @@ from .state import Unit
 from .working import Piece, count_types
 
 
-def start_hostile_zones(ctx: TurnContext) -> set[str]:
+def start_hostile_zones(ctx: TurnContext) -> frozenset[str]:
+    """Sea zones holding enemy surface warships (call before any move of the turn)."""
     board = ctx.board
-    return {z.key for z in board.map.seas() if board.hostile_zone(z.key)}
+    return frozenset(z.key for z in board.map.seas() if board.hostile_zone(z.key))
 
 
 def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
@@ -32,7 +33,10 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
         return True
     if ctx.orders.directive_for(zone) is not None:
         return True
-    return any("combat" in p.moved_in and not board.utype(p).has(Ability.CARRIES_LAND) for p in mine)
+    # Ending a combat move with only enemy subs/transports there is an attack on them --
+    # except for ships that only left a hostile zone to avoid a battle (digest §5.2 case 3).
+    return any("combat" in p.moved_in and not board.utype(p).has(Ability.CARRIES_LAND)
+               and p.start_space not in ctx.hostile_at_start for p in mine)
 
 
 def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
@@ -65,12 +69,11 @@ def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
 
 
 def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
-    hostile_at_start = start_hostile_zones(ctx)
     failed_landings: set[str] = set()
     for space, kind in battle_order(ctx):
         if kind == "sea":
             if sea_battle_needed(ctx, space):
-                outcome = fight(ctx, space, dice, hostile_at_start)
+                outcome = fight(ctx, space, dice)
                 if outcome != "attacker_wins":
                     failed_landings.update(l.target for l in ctx.landings if l.zone == space)
             for landing in [l for l in ctx.landings if l.zone == space]:
@@ -78,8 +81,7 @@ def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
                     go_ashore(ctx, landing)
         else:
             if land_battle_needed(ctx, space):
-                fight(ctx, space, dice, hostile_at_start,
-                      min_rounds=1 if space in failed_landings else 0)
+                fight(ctx, space, dice, min_rounds=1 if space in failed_landings else 0)
     land_displaced_defenders(ctx)
 
 
@@ -118,13 +120,12 @@ def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]
     return attackers, defenders
 
 
-def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece],
-                    hostile_at_start: set[str]) -> tuple[str, ...]:
+def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tuple[str, ...]:
     board = ctx.board
     if board.map[space].is_sea:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.SEA and p.came_from
-                 and p.came_from != space and p.came_from not in hostile_at_start}
+                 and p.came_from != space and p.came_from not in ctx.hostile_at_start}
     else:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.LAND and not p.seaborne and p.came_from
@@ -151,7 +152,7 @@ def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
 
 
 def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
-                 hostile_at_start: set[str], min_rounds: int = 0):
+                 min_rounds: int = 0):
     """The combat engine's view of the battle in ``space``, with both sides' instructions."""
     from .combat import BattleSetup, BattleUnit
     board = ctx.board
@@ -167,7 +168,7 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
         retreat=directive.retreat if directive else (),
-        retreat_options=retreat_options(ctx, space, attackers, hostile_at_start),
+        retreat_options=retreat_options(ctx, space, attackers),
         attacker_subs=directive.subs if directive else None,
         defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
         min_rounds=min_rounds,
@@ -176,9 +177,9 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
 
 
 def roll_battle(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
-                dice: DiceSource, hostile_at_start: set[str], min_rounds: int):
+                dice: DiceSource, min_rounds: int):
     from .combat import resolve_battle
-    setup = battle_setup(ctx, space, attackers, defenders, hostile_at_start, min_rounds)
+    setup = battle_setup(ctx, space, attackers, defenders, min_rounds)
     return resolve_battle(setup, dice, names=power_names(ctx))
 
 
@@ -195,8 +196,7 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
                     piece.launched = True
 
 
-def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_start: set[str],
-          min_rounds: int = 0) -> str:
+def fight(ctx: TurnContext, space: str, dice: DiceSource | None, min_rounds: int = 0) -> str:
     board = ctx.board
     is_sea = board.map[space].is_sea
     if is_sea:
@@ -216,7 +216,7 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, hostile_at_star
         survivors_d: set[int] = set()
         outcome, retreated_to, events, retreated = "attacker_wins", None, [], set()
     else:
-        result = roll_battle(ctx, space, attackers, defenders, dice, hostile_at_start, min_rounds)
+        result = roll_battle(ctx, space, attackers, defenders, dice, min_rounds)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
@@ -307,7 +307,6 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
 def planned_setups(ctx: TurnContext) -> list:
     """The battles the combat moves would start, as the combat engine would see them if
     each were fought first (amphibious cargo counted as landed).  For odds in ``check``."""
-    hostile_at_start = start_hostile_zones(ctx)
     setups = []
     board = ctx.board
     for space, kind in battle_order(ctx):
@@ -320,5 +319,5 @@ def planned_setups(ctx: TurnContext) -> list:
                         piece.seaborne = True
                     attackers = attackers + cargo
         if attackers and defenders:
-            setups.append(battle_setup(ctx, space, attackers, defenders, hostile_at_start))
+            setups.append(battle_setup(ctx, space, attackers, defenders))
     return setups

@@ -48,6 +48,7 @@ class TurnContext:
     explicit_air_moves: dict[int, int] = attrs.field(factory=dict)  # air uid -> noncombat order line
     pending_placements: dict[str, int] = attrs.field(factory=dict)  # purchased, not yet placed
     standing_orders: dict[str, StandingOrders] = attrs.field(factory=dict)  # power -> defence orders
+    hostile_at_start: frozenset[str] = frozenset()   # sea zones with enemy warships at the start
 
     @property
     def power(self) -> str:

@@ -60,8 +60,7 @@ def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource)
 
 def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
     """The combat engine's setups for every battle the orders' combat moves would start."""
-    board = WorkingBoard(game, state)
-    ctx = TurnContext(game, board, orders, "check", standing_orders=dict(state.standing_orders))
+    ctx = _context(game, state, orders, None)
     if not _preflight(ctx, state):
         return []
     production.purchase(ctx)
@@ -81,21 +80,24 @@ def _preflight(ctx: TurnContext, state: GameState) -> bool:
     return True
 
 
-def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
-    board = WorkingBoard(game, state)
-    ctx = TurnContext(game, board, orders, "check" if dice is None else "play",
+def _context(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
+    ctx = TurnContext(game, WorkingBoard(game, state), orders, "check" if dice is None else "play",
                       standing_orders=dict(state.standing_orders))
+    ctx.hostile_at_start = battles.start_hostile_zones(ctx)
+    return ctx
+
+
+def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
+    ctx = _context(game, state, orders, dice)
+    board = ctx.board
     if not _preflight(ctx, state):
         return ctx
     ctx.emit(TurnStarted(state.power, state.round, board.ipcs.get(state.power, 0)))
     production.purchase(ctx)
-    hostile_at_start = battles.start_hostile_zones(ctx)
     for order in orders.combat:
         movement.run_order(ctx, order)
-    aircraft.check_combat_moves(ctx, hostile_at_start)
+    aircraft.check_combat_moves(ctx)
     _check_directives(ctx)
-    if ctx.checking and any(p.severity == "error" for p in ctx.problems):
-        return ctx   # later phases would only repeat the same mistakes
     battles.conduct_combat(ctx, dice)
     for order in orders.noncombat:
         movement.run_order(ctx, order)

@@ -274,3 +274,75 @@ def test_allied_transport_loaded_now_unloaded_on_the_owners_next_turn():
     next_soviet_turn = evolve(after_load, power="ussr")
     result = play("noncombat:\nunload 2 inf SZ 4 -> Karelia", next_soviet_turn, SideDice(MISS, MISS))
     assert Counter(u.type for u in result.state.units["Karelia"])["infantry"] == 3 + 2
+
+
+def test_zone_with_only_enemy_subs_or_transports_does_not_block_ships():
+    # Checklist 5 [L256]: enemy subs and transports do not block movement.
+    from adjudicator.turn import check
+    game = game_1941()
+    state = position(power="uk", place={"Sea Zone 7": units("1 submarine, 1 transport", "germany")})
+    text = "noncombat:\nmove 1 bb SZ 8 -> SZ 7 -> SZ 6"
+    assert [p for p in check(game, state, orders(text, state, game)) if p.severity == "error"] == []
+
+
+def test_warship_ending_with_lone_enemy_transports_sinks_them():
+    # Checklist 6 [L791, L857]: it is a battle, and the transports are defenceless.
+    from adjudicator.events import Casualties
+    state = position(power="uk", place={"Sea Zone 7": units("1 transport", "germany")})
+    result = play("combat:\nmove 1 bb SZ 8 -> SZ 7", state, SideDice(MISS, MISS))
+    lost = [c for c in kinds(result.events, Casualties) if c.side == "defender"]
+    assert lost and lost[0].reason == "defenceless" and lost[0].killed == {"transport": 1}
+    assert not any(u.owner == "germany" for u in result.state.units["Sea Zone 7"])
+
+
+def test_fighter_may_end_in_enemy_zone_where_a_new_carrier_is_placed():
+    # Checklist 19 [L565] and 34 [L595]: the new carrier is placed in the enemy zone (no
+    # battle) and the fighter lands on it.
+    state = position(power="germany", ipcs={"germany": 30},
+                     place={"Sea Zone 5": units("1 destroyer", "uk")})
+    result = play("""
+        buy 1 cv
+        noncombat:
+        move 1 ftr Germany -> SZ 5
+        place 1 cv SZ 5
+    """, state, SideDice(MISS, MISS))
+    carriers = [u for u in result.state.units["Sea Zone 5"] if u.type == "carrier"]
+    assert carriers and [c.type for c in carriers[0].cargo] == ["fighter"]
+    assert not kinds(result.events, AircraftLost)
+
+
+def test_allied_units_in_the_attacked_zone_sit_out():
+    # Checklist 24 [L411, L513-L515]: a US destroyer in the zone neither fights nor is hit.
+    state = position(power="uk", place={"Sea Zone 7": units("1 destroyer", "usa") + units("1 submarine", "germany")})
+    result = play("combat:\nmove 1 bb SZ 8 -> SZ 7\nbattle SZ 7: subs fire", state, SideDice(MISS, HIT))
+    started = [e for e in result.events if type(e).__name__ == "BattleStarted"][0]
+    assert started.attacking_units == {"battleship": 1}
+    assert any(u.owner == "usa" and u.type == "destroyer" for u in result.state.units["Sea Zone 7"])
+
+
+def test_liberator_cannot_use_the_liberated_factory():
+    # Checklist 29 [L653]: the UK liberates Caucasus (Soviet factory); it may not place there.
+    from adjudicator.turn import check
+    game = game_1941()
+    state = position(power="uk", ipcs={"uk": 30}, owners={"Caucasus": "ussr"})
+    text = "buy 1 inf\nplace 1 inf Caucasus"
+    errors = [p.message for p in check(game, state, orders(text, state, game)) if p.severity == "error"]
+    assert any("no factory you have controlled" in e for e in errors)
+
+
+def test_no_fighter_placed_on_an_allied_carrier():
+    # Checklist 35 [L597].
+    from adjudicator.turn import check
+    game = game_1941()
+    state = position(power="uk", ipcs={"uk": 30}, place={"Sea Zone 7": units("1 carrier", "usa")})
+    errors = [p.message for p in check(game, state, orders("buy 1 ftr\nplace 1 ftr SZ 7", state, game))
+              if p.severity == "error"]
+    assert any("no carrier of yours" in e for e in errors)
+
+
+def test_ships_starting_in_a_hostile_zone_may_leave_without_fighting():
+    # Checklist 40 [L266-L275]: option (d), leave and not fight; it cannot move again in noncombat.
+    state = position(power="uk", place={"Sea Zone 8": units("1 battleship", "uk") + units("1 destroyer", "germany")})
+    result = play("combat:\nmove 1 bb SZ 8 -> SZ 9", state, SideDice(MISS, MISS))
+    assert not [e for e in result.events if type(e).__name__ == "BattleStarted"]
+    assert any(u.type == "battleship" and u.owner == "uk" for u in result.state.units["Sea Zone 9"])

@@ -249,3 +249,17 @@ def test_orders_for_the_wrong_power_are_refused():
     from adjudicator.parser import parse_orders
     with pytest.raises(Exception):
         parse_orders("power: Germany\nbuy 1 inf", game, power=state.power)
+
+
+def test_errors_in_every_phase_are_reported_together():
+    found = errors(problems_for("""
+        buy 1 inf
+        combat:
+        move 3 inf Karelia -> Ukraine
+        noncombat:
+        move 1 tank Caucasus -> Turkey
+        place 1 inf SZ 4
+    """))
+    assert any("not adjacent" in e for e in found)
+    assert any("neutral" in e for e in found)
+    assert any("at sea" in e for e in found)
