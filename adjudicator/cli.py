@@ -98,8 +98,6 @@ def _save_report(path: str, *args, **kwargs) -> None:
     from .report import save_report
     try:
         save_report(path, *args, **kwargs)
-    except FileExistsError:
-        raise PbemError(f"{path} already exists; pass --force to overwrite it") from None
     except ValueError as err:
         raise PbemError(str(err)) from None
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -54,6 +53,7 @@ from .events import (
     VictoryDeclared,
 )
 from .game import Game
+from .storage import write_atomic
 from .state import GameState
 
 REPORT_WIDTH = 100
@@ -639,9 +639,9 @@ def save_report(path: str | os.PathLike, events: Iterable[Event], game: Game,
                 overwrite: bool = False) -> Path:
     """Write the report to ``path``: HTML for ``.html``/``.htm``, plain text for ``.txt``.
 
-    The file is written to a temporary file in the same directory and moved into place, so
-    readers never see a half-written report.  Raises ``FileExistsError`` if ``path`` exists
-    and ``overwrite`` is false, ``ValueError`` for another extension.
+    Written atomically (``storage.write_atomic``), so readers never see a half-written
+    report.  Raises ``PbemError`` if ``path`` exists and ``overwrite`` is false,
+    ``ValueError`` for another extension.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -651,29 +651,5 @@ def save_report(path: str | os.PathLike, events: Iterable[Event], game: Game,
         content = report_text(events, game, state_before, state_after)
     else:
         raise ValueError(f"cannot tell the report format from {path.name!r}: use .txt or .html")
-    if not overwrite and path.exists():
-        raise FileExistsError(f"{path} already exists (pass overwrite=True to replace it)")
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)        # atomic and never clobbers: fails if path exists
-            except FileExistsError:
-                raise FileExistsError(
-                    f"{path} already exists (pass overwrite=True to replace it)") from None
-            except OSError:               # no hard links here (some filesystems)
-                if path.exists():
-                    raise FileExistsError(
-                        f"{path} already exists (pass overwrite=True to replace it)") from None
-                os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomic(path, content.encode("utf-8"), overwrite=overwrite)
     return path

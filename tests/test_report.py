@@ -38,6 +38,7 @@ from adjudicator.events import (
     VictoryDeclared,
     all_event_classes,
 )
+from adjudicator.errors import PbemError
 from adjudicator.game import Game
 from adjudicator.report import (
     battle_summaries,
@@ -406,7 +407,7 @@ def test_save_report_refuses_to_overwrite(tmp_path):
     game = make_game()
     target = tmp_path / "turn.txt"
     target.write_text("keep me", encoding="utf-8")
-    with pytest.raises(FileExistsError):
+    with pytest.raises(PbemError, match="already exists"):
         save_report(target, make_events(), game)
     assert target.read_text(encoding="utf-8") == "keep me"
     save_report(target, make_events(), game, overwrite=True)
