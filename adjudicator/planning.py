@@ -28,6 +28,15 @@ def _units_text(game, units) -> str:
                      for k, n in counts.items())
 
 
+def _short_units(game, units) -> str:
+    """"7 inf, 3 tank, 1 bmr": the order language's own abbreviations, for narrow tables."""
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[u.type.key] = counts.get(u.type.key, 0) + 1
+    short = lambda k: (game.ruleset.units[k].aliases or (k,))[0]  # noqa: E731
+    return ", ".join(f"{n} {short(k)}" for k, n in counts.items())
+
+
 def _composition_text(game, composition) -> str:
     units = game.ruleset.units
     return ", ".join(f"{n} {units[k].name if n == 1 else units[k].display_plural}"
@@ -47,15 +56,15 @@ def render_planned_battles(game, state: GameState, orders: OrderSet, console: Co
     setups = planned_battles(game, state, orders)
     if not setups:
         return []
-    table = Table(title="Battles these orders start (exact odds, each as if fought first)",
-                  title_justify="left")
-    for col in ("Battle", "Attackers", "Defenders", "Success", "Defender holds", "TUV swing", "Rounds"):
-        table.add_column(col, justify="right" if col in {"Success", "Defender holds", "TUV swing", "Rounds"} else "left")
+    table = Table(title="Battles these orders start (exact odds, each as if fought first; "
+                        "Held = the defender keeps the space)", title_justify="left")
+    for col in ("Battle", "Attackers", "Defenders", "Success", "Held", "TUV swing", "Rounds"):
+        table.add_column(col, justify="left" if col in {"Battle", "Attackers", "Defenders"} else "right")
     results = []
     for setup in setups:
         odds = battle_odds(setup, sides=game.ruleset.dice_sides)
         results.append((setup, odds))
-        table.add_row(setup.space, _units_text(game, setup.attackers), _units_text(game, setup.defenders),
+        table.add_row(setup.space, _short_units(game, setup.attackers), _short_units(game, setup.defenders),
                       _pct(success(setup, odds)), _pct(odds.defender_wins + odds.stalemate),
                       f"{odds.tuv_swing:+.1f}", f"{odds.rounds:.2f}")
     console.print(table)
