@@ -382,6 +382,13 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--land", action="store_true", help="land battle (default)")
     kind.add_argument("--sea", action="store_true", help="sea battle")
     p.add_argument("--retreat", help='retreat condition, e.g. "attackers < 3" or "after round 2"')
+    p.add_argument("--from-sea", metavar="UNITS",
+                   help='amphibious assault: attackers landing from transports (they cannot retreat), e.g. "2 inf"')
+    p.add_argument("--attacker-losses", metavar="TYPES", help='attacker loss order, e.g. "inf, tank, ftr"')
+    p.add_argument("--defender-losses", metavar="TYPES", help="defender loss order")
+    p.add_argument("--attacker-subs", choices=["fire", "submerge"], help="attacking submarines' choice")
+    p.add_argument("--defender-submerge", choices=["never", "always", "losing"], default="losing",
+                   help="defending submarines' policy (default: losing)")
     p.add_argument("--map", default="aa1941")
     p.add_argument("--monte-carlo", type=int, metavar="RUNS", help="also run RUNS seeded simulations")
     p.set_defaults(func=cmd_odds)

@@ -12,7 +12,7 @@ from rich.table import Table
 from .combat import BattleSetup, BattleUnit
 from .errors import PbemError
 from .odds import BattleOdds, battle_odds, monte_carlo
-from .orders import Buy, OrderSet, RetreatCondition
+from .orders import Buy, OrderSet, RetreatCondition, SubmergePolicy
 from .state import GameState
 
 
@@ -95,6 +95,13 @@ def _parse_retreat(game, text: str, space: str) -> tuple[RetreatCondition, ...]:
     return orders.battles[0].retreat
 
 
+def _parse_losses(game, text: str | None, space: str) -> tuple[str, ...]:
+    if not text:
+        return ()
+    from .parser import parse_orders
+    return parse_orders(f"combat:\nbattle {space}: losses {text}", game).battles[0].loss_order
+
+
 def odds_command(args, console: Console) -> int:
     from .loader import load_game
     game = load_game(args.map)
@@ -103,6 +110,10 @@ def odds_command(args, console: Console) -> int:
     is_sea = bool(args.sea)
     space = next(t.key for t in game.map.territories.values() if t.is_sea == is_sea)
     attackers = _parse_units(game, args.attackers, attacker, 1)
+    if args.from_sea:
+        if is_sea:
+            raise PbemError("--from-sea is for the land part of an amphibious assault")
+        attackers += _parse_units(game, args.from_sea, attacker, 500, seaborne=True)
     defenders = _parse_units(game, args.defenders, defender, 1000)
     if not attackers or not defenders:
         raise PbemError("both sides need at least one unit")
@@ -110,6 +121,10 @@ def odds_command(args, console: Console) -> int:
     setup = BattleSetup(battle_id="odds", space=space, is_sea=is_sea, attacker=attacker,
                         attackers=attackers, defenders=defenders, retreat=retreat,
                         retreat_options=("(retreat)",) if retreat else (),
+                        attacker_loss_order=_parse_losses(game, args.attacker_losses, space),
+                        defender_loss_order=_parse_losses(game, args.defender_losses, space),
+                        attacker_subs=args.attacker_subs,
+                        defender_submerge=SubmergePolicy(args.defender_submerge),
                         unit_types=game.ruleset.units)
     started = time.perf_counter()
     exact = battle_odds(setup, sides=game.ruleset.dice_sides)

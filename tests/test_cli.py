@@ -451,3 +451,32 @@ def test_installed_command(tmp_path):
     assert result.returncode == 0 and "verify" in result.stdout
     result = run("frobnicate")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+# --------------------------------------------------------------------------- pbem odds
+
+def test_odds_one_infantry_each_closed_form(capsys):
+    # Per round: attacker hits 1/6, defender 2/6.  P(A only) = 4/36, P(both) = 2/36,
+    # P(D only) = 10/36, P(neither) = 20/36, so the battle ends 25% / 12.5% / 62.5%.
+    code, out = pbem(capsys, "odds", "1 inf", "vs", "1 inf")
+    assert code == 0, out
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in out.splitlines() if line.count("│") >= 3}
+    assert rows["Attacker wins"] == "25.0%"
+    assert rows["Both destroyed"] == "12.5%"
+    assert rows["Defender wins"] == "62.5%"
+
+
+def test_odds_with_retreat_amphibious_and_loss_orders(capsys):
+    code, out = pbem(capsys, "odds", "1 tank", "vs", "3 inf", "--from-sea", "2 inf, 1 tank",
+                     "--retreat", "attackers < 2", "--attacker-losses", "inf, tank",
+                     "--monte-carlo", "500")
+    assert code == 0, out
+    assert "Attacker retreats" in out and "Monte Carlo" in out
+
+
+def test_odds_bad_input_is_a_message(capsys):
+    for args in (("1 infantery", "vs", "1 inf"), ("1 inf", "vs", "1 inf", "--retreat", "whenever"),
+                 ("1 bb", "vs", "1 dd", "--sea", "--from-sea", "1 inf")):
+        code, out = pbem(capsys, "odds", *args)
+        assert_clean_failure(code, out)
