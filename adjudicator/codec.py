@@ -323,15 +323,41 @@ def structure(data, cls: type[T], where: str = "document") -> T:
 
 
 def canonical_json(obj) -> bytes:
-    """Deterministic bytes for ``obj``: UTF-8, sorted keys, indent 2, no ASCII escaping,
+    """Deterministic bytes for ``obj``: UTF-8 (no ASCII escaping), keys sorted, two-space
+    indentation, a list of plain numbers on one line (dice faces stay readable), one
     trailing newline.  attrs instances are unstructured with the project converter."""
     if attrs.has(type(obj)) or isinstance(obj, Event):
         obj = converter.unstructure(obj)
     try:
-        text = json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
-        return (text + "\n").encode("utf-8")
+        return (_dump(obj, 0) + "\n").encode("utf-8")
     except UnicodeEncodeError as exc:
         raise StateFileError(f"text cannot be written as UTF-8: {exc.reason}") from None
+
+
+def _scalar(value) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _dump(value, depth: int) -> str:
+    """The canonical layout (what ``json.dumps(sort_keys=True, indent=2)`` gives, except
+    that a non-empty list of numbers is written on one line as ``[1, 2, 3]``)."""
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = sorted(value.items())
+        if any(not isinstance(k, str) for k, _ in items):
+            raise TypeError("canonical JSON keys must be strings")
+        body = ",\n".join(f"{inner}{_scalar(k)}: {_dump(v, depth + 1)}" for k, v in items)
+        return "{\n" + body + "\n" + pad + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return "[" + ", ".join(_scalar(v) for v in value) + "]"
+        body = ",\n".join(inner + _dump(v, depth + 1) for v in value)
+        return "[\n" + body + "\n" + pad + "]"
+    return _scalar(value)
 
 
 # --------------------------------------------------------------------------- helpers

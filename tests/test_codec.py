@@ -143,7 +143,7 @@ def test_events_round_trip(evs):
 
 def test_canonical_json_bytes():
     blob = canonical_json({"b": [1, 2], "a": "Ünïcode ♞", "c": {"z": None, "y": True}})
-    assert blob == ('{\n  "a": "Ünïcode ♞",\n  "b": [\n    1,\n    2\n  ],\n'
+    assert blob == ('{\n  "a": "Ünïcode ♞",\n  "b": [1, 2],\n'
                     '  "c": {\n    "y": true,\n    "z": null\n  }\n}\n').encode("utf-8")
     assert canonical_json({"a": 1, "b": 2}) == canonical_json({"b": 2, "a": 1})
 
@@ -215,3 +215,24 @@ def test_real_initial_state_round_trip():
     blob = canonical_json(codec.encode_state(state))
     assert codec.decode_state(json.loads(blob)) == state
     assert any("cargo" in g for groups in json.loads(blob)["units"].values() for g in groups)
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(_json_values)
+def test_canonical_json_round_trips_and_is_stable(value):
+    import json
+    blob = canonical_json(value)
+    assert json.loads(blob) == value
+    assert canonical_json(json.loads(blob)) == blob
+    assert blob.endswith(b"\n") and not blob.endswith(b"\n\n")
+
+
+def test_canonical_json_puts_number_lists_on_one_line():
+    blob = canonical_json({"faces": [1, 6, 3], "names": ["a", "b"]}).decode()
+    assert '"faces": [1, 6, 3]' in blob
+    assert '"names": [\n    "a",\n    "b"\n  ]' in blob
