@@ -84,10 +84,8 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
     if t.is_sea and ut.domain == Domain.AIR:
         if not ut.has(Ability.CARRIER_BASED):
             return f"{ut.display_plural} can only be placed in a factory territory"
-        probe = board.add_new(unit_type, ctx.power, space)
         decks = [c for c in board.at(space) if c.owner == ctx.power
-                 and board.utype(c).has(Ability.CARRIES_AIR) and board.can_carry(c, probe)]
-        board.remove(probe)
+                 and board.utype(c).has(Ability.CARRIES_AIR) and board.can_carry(c, unit_type)]
         if not decks:
             return f"no carrier of yours in {space} with room for a fighter"
         carrier = decks[0]

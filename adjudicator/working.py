@@ -140,17 +140,18 @@ class WorkingBoard:
         large = sum(1 for c in cargo if self.utype(c).cargo_size == "large")
         return free, rule.large_slots - large
 
-    def can_carry(self, carrier: Piece, piece: Piece) -> bool:
+    def can_carry(self, carrier: Piece, cargo: Piece | str) -> bool:
+        """Whether ``carrier`` has room for ``cargo`` (a piece or a unit type key)."""
         rule = self.utype(carrier).cargo
-        ptype = self.utype(piece)
-        if rule is None or ptype.domain != rule.domain:
+        ctype = self.utype(cargo)
+        if rule is None or ctype.domain != rule.domain:
             return False
-        if rule.only_types and piece.type not in rule.only_types:
+        if rule.only_types and ctype.key not in rule.only_types:
             return False
         free, large_free = self.free_slots(carrier)
         if free <= 0:
             return False
-        if ptype.cargo_size == "large" and large_free is not None and large_free <= 0:
+        if ctype.cargo_size == "large" and large_free is not None and large_free <= 0:
             return False
         return True
 
