@@ -66,12 +66,11 @@ def check_combat_moves(ctx: TurnContext) -> None:
     planned = planned_carrier_zones(ctx)
     landing_zones = {l.zone for l in ctx.landings}
     landed_cargo = {uid for l in ctx.landings for uid in l.cargo}
-    lines = ctx.attack_lines
     for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
         if piece.owner != ctx.power or "combat" not in piece.moved_in:
             continue
         ut = board.utype(piece)
-        line = lines.get(piece.space, 0)
+        line = piece.order_line
         if ut.domain == Domain.AIR:
             is_battle = (sea_battle_needed(ctx, piece.space) if board.map[piece.space].is_sea
                          else land_battle_needed(ctx, piece.space))

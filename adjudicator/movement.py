@@ -199,6 +199,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         piece.moved_in.add(phase)
         piece.moves_used += len(order.path) - 1
         piece.came_from = order.path[-2]
+        piece.order_line = order.line
         for cargo in board.cargo_of(piece):
             cargo.space = order.destination
         if board.utype(piece).domain == Domain.AIR and phase == NONCOMBAT:
@@ -246,6 +247,7 @@ def do_load(ctx: TurnContext, order: Load) -> None:
         piece.space = order.zone
         piece.loaded_in = phase
         piece.moved_in.add(phase)
+        piece.order_line = order.line
     ctx.emit(Loaded(power, count_types(pieces), order.origin, order.zone, order.line, phase))
 
 

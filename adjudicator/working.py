@@ -34,6 +34,7 @@ class Piece:
     seaborne: bool = False            # landed from a transport in an amphibious assault
     retreated: bool = False
     launched: bool = False            # fighter that took off from its carrier before a sea battle, not fighting
+    order_line: int = 0               # line of the last order that moved, loaded or unloaded it
     start_space: str = ""
 
     @property
