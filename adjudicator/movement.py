@@ -69,6 +69,9 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
             what = f"{group.count} {ut.name if group.count == 1 else ut.display_plural}"
             if group.cargo is not None:
                 what += " carrying " + (", ".join(f"{g.count} {g.type}" for g in group.cargo) or "nothing")
+            if not pool:
+                raise OrderFailed(f"needs {what} in {space}, but none of yours is there now "
+                                  "(lost in battle, moved away, or never there)")
             reason = f"needs {what} in {space}, found {len(fits)} that can move"
             blocked = [p for p in pool if p not in free]
             if blocked:
