@@ -217,3 +217,29 @@ def render_board(game: Game, state: GameState, console: Console, power: str | No
         stray = _stray_units(game, state)
         if stray is not None:
             console.print(stray)
+    standing = _standing_orders_table(game, state, power)
+    if standing is not None:
+        console.print(standing)
+
+
+def _standing_orders_table(game: Game, state: GameState, power: str | None) -> Table | None:
+    """Each power's standing defence orders (they apply until replaced)."""
+    rows = []
+    for key in _powers_in_order(game, state):
+        orders = state.standing_orders.get(key)
+        if orders is None or (power is not None and key != power):
+            continue
+        for d in orders.defences:
+            losses = ", ".join(game.ruleset.units[u].name if u in game.ruleset.units else u
+                               for u in d.loss_order) or "default"
+            submerge = d.submerge.value if d.submerge is not None else "default"
+            rows.append((power_name(game, key), d.space or "all spaces", losses, submerge))
+    if not rows:
+        return None
+    table = Table(title="Standing defence orders", title_justify="left", title_style="bold",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("Power", "Where", "Loss order", "Submarines"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    return table

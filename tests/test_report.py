@@ -509,3 +509,18 @@ def test_noncombat_load_and_unload_are_listed_under_noncombat():
     assert "Combat moves" not in text
     noncombat = text.index("Noncombat moves")
     assert noncombat < text.index("Germany → Sea Zone 5") and noncombat < text.index("Sea Zone 5 → Norway")
+
+
+def test_board_shows_standing_defence_orders():
+    import attrs as _attrs
+    from adjudicator.orders import DefenceOrder, StandingOrders, SubmergePolicy
+    state = _attrs.evolve(board_state(), standing_orders={
+        "ussr": StandingOrders((DefenceOrder(None, ("infantry", "tank")),
+                                DefenceOrder("Karelia", (), SubmergePolicy.NEVER)))})
+    console = Console(record=True, width=100, file=io.StringIO())
+    render_board(make_game(), state, console)
+    text = console.export_text(styles=False)
+    assert "Standing defence orders" in text
+    assert re.search(r"Soviet Union\s+all spaces\s+Infantry, Tank\s+default", text)
+    assert re.search(r"Soviet Union\s+Karelia\s+default\s+never", text)
+    assert "Standing defence orders" not in board_text()
