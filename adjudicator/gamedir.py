@@ -324,6 +324,7 @@ def process_turn(directory, game, orders_text: str | bytes, parse: Callable | No
         _check_own_signature(game_file_path(directory), gf_bytes, gf)
         if last_file is not None:
             _check_own_signature(last_file[0], last_file[1], gf)
+        _verify_published(directory, game)
         if state.winner is not None:
             raise PbemError(f"the game is over: {state.winner} won")
         if not re.fullmatch(r"[A-Za-z0-9_-]+", state.power):
@@ -387,6 +388,17 @@ def process_turn(directory, game, orders_text: str | bytes, parse: Callable | No
             raise
         os.replace(seed_tmp, _secret_dir(directory) / SEED_FILE)
         return tf
+
+
+def _verify_published(directory: Path, game) -> None:
+    """Verify before writing: every published file's signature, chain link, seed and die
+    (no replay, which ``pbem verify`` does).  A game that fails is never extended."""
+    from .audit import verify_game
+    report = verify_game(directory, lambda *args, **kwargs: game, replay=False)
+    if not report.ok:
+        f = report.failure
+        raise PbemError(f"refusing to process a turn: {f.file} fails the {f.check} check "
+                        f"({f.detail}); run 'pbem verify' for details")
 
 
 def _check_own_signature(path: Path, data: bytes, gf: GameFile) -> None:

@@ -480,3 +480,24 @@ def test_odds_bad_input_is_a_message(capsys):
                  ("1 bb", "vs", "1 dd", "--sea", "--from-sea", "1 inf")):
         code, out = pbem(capsys, "odds", *args)
         assert_clean_failure(code, out)
+
+
+def test_process_refuses_to_extend_a_game_whose_published_dice_were_changed(game, capsys):
+    # Verify before writing: a die changed (and re-signed by a dishonest game master) in
+    # turn 1 is caught before turn 2 is adjudicated, and nothing is written.
+    from adjudicator import keys, sshsig
+    from adjudicator.codec import canonical_json
+    code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds")
+    assert code == 0, out
+    path = game / "turns" / "0001-ussr.json"
+    doc = json.loads(path.read_bytes())
+    faces = doc["dice"][0]["faces"]
+    faces[0] = 1 if faces[0] != 1 else 2
+    path.write_bytes(canonical_json(doc))
+    gm = keys.load_private_key(game / ".secret" / "gm_ed25519")
+    gamedir.sig_path(path).write_text(sshsig.sign(path.read_bytes(), gm, "pbem-turn"))
+    before = snapshot(game)
+    code, out = pbem(capsys, "process", GERMANY, "-g", game, "--demo-seeds")
+    assert_clean_failure(code, out, (2,))
+    assert "dice check" in out
+    assert snapshot(game) == before
