@@ -492,7 +492,11 @@ class _Builder:
             unit = self.resolve(line, "unit", name.children)
             cargo = self.cargo(line, more[0])
             if len(more) > 1:
-                place = self.resolve(line, "space", more[1].children)
+                tokens = more[1].children
+                if len(tokens) > 1 and tokens[0].value.casefold() in _PLACE_WORDS \
+                        and self.names.find("space", line.text(tokens)) is None:
+                    tokens = tokens[1:]              # "(1 inf) from SZ 5"
+                place = self.resolve(line, "space", tokens)
             else:
                 self.missing_place(line, more[0], verb)
         else:
@@ -501,7 +505,7 @@ class _Builder:
             k = self.split(line, tokens, report=False) if len(tokens) > 1 else None
             if k is not None:
                 unit = self.names.find("unit", line.text(tokens[:k]))
-                place = self.names.find("space", line.text(tokens[k:]))
+                place = self._space_after(line, tokens[k:])
             elif len(tokens) == 1 or self.names.find("unit", line.text(tokens)):
                 unit = self.resolve(line, "unit", tokens)
                 if unit is not None:
@@ -521,13 +525,21 @@ class _Builder:
         what = "where to place the units" if verb == "place" else "where the units start"
         self.error(line, column, f"say {what} (example: '{_EXAMPLES[verb.upper()]}')")
 
+    def _space_after(self, line: _Line, tokens: list[Token]) -> str | None:
+        """The space named by ``tokens``, allowing a leading "from", "in" or "at"
+        ("move 2 inf from Karelia to Archangel", "place 3 inf in Germany")."""
+        found = self.names.find("space", line.text(tokens))
+        if found is None and len(tokens) > 1 and tokens[0].value.casefold() in _PLACE_WORDS:
+            found = self.names.find("space", line.text(tokens[1:]))
+        return found
+
     def split(self, line: _Line, tokens: list[Token], report: bool) -> int | None:
         """Split a run of words into unit name + space name.  Returns the number of words of
         the unit name when both resolve; otherwise (with ``report``) records the errors of
         the most plausible split and returns None."""
         n = len(tokens)
         units = {k: self.names.find("unit", line.text(tokens[:k])) for k in range(1, n)}
-        spaces = {k: self.names.find("space", line.text(tokens[k:])) for k in range(1, n)}
+        spaces = {k: self._space_after(line, tokens[k:]) for k in range(1, n)}
         for k in range(n - 1, 0, -1):
             if units[k] and spaces[k]:
                 return k
@@ -558,6 +570,9 @@ class _Builder:
             defences=tuple(self.defences.values()),
             source=text,
         )
+
+
+_PLACE_WORDS = frozenset({"from", "in", "at"})
 
 
 def _strip_comment(raw: str) -> str:

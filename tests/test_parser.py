@@ -740,3 +740,24 @@ def test_retreat_destination_without_to_as_in_the_issue():
     without = parse_orders("combat:\nbattle Karelia: retreat Archangel if attackers < 3", game)
     assert strip_positions(with_to).battles == strip_positions(without).battles
     assert without.battles[0].retreat[0].destination == "Archangel"
+
+
+@pytest.mark.parametrize("written", [
+    "move 2 inf Karelia -> Archangel",
+    "move 2 inf Karelia to Archangel",
+    "move 2 inf from Karelia to Archangel",
+    "move 2 inf Karelia => Archangel",
+    "MOVE 2 INFANTRY FROM KARELIA TO ARCHANGEL",
+])
+def test_forgiving_move_spellings_mean_the_same(written):
+    game = make_game()
+    canonical = parse_orders("combat:\nmove 2 inf Karelia -> Archangel", game)
+    assert strip_positions(parse_orders("combat:\n" + written, game)).combat == \
+        strip_positions(canonical).combat
+
+
+def test_place_in_and_load_to():
+    game = make_game()
+    assert parse_orders("place 3 inf in Germany", game).places[0].space == "Germany"
+    load = parse_orders("noncombat:\nload 1 inf from Germany to SZ 5", game).noncombat[0]
+    assert (load.origin, load.zone) == ("Germany", "Sea Zone 5")
