@@ -10,6 +10,7 @@ import random
 import sys
 import time
 import traceback
+
 from adjudicator.loader import load_game, initial_state
 from adjudicator.turn import check, adjudicate
 from adjudicator.parser import parse_orders
@@ -20,7 +21,6 @@ from adjudicator.rules import Domain
 game = load_game()
 m = game.map
 units = game.ruleset.units
-abbrev = {k: k for k in units}
 
 def random_orders(state, rng):
     board = WorkingBoard(game, state)
