@@ -4,7 +4,7 @@ lost).  Aircraft with no noncombat order are flown to the nearest landing space.
 
 from __future__ import annotations
 
-from .battles import find_deck, land_battle_needed, sea_battle_needed
+from .battles import battle_needed, find_deck
 from .context import TurnContext
 from .events import AircraftLost, Landed
 from .orders import Move
@@ -72,9 +72,8 @@ def check_combat_moves(ctx: TurnContext) -> None:
         ut = board.utype(piece)
         line = piece.order_line
         if ut.domain == Domain.AIR:
-            is_battle = (sea_battle_needed(ctx, piece.space) if board.map[piece.space].is_sea
-                         else land_battle_needed(ctx, piece.space))
-            if not is_battle or not board.enemies_at(piece.space) and not _land_attack(ctx, piece.space):
+            if not battle_needed(ctx, piece.space) or not (board.enemies_at(piece.space)
+                                                          or _land_attack(ctx, piece.space)):
                 ctx.error(line, f"{ut.name} must end its combat move in a battle; "
                                 f"{piece.space} has nothing to attack")
             if nearest_landing(ctx, piece, planned) is None:

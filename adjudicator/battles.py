@@ -25,18 +25,30 @@ def start_hostile_zones(ctx: TurnContext) -> frozenset[str]:
 
 
 def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
+    """Whether the phasing power fights in ``zone`` (digest §5.2, §5.3.1 step 1, §6.5-6.6).
+
+    Always where enemy surface warships make the zone hostile, or where a ``battle`` line
+    names it.  Where only enemy subs and transports are: lone transports are destroyed
+    automatically by any unit that ended its combat move there; otherwise a unit that ended
+    its combat move there attacks, except an amphibious assault's ships (which may ignore
+    subs) and ships that only left a hostile zone to avoid a battle (case 3).
+    """
     board = ctx.board
     mine = [p for p in board.at(zone) if p.owner == ctx.power]
-    if not mine or not board.enemies_at(zone):
+    enemies = board.enemies_at(zone)
+    if not mine or not enemies:
         return False
-    if board.hostile_zone(zone):
+    if board.hostile_zone(zone) or ctx.orders.directive_for(zone) is not None:
         return True
-    if ctx.orders.directive_for(zone) is not None:
+    movers = [p for p in mine if "combat" in p.moved_in
+              and not board.utype(p).has(Ability.CARRIES_LAND)]
+    if not movers:
+        return False
+    if all(board.utype(e).has(Ability.DEFENCELESS) for e in enemies):
         return True
-    # Ending a combat move with only enemy subs/transports there is an attack on them --
-    # except for ships that only left a hostile zone to avoid a battle (digest §5.2 case 3).
-    return any("combat" in p.moved_in and not board.utype(p).has(Ability.CARRIES_LAND)
-               and p.start_space not in ctx.hostile_at_start for p in mine)
+    if any(landing.zone == zone for landing in ctx.landings):
+        return False
+    return any(p.start_space not in ctx.hostile_at_start for p in movers)
 
 
 def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
@@ -47,41 +59,49 @@ def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
     return bool(attackers) or any(l.target == territory for l in ctx.landings)
 
 
+def battle_needed(ctx: TurnContext, space: str) -> bool:
+    """Whether the combat moves start a battle (or a capture) in ``space``."""
+    if ctx.board.map[space].is_sea:
+        return sea_battle_needed(ctx, space)
+    return land_battle_needed(ctx, space)
+
+
 def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
-    """[(space, "sea"|"land")] in the order they are fought: each amphibious assault's sea
-    battle then its land battle, in the order declared, then the rest by first order line."""
+    """[(space, "sea"|"land")] in the order they are fought (digest §5.3): for each
+    amphibious target, in the order declared, the sea battle of every zone its cargo comes
+    from, then its land battle; then every other battle by the first order line naming it."""
     board = ctx.board
     order: list[tuple[str, str]] = []
     for landing in ctx.landings:
-        for item in ((landing.zone, "sea"), (landing.target, "land")):
-            if item not in order:
-                order.append(item)
+        for feeder in ctx.landings:
+            if feeder.target == landing.target and (feeder.zone, "sea") not in order:
+                order.append((feeder.zone, "sea"))
+        if (landing.target, "land") not in order:
+            order.append((landing.target, "land"))
     rest = []
     for space in board.map.territories:
         kind = "sea" if board.map[space].is_sea else "land"
-        if (space, kind) in order:
-            continue
-        needed = sea_battle_needed(ctx, space) if kind == "sea" else land_battle_needed(ctx, space)
-        if needed:
+        if (space, kind) not in order and battle_needed(ctx, space):
             rest.append((ctx.attack_lines.get(space, 10**9), space, kind))
     order.extend((space, kind) for _, space, kind in sorted(rest))
     return order
 
 
 def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
-    failed_landings: set[str] = set()
+    """Fight every battle in order.  Cargo goes ashore just before its target's land
+    battle, from every zone whose sea battle the attacker won (or that had none); if a sea
+    part fails, the others still fight the land battle (digest §5.3.1 step 3)."""
+    failed_zones: set[str] = set()
     for space, kind in battle_order(ctx):
         if kind == "sea":
-            if sea_battle_needed(ctx, space):
-                outcome = fight(ctx, space, dice)
-                if outcome != "attacker_wins":
-                    failed_landings.update(l.target for l in ctx.landings if l.zone == space)
-            for landing in [l for l in ctx.landings if l.zone == space]:
-                if landing.target not in failed_landings:
-                    go_ashore(ctx, landing)
-        else:
-            if land_battle_needed(ctx, space):
-                fight(ctx, space, dice, min_rounds=1 if space in failed_landings else 0)
+            if sea_battle_needed(ctx, space) and fight(ctx, space, dice) != "attacker_wins":
+                failed_zones.add(space)
+            continue
+        for landing in ctx.landings:
+            if landing.target == space and landing.zone not in failed_zones:
+                go_ashore(ctx, landing)
+        if land_battle_needed(ctx, space):
+            fight(ctx, space, dice)
     land_displaced_defenders(ctx)
 
 
@@ -121,6 +141,11 @@ def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]
 
 
 def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tuple[str, ...]:
+    """Where the attacker may retreat (digest §5.3.2 condition B, §5.3.1 step 5): an
+    adjacent space an attacking land or sea unit came from -- friendly now for land units,
+    friendly at the start of the turn for ships; sea-borne units never retreat.  Aircraft
+    retreat where they are and land in noncombat, so an attack with aircraft always has
+    ``space`` itself as a last option."""
     board = ctx.board
     if board.map[space].is_sea:
         found = {p.came_from for p in attackers
@@ -130,9 +155,8 @@ def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tup
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.LAND and not p.seaborne and p.came_from
                  and board.is_friendly_territory(p.came_from)}
-        if not found and any(board.utype(p).domain == Domain.AIR for p in attackers) \
-                and not any(board.utype(p).domain == Domain.LAND for p in attackers):
-            found = {space}   # aircraft alone break off and stay to land in noncombat
+    if not found and any(board.utype(p).domain == Domain.AIR for p in attackers):
+        found = {space}
     return tuple(sorted(found))
 
 
@@ -151,8 +175,7 @@ def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
     return None
 
 
-def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
-                 min_rounds: int = 0):
+def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece]):
     """The combat engine's view of the battle in ``space``, with both sides' instructions."""
     from .combat import BattleSetup, BattleUnit
     board = ctx.board
@@ -171,15 +194,14 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
         retreat_options=retreat_options(ctx, space, attackers),
         attacker_subs=directive.subs if directive else None,
         defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
-        min_rounds=min_rounds,
         unit_types=board.rules.units,
     )
 
 
 def roll_battle(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
-                dice: DiceSource, min_rounds: int):
+                dice: DiceSource):
     from .combat import resolve_battle
-    setup = battle_setup(ctx, space, attackers, defenders, min_rounds)
+    setup = battle_setup(ctx, space, attackers, defenders)
     return resolve_battle(setup, dice, names=power_names(ctx))
 
 
@@ -196,14 +218,23 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
                     piece.launched = True
 
 
-def fight(ctx: TurnContext, space: str, dice: DiceSource | None, min_rounds: int = 0) -> str:
+def can_capture(ctx: TurnContext, pieces: list[Piece]) -> bool:
+    """Only land units that may capture take territory (digest §4.3, §5.3.2 step 7)."""
+    board = ctx.board
+    return any(p.uid in board.pieces and board.utype(p).domain == Domain.LAND
+               and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in pieces)
+
+
+def fight(ctx: TurnContext, space: str, dice: DiceSource | None) -> str:
     board = ctx.board
     is_sea = board.map[space].is_sea
     if is_sea:
         launch_carried_fighters(ctx, space)
     attackers, defenders = participants(ctx, space)
+    if not attackers:            # e.g. a landing whose sea part failed, with no one else
+        return "defender_wins"
     if not defenders:
-        if not is_sea and any(board.utype(p).domain == Domain.LAND for p in attackers):
+        if not is_sea and can_capture(ctx, attackers):
             take_territory(ctx, space)
         return "attacker_wins"
     defending_powers = tuple(p for p in board.rules.turn_order if any(d.owner == p for d in defenders))
@@ -216,7 +247,7 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, min_rounds: int
         survivors_d: set[int] = set()
         outcome, retreated_to, events, retreated = "attacker_wins", None, [], set()
     else:
-        result = roll_battle(ctx, space, attackers, defenders, dice, min_rounds)
+        result = roll_battle(ctx, space, attackers, defenders, dice)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
@@ -237,9 +268,7 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None, min_rounds: int
                 p.space = retreated_to
                 for c in board.cargo_of(p):
                     c.space = retreated_to
-    captured = (not is_sea and outcome == "attacker_wins"
-                and any(p.uid in board.pieces and board.utype(p).domain == Domain.LAND
-                        and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in attackers))
+    captured = not is_sea and outcome == "attacker_wins" and can_capture(ctx, attackers)
     for event in events:
         if isinstance(event, BattleEnded) and captured:
             event = attrs.evolve(event, summary=capture_summary(ctx, event, space))

@@ -136,8 +136,12 @@ def _read_bytes(path: str, what: str) -> bytes:
 def cmd_new(args, console: Console) -> int:
     from . import gamedir
     from .loader import load_game
+    if not args.dir.strip():
+        raise PbemError("give the directory for the new game, e.g. 'pbem new my-game'")
     game = load_game(args.map)
-    game_id = args.id or Path(args.dir).name
+    game_id = args.id if args.id is not None else Path(args.dir).resolve().name
+    if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
+        raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
     players = {}
     for item in args.player or ():
@@ -310,6 +314,16 @@ def cmd_demo(args, console: Console) -> int:
 
 # -- argument parsing -------------------------------------------------------------------------
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for "
                                      "Axis & Allies: text orders, verifiable dice, signed turn files.")
@@ -400,7 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="play the bundled example game and print every report")
     p.add_argument("--example", help="example folder (default turns/aa1941-example)")
     p.add_argument("--out", help="where to write the game directory (default: a temp dir)")
-    p.add_argument("--turns", type=int, help="stop after this many turns")
+    p.add_argument("--turns", type=_positive_int, help="stop after this many turns")
     p.add_argument("--map", default="aa1941")
     p.set_defaults(func=cmd_demo)
     return parser

@@ -47,6 +47,7 @@ class TurnContext:
     attack_lines: dict[str, int] = attrs.field(factory=dict)    # space -> first order line attacking it
     explicit_air_moves: dict[int, int] = attrs.field(factory=dict)  # air uid -> noncombat order line
     pending_placements: dict[str, int] = attrs.field(factory=dict)  # purchased, not yet placed
+    bought: dict[str, int] = attrs.field(factory=dict)              # purchased this turn
     standing_orders: dict[str, StandingOrders] = attrs.field(factory=dict)  # power -> defence orders
     hostile_at_start: frozenset[str] = frozenset()   # sea zones with enemy warships at the start
 

@@ -84,7 +84,7 @@ def read_game(directory) -> tuple[GameFile, bytes]:
     path = game_file_path(directory)
     if not path.exists():
         raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}); "
-                        "create one with create_game")
+                        "create one with 'pbem new'")
     data = read_bytes(path, "game file")
     return decode_game_file(data, path), data
 
@@ -336,6 +336,10 @@ def process_turn(directory, game, orders_text: str | bytes, parse: Callable | No
             raise PbemError(f"the state after turn {last} has turn number {state.turn_number}")
 
         seed = _secret_seed(directory, commitment)
+        if seeds is not None and hmac_dice.commitment(seeds(state.turn_number)) != commitment:
+            # Never switch a game with secret seeds to a predictable seed source.
+            raise PbemError("this game's seeds are secret (it was not created with demo seeds); "
+                            "refusing to make the next ones predictable")
         obytes = orders_bytes(orders_text)
         digest = file_digest(obytes)
         player_key = gf.players.get(state.power)

@@ -39,6 +39,11 @@ def may_move(board: WorkingBoard, piece: Piece, phase: str) -> str | None:
         return "has already moved in this phase"
     if piece.carried_by is not None and ut.domain != Domain.AIR:
         return "is aboard a transport (unload it instead)"
+    if piece.carried_by is not None:
+        carrier = board.pieces.get(piece.carried_by)
+        if carrier is not None and phase in carrier.moved_in:
+            return ("rode on a carrier that has already moved (order fighters off a carrier "
+                    "before the carrier moves)")
     if piece.loaded_in is not None:
         return "was loaded this turn (loading is its whole move)"
     if ut.domain == Domain.SEA and piece.unloaded:

@@ -80,6 +80,8 @@ def render_planned_battles(game, state: GameState, orders: OrderSet, console: Co
 def _parse_units(game, text: str, power: str, start_uid: int, seaborne: bool = False):
     from .parser import parse_orders
     orders = parse_orders(f"buy {text}", game)
+    if not orders.buys:
+        raise PbemError("give the units of each side, e.g. \"3 inf, 1 tank\"")
     buy: Buy = orders.buys[0]
     units, uid = [], start_uid
     for group in buy.units:
@@ -91,7 +93,10 @@ def _parse_units(game, text: str, power: str, start_uid: int, seaborne: bool = F
 
 def _parse_retreat(game, text: str, space: str) -> tuple[RetreatCondition, ...]:
     from .parser import parse_orders
-    orders = parse_orders(f"combat:\nbattle {space}: retreat if {text}", game)
+    condition = text.strip()
+    if not condition.casefold().startswith(("if ", "after ")):
+        condition = "if " + condition
+    orders = parse_orders(f"combat:\nbattle {space}: retreat {condition}", game)
     return orders.battles[0].retreat
 
 
@@ -100,6 +105,20 @@ def _parse_losses(game, text: str | None, space: str) -> tuple[str, ...]:
         return ()
     from .parser import parse_orders
     return parse_orders(f"combat:\nbattle {space}: losses {text}", game).battles[0].loss_order
+
+
+def _check_domains(attackers, defenders, is_sea: bool) -> None:
+    """Refuse a battle the rules cannot produce (ships on land, armies at sea)."""
+    from .rules import Domain
+    wrong = Domain.LAND if is_sea else Domain.SEA
+    for side, units in (("attackers", attackers), ("defenders", defenders)):
+        bad = sorted({u.type.name for u in units if u.type.domain == wrong})
+        if bad:
+            where = "a sea battle" if is_sea else "a land battle (use --sea for ships)"
+            raise PbemError(f"{', '.join(bad)} cannot fight in {where} ({side})")
+    landed = [u for u in attackers if u.seaborne and u.type.domain != Domain.LAND]
+    if landed:
+        raise PbemError("--from-sea lists land units unloaded from transports")
 
 
 def odds_command(args, console: Console) -> int:
@@ -117,6 +136,7 @@ def odds_command(args, console: Console) -> int:
     defenders = _parse_units(game, args.defenders, defender, 1000)
     if not attackers or not defenders:
         raise PbemError("both sides need at least one unit")
+    _check_domains(attackers, defenders, is_sea)
     retreat = _parse_retreat(game, args.retreat, space) if args.retreat else ()
     setup = BattleSetup(battle_id="odds", space=space, is_sea=is_sea, attacker=attacker,
                         attackers=attackers, defenders=defenders, retreat=retreat,

@@ -53,6 +53,7 @@ def purchase(ctx: TurnContext) -> None:
         ctx.error(line, f"{naval} sea units bought but coastal factories can place only {coastal}")
     board.ipcs[power] = have - cost
     ctx.pending_placements = dict(sorted(wanted.items()))
+    ctx.bought = dict(ctx.pending_placements)
     ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs[power]))
 
 
@@ -75,7 +76,9 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
     ut = board.rules.units[unit_type]
     t = board.map[space]
     if ctx.pending_placements.get(unit_type, 0) <= 0:
-        return f"no {ut.name.lower()} left to place (bought {ut.display_plural.lower()} are all placed)"
+        if unit_type not in ctx.bought:
+            return f"no {ut.name.lower()} was bought this turn (a rejected purchase buys nothing)"
+        return f"all {ut.display_plural.lower()} bought this turn are already placed"
     if t.is_land and ut.domain == Domain.SEA:
         return f"{ut.display_plural} are placed in a sea zone next to a factory"
     if t.is_sea and ut.domain == Domain.LAND:

@@ -101,27 +101,37 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
     battles.conduct_combat(ctx, dice)
     for order in orders.noncombat:
         movement.run_order(ctx, order)
-    if board.capital_held_by_owner(ctx.power):
-        production.mobilize(ctx)
+    production.mobilize(ctx)
     aircraft.land_aircraft(ctx)
-    if board.capital_held_by_owner(ctx.power):
-        production.collect_income(ctx)
+    production.collect_income(ctx)     # nothing (and says why) while the capital is held
     _store_standing_orders(ctx)
     return ctx
 
 
 def _check_directives(ctx: TurnContext) -> None:
+    """Battle lines must name a battle the combat moves start, and a retreat destination
+    the rules allow (an adjacent space an attacking unit came from)."""
+    board = ctx.board
     for directive in ctx.orders.battles:
-        board = ctx.board
         space = directive.space
-        has_battle = (battles.sea_battle_needed(ctx, space) if board.map[space].is_sea
-                      else battles.land_battle_needed(ctx, space))
-        if not has_battle:
+        if not battles.battle_needed(ctx, space):
             ctx.warn(directive.line, f"no battle in {space} follows from your combat moves; "
                                      "this directive has no effect")
+            continue
+        attackers, _ = battles.participants(ctx, space)
+        legal = battles.retreat_options(ctx, space, attackers)
         for cond in directive.retreat:
-            if cond.destination and not board.map.adjacent(space, cond.destination):
+            if cond.destination is None or cond.destination in legal:
+                continue
+            if not board.map.adjacent(space, cond.destination):
                 ctx.error(directive.line, f"retreat destination {cond.destination} is not adjacent to {space}")
+            elif legal and legal != (space,):
+                ctx.warn(directive.line, f"no attacking unit comes from {cond.destination}, so "
+                                         f"the retreat will go to {legal[0]} instead "
+                                         f"(legal: {', '.join(legal)})")
+            else:
+                ctx.warn(directive.line, f"units attacking {space} cannot retreat to "
+                                         f"{cond.destination}; only aircraft can break off")
 
 
 def _store_standing_orders(ctx: TurnContext) -> None:

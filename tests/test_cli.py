@@ -501,3 +501,14 @@ def test_process_refuses_to_extend_a_game_whose_published_dice_were_changed(game
     assert_clean_failure(code, out, (2,))
     assert "dice check" in out
     assert snapshot(game) == before
+
+
+def test_demo_seeds_are_refused_for_a_game_with_secret_seeds(tmp_path, capsys):
+    directory = tmp_path / "real"
+    code, out = pbem(capsys, "new", directory)
+    assert code == 0, out
+    before = snapshot(directory)
+    code, out = pbem(capsys, "process", USSR, "-g", directory, "--demo-seeds")
+    assert_clean_failure(code, out, (2,))
+    assert "seeds are secret" in out
+    assert snapshot(directory) == before

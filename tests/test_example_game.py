@@ -311,3 +311,11 @@ def test_readme_names_the_published_key():
     readme = (PUBLISHED_GAME.parent / "README.md").read_text("utf-8")
     assert keys.fingerprint(gm) in readme
     assert " ".join(gm.split()[:2]) in readme
+
+
+def test_docs_orders_example_is_the_checked_german_orders():
+    # docs/orders.md shows Germany's example orders; they must stay the file the tests run.
+    from conftest import EXAMPLE_ORDERS
+    doc = (EXAMPLE_ORDERS[0].parents[3] / "docs" / "orders.md").read_text(encoding="utf-8")
+    german = EXAMPLE_ORDERS[1].read_text(encoding="utf-8")
+    assert "```\n" + german + "```\n" in doc

@@ -79,6 +79,8 @@ def test_power_without_its_capital_collects_no_income_and_cannot_buy():
     result = play("noncombat:\nmove 3 inf Karelia -> Archangel", state, SideDice(MISS, MISS))
     assert result.state.ipcs["ussr"] == 5
     assert not kinds(result.events, Purchased)
+    income = kinds(result.events, IncomeCollected)
+    assert [(e.income, e.note) for e in income] == [(0, "capital in enemy hands")]
 
 
 def test_liberation_returns_the_territory_without_plunder():
@@ -346,3 +348,67 @@ def test_ships_starting_in_a_hostile_zone_may_leave_without_fighting():
     result = play("combat:\nmove 1 bb SZ 8 -> SZ 9", state, SideDice(MISS, MISS))
     assert not [e for e in result.events if type(e).__name__ == "BattleStarted"]
     assert any(u.type == "battleship" and u.owner == "uk" for u in result.state.units["Sea Zone 9"])
+
+
+def test_two_amphibious_landings_on_one_target_fight_one_land_battle():
+    # §5.3.1 step 2: all attacking units, from every transport and overland, fight together.
+    from adjudicator.state import Unit
+    trn = lambda *cargo: Unit("transport", "uk", tuple(Unit(c, "uk") for c in cargo))  # noqa: E731
+    state = position(power="uk", place={"Sea Zone 7": (trn("infantry"),),
+                                        "Sea Zone 6": (trn("infantry", "infantry"),),
+                                        "Western Europe": units("2 infantry", "germany")},
+                     clear=("Sea Zone 5", "Sea Zone 8"))
+    result = play("combat:\nunload 1 inf SZ 7 -> Western Europe\nunload 2 inf SZ 6 -> Western Europe",
+                  state, SideDice(HIT, MISS))
+    started = [e for e in result.events if type(e).__name__ == "BattleStarted"]
+    assert [(e.space, e.attacking_units) for e in started] == [("Western Europe", {"infantry": 3})]
+    assert result.state.owners["Western Europe"] == "uk"
+
+
+def test_fighters_cannot_take_off_after_their_carrier_moved():
+    # §4.6 [L661, L691]: to fight, a fighter takes off before the carrier moves.
+    from adjudicator.state import Unit
+    from adjudicator.turn import check
+    game = game_1941()
+    cv = Unit("carrier", "usa", (Unit("fighter", "usa"), Unit("fighter", "usa")))
+    state = position(power="usa", place={"Sea Zone 42": (cv,), "Sea Zone 39": units("1 submarine", "japan"),
+                                         "Sea Zone 46": units("1 destroyer", "japan")},
+                     clear=("Sea Zone 45",))
+    text = "combat:\nmove 1 cv SZ 42 -> SZ 40 -> SZ 39\nmove 2 ftr SZ 39 -> SZ 45 -> SZ 46"
+    errors = [p.message for p in check(game, state, orders(text, state, game)) if p.severity == "error"]
+    assert any("carrier that has already moved" in e for e in errors), errors
+
+
+def test_escort_may_ignore_a_lone_sub_in_the_landing_zone():
+    # §5.3.1 step 1: with only subs/transports defending, the attacker may ignore them.
+    from adjudicator.state import Unit
+    trn = Unit("transport", "uk", (Unit("infantry", "uk"), Unit("infantry", "uk")))
+    state = position(power="uk", place={"Sea Zone 8": (trn, Unit("destroyer", "uk")),
+                                        "Sea Zone 7": units("1 submarine", "germany"),
+                                        "Western Europe": units("1 infantry", "germany")},
+                     clear=("Sea Zone 5",))
+    text = "combat:\nmove 1 trn, 1 dd SZ 8 -> SZ 7\nunload 2 inf SZ 7 -> Western Europe"
+    result = play(text, state, SideDice(HIT, MISS))
+    assert [e.space for e in kinds(result.events, BattleEnded)] == ["Western Europe"]
+    assert result.state.owners["Western Europe"] == "uk"
+    fought = play(text + "\nbattle SZ 7: subs fire", state, SideDice(HIT, MISS))
+    assert [e.space for e in kinds(fought.events, BattleEnded)] == ["Sea Zone 7", "Western Europe"]
+
+
+def test_ships_leaving_a_hostile_zone_sink_lone_transports_where_they_end():
+    # §6.6 [L791]: ending a combat move with only enemy transports destroys them.
+    state = position(power="uk", add={"Sea Zone 8": units("1 destroyer", "germany")},
+                     place={"Sea Zone 7": units("1 transport", "germany")})
+    result = play("combat:\nmove 1 bb SZ 8 -> SZ 7", state, SideDice(HIT, MISS))
+    assert not any(u.owner == "germany" for u in result.state.units["Sea Zone 7"])
+
+
+def test_aircraft_attacking_a_sea_zone_alone_can_retreat():
+    # §5.3.2 condition B: retreating aircraft stay in the space and land in noncombat.
+    from adjudicator.events import Retreated
+    state = position(power="germany", place={"Sea Zone 8": units("1 battleship", "uk")})
+    result = play("combat:\nmove 1 ftr Western Europe -> SZ 8\nmove 1 ftr Germany -> Western Europe -> SZ 8\n"
+                  "battle SZ 8: retreat if attackers < 5", state, SideDice(MISS, MISS))
+    assert kinds(result.events, Retreated)
+    assert kinds(result.events, BattleEnded)[0].rounds == 1
+    assert Counter(u.type for u in result.state.units["Western Europe"])["fighter"] == 2

@@ -263,3 +263,15 @@ def test_errors_in_every_phase_are_reported_together():
     assert any("not adjacent" in e for e in found)
     assert any("neutral" in e for e in found)
     assert any("at sea" in e for e in found)
+
+
+def test_retreat_destination_no_attacker_came_from_is_a_warning():
+    # §5.3.2 condition B: retreat only to a space at least one attacking unit came from.
+    found = problems_for("""
+        combat:
+        move 3 inf Karelia -> West Russia
+        battle West Russia: retreat to Russia if attackers < 2
+    """)
+    warnings = [p.message for p in found if p.severity == "warning"]
+    assert errors(found) == []
+    assert any("no attacking unit comes from Russia" in w and "Karelia" in w for w in warnings), warnings
