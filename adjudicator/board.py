@@ -68,18 +68,3 @@ class GameMap:
     def coastal_zones(self, land_key: str) -> list[str]:
         """Sea zones adjacent to a land territory, in a stable order."""
         return sorted(n for n in self.neighbours(land_key) if self.territories[n].is_sea)
-
-    def distances_from(self, start: str, passable=lambda key: True) -> dict[str, int]:
-        """Breadth-first distance from ``start`` over spaces for which ``passable`` holds
-        (the start itself is always included)."""
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for key in frontier:
-                for n in sorted(self.neighbours(key)):
-                    if n not in dist and passable(n):
-                        dist[n] = dist[key] + 1
-                        nxt.append(n)
-            frontier = nxt
-        return dist

@@ -28,7 +28,6 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
             new_owner = original
             liberated = True
     board.owners[territory] = new_owner
-    board.captured_this_turn.add(territory)
     ctx.emit(Captured(territory, new_owner, previous or "", board.map[territory].ipc, liberated))
 
     capital_of = board.map[territory].capital_of

@@ -29,7 +29,6 @@ class Ability(str, Enum):
     MOVES_THROUGH_ENEMY = "moves_through_enemy"  # passes hostile sea zones unless an enemy ANTI_SUB is there
     ANTI_SUB = "anti_sub"                        # cancels enemy submarine abilities in battle and movement
     SURFACE_WARSHIP = "surface_warship"          # makes a sea zone hostile; blocks enemy ships
-    DOES_NOT_BLOCK = "does_not_block"            # ignored when deciding whether a zone is hostile
     TAKEN_LAST = "taken_last"                    # may take a hit only when no other eligible unit remains
     DEFENCELESS = "defenceless"                  # never fires; destroyed when only such units face armed enemies
     CARRIES_LAND = "carries_land"                # transport
@@ -122,6 +121,3 @@ class Ruleset:
         if a is None or b is None:
             return False
         return self.powers[a].side == self.powers[b].side
-
-    def unit(self, key: str) -> UnitType:
-        return self.units[key]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import attrs
 
 from .game import Game
-from .rules import Ability, Domain, UnitType
+from .rules import Ability, UnitType
 from .state import GameState, Unit
 
 
@@ -37,10 +37,6 @@ class Piece:
     order_line: int = 0               # line of the last order that moved, loaded or unloaded it
     start_space: str = ""
 
-    @property
-    def moved(self) -> bool:
-        return bool(self.moved_in)
-
 
 class WorkingBoard:
     """Pieces by id, territory control, and the snapshot taken at the start of the turn."""
@@ -54,7 +50,6 @@ class WorkingBoard:
         self.start_owners: dict[str, str] = dict(state.owners)
         self.ipcs: dict[str, int] = dict(state.ipcs)
         self.pieces: dict[int, Piece] = {}
-        self.captured_this_turn: set[str] = set()
         self._next_uid = 1
         for space in sorted(state.units):
             for unit in state.units[space]:
@@ -181,10 +176,6 @@ def count_types(pieces: Iterable[Piece]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def tuv(board: WorkingBoard, pieces: Iterable[Piece]) -> int:
-    return sum(board.utype(p).cost for p in pieces)
-
-
 def describe(board: WorkingBoard, counts: dict[str, int]) -> str:
     """``{"infantry": 2, "tank": 1}`` -> "2 Infantry, 1 Tank"."""
     parts = []
@@ -192,7 +183,3 @@ def describe(board: WorkingBoard, counts: dict[str, int]) -> str:
         ut = board.utype(key)
         parts.append(f"{n} {ut.name if n == 1 else ut.display_plural}")
     return ", ".join(parts) if parts else "nothing"
-
-
-def is_air(board: WorkingBoard, piece: Piece) -> bool:
-    return board.utype(piece).domain == Domain.AIR
