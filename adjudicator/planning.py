@@ -13,6 +13,7 @@ from .combat import BattleSetup, BattleUnit
 from .errors import PbemError
 from .odds import BattleOdds, battle_odds, monte_carlo
 from .orders import Buy, OrderSet, RetreatCondition, SubmergePolicy
+from .report import format_units
 from .state import GameState
 
 
@@ -20,27 +21,25 @@ def _pct(p: float) -> str:
     return f"{100 * p:5.1f}%"
 
 
-def _units_text(game, units) -> str:
+def _counts(units) -> dict[str, int]:
     counts: dict[str, int] = {}
     for u in units:
         counts[u.type.key] = counts.get(u.type.key, 0) + 1
-    return ", ".join(f"{n} {game.ruleset.units[k].name if n == 1 else game.ruleset.units[k].display_plural}"
-                     for k, n in counts.items())
+    return counts
+
+
+def _units_text(game, units) -> str:
+    return format_units(game, _counts(units))
 
 
 def _short_units(game, units) -> str:
     """"7 inf, 3 tank, 1 bmr": the order language's own abbreviations, for narrow tables."""
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.type.key] = counts.get(u.type.key, 0) + 1
     short = lambda k: (game.ruleset.units[k].aliases or (k,))[0]  # noqa: E731
-    return ", ".join(f"{n} {short(k)}" for k, n in counts.items())
+    return ", ".join(f"{n} {short(k)}" for k, n in _counts(units).items())
 
 
 def _composition_text(game, composition) -> str:
-    units = game.ruleset.units
-    return ", ".join(f"{n} {units[k].name if n == 1 else units[k].display_plural}"
-                     for k, n in composition) or "nothing"
+    return format_units(game, dict(composition))
 
 
 def success(setup: BattleSetup, odds: BattleOdds) -> float:
