@@ -54,31 +54,12 @@ def _print_syntax_errors(console: Console, err: OrdersSyntaxError, path: str) ->
 
 
 def _check_state(game, state, where: str) -> None:
-    """Refuse a state that names spaces, powers or unit types the game does not have
-    (a corrupt or hand-edited file) before the engine trips over it."""
-    spaces, powers, types = game.map.territories, game.ruleset.powers, game.ruleset.units
-    problems = []
-    if state.power not in powers:
-        problems.append(f"unknown power {state.power!r} to play")
-    for space, units in state.units.items():
-        if space not in spaces:
-            problems.append(f"units in unknown space {space!r}")
-        for unit in units:
-            for u in (unit, *unit.cargo):
-                if u.type not in types:
-                    problems.append(f"unknown unit type {u.type!r} in {space}")
-                if u.owner not in powers:
-                    problems.append(f"unit owned by unknown power {u.owner!r} in {space}")
-    for territory, owner in state.owners.items():
-        if territory not in spaces:
-            problems.append(f"owner given for unknown territory {territory!r}")
-        if owner not in powers:
-            problems.append(f"{territory} owned by unknown power {owner!r}")
-    for power in list(state.ipcs) + list(state.standing_orders):
-        if power not in powers:
-            problems.append(f"unknown power {power!r} in ipcs or standing orders")
+    """Refuse a corrupt or hand-edited state before the engine trips over it."""
+    from .state_check import state_problems
+    problems = state_problems(game, state)
     if problems:
-        raise PbemError(f"{where}: the game state is corrupt: " + "; ".join(sorted(set(problems))[:5]))
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise PbemError(f"{where}: the game state is corrupt: " + "; ".join(problems[:5]) + more)
 
 
 def _check_report_path(path: str | None, force: bool) -> None:
