@@ -385,9 +385,9 @@ def test_missing_secret_seed(game, capsys, tmp_path):
     assert snapshot(game) == before
 
 
-def test_interrupted_process_leaves_no_turn(game, capsys, monkeypatch):
-    """A failure while the files are being renamed into place: no turn file appears, no
-    temporary file is left behind, the position is unchanged, and the next run works."""
+def _disk_full_for_json(monkeypatch):
+    """Make renaming a .json file into place fail as on a full disk; returns the real
+    ``commit_temp`` so a test can restore it."""
     real_commit = gamedir.commit_temp
 
     def failing_commit(tmp, path, overwrite=False):
@@ -396,6 +396,13 @@ def test_interrupted_process_leaves_no_turn(game, capsys, monkeypatch):
         return real_commit(tmp, path, overwrite=overwrite)
 
     monkeypatch.setattr(gamedir, "commit_temp", failing_commit)
+    return real_commit
+
+
+def test_interrupted_process_leaves_no_turn(game, capsys, monkeypatch):
+    """A failure while the files are being renamed into place: no turn file appears, no
+    temporary file is left behind, the position is unchanged, and the next run works."""
+    real_commit = _disk_full_for_json(monkeypatch)
     seed_before = (game / ".secret" / "next-seed").read_bytes()
     code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds")
     assert_clean_failure(code, out, (2,))
@@ -413,14 +420,7 @@ def test_interrupted_process_leaves_no_turn(game, capsys, monkeypatch):
 
 
 def test_interrupted_process_leaves_the_directory_unchanged(game, capsys, monkeypatch):
-    real_commit = gamedir.commit_temp
-
-    def failing_commit(tmp, path, overwrite=False):
-        if Path(path).suffix == ".json":
-            raise OSError(28, "No space left on device", str(path))
-        return real_commit(tmp, path, overwrite=overwrite)
-
-    monkeypatch.setattr(gamedir, "commit_temp", failing_commit)
+    _disk_full_for_json(monkeypatch)
     before = snapshot(game)
     code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds")
     assert_clean_failure(code, out, (2,))
