@@ -173,15 +173,7 @@ def _sea_table(game: Game, state: GameState, power: str | None) -> Table | None:
                                          for u in units):
             continue
         zones.append(key)
-    if not zones:
-        return None
-    table = Table(title="Sea zones", title_justify="left", title_style="bold",
-                  box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Sea zone", no_wrap=True)
-    table.add_column("Units", overflow="fold")
-    for z in sorted(zones, key=_natural_key):
-        table.add_row(z, units_text(game, state.units_at(z)))
-    return table
+    return _spaces_table(game, state, "Sea zones", "Sea zone", zones)
 
 
 def _stray_units(game: Game, state: GameState) -> Table | None:
@@ -191,13 +183,19 @@ def _stray_units(game: Game, state: GameState) -> Table | None:
         terr = game.map.territories.get(key)
         if units and (terr is None or (terr.is_land and state.owners.get(key) is None)):
             rows.append(key)
-    if not rows:
+    return _spaces_table(game, state, "Other spaces", "Space", rows)
+
+
+def _spaces_table(game: Game, state: GameState, title: str, header: str,
+                  spaces: list[str]) -> Table | None:
+    """A table of ``spaces`` (natural order: 2 before 10) and their units; None if empty."""
+    if not spaces:
         return None
-    table = Table(title="Other spaces", title_justify="left", title_style="bold",
+    table = Table(title=title, title_justify="left", title_style="bold",
                   box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Space", no_wrap=True)
+    table.add_column(header, no_wrap=True)
     table.add_column("Units", overflow="fold")
-    for key in sorted(rows, key=_natural_key):
+    for key in sorted(spaces, key=_natural_key):
         table.add_row(key, units_text(game, state.units_at(key)))
     return table
 
