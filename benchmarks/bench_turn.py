@@ -11,11 +11,11 @@ import statistics
 import sys
 import time
 
-from adjudicator.hmac_dice import HmacDice
-from adjudicator.loader import initial_state, load_game
-from adjudicator.parser import parse_orders
-from adjudicator.paths import TURNS_DIR
-from adjudicator.turn import adjudicate, check
+from adjudicator.io.hmac_dice import HmacDice
+from adjudicator.io.loader import initial_state, load_game
+from adjudicator.io.parser import parse_orders
+from adjudicator.io.paths import TURNS_DIR
+from adjudicator.engine.turn import adjudicate, check
 
 
 def main(repeats: int = 20) -> None:

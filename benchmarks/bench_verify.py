@@ -18,15 +18,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adjudicator import audit, gamedir  # noqa: E402
-from adjudicator.board import GameMap, Territory  # noqa: E402
-from adjudicator.events import BattleStarted, DiceRolled  # noqa: E402
-from adjudicator.game import Game  # noqa: E402
-from adjudicator.hmac_dice import HmacDice  # noqa: E402
-from adjudicator.orders import OrderSet  # noqa: E402
-from adjudicator.rules import Domain, Power, Ruleset, UnitType  # noqa: E402
-from adjudicator.state import GameState, Unit  # noqa: E402
-from adjudicator.turn import TurnResult  # noqa: E402
+from adjudicator.service import audit, gamedir  # noqa: E402
+from adjudicator.model.board import GameMap, Territory  # noqa: E402
+from adjudicator.model.events import BattleStarted, DiceRolled  # noqa: E402
+from adjudicator.model.game import Game  # noqa: E402
+from adjudicator.io.hmac_dice import HmacDice  # noqa: E402
+from adjudicator.model.orders import OrderSet  # noqa: E402
+from adjudicator.model.rules import Domain, Power, Ruleset, UnitType  # noqa: E402
+from adjudicator.model.state import GameState, Unit  # noqa: E402
+from adjudicator.engine.turn import TurnResult  # noqa: E402
 
 
 # --------------------------------------------------------------------------- demo game

@@ -11,12 +11,12 @@ import sys
 import time
 import traceback
 
-from adjudicator.loader import load_game, initial_state
-from adjudicator.turn import check, adjudicate
-from adjudicator.parser import parse_orders
-from adjudicator.dice import SeededDice
-from adjudicator.working import WorkingBoard
-from adjudicator.rules import Domain
+from adjudicator.io.loader import load_game, initial_state
+from adjudicator.engine.turn import check, adjudicate
+from adjudicator.io.parser import parse_orders
+from adjudicator.model.dice import SeededDice
+from adjudicator.engine.working import WorkingBoard
+from adjudicator.model.rules import Domain
 
 game = load_game()
 m = game.map

@@ -52,11 +52,12 @@ def orders_files(orders_dir: Path = ORDERS) -> list[Path]:
 def play_example(out: Path, orders_dir: Path = ORDERS) -> Path:
     """Play the example into the new directory ``out`` and remove its .secret/.
     Raises ``PbemError`` if an orders file does not check clean."""
-    from adjudicator import gamedir
-    from adjudicator.errors import PbemError
-    from adjudicator.loader import load_game
-    from adjudicator.parser import parse_orders
-    from adjudicator.turn import check
+    from adjudicator.service import gamedir
+    from adjudicator.io import layout
+    from adjudicator.model.errors import PbemError
+    from adjudicator.io.loader import load_game
+    from adjudicator.io.parser import parse_orders
+    from adjudicator.engine.turn import check
 
     out = Path(out)
     game = load_game(RULESET)
@@ -72,7 +73,7 @@ def play_example(out: Path, orders_dir: Path = ORDERS) -> Path:
             raise PbemError(f"{path.name} does not check clean: "
                             + "; ".join(f"line {p.line}: {p.message}" for p in errors))
         gamedir.process_turn(out, game, data, gm_key=key, seeds=seeds)
-    shutil.rmtree(out / gamedir.SECRET_DIR)
+    shutil.rmtree(out / layout.SECRET_DIR)
     return out
 
 

@@ -6,9 +6,9 @@ import functools
 
 import attrs
 
-from adjudicator.loader import initial_state, load_game
-from adjudicator.parser import parse_orders
-from adjudicator.state import GameState, Unit
+from adjudicator.io.loader import initial_state, load_game
+from adjudicator.io.parser import parse_orders
+from adjudicator.model.state import GameState, Unit
 
 
 @functools.lru_cache(maxsize=4)
@@ -77,7 +77,7 @@ class SideDice:
 
 def play(text: str, state: GameState, dice, game=None):
     """Adjudicate ``text`` for the power to play in ``state``."""
-    from adjudicator.turn import adjudicate
+    from adjudicator.engine.turn import adjudicate
     game = game or game_1941()
     return adjudicate(game, state, orders(text, state, game), dice)
 

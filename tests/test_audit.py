@@ -11,8 +11,14 @@ import shutil
 import pytest
 from rich.console import Console
 
-from adjudicator import audit, gamedir, hmac_dice, keys, sshsig, turnfile
-from adjudicator.events import BattleStarted, DiceRolled
+from adjudicator.service import audit
+from adjudicator.io import layout
+from adjudicator.service import gamedir
+from adjudicator.io import hmac_dice
+from adjudicator.io import keys
+from adjudicator.io import sshsig
+from adjudicator.io import turnfile
+from adjudicator.model.events import BattleStarted, DiceRolled
 
 try:
     from test_turnfile import play, stub_adjudicate, stub_game, stub_parse, stub_state
@@ -56,7 +62,7 @@ def gm_key(d):
 
 def resign(path, gm):
     """Replace ``path``'s signature with a fresh valid one (a dishonest game master)."""
-    gamedir.sig_path(path).write_text(sshsig.sign(path.read_bytes(), gm, "pbem-turn"))
+    layout.sig_path(path).write_text(sshsig.sign(path.read_bytes(), gm, "pbem-turn"))
 
 
 def edit_turn(d, name, change):
@@ -64,7 +70,7 @@ def edit_turn(d, name, change):
     path = d / "turns" / name
     doc = json.loads(path.read_bytes())
     change(doc)
-    from adjudicator.codec import canonical_json
+    from adjudicator.io.codec import canonical_json
     path.write_bytes(canonical_json(doc))
     resign(path, gm_key(d))
     return path
@@ -96,7 +102,7 @@ def test_luck_table(game_dir):
         assert luck.dice == 20
         assert luck.expected == pytest.approx(2 * 4 / 6 + 2 * 6 * 2 / 6)
     total_hits = 0
-    for _, _, path in gamedir.list_turns(game_dir):
+    for _, _, path in layout.list_turns(game_dir):
         tf, _ = turnfile.read_turn_file(path)
         total_hits += sum(e.hits for e in tf.events if isinstance(e, DiceRolled))
     assert sum(luck.hits for luck in report.luck.values()) == total_hits
@@ -312,7 +318,7 @@ def test_game_resigned_by_another_key(game_dir):
     gpath = game_dir / "game.json"
     doc = json.loads(gpath.read_bytes())
     doc["game_master"] = keys.public_key_line(intruder)
-    from adjudicator.codec import canonical_json
+    from adjudicator.io.codec import canonical_json
     gpath.write_bytes(canonical_json(doc))
     resign(gpath, intruder)
     f = verify(game_dir).failure
@@ -376,7 +382,7 @@ def test_real_engine_end_to_end(tmp_path):
     from pathlib import Path
 
     try:
-        from adjudicator.loader import load_game
+        from adjudicator.io.loader import load_game
         game = load_game("aa1941")
     except ImportError as exc:  # pragma: no cover - engine not there yet
         pytest.skip(f"no loader: {exc}")

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import gamedir
+from adjudicator.service import gamedir
+from adjudicator.io import layout
 from adjudicator.cli import main
-from adjudicator.loader import load_game
+from adjudicator.io.loader import load_game
 from conftest import EXAMPLE_ORDERS, snapshot
 
 USSR, GERMANY = EXAMPLE_ORDERS[0], EXAMPLE_ORDERS[1]
@@ -407,7 +408,7 @@ def test_interrupted_process_leaves_no_turn(game, capsys, monkeypatch):
     code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds")
     assert_clean_failure(code, out, (2,))
     assert "No space left on device" in out
-    assert gamedir.list_turns(game) == []
+    assert layout.list_turns(game) == []
     assert [p.name for p in game.rglob("*.tmp")] == []
     assert (game / ".secret" / "next-seed").read_bytes() == seed_before
     assert gamedir.current_state(game)[1] == 0
@@ -485,8 +486,8 @@ def test_odds_bad_input_is_a_message(capsys):
 def test_process_refuses_to_extend_a_game_whose_published_dice_were_changed(game, capsys):
     # Verify before writing: a die changed (and re-signed by a dishonest game master) in
     # turn 1 is caught before turn 2 is adjudicated, and nothing is written.
-    from adjudicator import keys, sshsig
-    from adjudicator.codec import canonical_json
+    from adjudicator.io import keys, sshsig
+    from adjudicator.io.codec import canonical_json
     code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds")
     assert code == 0, out
     path = game / "turns" / "0001-ussr.json"
@@ -495,7 +496,7 @@ def test_process_refuses_to_extend_a_game_whose_published_dice_were_changed(game
     faces[0] = 1 if faces[0] != 1 else 2
     path.write_bytes(canonical_json(doc))
     gm = keys.load_private_key(game / ".secret" / "gm_ed25519")
-    gamedir.sig_path(path).write_text(sshsig.sign(path.read_bytes(), gm, "pbem-turn"))
+    layout.sig_path(path).write_text(sshsig.sign(path.read_bytes(), gm, "pbem-turn"))
     before = snapshot(game)
     code, out = pbem(capsys, "process", GERMANY, "-g", game, "--demo-seeds")
     assert_clean_failure(code, out, (2,))

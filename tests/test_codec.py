@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator import codec
-from adjudicator.codec import DecodeError, canonical_json
-from adjudicator.events import Event, all_event_classes
-from adjudicator.orders import DefenceOrder, StandingOrders, SubmergePolicy
-from adjudicator.state import GameState, Unit
+from adjudicator.io import codec
+from adjudicator.io.codec import DecodeError, canonical_json
+from adjudicator.model.events import Event, all_event_classes
+from adjudicator.model.orders import DefenceOrder, StandingOrders, SubmergePolicy
+from adjudicator.model.state import GameState, Unit
 
 names = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=8)
 keys_ = st.sampled_from(["ussr", "germany", "uk", "japan", "usa", "Ü-boat", "sz 5", ""])
@@ -207,7 +207,7 @@ def test_event_decode_errors():
 
 def test_real_initial_state_round_trip():
     try:
-        from adjudicator.loader import initial_state, load_game
+        from adjudicator.io.loader import initial_state, load_game
         game = load_game("aa1941")
     except ImportError as exc:  # pragma: no cover - loader not there yet
         pytest.skip(f"no loader: {exc}")

@@ -13,16 +13,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.combat import (
+from adjudicator.engine.combat import (
     ATT, DEF, BattleSetup, BattleUnit, Board, apply_hits, decide_before_round, resolve_battle,
     volleys,
 )
-from adjudicator.dice import FixedDice, SeededDice
-from adjudicator.events import BattleEnded, Casualties, DiceRolled, Retreated, Submerged
-from adjudicator.orders import Comparison, RetreatCondition, SubmergePolicy
-from adjudicator.rules import Ability as A
-from adjudicator.rules import CargoRule, Domain, UnitType
-from adjudicator.state import Unit
+from adjudicator.model.dice import FixedDice, SeededDice
+from adjudicator.model.events import BattleEnded, Casualties, DiceRolled, Retreated, Submerged
+from adjudicator.model.orders import Comparison, RetreatCondition, SubmergePolicy
+from adjudicator.model.rules import Ability as A
+from adjudicator.model.rules import CargoRule, Domain, UnitType
+from adjudicator.model.state import Unit
 
 
 def _unit(key, cost, att, dfn, move, domain, *abilities, **kw) -> UnitType:
@@ -662,7 +662,7 @@ def test_properties_conservation_determinism_termination(setup, seed):
 def test_loader_units_match_when_available():
     """Once maps/aa1941/units.toml exists, the hand-built types must agree with it on
     everything combat reads."""
-    loader = pytest.importorskip("adjudicator.loader")
+    loader = pytest.importorskip("adjudicator.io.loader")
     try:
         units = loader.load_game("aa1941").ruleset.units
     except Exception as exc:  # pragma: no cover - depends on another engineer's work

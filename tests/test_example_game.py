@@ -19,13 +19,15 @@ from pathlib import Path
 import attrs
 import pytest
 
-from adjudicator import gamedir, sshsig
-from adjudicator.audit import verify_game
-from adjudicator.events import AircraftLost, BattleStarted, Casualties, Placed
-from adjudicator.loader import load_game
-from adjudicator.parser import parse_orders
-from adjudicator.turn import check
-from adjudicator.turnfile import decode_game_file, decode_turn_file, encode
+from adjudicator.service import gamedir
+from adjudicator.io import layout
+from adjudicator.io import sshsig
+from adjudicator.service.audit import verify_game
+from adjudicator.model.events import AircraftLost, BattleStarted, Casualties, Placed
+from adjudicator.io.loader import load_game
+from adjudicator.io.parser import parse_orders
+from adjudicator.engine.turn import check
+from adjudicator.io.turnfile import decode_game_file, decode_turn_file, encode
 from conftest import EXAMPLE_ORDERS, PUBLISHED_GAME, snapshot
 
 GAME_ID = "aa1941-example"
@@ -58,7 +60,7 @@ def played(tmp_path_factory):
 
 
 def published_turns(directory: Path):
-    return [decode_turn_file(p.read_bytes(), p) for _, _, p in gamedir.list_turns(directory)]
+    return [decode_turn_file(p.read_bytes(), p) for _, _, p in layout.list_turns(directory)]
 
 
 # --------------------------------------------------------------------------- a fresh game
@@ -73,7 +75,7 @@ def test_example_game_verifies(played):
     report = verify_game(directory, load_game)
     assert report.ok, report.failure
     assert report.turns_found == report.turns_checked == report.turns_replayed == len(EXAMPLE_ORDERS)
-    assert len(gamedir.list_turns(directory)) == len(EXAMPLE_ORDERS)
+    assert len(layout.list_turns(directory)) == len(EXAMPLE_ORDERS)
     assert report.dice_checked > 0
     assert report.dice_checked == sum(len(r.faces) for t in turns for r in t.dice)
     state, last = gamedir.current_state(directory)
@@ -141,8 +143,8 @@ def test_processing_again_gives_the_same_turns(played, tmp_path):
     # A fresh game master key is generated each time, so signatures, game.json and the
     # previous-digests differ; everything the engine and the dice produce must not.
     assert len(first) == len(second)
-    for a_path, b_path in zip((p for _, _, p in gamedir.list_turns(first_dir)),
-                              (p for _, _, p in gamedir.list_turns(tmp_path / "again"))):
+    for a_path, b_path in zip((p for _, _, p in layout.list_turns(first_dir)),
+                              (p for _, _, p in layout.list_turns(tmp_path / "again"))):
         assert a_path.name == b_path.name
         a, b = json.loads(a_path.read_bytes()), json.loads(b_path.read_bytes())
         for field in ("events", "state", "dice", "seed", "next_commitment", "orders"):
@@ -156,7 +158,7 @@ def test_processing_again_gives_the_same_turns(played, tmp_path):
 
 def test_committed_example_verifies():
     assert PUBLISHED_GAME.is_dir(), f"{PUBLISHED_GAME} is missing; {STALE}"
-    assert not (PUBLISHED_GAME / gamedir.SECRET_DIR).exists(), ".secret/ must never be published"
+    assert not (PUBLISHED_GAME / layout.SECRET_DIR).exists(), ".secret/ must never be published"
     report = verify_game(PUBLISHED_GAME, load_game)
     assert report.ok, f"{report.failure}\n{STALE}"
     assert report.turns_checked == len(EXAMPLE_ORDERS), STALE
@@ -216,16 +218,16 @@ def test_any_flipped_byte_is_detected(copy):
 
 def _resign(directory: Path, path: Path, data: bytes, key) -> None:
     path.write_bytes(data)
-    gamedir.sig_path(path).write_bytes(sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode())
+    layout.sig_path(path).write_bytes(sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode())
 
 
 def _turn(directory: Path, number: int):
-    _, _, path = gamedir.list_turns(directory)[number - 1]
+    _, _, path = layout.list_turns(directory)[number - 1]
     return path, decode_turn_file(path.read_bytes(), path)
 
 
 def test_committed_example_is_signed_by_the_demo_key(regenerate):
-    from adjudicator import keys
+    from adjudicator.io import keys
     report = verify_game(PUBLISHED_GAME, load_game,
                          expected_gm_key=regenerate.demo_gm_key().public_key())
     assert report.ok, report.failure
@@ -259,7 +261,7 @@ def test_replaced_orders_file_is_detected(copy):
 def test_replaced_orders_with_matching_turn_file_fail_the_dice(copy, regenerate):
     """Rewriting the orders in both places (and re-signing) changes the orders digest,
     so the seed no longer gives the recorded dice."""
-    from adjudicator.turnfile import file_digest, orders_bytes
+    from adjudicator.io.turnfile import file_digest, orders_bytes
     key = regenerate.demo_gm_key()
     path, tf = _turn(copy, 2)
     text = tf.orders.replace("buy 2 inf, 1 tank", "buy 4 inf")
@@ -286,7 +288,7 @@ def test_changed_die_is_detected(copy, regenerate):
 def test_changed_outcome_is_detected_by_replay(copy, regenerate):
     """Dice and seed untouched, the state edited (one more German infantry) and re-signed:
     only re-adjudication can tell."""
-    from adjudicator.state import Unit
+    from adjudicator.model.state import Unit
     key = regenerate.demo_gm_key()
     path, tf = _turn(copy, 2)
     units = dict(tf.state.units)
@@ -306,7 +308,7 @@ def test_removed_turn_in_the_middle_is_detected(copy):
 
 
 def test_readme_names_the_published_key():
-    from adjudicator import keys
+    from adjudicator.io import keys
     gm = json.loads((PUBLISHED_GAME / "game.json").read_bytes())["game_master"]
     readme = (PUBLISHED_GAME.parent / "README.md").read_text("utf-8")
     assert keys.fingerprint(gm) in readme

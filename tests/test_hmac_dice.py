@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.errors import PbemError
-from adjudicator.hmac_dice import (
+from adjudicator.model.errors import PbemError
+from adjudicator.io.hmac_dice import (
     HmacDice, commitment, message_prefix, new_seed, orders_digest, stream,
 )
 

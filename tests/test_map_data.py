@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from adjudicator import paths
-from adjudicator.errors import DataError
-from adjudicator.loader import content_hash, initial_state, load_game
-from adjudicator.rules import Ability, Domain
+from adjudicator.io import paths
+from adjudicator.model.errors import DataError
+from adjudicator.io.loader import content_hash, initial_state, load_game
+from adjudicator.model.rules import Ability, Domain
 
 TRIPLEA_1941 = paths.ROOT.parent / "shared" / "reference" / "triplea-maps" / "WW2v6_1941.xml"
 
@@ -51,7 +51,7 @@ def state(game):
 def tmap():
     if not TRIPLEA_1941.is_file():
         pytest.skip(f"TripleA reference file not found: {TRIPLEA_1941}")
-    from adjudicator.importers import read_triplea
+    from adjudicator.io.triplea import read_triplea
     return read_triplea(TRIPLEA_1941)
 
 
@@ -184,14 +184,14 @@ def test_initial_state(game, state):
 # --------------------------------------------------------------------------- TripleA cross-check
 
 def test_connections_equal_triplea(game, tmap):
-    from adjudicator.importers.triplea import our_space_name
+    from adjudicator.io.triplea import our_space_name
     theirs = {frozenset(map(our_space_name, pair)) for pair in tmap.connections}
     ours = {frozenset((a, b)) for a, ns in game.map.adjacency.items() for b in ns}
     assert ours == theirs          # no seed adjacency had to be added (all were in TripleA)
 
 
 def test_production_owners_factories_equal_triplea(game, tmap):
-    from adjudicator.importers.triplea import DEFAULT_PLAYERS, our_space_name
+    from adjudicator.io.triplea import DEFAULT_PLAYERS, our_space_name
     for name, t in tmap.territories.items():
         ours = game.map[our_space_name(name)]
         assert ours.ipc == t.production, name
@@ -201,7 +201,7 @@ def test_production_owners_factories_equal_triplea(game, tmap):
 
 
 def test_non_soviet_setup_equals_triplea(game, tmap):
-    from adjudicator.importers.triplea import DEFAULT_PLAYERS, DEFAULT_UNIT_TYPES, our_space_name
+    from adjudicator.io.triplea import DEFAULT_PLAYERS, DEFAULT_UNIT_TYPES, our_space_name
     theirs, ours = Counter(), Counter()
     for p in tmap.placements:
         if p.owner != "Russians":
@@ -215,7 +215,7 @@ def test_non_soviet_setup_equals_triplea(game, tmap):
 
 
 def test_compare_with_game_lists_only_documented_differences(game, tmap):
-    from adjudicator.importers import compare_with_game
+    from adjudicator.io.triplea import compare_with_game
     assert compare_with_game(tmap, game) == ["setup ussr Russia infantry: TripleA 6, ours 3"]
     opened = load_game("aa1941", options={"turkish_straits": False})
     assert any("Turkish Straits" in d for d in compare_with_game(tmap, opened))

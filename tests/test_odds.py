@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_combat import NAMES, Army, _faq_setup, battles, land, sea
 
-from adjudicator.combat import (
+from adjudicator.engine.combat import (
     ATT, DEF, OUTCOMES, Board, Side, apply_side_hits, hits_by_class, resolve_battle,
 )
-from adjudicator.dice import FixedDice
-from adjudicator.odds import battle_odds, monte_carlo
-from adjudicator.orders import RetreatCondition, SubmergePolicy
+from adjudicator.model.dice import FixedDice
+from adjudicator.engine.odds import battle_odds, monte_carlo
+from adjudicator.model.orders import RetreatCondition, SubmergePolicy
 
 
 def test_one_infantry_each_closed_form():

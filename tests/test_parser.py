@@ -7,11 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.board import GameMap, Territory
-from adjudicator.errors import OrdersSyntaxError, PbemError
-from adjudicator.game import Game
-from adjudicator.names import Names, UnknownName, normalize
-from adjudicator.orders import (
+from adjudicator.model.board import GameMap, Territory
+from adjudicator.model.errors import OrdersSyntaxError, PbemError
+from adjudicator.model.game import Game
+from adjudicator.io.names import Names, UnknownName, normalize
+from adjudicator.model.orders import (
     BattleDirective,
     Buy,
     Comparison,
@@ -26,14 +26,14 @@ from adjudicator.orders import (
     UnitGroup,
     Unload,
 )
-from adjudicator.parser import (
+from adjudicator.io.parser import (
     OrdersError,
     format_orders,
     parse_orders,
     pretty,
     strip_positions,
 )
-from adjudicator.rules import Domain, Power, Ruleset, UnitType
+from adjudicator.model.rules import Domain, Power, Ruleset, UnitType
 
 C, NC = Phase.COMBAT, Phase.NONCOMBAT
 
@@ -682,7 +682,7 @@ def test_garbage_never_crashes(text):
 @pytest.fixture(scope="module")
 def real_game():
     try:
-        from adjudicator.loader import load_game
+        from adjudicator.io.loader import load_game
         return load_game("aa1941")
     except Exception as exc:  # noqa: BLE001 - loader missing or data not ready yet
         pytest.skip(f"aa1941 not loadable: {exc}")

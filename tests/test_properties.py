@@ -9,9 +9,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.dice import SeededDice
-from adjudicator.events import AircraftLost, Casualties, Placed
-from adjudicator.turn import adjudicate, check
+from adjudicator.model.dice import SeededDice
+from adjudicator.model.events import AircraftLost, Casualties, Placed
+from adjudicator.engine.turn import adjudicate, check
 from helpers import game_1941, orders, position, start_state
 
 # Soviet opening moves (unit group, path); any subset is legal together.

@@ -11,9 +11,9 @@ import re
 import pytest
 from rich.console import Console
 
-from adjudicator.board import GameMap, Territory
-from adjudicator.board_view import format_stack, render_board, territory_income
-from adjudicator.events import (
+from adjudicator.model.board import GameMap, Territory
+from adjudicator.present.board_view import format_stack, render_board, territory_income
+from adjudicator.model.events import (
     AircraftLost,
     BattleEnded,
     BattleStarted,
@@ -38,18 +38,18 @@ from adjudicator.events import (
     VictoryDeclared,
     all_event_classes,
 )
-from adjudicator.errors import PbemError
-from adjudicator.game import Game
-from adjudicator.report import (
+from adjudicator.model.errors import PbemError
+from adjudicator.model.game import Game
+from adjudicator.present.report import (
     battle_summaries,
     format_units,
     render_report,
     report_html,
     report_text,
-    save_report,
+    report_document,
 )
-from adjudicator.rules import Domain, Power, Ruleset, UnitType
-from adjudicator.state import GameState, Unit
+from adjudicator.model.rules import Domain, Power, Ruleset, UnitType
+from adjudicator.model.state import GameState, Unit
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -390,34 +390,36 @@ def test_format_units_uses_display_names():
     assert format_units(game, {}) == "nothing"
 
 
-# --------------------------------------------------------------------------- save_report
+# --------------------------------------------------------------------------- report files
 
 
-def test_save_report_txt_and_html(tmp_path):
+def test_report_document_format_follows_the_extension():
     game = make_game()
-    txt = save_report(tmp_path / "turn.txt", make_events(), game)
-    assert "Germany wins, taking Karelia" in txt.read_text(encoding="utf-8")
-    html = save_report(tmp_path / "turn.html", make_events(), game)
-    content = html.read_text(encoding="utf-8")
-    assert "<html" in content.lower() and "Germany wins, taking Karelia" in content
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["turn.html", "turn.txt"]  # no temps
+    txt = report_document("turn.txt", make_events(), game)
+    assert "Germany wins, taking Karelia" in txt and "<html" not in txt.lower()
+    html = report_document("TURN.HTML", make_events(), game)
+    assert "<html" in html.lower() and "Germany wins, taking Karelia" in html
 
 
-def test_save_report_refuses_to_overwrite(tmp_path):
+def test_saved_report_refuses_to_overwrite_and_leaves_no_temp(tmp_path):
+    from adjudicator.cli import _save_report
     game = make_game()
     target = tmp_path / "turn.txt"
     target.write_text("keep me", encoding="utf-8")
     with pytest.raises(PbemError, match="already exists"):
-        save_report(target, make_events(), game)
+        _save_report(str(target), make_events(), game)
     assert target.read_text(encoding="utf-8") == "keep me"
-    save_report(target, make_events(), game, overwrite=True)
+    _save_report(str(target), make_events(), game, overwrite=True)
     assert "TUV swing 6" in target.read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["turn.txt"]
 
 
-def test_save_report_rejects_unknown_extension(tmp_path):
+def test_report_with_unknown_extension_is_refused(tmp_path):
+    from adjudicator.cli import _save_report
     with pytest.raises(ValueError):
-        save_report(tmp_path / "turn.pdf", make_events(), make_game())
+        report_document("turn.pdf", make_events(), make_game())
+    with pytest.raises(PbemError, match="use .txt or .html"):
+        _save_report(str(tmp_path / "turn.pdf"), make_events(), make_game())
     assert list(tmp_path.iterdir()) == []
 
 
@@ -513,7 +515,7 @@ def test_noncombat_load_and_unload_are_listed_under_noncombat():
 
 def test_board_shows_standing_defence_orders():
     import attrs as _attrs
-    from adjudicator.orders import DefenceOrder, StandingOrders, SubmergePolicy
+    from adjudicator.model.orders import DefenceOrder, StandingOrders, SubmergePolicy
     state = _attrs.evolve(board_state(), standing_orders={
         "ussr": StandingOrders((DefenceOrder(None, ("infantry", "tank")),
                                 DefenceOrder("Karelia", (), SubmergePolicy.NEVER)))})

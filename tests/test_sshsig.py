@@ -10,9 +10,10 @@ import subprocess
 
 import pytest
 
-from adjudicator import keys, sshsig
-from adjudicator.errors import PbemError
-from adjudicator.sshsig import SignatureError
+from adjudicator.io import keys
+from adjudicator.io import sshsig
+from adjudicator.model.errors import PbemError
+from adjudicator.io.sshsig import SignatureError
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 needs_ssh_keygen = pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen not installed")

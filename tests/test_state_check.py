@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.state import Unit
-from adjudicator.state_check import state_problems
+from adjudicator.model.state import Unit
+from adjudicator.engine.state_check import state_problems
 from helpers import game_1941, position, start_state, units
 
 

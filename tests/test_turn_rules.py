@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from adjudicator.events import (AircraftLost, BattleEnded, Blitzed, Captured, IncomeCollected,
+from adjudicator.model.events import (AircraftLost, BattleEnded, Blitzed, Captured, IncomeCollected,
                                 Landed, OrderSkipped, Plundered, Purchased, VictoryDeclared)
 from helpers import SideDice, game_1941, kinds, orders, play, position, units
 
@@ -239,7 +239,7 @@ def test_standing_orders_are_stored_and_used_by_the_defender():
     from attrs import evolve
     soviet_turn = evolve(after, power="ussr")
     result = play("combat:\nmove 1 inf Karelia -> West Russia", soviet_turn, SideDice(HIT, MISS), game)
-    from adjudicator.events import Casualties
+    from adjudicator.model.events import Casualties
     first = [c for c in kinds(result.events, Casualties) if c.side == "defender"][0]
     assert first.killed == {"tank": 1}
 
@@ -248,7 +248,7 @@ def test_own_fighters_riding_an_attacking_carrier_take_off_and_survive_it():
     # §4.6 [L695]: every own fighter on an attacking carrier takes off before the battle,
     # does not fight, and lands afterwards; here the carrier is sunk and the fighters fly
     # home to the United Kingdom (2 spaces away).
-    from adjudicator.state import Unit
+    from adjudicator.model.state import Unit
     carrier = Unit("carrier", "uk", (Unit("fighter", "uk"), Unit("fighter", "uk")))
     state = position(power="uk", place={"Sea Zone 7": (carrier,), "Sea Zone 6": units("1 battleship", "germany")})
     result = play("combat:\nmove 1 cv (2 ftr) SZ 7 -> SZ 6", state, SideDice(MISS, HIT))
@@ -263,7 +263,7 @@ def test_own_fighters_riding_an_attacking_carrier_take_off_and_survive_it():
 def test_allied_transport_loaded_now_unloaded_on_the_owners_next_turn():
     # §4.13 / checklist 45 [L797]: load on your turn, the ally moves it on its turn, you
     # unload on your next turn, never the same turn.
-    from adjudicator.turn import check
+    from adjudicator.engine.turn import check
     game = game_1941()
     state = position(place={"Sea Zone 4": units("1 transport", "uk")})
     same_turn = "noncombat:\nload 2 inf Archangel -> SZ 4\nunload 2 inf SZ 4 -> Karelia"
@@ -280,7 +280,7 @@ def test_allied_transport_loaded_now_unloaded_on_the_owners_next_turn():
 
 def test_zone_with_only_enemy_subs_or_transports_does_not_block_ships():
     # Checklist 5 [L256]: enemy subs and transports do not block movement.
-    from adjudicator.turn import check
+    from adjudicator.engine.turn import check
     game = game_1941()
     state = position(power="uk", place={"Sea Zone 7": units("1 submarine, 1 transport", "germany")})
     text = "noncombat:\nmove 1 bb SZ 8 -> SZ 7 -> SZ 6"
@@ -289,7 +289,7 @@ def test_zone_with_only_enemy_subs_or_transports_does_not_block_ships():
 
 def test_warship_ending_with_lone_enemy_transports_sinks_them():
     # Checklist 6 [L791, L857]: it is a battle, and the transports are defenceless.
-    from adjudicator.events import Casualties
+    from adjudicator.model.events import Casualties
     state = position(power="uk", place={"Sea Zone 7": units("1 transport", "germany")})
     result = play("combat:\nmove 1 bb SZ 8 -> SZ 7", state, SideDice(MISS, MISS))
     lost = [c for c in kinds(result.events, Casualties) if c.side == "defender"]
@@ -324,7 +324,7 @@ def test_allied_units_in_the_attacked_zone_sit_out():
 
 def test_liberator_cannot_use_the_liberated_factory():
     # Checklist 29 [L653]: the UK liberates Caucasus (Soviet factory); it may not place there.
-    from adjudicator.turn import check
+    from adjudicator.engine.turn import check
     game = game_1941()
     state = position(power="uk", ipcs={"uk": 30}, owners={"Caucasus": "ussr"})
     text = "buy 1 inf\nplace 1 inf Caucasus"
@@ -334,7 +334,7 @@ def test_liberator_cannot_use_the_liberated_factory():
 
 def test_no_fighter_placed_on_an_allied_carrier():
     # Checklist 35 [L597].
-    from adjudicator.turn import check
+    from adjudicator.engine.turn import check
     game = game_1941()
     state = position(power="uk", ipcs={"uk": 30}, place={"Sea Zone 7": units("1 carrier", "usa")})
     errors = [p.message for p in check(game, state, orders("buy 1 ftr\nplace 1 ftr SZ 7", state, game))
@@ -352,7 +352,7 @@ def test_ships_starting_in_a_hostile_zone_may_leave_without_fighting():
 
 def test_two_amphibious_landings_on_one_target_fight_one_land_battle():
     # §5.3.1 step 2: all attacking units, from every transport and overland, fight together.
-    from adjudicator.state import Unit
+    from adjudicator.model.state import Unit
     trn = lambda *cargo: Unit("transport", "uk", tuple(Unit(c, "uk") for c in cargo))  # noqa: E731
     state = position(power="uk", place={"Sea Zone 7": (trn("infantry"),),
                                         "Sea Zone 6": (trn("infantry", "infantry"),),
@@ -367,8 +367,8 @@ def test_two_amphibious_landings_on_one_target_fight_one_land_battle():
 
 def test_fighters_cannot_take_off_after_their_carrier_moved():
     # §4.6 [L661, L691]: to fight, a fighter takes off before the carrier moves.
-    from adjudicator.state import Unit
-    from adjudicator.turn import check
+    from adjudicator.model.state import Unit
+    from adjudicator.engine.turn import check
     game = game_1941()
     cv = Unit("carrier", "usa", (Unit("fighter", "usa"), Unit("fighter", "usa")))
     state = position(power="usa", place={"Sea Zone 42": (cv,), "Sea Zone 39": units("1 submarine", "japan"),
@@ -381,7 +381,7 @@ def test_fighters_cannot_take_off_after_their_carrier_moved():
 
 def test_escort_may_ignore_a_lone_sub_in_the_landing_zone():
     # §5.3.1 step 1: with only subs/transports defending, the attacker may ignore them.
-    from adjudicator.state import Unit
+    from adjudicator.model.state import Unit
     trn = Unit("transport", "uk", (Unit("infantry", "uk"), Unit("infantry", "uk")))
     state = position(power="uk", place={"Sea Zone 8": (trn, Unit("destroyer", "uk")),
                                         "Sea Zone 7": units("1 submarine", "germany"),
@@ -405,7 +405,7 @@ def test_ships_leaving_a_hostile_zone_sink_lone_transports_where_they_end():
 
 def test_aircraft_attacking_a_sea_zone_alone_can_retreat():
     # §5.3.2 condition B: retreating aircraft stay in the space and land in noncombat.
-    from adjudicator.events import Retreated
+    from adjudicator.model.events import Retreated
     state = position(power="germany", place={"Sea Zone 8": units("1 battleship", "uk")})
     result = play("combat:\nmove 1 ftr Western Europe -> SZ 8\nmove 1 ftr Germany -> Western Europe -> SZ 8\n"
                   "battle SZ 8: retreat if attackers < 5", state, SideDice(MISS, MISS))

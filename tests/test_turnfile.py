@@ -11,15 +11,21 @@ import subprocess
 
 import pytest
 
-from adjudicator import gamedir, hmac_dice, keys, sshsig, storage, turnfile
-from adjudicator.board import GameMap, Territory
-from adjudicator.errors import PbemError, StateFileError
-from adjudicator.events import BattleStarted, DiceRolled, TurnStarted
-from adjudicator.game import Game
-from adjudicator.orders import OrderSet
-from adjudicator.rules import Domain, Power, Ruleset, UnitType
-from adjudicator.state import GameState, Unit
-from adjudicator.turn import TurnResult
+from adjudicator.service import gamedir
+from adjudicator.io import layout
+from adjudicator.io import hmac_dice
+from adjudicator.io import keys
+from adjudicator.io import sshsig
+from adjudicator.io import storage
+from adjudicator.io import turnfile
+from adjudicator.model.board import GameMap, Territory
+from adjudicator.model.errors import PbemError, StateFileError
+from adjudicator.model.events import BattleStarted, DiceRolled, TurnStarted
+from adjudicator.model.game import Game
+from adjudicator.model.orders import OrderSet
+from adjudicator.model.rules import Domain, Power, Ruleset, UnitType
+from adjudicator.model.state import GameState, Unit
+from adjudicator.engine.turn import TurnResult
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 
@@ -175,17 +181,17 @@ def test_process_turns_chain_and_contents(tmp_path):
         tf = play(d, game, text)
         files.append(tf)
     gf, gbytes = turnfile.read_game_file(d / "game.json")
-    assert [p.name for _, _, p in gamedir.list_turns(d)] == [
+    assert [p.name for _, _, p in layout.list_turns(d)] == [
         "0001-ussr.json", "0002-germany.json", "0003-ussr.json", "0004-germany.json"]
     prev_bytes, commit = gbytes, gf.seed_commitment
     for tf, text in zip(files, texts):
-        path = gamedir.turn_path(d, tf.turn_number, tf.power)
+        path = layout.turn_path(d, tf.turn_number, tf.power)
         on_disk, data = turnfile.read_turn_file(path)
         assert on_disk == tf and data == turnfile.encode(tf)
         assert tf.previous == turnfile.file_digest(prev_bytes)
         assert tf.seed_commitment == commit == hmac_dice.commitment(bytes.fromhex(tf.seed))
         assert tf.orders == text
-        opath = gamedir.orders_path(d, tf.turn_number, tf.power)
+        opath = layout.orders_path(d, tf.turn_number, tf.power)
         assert opath.read_bytes() == text.encode("utf-8")
         assert tf.orders_digest == "sha256:" + hashlib.sha256(text.encode()).hexdigest()
         faces = [f for rec in tf.dice for f in rec.faces]
@@ -193,7 +199,7 @@ def test_process_turns_chain_and_contents(tmp_path):
                                          tf.orders_digest, len(faces))
         rolled = [r for ev in tf.events if isinstance(ev, DiceRolled) for r in ev.rolls]
         assert rolled == faces and len(faces) == 10
-        sshsig.verify(data, gamedir.sig_path(path).read_text(), gf.game_master, "pbem-turn",
+        sshsig.verify(data, layout.sig_path(path).read_text(), gf.game_master, "pbem-turn",
                       strict=True)
         prev_bytes, commit = data, tf.next_commitment
     state, last = gamedir.current_state(d)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.turn import check
+from adjudicator.engine.turn import check
 from helpers import errors, game_1941, orders, position, start_state, units
 
 
@@ -246,7 +246,7 @@ def test_every_violation_is_reported_at_once():
 def test_orders_for_the_wrong_power_are_refused():
     game = game_1941()
     state = start_state(game)
-    from adjudicator.parser import parse_orders
+    from adjudicator.io.parser import parse_orders
     with pytest.raises(Exception):
         parse_orders("power: Germany\nbuy 1 inf", game, power=state.power)
 

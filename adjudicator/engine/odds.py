@@ -1,0 +1,435 @@
+"""Exact battle odds: the probability distribution of a battle's outcome, computed from the
+Markov chain of ``combat.BattleState``s with the *same* rule functions the dice driver uses
+(``decide_before_round``, ``volleys``, ``hits_by_class``, ``apply_side_hits``,
+``end_of_round``).  Nothing here re-states a rule; it only sums probabilities.
+
+How it works:
+
+* A round is a random transition between states.  Within a stage (surprise strike, then
+  main fire) both sides fire simultaneously and each side's casualties depend only on the
+  enemy's hits, so the stage's transition is the product of two *marginals*: for the
+  target side, the distribution of its next ``Side`` given the firing side's volleys.  All
+  dice of one volley share one hit chance ``target / sides``, so a volley's hit count is
+  binomial; volleys whose hits go to the same (canonical) target class are convolved, and
+  hit counts beyond what the target's eligible units can absorb are lumped together
+  (identical casualties).  Marginals and casualty choices are memoised; with a single
+  target class the sides after 0, 1, 2, ... hits are built one hit at a time through
+  ``apply_side_hits`` (which gives hits one by one, so this equals giving them at once).
+* States are interned per side as small integers.  Every transition either leaves the
+  state unchanged (no hits; only possible once the round number no longer matters, i.e.
+  above ``Board.round_cap``) or strictly increases a *progress* measure (kills, damage,
+  submerging, retreating, rounds up to the cap).  States are processed in order of that
+  measure, each once; a self-loop with probability ``q`` is resolved by scaling the rest by
+  ``1 / (1 - q)``, and it adds ``1 / (1 - q)`` expected rounds.
+* Terminal states (``outcome`` set) collect the probability mass.
+
+``monte_carlo`` runs the real dice driver (``combat.run_battle``) with ``SeededDice`` as an
+independent cross-check.
+"""
+
+from __future__ import annotations
+
+import gc
+import heapq
+import itertools
+import math
+from collections import Counter
+from collections.abc import Mapping
+
+import attrs
+
+from .combat import (
+    ASSIGN_ORDER, ATT, DEF, OUTCOMES, BattleSetup, BattleState, Board, Side, Volley,
+    apply_side_hits, decide_before_round, end_of_round, hits_by_class, run_battle, volleys,
+)
+from ..model.dice import SeededDice
+from ..model.rules import Ability, Domain
+
+__all__ = ["BattleOdds", "battle_odds", "monte_carlo"]
+
+Composition = tuple[tuple[str, int], ...]
+
+
+@attrs.frozen
+class BattleOdds:
+    """Outcome probabilities and expectations of one battle.
+
+    ``attacker_survivors``/``defender_survivors`` map a composition ``((type, count), ...)``
+    (types in board order, zero counts omitted; retreated and submerged units included) to
+    its probability.  ``captured``: the attacker wins a land battle with a land unit left
+    on the board.  ``tuv_swing`` = defender TUV lost - attacker TUV lost (cargo included).
+    For ``method == "monte_carlo"``, ``runs`` is the sample size and ``stderr`` gives the
+    standard error of each probability / mean (keyed by field name)."""
+
+    attacker_wins: float
+    defender_wins: float
+    both_destroyed: float
+    attacker_retreats: float
+    stalemate: float
+    captured: float
+    attacker_survivors: Mapping[Composition, float]
+    defender_survivors: Mapping[Composition, float]
+    attacker_tuv_lost: float
+    defender_tuv_lost: float
+    tuv_swing: float
+    rounds: float
+    method: str = "exact"
+    states: int = 0
+    runs: int = 0
+    stderr: Mapping[str, float] = attrs.field(factory=dict)
+
+    def outcome(self, name: str) -> float:
+        return getattr(self, name)
+
+    @property
+    def total(self) -> float:
+        return math.fsum(self.outcome(o) for o in OUTCOMES)
+
+
+class _Chain:
+    def __init__(self, board: Board, sides: int):
+        self.board = board
+        self.sides = sides
+        self.ids: tuple[dict[Side, int], dict[Side, int]] = ({}, {})
+        self.objs: tuple[list[Side], list[Side]] = ([], [])
+        self.pots: tuple[list[int], list[int]] = ([], [])
+        self._binom: dict = {}
+        self._pmf: dict = {}
+        self._full: dict = {}
+        self._marg: dict = {}
+        self._succ: dict = {}
+
+    # ----------------------------------------------------------------- building blocks
+    def intern(self, side_idx: int, side: Side) -> int:
+        ids = self.ids[side_idx]
+        found = ids.get(side)
+        if found is None:
+            found = ids[side] = len(self.objs[side_idx])
+            self.objs[side_idx].append(side)
+            self.pots[side_idx].append(self.board.progress(side_idx, side))
+        return found
+
+    def binomial(self, n: int, value: int) -> list[float]:
+        key = (n, value)
+        found = self._binom.get(key)
+        if found is None:
+            p = min(value, self.sides) / self.sides
+            if p >= 1.0:
+                found = [0.0] * n + [1.0]
+            else:
+                q = 1.0 - p
+                found = [math.comb(n, k) * p ** k * q ** (n - k) for k in range(n + 1)]
+            self._binom[key] = found
+        return found
+
+    def hit_pmf(self, groups: tuple[tuple[int, int], ...], cap: int) -> list[float]:
+        """Distribution of the total hits of volleys ``((count, target), ...)``, with every
+        count >= ``cap`` lumped into ``cap``."""
+        key = (groups, cap)
+        found = self._pmf.get(key)
+        if found is not None:
+            return found
+        dist, tail = self.full_pmf(groups)
+        found = self._pmf[key] = dist[:cap] + [tail[cap]] if cap < len(dist) else dist
+        return found
+
+    def full_pmf(self, groups: tuple[tuple[int, int], ...]):
+        """(distribution of the total hits, its suffix sums)."""
+        found = self._full.get(groups)
+        if found is not None:
+            return found
+        dist = [1.0]
+        for n, value in groups:
+            b = self.binomial(n, value)
+            new = [0.0] * (len(dist) + n)
+            for i, pi in enumerate(dist):
+                if pi:
+                    for k, pk in enumerate(b, i):
+                        new[k] += pi * pk
+            dist = new
+        tail = [0.0] * (len(dist) + 1)
+        for k in range(len(dist) - 1, -1, -1):
+            tail[k] = tail[k + 1] + dist[k]
+        found = self._full[groups] = (dist, tail)
+        return found
+
+    def successors(self, target_idx: int, target: Side, cls: int, cap: int):
+        """(interned next side after 0..cap hits of one class, whether all differ)."""
+        key = (target_idx, target, cls)
+        found = self._succ.get(key)
+        if found is None:
+            board = self.board
+            found = [self.intern(target_idx, target)]
+            side = target
+            one = hits_by_class(board, target_idx, target, [(cls, 1)])
+            for _ in range(cap):              # h hits = h - 1 hits, then one more
+                side = apply_side_hits(board, target_idx, side, one)[0]
+                found.append(self.intern(target_idx, side))
+            found = self._succ[key] = (found, len(set(found)) == len(found))
+        return found
+
+    def capacity(self, side_idx: int, side: Side, cls: int) -> int:
+        """How many hits of class ``cls`` the side's units on the board can absorb: more
+        hits than that are lost whatever happens, so they need not be told apart."""
+        board = self.board
+        present = board.summary(side_idx, side).present
+        bit = 1 << cls
+        total = 0
+        for s, n, d in zip(board.slots[side_idx], present, side.damaged):
+            if n and s.elig & bit:
+                total += 2 * n - d if s.two_hits else n
+        return total
+
+    def marginal(self, target_idx: int, target: Side,
+                 firing: tuple[Volley, ...]) -> list[tuple[int, float]]:
+        """Distribution of ``target``'s next side (as interned ids) after ``firing``."""
+        key = (target_idx, target, firing)
+        found = self._marg.get(key)
+        if found is not None:
+            return found
+        board = self.board
+        if not firing:
+            found = self._marg[key] = [(self.intern(target_idx, target), 1.0)]
+            return found
+        relevance = board.summary(target_idx, target).relevance
+        groups: dict[int, list[tuple[int, int]]] = {}
+        for v in firing:
+            groups.setdefault(v.cls & relevance, []).append((v.count, v.target))
+        classes = [c for c in ASSIGN_ORDER if c in groups]
+        caps = [self.capacity(target_idx, target, c) for c in classes]
+        dists = [self.hit_pmf(tuple(groups[c]), cap) for c, cap in zip(classes, caps)]
+        if len(classes) == 1:
+            nxt, distinct = self.successors(target_idx, target, classes[0], caps[0])
+            if distinct:
+                found = self._marg[key] = list(zip(nxt, dists[0]))
+                return found
+        out: dict[int, float] = {}
+        for combo in itertools.product(*(enumerate(d) for d in dists)):
+            p = 1.0
+            for _, pk in combo:
+                p *= pk
+            if not p:
+                continue
+            class_hits = hits_by_class(board, target_idx, target,
+                                       [(c, h) for c, (h, _) in zip(classes, combo)])
+            new = apply_side_hits(board, target_idx, target, class_hits)[0] \
+                if class_hits else target
+            i = self.intern(target_idx, new)
+            out[i] = out.get(i, 0.0) + p
+        found = self._marg[key] = list(out.items())
+        return found
+
+    def stage(self, state: BattleState, stage: str):
+        vols = volleys(self.board, state, stage)
+        am = self.marginal(ATT, state.att, tuple(v for v in vols if v.side == DEF))
+        dm = self.marginal(DEF, state.dfn, tuple(v for v in vols if v.side == ATT))
+        return am, dm
+
+    def transitions(self, state: BattleState):
+        """One round from a state returned by ``decide_before_round``: a list of
+        (probability, attacker marginal, defender marginal) for the main stage."""
+        starts = [(1.0, state)]
+        if self.board.is_sea and volleys(self.board, state, "surprise"):
+            am, dm = self.stage(state, "surprise")
+            A, D = self.objs
+            starts = [(pa * pd, state._replace(att=A[ia], dfn=D[id_]))
+                      for ia, pa in am for id_, pd in dm]
+        out = []
+        for q, st in starts:
+            am, dm = self.stage(st, "main")
+            out.append((q, am, dm))
+        return out
+
+    # ----------------------------------------------------------------- the chain
+    def run(self) -> BattleOdds:
+        board = self.board
+        cap = board.round_cap
+        A, D = self.objs
+        apot = self.pots[ATT]
+        dpot = self.pots[DEF]
+        s0 = board.initial_state()
+        ia0, id0 = self.intern(ATT, s0.att), self.intern(DEF, s0.dfn)
+        rows: dict[tuple[int, int], dict[int, float]] = {(ia0, 0): {id0: 1.0}}
+        heap = [(apot[ia0], ia0, 0)]
+        terminal: dict[tuple, float] = {}
+        rounds: list[float] = []
+        nodes = 0
+
+        def finish(state: BattleState, mass: float) -> None:
+            key = (state.outcome, self.intern(ATT, state.att), self.intern(DEF, state.dfn),
+                   state.retreat_to)
+            terminal[key] = terminal.get(key, 0.0) + mass
+
+        while heap:
+            _, ia, r = heapq.heappop(heap)
+            row = rows.pop((ia, r), None)
+            if row is None:
+                continue
+            local = [(dpot[i], i) for i in row]
+            heapq.heapify(local)
+            while local:
+                _, id_ = heapq.heappop(local)
+                mass = row.pop(id_, 0.0)
+                if not mass:
+                    continue
+                nodes += 1
+                state = BattleState(A[ia], D[id_], r)
+                state, _ = end_of_round(board, state)
+                if state.outcome is not None:
+                    finish(state, mass)
+                    continue
+                before = state.round
+                state, _ = decide_before_round(board, state)
+                if state.outcome is not None:
+                    if state.round > before:
+                        rounds.append(mass)
+                    finish(state, mass)
+                    continue
+                comps = self.transitions(state)
+                r2 = min(state.round, cap)
+                same_row = r2 == r
+                p_self = 0.0
+                if same_row:
+                    for q, am, dm in comps:
+                        pa = next((p for i, p in am if i == ia), 0.0)
+                        if pa:
+                            p_self += q * pa * next((p for i, p in dm if i == id_), 0.0)
+                    if p_self >= 1.0:
+                        raise RuntimeError("battle state cannot progress")  # stalemate missed
+                scale = mass / (1.0 - p_self)
+                rounds.append(scale)
+                for q, am, dm in comps:
+                    fq = scale * q
+                    for ia2, pa in am:
+                        f = fq * pa
+                        if same_row and ia2 == ia:
+                            for id2, pd in dm:
+                                if id2 not in row:
+                                    if id2 == id_:
+                                        continue           # the self-loop, resolved above
+                                    heapq.heappush(local, (dpot[id2], id2))
+                                    row[id2] = f * pd
+                                else:
+                                    row[id2] += f * pd
+                            continue
+                        key = (ia2, r2)
+                        tgt = rows.get(key)
+                        if tgt is None:
+                            tgt = rows[key] = {}
+                            heapq.heappush(heap, (apot[ia2] + r2, ia2, r2))
+                        get = tgt.get
+                        for id2, pd in dm:
+                            tgt[id2] = get(id2, 0.0) + f * pd
+        return self.summarize(terminal, rounds, nodes)
+
+    def summarize(self, terminal: dict, rounds: list[float], nodes: int) -> BattleOdds:
+        board = self.board
+        A, D = self.objs
+        by_outcome: dict[str, list[float]] = {o: [] for o in OUTCOMES}
+        captured: list[float] = []
+        att_surv: dict[Composition, list[float]] = {}
+        def_surv: dict[Composition, list[float]] = {}
+        att_lost: list[float] = []
+        def_lost: list[float] = []
+        for (outcome, ia, id_, _), mass in terminal.items():
+            by_outcome[outcome].append(mass)
+            if outcome == "attacker_wins" and not board.is_sea and \
+                    board.summary(ATT, A[ia]).capturers:
+                captured.append(mass)
+            att_surv.setdefault(composition(board, ATT, A[ia]), []).append(mass)
+            def_surv.setdefault(composition(board, DEF, D[id_]), []).append(mass)
+            att_lost.append(mass * board.side_tuv_lost(ATT, A[ia]))
+            def_lost.append(mass * board.side_tuv_lost(DEF, D[id_]))
+        a_lost, d_lost = math.fsum(att_lost), math.fsum(def_lost)
+        return BattleOdds(
+            **{o: math.fsum(v) for o, v in by_outcome.items()},
+            captured=math.fsum(captured),
+            attacker_survivors={k: math.fsum(v) for k, v in att_surv.items()},
+            defender_survivors={k: math.fsum(v) for k, v in def_surv.items()},
+            attacker_tuv_lost=a_lost, defender_tuv_lost=d_lost, tuv_swing=d_lost - a_lost,
+            rounds=math.fsum(rounds), method="exact", states=nodes)
+
+
+def composition(board: Board, side_idx: int, side: Side) -> Composition:
+    counts: Counter = Counter()
+    for s, n in zip(board.slots[side_idx], side.alive):
+        if n:
+            counts[s.key] += n
+    return tuple((k, counts[k]) for k in board.type_order if counts[k])
+
+
+def battle_odds(setup: BattleSetup, *, sides: int = 6) -> BattleOdds:
+    """The exact outcome distribution of ``setup`` (dice with ``sides`` faces)."""
+    collecting = gc.isenabled()
+    gc.disable()                 # many small acyclic objects: the collector only slows us down
+    try:
+        return _Chain(Board(setup), sides).run()
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
+                sides: int = 6) -> BattleOdds:
+    """Estimate the same figures by fighting the battle ``runs`` times with the real dice
+    driver and ``SeededDice(seed, sides)`` (a cross-check for ``battle_odds``)."""
+    board = Board(setup)
+    dice = SeededDice(seed, sides)
+    cost = {u.uid: u.type.cost + board.cargo_cost(u) for u in (*setup.attackers, *setup.defenders)}
+    att_uids = {u.uid for u in setup.attackers}
+    outcomes: Counter = Counter()
+    att_surv: Counter = Counter()
+    def_surv: Counter = Counter()
+    captured = 0
+    a_lost: list[int] = []
+    d_lost: list[int] = []
+    rounds: list[int] = []
+    order = {k: i for i, k in enumerate(board.type_order)}
+
+    memo: dict[tuple[int, ...], Composition] = {}
+
+    def comp(units) -> Composition:
+        key = tuple(u.uid for u in units)
+        found = memo.get(key)
+        if found is None:
+            c = Counter(u.type.key for u in units)
+            found = memo[key] = tuple(sorted(c.items(), key=lambda kv: order[kv[0]]))
+        return found
+
+    for _ in range(runs):
+        res = run_battle(board, dice, record=False)
+        outcomes[res.outcome] += 1
+        a = sum(cost[u] for u in res.killed if u in att_uids)
+        a_lost.append(a)
+        d_lost.append(sum(cost[u] for u in res.killed) - a)
+        rounds.append(res.rounds)
+        att_surv[comp(res.attackers)] += 1
+        def_surv[comp(res.defenders)] += 1
+        if res.outcome == "attacker_wins" and not board.is_sea:
+            retreated = set(res.retreated)
+            if any(board_captures(u) for u in res.attackers if u.uid not in retreated):
+                captured += 1
+
+    def mean_se(xs: list[int]) -> tuple[float, float]:
+        m = math.fsum(xs) / runs
+        var = math.fsum((x - m) ** 2 for x in xs) / max(runs - 1, 1)
+        return m, math.sqrt(var / runs)
+
+    probs = {o: outcomes[o] / runs for o in OUTCOMES}
+    stderr = {o: math.sqrt(p * (1 - p) / runs) for o, p in probs.items()}
+    p_cap = captured / runs
+    stderr["captured"] = math.sqrt(p_cap * (1 - p_cap) / runs)
+    am, stderr["attacker_tuv_lost"] = mean_se(a_lost)
+    dm, stderr["defender_tuv_lost"] = mean_se(d_lost)
+    sm, stderr["tuv_swing"] = mean_se([d - a for a, d in zip(a_lost, d_lost)])
+    rm, stderr["rounds"] = mean_se(rounds)
+    return BattleOdds(
+        **probs, captured=p_cap,
+        attacker_survivors={k: v / runs for k, v in att_surv.items()},
+        defender_survivors={k: v / runs for k, v in def_surv.items()},
+        attacker_tuv_lost=am, defender_tuv_lost=dm, tuv_swing=sm, rounds=rm,
+        method="monte_carlo", runs=runs, stderr=stderr)
+
+
+def board_captures(unit) -> bool:
+    return unit.type.domain == Domain.LAND and not unit.type.has(Ability.CANNOT_CAPTURE)

@@ -1,0 +1,185 @@
+"""The board while a turn is being played: individual pieces with ids and per-turn flags.
+
+``WorkingBoard`` is built from a ``GameState`` at the start of a turn, changed by the
+phases, and turned back into a ``GameState`` at the end.  It is private to one call of
+the turn engine, so mutating it keeps the engine pure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import attrs
+
+from ..model.game import Game
+from ..model.rules import Ability, UnitType
+from ..model.state import GameState, Unit
+
+
+@attrs.define
+class Piece:
+    uid: int
+    type: str
+    owner: str
+    space: str
+    carried_by: int | None = None     # uid of the transport/carrier this piece is aboard
+    moves_used: int = 0               # movement points spent this turn (air: combat + noncombat)
+    moved_in: set = attrs.field(factory=set)   # phases in which it moved ("combat", "noncombat")
+    fought: bool = False
+    loaded_in: str | None = None      # phase in which it was loaded this turn (cargo)
+    unloaded: bool = False            # transport: unloaded this turn, cannot move again
+    unloaded_to: str | None = None    # transport: the one territory it unloaded into
+    came_from: str | None = None      # space it entered its combat destination from
+    seaborne: bool = False            # landed from a transport in an amphibious assault
+    retreated: bool = False
+    launched: bool = False            # fighter that took off from its carrier before a sea battle, not fighting
+    order_line: int = 0               # line of the last order that moved, loaded or unloaded it
+    start_space: str = ""
+
+
+class WorkingBoard:
+    """Pieces by id, territory control, and the snapshot taken at the start of the turn."""
+
+    def __init__(self, game: Game, state: GameState):
+        self.game = game
+        self.rules = game.ruleset
+        self.map = game.map
+        self.power = state.power
+        self.owners: dict[str, str] = dict(state.owners)
+        self.start_owners: dict[str, str] = dict(state.owners)
+        self.ipcs: dict[str, int] = dict(state.ipcs)
+        self.pieces: dict[int, Piece] = {}
+        self._next_uid = 1
+        for space in sorted(state.units):
+            for unit in state.units[space]:
+                parent = self._add(unit.type, unit.owner, space)
+                for cargo in unit.cargo:
+                    self._add(cargo.type, cargo.owner, space, carried_by=parent.uid)
+
+    # -- construction ---------------------------------------------------------------------
+    def _add(self, type_: str, owner: str, space: str, carried_by: int | None = None) -> Piece:
+        piece = Piece(uid=self._next_uid, type=type_, owner=owner, space=space,
+                      carried_by=carried_by, start_space=space)
+        self.pieces[piece.uid] = piece
+        self._next_uid += 1
+        return piece
+
+    def add_new(self, type_: str, owner: str, space: str) -> Piece:
+        return self._add(type_, owner, space)
+
+    def to_units(self) -> dict[str, tuple[Unit, ...]]:
+        """Pieces back into per-space unit tuples (cargo nested), in a canonical order."""
+        by_space: dict[str, list[Unit]] = {}
+        for piece in self.pieces.values():
+            if piece.carried_by is not None:
+                continue
+            cargo = sorted((Unit(c.type, c.owner) for c in self.cargo_of(piece)),
+                           key=lambda u: (u.owner, u.type))
+            by_space.setdefault(piece.space, []).append(Unit(piece.type, piece.owner, tuple(cargo)))
+        return {space: tuple(sorted(units, key=lambda u: (u.owner, u.type, len(u.cargo),
+                                                            [(c.owner, c.type) for c in u.cargo])))
+                for space, units in sorted(by_space.items())}
+
+    # -- queries --------------------------------------------------------------------------
+    def utype(self, piece: Piece | str) -> UnitType:
+        return self.rules.units[piece if isinstance(piece, str) else piece.type]
+
+    def at(self, space: str, include_cargo: bool = False) -> list[Piece]:
+        return [p for p in self.pieces.values()
+                if p.space == space and (include_cargo or p.carried_by is None)]
+
+    def cargo_of(self, carrier: Piece) -> list[Piece]:
+        return [p for p in self.pieces.values() if p.carried_by == carrier.uid]
+
+    def allied(self, a: str | None, b: str | None) -> bool:
+        return self.rules.allied(a, b)
+
+    def enemy_of(self, power: str, other: str | None) -> bool:
+        return other is not None and not self.rules.allied(power, other)
+
+    def enemies_at(self, space: str, power: str | None = None) -> list[Piece]:
+        power = power or self.power
+        return [p for p in self.at(space) if self.enemy_of(power, p.owner)]
+
+    def is_enemy_territory(self, space: str, power: str | None = None) -> bool:
+        power = power or self.power
+        t = self.map[space]
+        return t.is_land and not t.impassable and self.enemy_of(power, self.owners.get(space))
+
+    def is_friendly_territory(self, space: str, power: str | None = None) -> bool:
+        power = power or self.power
+        t = self.map[space]
+        return t.is_land and self.allied(power, self.owners.get(space))
+
+    def was_friendly_at_start(self, space: str, power: str | None = None) -> bool:
+        power = power or self.power
+        return self.map[space].is_land and self.allied(power, self.start_owners.get(space))
+
+    def hostile_zone(self, zone: str, power: str | None = None) -> bool:
+        """A sea zone is hostile if it holds enemy surface warships (subs and transports
+        are ignored for this test, digest §3.4)."""
+        return any(self.utype(p).has(Ability.SURFACE_WARSHIP) for p in self.enemies_at(zone, power))
+
+    def enemy_anti_sub_at(self, zone: str, power: str | None = None) -> bool:
+        return any(self.utype(p).has(Ability.ANTI_SUB) for p in self.enemies_at(zone, power))
+
+    def free_slots(self, carrier: Piece) -> tuple[int, int | None]:
+        """(free slots, free large slots or None) aboard a transport or carrier."""
+        rule = self.utype(carrier).cargo
+        if rule is None:
+            return 0, 0
+        cargo = self.cargo_of(carrier)
+        free = rule.slots - len(cargo)
+        if rule.large_slots is None:
+            return free, None
+        large = sum(1 for c in cargo if self.utype(c).cargo_size == "large")
+        return free, rule.large_slots - large
+
+    def can_carry(self, carrier: Piece, cargo: Piece | str) -> bool:
+        """Whether ``carrier`` has room for ``cargo`` (a piece or a unit type key)."""
+        rule = self.utype(carrier).cargo
+        ctype = self.utype(cargo)
+        if rule is None or ctype.domain != rule.domain:
+            return False
+        if rule.only_types and ctype.key not in rule.only_types:
+            return False
+        free, large_free = self.free_slots(carrier)
+        if free <= 0:
+            return False
+        if ctype.cargo_size == "large" and large_free is not None and large_free <= 0:
+            return False
+        return True
+
+    def controls_all(self, side_of_power: str, territories: Iterable[str], at_start: bool = True) -> bool:
+        owners = self.start_owners if at_start else self.owners
+        return all(self.allied(side_of_power, owners.get(t)) for t in territories)
+
+    def capital_held_by_owner(self, power: str) -> bool:
+        capital = self.rules.powers[power].capital
+        return self.owners.get(capital) == power
+
+    def income(self, power: str) -> int:
+        return self.game.income(self.owners, power)
+
+    def remove(self, piece: Piece) -> list[Piece]:
+        """Remove a piece and its cargo; returns everything removed."""
+        gone = [piece] + self.cargo_of(piece)
+        for p in gone:
+            self.pieces.pop(p.uid, None)
+        return gone
+
+
+def count_types(pieces: Iterable[Piece]) -> dict[str, int]:
+    """``{unit type: count}`` in a stable order."""
+    counts = Counter(p.type for p in pieces)
+    return dict(sorted(counts.items()))
+
+
+def describe(board: WorkingBoard, counts: dict[str, int]) -> str:
+    """``{"infantry": 2, "tank": 1}`` -> "2 Infantry, 1 Tank"."""
+    parts = []
+    for key, n in counts.items():
+        ut = board.utype(key)
+        parts.append(f"{n} {ut.name if n == 1 else ut.display_plural}")
+    return ", ".join(parts) if parts else "nothing"

@@ -1,0 +1,414 @@
+"""One converter for every file the project writes: game states, standing orders, events,
+turn files.  Values become plain JSON-able dicts and lists and come back exactly equal.
+
+* ``GameState``: units are grouped for readability.  Per space, a list of groups
+  ``{"type": "infantry", "owner": "ussr", "count": 3}`` (consecutive identical units with
+  no cargo share a group, so the order of units -- and equality -- survives the trip); a
+  unit carrying cargo is written on its own, without ``count``, with
+  ``"cargo": [...]`` grouped the same way.
+* Enums are written as their values, tuples as lists, events as dicts with a ``"kind"``
+  tag (``events.all_event_classes()``).
+* ``canonical_json`` gives deterministic bytes (UTF-8, sorted keys, two-space indent,
+  trailing newline), so files can be hashed, signed and compared byte for byte.
+
+Decoding is strict: a wrong type is an error (``DecodeError``, a ``StateFileError``)
+naming where in the document it is, never a silent conversion.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+import cattrs.v
+from cattrs.cols import homogenous_tuple_structure_factory
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
+
+from ..model.errors import StateFileError
+from ..model.events import Event, all_event_classes
+from ..model.orders import Comparison, Phase, StandingOrders, SubmergePolicy
+from ..model.rules import Ability, Domain
+from ..model.state import GameState, Unit
+
+T = TypeVar("T")
+
+
+class DecodeError(StateFileError):
+    """A document does not have the expected shape.  The message says where."""
+
+
+# --------------------------------------------------------------------------- converter
+
+converter = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={tuple: list})
+
+
+def _strict(expected: type, label: str):
+    def hook(value, _type):
+        if type(value) is not expected:
+            raise TypeError(f"expected {label}, found {_describe(value)}")
+        return value
+
+    return hook
+
+
+converter.register_structure_hook(str, _strict(str, "a string"))
+converter.register_structure_hook(int, _strict(int, "an integer"))
+converter.register_structure_hook(bool, _strict(bool, "true or false"))
+
+
+def _is_homogeneous_tuple(t) -> bool:
+    if get_origin(t) is not tuple:
+        return False
+    args = get_args(t)
+    return len(args) == 2 and args[1] is Ellipsis
+
+
+def _tuple_factory(t):
+    inner = homogenous_tuple_structure_factory(t, converter)
+
+    def hook(value, _type):
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"expected a list, found {_describe(value)}")
+        return inner(value, _type)
+
+    return hook
+
+
+converter.register_structure_hook_factory(_is_homogeneous_tuple, _tuple_factory)
+
+
+def _enum_structure(value, cls):
+    try:
+        return cls(value)
+    except ValueError:
+        allowed = ", ".join(repr(m.value) for m in cls)
+        raise ValueError(f"{value!r} is not one of {allowed}") from None
+
+
+def _is_enum(t) -> bool:
+    return isinstance(t, type) and issubclass(t, Enum)
+
+
+def _enum_value(member: Enum):
+    return member.value
+
+
+def register_enum(cls: type[Enum]) -> None:
+    """Write ``cls`` members as their values.  Needed explicitly for ``(str, Enum)``
+    classes, which cattrs would otherwise treat as plain strings."""
+    converter.register_structure_hook(cls, _enum_structure)
+    converter.register_unstructure_hook(cls, _enum_value)
+
+
+converter.register_structure_hook_func(_is_enum, _enum_structure)
+converter.register_unstructure_hook_func(_is_enum, _enum_value)
+for _cls in (Phase, Comparison, SubmergePolicy, Domain, Ability):
+    register_enum(_cls)
+
+# Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.
+_EVENT_UNSTRUCTURE: dict[type, Any] = {}
+_EVENT_STRUCTURE: dict[type, Any] = {}
+_KINDS: dict[str, type[Event]] = {}
+
+
+def _is_event(t) -> bool:
+    return isinstance(t, type) and issubclass(t, Event)
+
+
+def _unstructure_event(event: Event) -> dict:
+    cls = type(event)
+    fn = _EVENT_UNSTRUCTURE.get(cls)
+    if fn is None:
+        fn = _EVENT_UNSTRUCTURE[cls] = make_dict_unstructure_fn(cls, converter)
+    data = fn(event)
+    if "kind" in data:
+        raise ValueError(f"event class {cls.__name__} has a field named 'kind'")
+    data["kind"] = cls.kind
+    return data
+
+
+def _structure_event(data, cls):
+    if not isinstance(data, dict):
+        raise TypeError(f"expected an event object, found {_describe(data)}")
+    kind = data.get("kind")
+    classes = _KINDS
+    if not isinstance(kind, str) or kind not in classes:
+        classes.clear()
+        classes.update(all_event_classes())     # an event class defined since last time?
+    if not isinstance(kind, str) or kind not in classes:
+        raise ValueError(f"unknown event kind {kind!r}")
+    target = classes[kind]
+    if not issubclass(target, cls):
+        raise ValueError(f"event kind {kind!r} is not a {cls.__name__}")
+    fn = _EVENT_STRUCTURE.get(target)
+    if fn is None:
+        fn = _EVENT_STRUCTURE[target] = make_dict_structure_fn(target, converter)
+    return fn({k: v for k, v in data.items() if k != "kind"}, target)
+
+
+converter.register_unstructure_hook_func(_is_event, _unstructure_event)
+converter.register_structure_hook_func(_is_event, _structure_event)
+
+
+# --------------------------------------------------------------------------- game state
+
+def group_units(units) -> list[dict]:
+    """Units as file groups: consecutive cargo-less units of one type and owner merge."""
+    out: list[dict] = []
+    for unit in units:
+        if unit.cargo:
+            out.append({"type": unit.type, "owner": unit.owner, "cargo": group_units(unit.cargo)})
+            continue
+        last = out[-1] if out else None
+        if last is not None and "count" in last and last["type"] == unit.type \
+                and last["owner"] == unit.owner:
+            last["count"] += 1
+        else:
+            out.append({"type": unit.type, "owner": unit.owner, "count": 1})
+    return out
+
+
+def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
+    """The inverse of ``group_units``, checking the shape as it goes."""
+    if not isinstance(groups, list):
+        raise DecodeError(f"{where}: expected a list of unit groups, found {_describe(groups)}")
+    out: list[Unit] = []
+    for i, group in enumerate(groups):
+        here = f"{where}[{i}]"
+        if not isinstance(group, dict):
+            raise DecodeError(f"{here}: expected an object, found {_describe(group)}")
+        extra = set(group) - {"type", "owner", "count", "cargo"}
+        if extra:
+            raise DecodeError(f"{here}: unexpected field(s) {', '.join(sorted(map(str, extra)))}")
+        utype = _req_str(group, "type", here)
+        owner = _req_str(group, "owner", here)
+        if "cargo" in group:
+            if "count" in group:
+                raise DecodeError(f"{here}: a unit with cargo is written alone, without 'count'")
+            cargo = ungroup_units(group["cargo"], f"{here}.cargo")
+            if not cargo:
+                raise DecodeError(f"{here}: 'cargo' must not be empty (omit it instead)")
+            out.append(Unit(utype, owner, cargo))
+        else:
+            count = group.get("count")
+            if type(count) is not int or count < 1:
+                raise DecodeError(f"{here}.count: expected a positive integer, found {_describe(count)}")
+            out.extend(Unit(utype, owner) for _ in range(count))
+    return tuple(out)
+
+
+def encode_state(state: GameState) -> dict:
+    """``GameState`` -> plain dict (keys sorted, units grouped)."""
+    return {
+        "game_id": state.game_id,
+        "ipcs": {p: state.ipcs[p] for p in sorted(state.ipcs)},
+        "map_id": state.map_id,
+        "owners": {t: state.owners[t] for t in sorted(state.owners)},
+        "power": state.power,
+        "round": state.round,
+        "standing_orders": {p: converter.unstructure(state.standing_orders[p], StandingOrders)
+                            for p in sorted(state.standing_orders)},
+        "turn_number": state.turn_number,
+        "units": {s: group_units(state.units[s]) for s in sorted(state.units)},
+        "winner": state.winner,
+    }
+
+
+_STATE_FIELDS = {"game_id", "ipcs", "map_id", "owners", "power", "round", "standing_orders",
+                 "turn_number", "units", "winner"}
+_STATE_REQUIRED = {"game_id", "map_id", "round", "power", "owners", "units", "ipcs"}
+
+
+def decode_state(data, where: str = "state") -> GameState:
+    """Plain dict -> ``GameState``; ``DecodeError`` saying where the shape is wrong."""
+    if not isinstance(data, dict):
+        raise DecodeError(f"{where}: expected an object, found {_describe(data)}")
+    missing = _STATE_REQUIRED - set(data)
+    if missing:
+        raise DecodeError(f"{where}: missing field(s) {', '.join(sorted(missing))}")
+    extra = set(data) - _STATE_FIELDS
+    if extra:
+        raise DecodeError(f"{where}: unexpected field(s) {', '.join(sorted(map(str, extra)))}")
+    owners = _str_map(data["owners"], f"{where}.owners", str)
+    ipcs = _str_map(data["ipcs"], f"{where}.ipcs", int)
+    units_raw = data["units"]
+    if not isinstance(units_raw, dict):
+        raise DecodeError(f"{where}.units: expected an object, found {_describe(units_raw)}")
+    units = {space: ungroup_units(groups, f"{where}.units.{space}")
+             for space, groups in units_raw.items()}
+    so_raw = data.get("standing_orders", {})
+    if not isinstance(so_raw, dict):
+        raise DecodeError(f"{where}.standing_orders: expected an object, found {_describe(so_raw)}")
+    standing = {p: structure(v, StandingOrders, f"{where}.standing_orders.{p}")
+                for p, v in so_raw.items()}
+    winner = data.get("winner")
+    if winner is not None and not isinstance(winner, str):
+        raise DecodeError(f"{where}.winner: expected a string or null, found {_describe(winner)}")
+    turn_number = data.get("turn_number", 1)
+    for key, value in (("round", data["round"]), ("turn_number", turn_number)):
+        if type(value) is not int:
+            raise DecodeError(f"{where}.{key}: expected an integer, found {_describe(value)}")
+    return GameState(
+        game_id=_req_str(data, "game_id", where),
+        map_id=_req_str(data, "map_id", where),
+        round=data["round"],
+        power=_req_str(data, "power", where),
+        owners=owners,
+        units=units,
+        ipcs=ipcs,
+        standing_orders=standing,
+        winner=winner,
+        turn_number=turn_number,
+    )
+
+
+converter.register_unstructure_hook(GameState, encode_state)
+converter.register_structure_hook(GameState, lambda d, _t: decode_state(d))
+
+
+# --------------------------------------------------------------------------- events & orders
+
+def encode_event(event: Event) -> dict:
+    return _unstructure_event(event)
+
+
+def decode_event(data) -> Event:
+    return structure(data, Event, "event")
+
+
+def encode_events(events) -> list[dict]:
+    return [_unstructure_event(e) for e in events]
+
+
+def decode_events(data, where: str = "events") -> tuple[Event, ...]:
+    return structure(data, tuple[Event, ...], where)
+
+
+def encode_standing_orders(orders: StandingOrders) -> dict:
+    return converter.unstructure(orders, StandingOrders)
+
+
+def decode_standing_orders(data, where: str = "standing_orders") -> StandingOrders:
+    return structure(data, StandingOrders, where)
+
+
+# --------------------------------------------------------------------------- generic
+
+def unstructure(obj, as_type=None):
+    """Any project value -> plain JSON-able data."""
+    return converter.unstructure(obj, as_type) if as_type is not None else converter.unstructure(obj)
+
+
+def structure(data, cls: type[T], where: str = "document") -> T:
+    """Plain data -> ``cls``, converting cattrs' validation errors into one ``DecodeError``
+    whose message lists the problems with their locations."""
+    try:
+        return converter.structure(data, cls)
+    except DecodeError as exc:
+        raise DecodeError(f"{where}: {exc}") from None
+    except cattrs.BaseValidationError as exc:
+        problems = []
+        for line in cattrs.transform_error(exc, path=where, format_exception=_format_exception):
+            message, sep, location = line.rpartition(" @ ")
+            problems.append(f"{location}: {message}" if sep else line)
+        shown = "; ".join(problems[:5])
+        if len(problems) > 5:
+            shown += f"; and {len(problems) - 5} more"
+        raise DecodeError(shown) from None
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise DecodeError(f"{where}: {exc}") from None
+
+
+def canonical_json(obj) -> bytes:
+    """Deterministic bytes for ``obj``: UTF-8 (no ASCII escaping), keys sorted, two-space
+    indentation, a list of plain numbers on one line (dice faces stay readable), one
+    trailing newline.  attrs instances are unstructured with the project converter."""
+    if attrs.has(type(obj)) or isinstance(obj, Event):
+        obj = converter.unstructure(obj)
+    try:
+        return (_dump(obj, 0) + "\n").encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StateFileError(f"text cannot be written as UTF-8: {exc.reason}") from None
+
+
+def _scalar(value) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _dump(value, depth: int) -> str:
+    """The canonical layout (what ``json.dumps(sort_keys=True, indent=2)`` gives, except
+    that a non-empty list of numbers is written on one line as ``[1, 2, 3]``)."""
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = sorted(value.items())
+        if any(not isinstance(k, str) for k, _ in items):
+            raise TypeError("canonical JSON keys must be strings")
+        body = ",\n".join(f"{inner}{_scalar(k)}: {_dump(v, depth + 1)}" for k, v in items)
+        return "{\n" + body + "\n" + pad + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return "[" + ", ".join(_scalar(v) for v in value) + "]"
+        body = ",\n".join(inner + _dump(v, depth + 1) for v in value)
+        return "[\n" + body + "\n" + pad + "]"
+    return _scalar(value)
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _format_exception(exc: BaseException, type_) -> str:
+    if isinstance(exc, (DecodeError, TypeError, ValueError)) and not isinstance(
+            exc, cattrs.ForbiddenExtraKeysError) and exc.args:
+        return str(exc)
+    return cattrs.v.format_exception(exc, type_)
+
+
+def _describe(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _req_str(data: dict, key: str, where: str) -> str:
+    if key not in data:
+        raise DecodeError(f"{where}: missing field {key}")
+    value = data[key]
+    if not isinstance(value, str):
+        raise DecodeError(f"{where}.{key}: expected a string, found {_describe(value)}")
+    return value
+
+
+def _str_map(value, where: str, vtype: type) -> dict:
+    if not isinstance(value, dict):
+        raise DecodeError(f"{where}: expected an object, found {_describe(value)}")
+    for k, v in value.items():
+        if type(v) is not vtype:
+            label = "a string" if vtype is str else "an integer"
+            raise DecodeError(f"{where}.{k}: expected {label}, found {_describe(v)}")
+    return dict(value)
+
+
+__all__ = [
+    "DecodeError", "canonical_json", "converter", "decode_event", "decode_events",
+    "decode_standing_orders", "decode_state", "encode_event", "encode_events",
+    "encode_standing_orders", "encode_state", "group_units", "structure", "ungroup_units",
+    "unstructure",
+]

@@ -1,0 +1,62 @@
+"""The layout of a game directory: file names and where each file lives.
+
+::
+
+    game.json, game.json.sig           the game file and its SSHSIG (namespace pbem-turn)
+    turns/NNNN-<power>.json(.sig)      one signed turn file per power-turn
+    orders/NNNN-<power>.txt            the orders as accepted for that turn (exact bytes)
+    .secret/                           game master only -- never publish
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .turnfile import orders_file_name, turn_file_name
+
+GAME_FILE = "game.json"
+TURNS_DIR = "turns"
+ORDERS_DIR = "orders"
+SECRET_DIR = ".secret"
+SEED_FILE = "next-seed"
+GM_KEY_FILE = "gm_ed25519"
+LOCK_FILE = "lock"
+
+TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json$")
+TURN_SIG_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json\.sig$")
+ORDERS_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.txt$")
+
+
+def sig_path(path: Path) -> Path:
+    """Where the detached signature of ``path`` lives: ``path`` + ``.sig``."""
+    path = Path(path)
+    return path.with_name(path.name + ".sig")
+
+
+def game_file_path(directory) -> Path:
+    return Path(directory) / GAME_FILE
+
+
+def turn_path(directory, turn_number: int, power: str) -> Path:
+    return Path(directory) / TURNS_DIR / turn_file_name(turn_number, power)
+
+
+def orders_path(directory, turn_number: int, power: str) -> Path:
+    return Path(directory) / ORDERS_DIR / orders_file_name(turn_number, power)
+
+
+def list_turns(directory) -> list[tuple[int, str, Path]]:
+    """The turn files present, as (turn number, power, path), in turn order."""
+    tdir = Path(directory) / TURNS_DIR
+    if not tdir.is_dir():
+        return []
+    found = []
+    for entry in tdir.iterdir():
+        m = TURN_RE.match(entry.name)
+        if m:
+            found.append((int(m.group(1)), m.group(2), entry))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return found
+
+

@@ -1,0 +1,573 @@
+"""Load a game definition (``maps/<game>/*.toml``) into a :class:`Game`, and build its
+starting :class:`GameState`.
+
+A game folder holds ``game.toml`` (powers, turn order, victory, options, rulings),
+``units.toml``, ``map.toml`` and ``setup.toml``.  Every file is checked; all problems found are
+reported together in one :class:`DataError`, each naming its file and entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ..model.board import Canal, GameMap, Territory
+from ..model.errors import DataError
+from ..model.game import Game, SetupEntry
+from .paths import MAPS_DIR
+from ..model.rules import Ability, CargoRule, Domain, Power, Ruleset, UnitType, VictoryRule
+from ..model.state import GameState, Unit
+
+DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml")
+
+
+# --------------------------------------------------------------------------- public API
+
+def game_dir(name_or_path: str | Path = "aa1941") -> Path:
+    """The folder of a game: a path to an existing folder, or a name under ``MAPS_DIR``."""
+    bare = isinstance(name_or_path, str) and not any(c in name_or_path for c in "/\\")
+    if bare and (MAPS_DIR / name_or_path).is_dir():
+        return (MAPS_DIR / name_or_path).resolve()
+    if Path(name_or_path).is_dir():
+        return Path(name_or_path).resolve()
+    if bare:
+        known = sorted(p.name for p in MAPS_DIR.iterdir() if p.is_dir()) if MAPS_DIR.is_dir() else []
+        raise DataError(f"unknown game '{name_or_path}' (known: {', '.join(known) or 'none'})")
+    raise DataError(f"game folder not found: {name_or_path}")
+
+
+def content_hash(directory: str | Path) -> str:
+    """``sha256:<hex>`` over every ``*.toml`` file of a game folder, in name order, each
+    preceded by its name and byte length."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(directory).glob("*.toml"), key=lambda p: p.name):
+        data = path.read_bytes()
+        digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
+        digest.update(data)
+    return "sha256:" + digest.hexdigest()
+
+
+def load_game(name_or_path: str | Path = "aa1941",
+              options: dict[str, bool | int | str] | None = None) -> Game:
+    """Read and validate a game folder.  ``options`` overrides ``[options]`` of game.toml
+    (e.g. ``{"turkish_straits": False}``); the closed straits and the victory rules follow the
+    resulting options."""
+    directory = game_dir(name_or_path)
+    docs = _read_docs(directory)
+    return _Builder(docs, options or {}).build(directory)
+
+
+def initial_state(game: Game, game_id: str) -> GameState:
+    """The state before the first turn: round 1, first power in turn order to play, original
+    owners, starting IPCs, setup units (fighters at sea go aboard their power's carriers)."""
+    rules, gmap = game.ruleset, game.map
+    owners = {t.key: t.original_owner for t in gmap.land() if t.original_owner}
+    units: dict[str, list[Unit]] = {}
+    for entry in game.setup:
+        units.setdefault(entry.space, []).extend(
+            _place(entry, rules, gmap[entry.space].is_sea))
+    return GameState(
+        game_id=game_id,
+        map_id=gmap.map_id,
+        round=1,
+        power=rules.turn_order[0],
+        owners=owners,
+        units={space: tuple(us) for space, us in units.items() if us},
+        ipcs={key: p.starting_ipcs for key, p in rules.powers.items()},
+        turn_number=1,
+    )
+
+
+# --------------------------------------------------------------------------- placing units
+
+def _carry_capacity(carrier: UnitType, passenger: UnitType) -> int:
+    cargo = carrier.cargo
+    if cargo is None or cargo.domain != passenger.domain:
+        return 0
+    if cargo.only_types and passenger.key not in cargo.only_types:
+        return 0
+    return cargo.slots
+
+
+def _place(entry: SetupEntry, rules: Ruleset, at_sea: bool) -> list[Unit]:
+    """Units of one setup entry; at sea, air units are loaded onto the power's carriers."""
+    order = list(rules.units)
+    counts = sorted(entry.units.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
+    pieces: list[tuple[UnitType, list[Unit]]] = []
+    passengers: list[UnitType] = []
+    for key, n in counts:
+        utype = rules.units[key]
+        if at_sea and utype.domain == Domain.AIR:
+            passengers.extend([utype] * n)
+        else:
+            pieces.extend((utype, []) for _ in range(n))
+    for passenger in passengers:
+        for carrier, aboard in pieces:
+            if len(aboard) < _carry_capacity(carrier, passenger):
+                aboard.append(Unit(passenger.key, entry.power))
+                break
+        else:
+            raise DataError(f"setup: no room for {entry.power} {passenger.key} in {entry.space}")
+    return [Unit(u.key, entry.power, tuple(aboard)) for u, aboard in pieces]
+
+
+# --------------------------------------------------------------------------- reading files
+
+def _read_docs(directory: Path) -> dict[str, dict]:
+    docs, problems = {}, []
+    for name in DATA_FILES:
+        path = directory / name
+        try:
+            docs[name] = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            problems.append(f"{name}: file missing")
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            problems.append(f"{name}: not valid TOML: {exc}")
+    if problems:
+        raise DataError(_report(directory, problems))
+    return docs
+
+
+def _report(directory: Path, problems: list[str]) -> str:
+    head = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in game data {directory}:"
+    return "\n".join([head, *(f"  - {p}" for p in problems)])
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+class _Builder:
+    """Converts the four parsed documents into attrs objects, collecting every problem."""
+
+    def __init__(self, docs: dict[str, dict], option_overrides: dict):
+        self.docs = docs
+        self.overrides = option_overrides
+        self.problems: list[str] = []
+        self._words: dict[str, str] = {}     # folded territory name/alias -> territory
+
+    # helpers -------------------------------------------------------------
+    def err(self, file: str, entry: str, message: str) -> None:
+        self.problems.append(f"{file}: {entry}: {message}")
+
+    def field(self, file: str, entry: str, table: Any, name: str, kind, default=...):
+        """``table[name]`` checked against ``kind``; records a problem and returns None."""
+        if not isinstance(table, dict):
+            self.err(file, entry, "must be a table")
+            return None
+        if name not in table:
+            if default is ...:
+                self.err(file, entry, f"missing '{name}'")
+                return None
+            return default
+        value = table[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            self.err(file, entry, f"'{name}' must be {kind.__name__}, not {value!r}")
+            return None
+        return value
+
+    def str_list(self, file: str, entry: str, table: dict, name: str) -> tuple[str, ...]:
+        value = self.field(file, entry, table, name, list, [])
+        if value is None:
+            return ()
+        if not all(isinstance(v, str) for v in value):
+            self.err(file, entry, f"'{name}' must be a list of strings")
+            return ()
+        return tuple(value)
+
+    def entries(self, file: str, key: str) -> list:
+        value = self.docs[file].get(key, [])
+        if not isinstance(value, list):
+            self.err(file, key, "must be an array")
+            return []
+        return value
+
+    # build ---------------------------------------------------------------
+    def build(self, directory: Path) -> Game:
+        units = self.units()
+        territories = self.territories()
+        options = self.options()
+        game_map = self.game_map(territories, options)
+        powers = self.powers(territories)
+        ruleset = self.ruleset(units, powers, territories, options)
+        setup = self.setup(units, powers, territories)
+        if self.problems:
+            raise DataError(_report(directory, self.problems))
+        return Game(ruleset=ruleset, map=game_map, setup=setup,
+                    content_hash=content_hash(directory), source_dir=str(directory))
+
+    # units.toml ----------------------------------------------------------
+    def units(self) -> dict[str, UnitType]:
+        f = "units.toml"
+        units: dict[str, UnitType] = {}
+        names: dict[str, str] = {}
+        pending_only: list[tuple[str, tuple[str, ...]]] = []
+        for i, raw in enumerate(self.entries(f, "unit")):
+            key = self.field(f, f"unit[{i}]", raw, "key", str)
+            if key is None:
+                continue
+            e = f"unit '{key}'"
+            if key in units:
+                self.err(f, e, "defined twice")
+                continue
+            domain = self._enum(f, e, Domain, self.field(f, e, raw, "domain", str), "domain")
+            abilities = set()
+            for name in self.str_list(f, e, raw, "abilities"):
+                ability = self._enum(f, e, Ability, name, "ability")
+                if ability is not None:
+                    abilities.add(ability)
+            nums = {n: self.field(f, e, raw, n, int) for n in ("cost", "attack", "defense", "move")}
+            for n, v in nums.items():
+                if v is not None and v < 0:
+                    self.err(f, e, f"'{n}' must not be negative")
+            cargo = self._cargo(f, e, raw.get("cargo") if isinstance(raw, dict) else None)
+            if cargo is not None and cargo.only_types:
+                pending_only.append((key, cargo.only_types))
+            for need, dom in ((Ability.CARRIES_LAND, Domain.LAND), (Ability.CARRIES_AIR, Domain.AIR)):
+                if (need in abilities) != (cargo is not None and cargo.domain == dom):
+                    self.err(f, e, f"ability '{need.value}' needs a cargo rule of domain '{dom.value}', "
+                                   "and such a cargo rule needs the ability")
+            size = self.field(f, e, raw, "cargo_size", str, "small")
+            if size not in ("small", "large", None):
+                self.err(f, e, f"cargo_size must be 'small' or 'large', not '{size}'")
+            name = self.field(f, e, raw, "name", str, key.capitalize()) or key
+            aliases = self.str_list(f, e, raw, "aliases")
+            for word in dict.fromkeys(map(_fold, (key, name, *aliases))):
+                if names.get(word, key) != key:
+                    self.err(f, e, f"name or alias '{word}' is also used by unit '{names[word]}'")
+                names.setdefault(word, key)
+            if domain is None or None in nums.values():
+                continue
+            units[key] = UnitType(
+                key=key, name=name, domain=domain, abilities=frozenset(abilities),
+                aliases=aliases, cargo=cargo, cargo_size=size or "small",
+                plural=self.field(f, e, raw, "plural", str, "") or "", **nums)
+        for key, only in pending_only:
+            for t in only:
+                if t not in units:
+                    self.err(f, f"unit '{key}'", f"cargo only_types names unknown unit '{t}'")
+        if not units and not any(p.startswith(f) for p in self.problems):
+            self.err(f, "unit", "no unit types defined")
+        return units
+
+    def _enum(self, f, e, enum, value, what):
+        if value is None:
+            return None
+        try:
+            return enum(value)
+        except ValueError:
+            self.err(f, e, f"unknown {what} '{value}' (known: {', '.join(m.value for m in enum)})")
+            return None
+
+    def _cargo(self, f, e, raw) -> CargoRule | None:
+        if raw is None:
+            return None
+        domain = self._enum(f, e, Domain, self.field(f, e + " cargo", raw, "domain", str), "cargo domain")
+        slots = self.field(f, e + " cargo", raw, "slots", int)
+        large = self.field(f, e + " cargo", raw, "large_slots", int, None)
+        only = self.str_list(f, e + " cargo", raw, "only_types") if isinstance(raw, dict) else ()
+        if slots is not None and slots < 1:
+            self.err(f, e, "cargo slots must be at least 1")
+        if domain is None or slots is None:
+            return None
+        return CargoRule(domain=domain, slots=slots, large_slots=large, only_types=only)
+
+    # map.toml: territories ----------------------------------------------
+    def territories(self) -> dict[str, Territory]:
+        f = "map.toml"
+        result: dict[str, Territory] = {}
+        words = self._words
+        for i, raw in enumerate(self.entries(f, "territories")):
+            name = self.field(f, f"territories[{i}]", raw, "name", str)
+            if name is None:
+                continue
+            e = f"territory '{name}'"
+            sea = self.field(f, e, raw, "sea", bool, False)
+            ipc = self.field(f, e, raw, "ipc", int, 0)
+            owner = self.field(f, e, raw, "owner", str, None)
+            capital = self.field(f, e, raw, "capital", str, None)
+            factory = self.field(f, e, raw, "factory", bool, False)
+            impassable = self.field(f, e, raw, "impassable", bool, False)
+            island = self.field(f, e, raw, "island", bool, False)
+            aliases = self.str_list(f, e, raw, "aliases")
+            if name in result:
+                self.err(f, e, "defined twice")
+                continue
+            for word in [name, *aliases]:
+                other = words.get(_fold(word))
+                if other is not None and other != name:
+                    what = "name" if word == name else f"alias '{word}'"
+                    self.err(f, e, f"{what} collides with the name or an alias of '{other}'")
+                else:
+                    words[_fold(word)] = name
+            if sea and (ipc or owner or capital or factory or impassable or island):
+                self.err(f, e, "a sea zone cannot have ipc, owner, capital, factory, impassable or island")
+            if ipc is not None and ipc < 0:
+                self.err(f, e, "ipc must not be negative")
+            if impassable and owner:
+                self.err(f, e, "an impassable neutral cannot have an owner")
+            result[name] = Territory(
+                key=name, is_sea=bool(sea), ipc=ipc or 0, original_owner=owner,
+                capital_of=capital, factory=bool(factory), impassable=bool(impassable),
+                island=bool(island), aliases=aliases)
+        return result
+
+    def known(self, f: str, e: str, territories: dict, name: Any, what: str = "territory") -> bool:
+        if isinstance(name, str) and name in territories:
+            return True
+        hint = ""
+        if isinstance(name, str) and _fold(name) in self._words:
+            hint = f" (did you mean '{self._words[_fold(name)]}'?)"
+        self.err(f, e, f"unknown {what} {name!r}{hint}")
+        return False
+
+    # map.toml: adjacency, canals, straits ------------------------------
+    def game_map(self, territories: dict[str, Territory], options: dict) -> GameMap:
+        f = "map.toml"
+        adjacency: dict[str, set[str]] = {k: set() for k in territories}
+        seen: dict[frozenset, int] = {}
+        for i, pair in enumerate(self.entries(f, "connections")):
+            e = f"connections[{i}] {pair!r}"
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+                self.err(f, e, "a connection must be a pair of territory names")
+                continue
+            a, b = pair
+            known_a = self.known(f, e, territories, a)
+            known_b = self.known(f, e, territories, b)
+            if not (known_a and known_b):
+                continue
+            if a == b:
+                self.err(f, e, "connects a territory to itself")
+                continue
+            key = frozenset(pair)
+            if key in seen:
+                self.err(f, e, f"listed twice (also connections[{seen[key]}])")
+                continue
+            seen[key] = i
+            adjacency[a].add(b)
+            adjacency[b].add(a)
+        for name, t in territories.items():
+            land_neighbours = [n for n in adjacency[name] if territories[n].is_land]
+            if not adjacency[name]:
+                self.err(f, f"territory '{name}'", "has no neighbours")
+            elif t.is_land and t.island != (not land_neighbours):
+                why = f"borders land ({land_neighbours[0]})" if land_neighbours else "has only sea neighbours"
+                self.err(f, f"territory '{name}'", f"island = {str(t.island).lower()}, but it {why}")
+        canals = tuple(self._canals(territories, adjacency))
+        closed = self._straits(territories, options)
+        map_id = self.field(f, "map_id", self.docs[f], "map_id", str) or ""
+        return GameMap(map_id=map_id, territories=territories,
+                       adjacency={k: frozenset(v) for k, v in adjacency.items()},
+                       canals=canals, closed_zones=closed)
+
+    def _canals(self, territories, adjacency):
+        f = "map.toml"
+        for i, raw in enumerate(self.entries(f, "canal")):
+            name = self.field(f, f"canal[{i}]", raw, "name", str) or f"canal[{i}]"
+            e = f"canal '{name}'"
+            zones = self.str_list(f, e, raw, "zones")
+            control = self.str_list(f, e, raw, "controlled_by")
+            if len(zones) != 2:
+                self.err(f, e, "zones must name exactly 2 sea zones")
+                continue
+            ok = True
+            for z in zones:
+                if self.known(f, e, territories, z) and not territories[z].is_sea:
+                    self.err(f, e, f"'{z}' is not a sea zone")
+                    ok = False
+                ok = ok and z in territories
+            for t in control:
+                if self.known(f, e, territories, t) and territories[t].is_sea:
+                    self.err(f, e, f"controlled_by '{t}' is a sea zone")
+            if not control:
+                self.err(f, e, "controlled_by must name at least one territory")
+            if ok and zones[1] not in adjacency[zones[0]]:
+                self.err(f, e, f"'{zones[0]}' and '{zones[1]}' are not connected")
+            if ok:
+                yield Canal(name=name, zones=(zones[0], zones[1]), controlled_by=control)
+
+    def _straits(self, territories, options) -> frozenset[str]:
+        f = "map.toml"
+        raw = self.docs[f].get("straits")
+        if raw is None:
+            return frozenset()
+        option = self.field(f, "straits", raw, "option", str, None)
+        zones = self.str_list(f, "straits", raw, "closed_zones")
+        for z in zones:
+            if self.known(f, "straits", territories, z) and not territories[z].is_sea:
+                self.err(f, "straits", f"closed zone '{z}' is not a sea zone")
+        if option is not None and option not in options:
+            self.err(f, "straits", f"option '{option}' is not defined in game.toml [options]")
+        on = options.get(option, False) if option is not None else True
+        return frozenset(zones) if on else frozenset()
+
+    # game.toml -----------------------------------------------------------
+    def options(self) -> dict:
+        f = "game.toml"
+        raw = self.docs[f].get("options", {})
+        if not isinstance(raw, dict):
+            self.err(f, "options", "must be a table")
+            raw = {}
+        options = dict(raw)
+        for name, value in self.overrides.items():
+            if name not in options:
+                self.err("options", name, f"unknown option (known: {', '.join(sorted(options))})")
+            elif type(value) is not type(options[name]):
+                self.err("options", name, f"must be {type(options[name]).__name__}, not {value!r}")
+            else:
+                options[name] = value
+        return options
+
+    def powers(self, territories: dict[str, Territory]) -> dict[str, Power]:
+        f = "game.toml"
+        powers: dict[str, Power] = {}
+        words: dict[str, str] = {}
+        for i, raw in enumerate(self.entries(f, "power")):
+            key = self.field(f, f"power[{i}]", raw, "key", str)
+            if key is None:
+                continue
+            e = f"power '{key}'"
+            if key in powers:
+                self.err(f, e, "defined twice")
+                continue
+            vals = {n: self.field(f, e, raw, n, str) for n in ("name", "side", "capital", "capital_city")}
+            ipcs = self.field(f, e, raw, "starting_ipcs", int)
+            aliases = self.str_list(f, e, raw, "aliases")
+            for word in dict.fromkeys(map(_fold, (key, *aliases))):
+                if words.get(word, key) != key:
+                    self.err(f, e, f"alias '{word}' is also used by power '{words[word]}'")
+                words.setdefault(word, key)
+            if None in vals.values() or ipcs is None:
+                continue
+            powers[key] = Power(key=key, starting_ipcs=ipcs, aliases=aliases,
+                                adjective=self.field(f, e, raw, "adjective", str, "") or "", **vals)
+        for key, p in powers.items():
+            e = f"power '{key}'"
+            if self.known(f, e + " capital", territories, p.capital):
+                if territories[p.capital].capital_of != key:
+                    self.err(f, e, f"capital '{p.capital}' is not marked capital = \"{key}\" in map.toml")
+            income = sum(t.ipc for t in territories.values() if t.original_owner == key)
+            if income != p.starting_ipcs:
+                self.err(f, e, f"starting_ipcs is {p.starting_ipcs}, but its territories are worth {income}")
+        for t in territories.values():
+            for attr in ("original_owner", "capital_of"):
+                value = getattr(t, attr)
+                if value is not None and value not in powers:
+                    field = "owner" if attr == "original_owner" else "capital"
+                    self.err("map.toml", f"territory '{t.key}'", f"{field} '{value}' is not a power")
+        return powers
+
+    def ruleset(self, units, powers, territories, options) -> Ruleset:
+        f = "game.toml"
+        doc = self.docs[f]
+        order = self.str_list(f, "turn_order", doc, "turn_order")
+        for p in order:
+            if p not in powers:
+                self.err(f, "turn_order", f"unknown power '{p}'")
+        for p, n in Counter(order).items():
+            if n > 1:
+                self.err(f, "turn_order", f"power '{p}' appears {n} times")
+        for p in powers:
+            if p not in order:
+                self.err(f, "turn_order", f"power '{p}' is missing")
+        table = "short_victory" if options.get("short_game") else "victory"
+        victory = tuple(self._victory(table, powers, territories))
+        if not victory:
+            self.err(f, table, "no victory rules defined")
+        if table != "victory":
+            list(self._victory("victory", powers, territories))     # validate it too
+        rulings = self.str_list(f, "rulings", doc, "rulings")
+        return Ruleset(
+            game_id=self.field(f, "id", doc, "id", str) or "",
+            title=self.field(f, "title", doc, "title", str) or "",
+            turn_order=order, units=units, powers=powers, victory=victory,
+            dice_sides=self.field(f, "dice_sides", doc, "dice_sides", int, 6) or 6,
+            options=options, rulings=rulings)
+
+    def _victory(self, table, powers, territories):
+        f = "game.toml"
+        sides = {p.side for p in powers.values()}
+        for i, raw in enumerate(self.entries(f, table)):
+            e = f"{table}[{i}]"
+            side = self.field(f, e, raw, "side", str)
+            after = self.field(f, e, raw, "check_after", str)
+            count = self.field(f, e, raw, "count", int)
+            capitals = self.str_list(f, e, raw, "capitals")
+            if side is not None and side not in sides:
+                self.err(f, e, f"unknown side '{side}' (known: {', '.join(sorted(sides))})")
+            if after is not None and after not in powers:
+                self.err(f, e, f"check_after: unknown power '{after}'")
+            for c in capitals:
+                self.known(f, e, territories, c)
+            if count is not None and not 1 <= count <= max(len(capitals), 1):
+                self.err(f, e, f"count {count} is not between 1 and {len(capitals)}")
+            if None not in (side, after, count):
+                yield VictoryRule(side=side, check_after=after, capitals=capitals, count=count)
+
+    # setup.toml ----------------------------------------------------------
+    def setup(self, units, powers, territories) -> tuple[SetupEntry, ...]:
+        f = "setup.toml"
+        result, seen = [], {}
+        for i, raw in enumerate(self.entries(f, "setup")):
+            power = self.field(f, f"setup[{i}]", raw, "power", str)
+            space = self.field(f, f"setup[{i}]", raw, "territory", str)
+            e = f"setup[{i}] ({power} in {space})"
+            counts = self.field(f, e, raw, "units", dict)
+            if None in (power, space, counts):
+                continue
+            ok = power in powers
+            if not ok:
+                self.err(f, e, f"unknown power '{power}'")
+            ok = self.known(f, e, territories, space) and ok
+            if (power, space) in seen:
+                self.err(f, e, f"listed twice (also setup[{seen[(power, space)]}])")
+            seen[(power, space)] = i
+            clean = {}
+            for key, n in counts.items():
+                if key not in units:
+                    self.err(f, e, f"unknown unit type '{key}'")
+                    ok = False
+                elif not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                    self.err(f, e, f"{key} count must be a positive integer, not {n!r}")
+                    ok = False
+                else:
+                    clean[key] = n
+            if ok:
+                self._check_place(e, power, territories[space], clean, units)
+                result.append(SetupEntry(power=power, space=space, units=clean))
+        return tuple(result)
+
+    def _check_place(self, e, power, where: Territory, counts, units) -> None:
+        f = "setup.toml"
+        if where.impassable:
+            self.err(f, e, f"'{where.key}' is impassable: no unit may be there")
+            return
+        if where.is_land:
+            if where.original_owner != power:
+                self.err(f, e, f"'{where.key}' is not controlled by {power} at the start "
+                               f"(owner: {where.original_owner or 'neutral'})")
+            for key in counts:
+                if units[key].domain == Domain.SEA:
+                    self.err(f, e, f"{key} is a sea unit and cannot be on land ('{where.key}')")
+            return
+        passengers = []
+        for key, n in counts.items():
+            dom = units[key].domain
+            if dom == Domain.LAND:
+                self.err(f, e, f"{key} is a land unit and cannot start in sea zone '{where.key}' "
+                               "(setup has no cargo)")
+            elif dom == Domain.AIR:
+                passengers.extend([units[key]] * n)
+        carriers = [units[k] for k, n in counts.items() for _ in range(n) if units[k].cargo]
+        used = [0] * len(carriers)
+        for p in passengers:
+            slot = next((c for c, carrier in enumerate(carriers)
+                         if used[c] < _carry_capacity(carrier, p)), None)
+            if slot is None:
+                self.err(f, e, f"{p.key} in sea zone '{where.key}' has no room on a {power} "
+                               "carrier (air units at sea start aboard carriers)")
+                return
+            used[slot] += 1

@@ -1,0 +1,199 @@
+"""Resolving what players type to canonical keys: unit types, spaces and powers.
+
+Matching ignores case, collapses whitespace, treats ``-`` and ``_`` as spaces and drops
+``.``, ``'`` and ``"``.  Units also match with a plural ending removed ("tanks", "subs",
+"infantries").  Sea zones match in every usual spelling ("SZ 5", "sz5", "5 Sea Zone",
+"Sea Zone 5", "zone 5") as long as the map has that zone under any of those spellings.
+There is no prefix matching: an unknown name gets a "did you mean" suggestion instead.
+
+The parser, the engine and the CLI share one :class:`Names` per game for their messages.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+from ..model.errors import PbemError
+from ..model.game import Game
+
+#: The word used for each kind of name in messages.
+KIND_WORDS = {"unit": "unit type", "space": "territory or sea zone", "power": "power"}
+
+_SEA_ZONE_PREFIX = re.compile(r"^(?:sea ?zone|sz|s z|zone)\s*0*(\d+)$")
+_SEA_ZONE_SUFFIX = re.compile(r"^0*(\d+)\s*(?:sea ?zone|sz|s z)$")
+
+
+def normalize(text: str) -> str:
+    """The form names are compared in: lower case, one space between words, ``-``/``_`` as
+    spaces, no dots or quotes, and every sea zone spelling turned into ``sea zone N``."""
+    text = text.casefold().replace("→", " ")
+    text = re.sub(r"[.'\"`’]", "", text)
+    text = re.sub(r"[\s_\-]+", " ", text).strip()
+    match = _SEA_ZONE_PREFIX.match(text) or _SEA_ZONE_SUFFIX.match(text)
+    if match:
+        return f"sea zone {int(match.group(1))}"
+    return text
+
+
+def _singulars(text: str) -> list[str]:
+    """Candidate singular forms of a normalized unit name (most specific first)."""
+    out = []
+    if text.endswith("ies") and len(text) > 4:
+        out.append(text[:-3] + "y")
+    if text.endswith("es") and len(text) > 3:
+        out.append(text[:-2])
+    if text.endswith("s") and len(text) > 2:
+        out.append(text[:-1])
+    return out
+
+
+class UnknownName(PbemError):
+    """``text`` names no ``kind`` ("unit", "space" or "power"), or several (``candidates``)."""
+
+    def __init__(self, kind: str, text: str, suggestion: str | None = None,
+                 candidates: tuple[str, ...] = ()):
+        self.kind = kind
+        self.text = text
+        self.suggestion = suggestion
+        self.candidates = candidates
+        word = KIND_WORDS.get(kind, kind)
+        if candidates:
+            message = f"{word} '{text}' is ambiguous: it could be " + " or ".join(
+                f"'{c}'" for c in candidates)
+        else:
+            message = f"unknown {word} '{text}'"
+        super().__init__(message)
+
+    @property
+    def message(self) -> str:
+        """The message without the suggestion (for OrdersSyntaxError, which adds it)."""
+        return self.args[0]
+
+    def __str__(self) -> str:
+        text = self.args[0]
+        if self.suggestion:
+            text += f" (did you mean '{self.suggestion}'?)"
+        return text
+
+
+class _Table:
+    """Normalized spellings -> canonical keys for one kind of name."""
+
+    def __init__(self, kind: str, plurals: bool = False):
+        self.kind = kind
+        self.plurals = plurals
+        self.forms: dict[str, set[str]] = {}
+        self.display: dict[str, str] = {}          # key -> canonical display name
+        self.order: dict[str, int] = {}            # key -> registration order (stable messages)
+
+    def add(self, key: str, display: str, spellings: Iterable[str]) -> None:
+        self.display.setdefault(key, display)
+        self.order.setdefault(key, len(self.order))
+        for spelling in (key, display, *spellings):
+            if spelling:
+                form = normalize(spelling)
+                if form:
+                    self.forms.setdefault(form, set()).add(key)
+
+    def _lookup(self, form: str) -> set[str]:
+        keys = self.forms.get(form)
+        if keys:
+            return keys
+        if self.plurals:
+            for singular in _singulars(form):
+                keys = self.forms.get(singular)
+                if keys:
+                    return keys
+        return set()
+
+    def find(self, text: str) -> str | None:
+        keys = self._lookup(normalize(text))
+        return next(iter(keys)) if len(keys) == 1 else None
+
+    def resolve(self, text: str) -> str:
+        keys = self._lookup(normalize(text))
+        if len(keys) == 1:
+            return next(iter(keys))
+        if keys:
+            ordered = sorted(keys, key=lambda k: self.order[k])
+            raise UnknownName(self.kind, text.strip(),
+                              candidates=tuple(self.display[k] for k in ordered))
+        raise UnknownName(self.kind, text.strip(), self.suggest(text))
+
+    def suggest(self, text: str) -> str | None:
+        form = normalize(text)
+        if not form:
+            return None
+        tries = [form] + (_singulars(form) if self.plurals else [])
+        best: tuple[float, str] | None = None
+        for attempt in tries:
+            for match in difflib.get_close_matches(attempt, list(self.forms), n=5, cutoff=0.6):
+                keys = self.forms[match]
+                if len(keys) != 1:
+                    continue
+                score = difflib.SequenceMatcher(None, attempt, match).ratio()
+                if best is None or score > best[0]:
+                    best = (score, self.display[next(iter(keys))])
+        return best[1] if best else None
+
+
+class Names:
+    """Every name a player may use in one game, and the canonical key each one means."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.units = _Table("unit", plurals=True)
+        for unit in game.ruleset.units.values():
+            self.units.add(unit.key, unit.name,
+                           (*unit.aliases, unit.plural, unit.display_plural))
+        self.spaces = _Table("space")
+        for territory in game.map.territories.values():
+            self.spaces.add(territory.key, territory.key, territory.aliases)
+        self.powers = _Table("power")
+        for power in game.ruleset.powers.values():
+            self.powers.add(power.key, power.name, (*power.aliases, power.adjective))
+        self._tables = {"unit": self.units, "space": self.spaces, "power": self.powers}
+
+    # ---- resolving -----------------------------------------------------------------------
+
+    def resolve_unit(self, text: str) -> str:
+        """The unit type key ``text`` names; raises :class:`UnknownName`."""
+        return self.units.resolve(text)
+
+    def resolve_space(self, text: str) -> str:
+        """The territory / sea zone key ``text`` names; raises :class:`UnknownName`."""
+        return self.spaces.resolve(text)
+
+    def resolve_power(self, text: str) -> str:
+        """The power key ``text`` names; raises :class:`UnknownName`."""
+        return self.powers.resolve(text)
+
+    def resolve(self, kind: str, text: str) -> str:
+        return self._tables[kind].resolve(text)
+
+    def find(self, kind: str, text: str) -> str | None:
+        """Like :meth:`resolve` but returns None instead of raising."""
+        return self._tables[kind].find(text)
+
+    def suggest(self, kind: str, text: str) -> str | None:
+        """The canonical name closest to ``text`` (unit: display name, space: key, power:
+        display name), or None if nothing is close."""
+        return self._tables[kind].suggest(text)
+
+    # ---- display -------------------------------------------------------------------------
+
+    def unit_name(self, key: str, count: int = 1) -> str:
+        """Display name of a unit type: "Tank", or its plural when ``count != 1``."""
+        unit = self.game.ruleset.units.get(key)
+        if unit is None:
+            return key
+        return unit.name if count == 1 else unit.display_plural
+
+    def space_name(self, key: str) -> str:
+        return key
+
+    def power_name(self, key: str) -> str:
+        power = self.game.ruleset.powers.get(key)
+        return power.name if power else key

@@ -1,0 +1,192 @@
+"""Read the facts of a TripleA game XML (map, owners, production, setup) and compare them
+with a loaded :class:`~adjudicator.game.Game`.
+
+Only facts are read; nothing is converted into our data files automatically.  TripleA names
+differ from ours in a few regular ways, handled by :func:`our_space_name` and the
+``players``/``unit_types`` mappings of :func:`compare_with_game`.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import attrs
+
+from ..model.errors import DataError
+from ..model.game import Game
+
+#: TripleA player name -> our power key (A&A 1941 / 1942 family).
+DEFAULT_PLAYERS = {"Russians": "ussr", "Germans": "germany", "British": "uk",
+                   "Japanese": "japan", "Americans": "usa"}
+#: TripleA unit type -> our unit key, where they differ.
+DEFAULT_UNIT_TYPES = {"armour": "tank"}
+FACTORY = "factory"
+
+
+@attrs.frozen
+class TripleATerritory:
+    name: str
+    water: bool
+    production: int = 0
+    owner: str | None = None          # TripleA player name
+    capital: str | None = None        # TripleA player name
+    impassable: bool = False
+
+
+@attrs.frozen
+class TripleACanal:
+    name: str
+    zones: tuple[str, ...]
+    land_territories: tuple[str, ...]
+
+
+@attrs.frozen
+class TripleAPlacement:
+    territory: str
+    unit_type: str
+    owner: str
+    quantity: int
+
+
+@attrs.frozen
+class TripleAMap:
+    """Facts of one TripleA game file, in TripleA's own names."""
+
+    name: str
+    players: tuple[str, ...]                       # in turn order
+    alliances: dict[str, str]                      # player -> alliance
+    territories: dict[str, TripleATerritory]
+    connections: frozenset[frozenset[str]]
+    canals: tuple[TripleACanal, ...]
+    placements: tuple[TripleAPlacement, ...]       # factories excluded
+    factories: dict[str, str]                      # territory -> owning player
+    starting_pus: dict[str, int]
+
+
+def our_space_name(name: str) -> str:
+    """TripleA's "12 Sea Zone" is our "Sea Zone 12"; land names are kept."""
+    m = re.fullmatch(r"(\d+) Sea Zone", name)
+    return f"Sea Zone {m.group(1)}" if m else name
+
+
+def _options(att: ET.Element) -> dict[str, str]:
+    return {o.get("name"): o.get("value") for o in att.iter("option")}
+
+
+def read_triplea(path: str | Path) -> TripleAMap:
+    """Parse a TripleA game XML file.  Raises :class:`DataError` if it cannot be read."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as exc:
+        raise DataError(f"cannot read TripleA file {path}: {exc}") from exc
+    info = root.find("info")
+    territories: dict[str, TripleATerritory] = {}
+    for t in root.iterfind("map/territory"):
+        territories[t.get("name")] = TripleATerritory(t.get("name"), t.get("water") == "true")
+    connections = frozenset(frozenset((c.get("t1"), c.get("t2"))) for c in root.iterfind("map/connection"))
+    canal_zones: dict[str, list[str]] = {}
+    canal_land: dict[str, tuple[str, ...]] = {}
+    for att in root.iterfind("attachmentList/attachment"):
+        target, opts = att.get("attachTo"), _options(att)
+        if att.get("name") == "territoryAttachment" and target in territories:
+            territories[target] = attrs.evolve(
+                territories[target],
+                production=int(opts.get("production", 0)),
+                capital=opts.get("capital"),
+                impassable=opts.get("isImpassable") == "true")
+        elif (att.get("name") or "").startswith("canalAttachment"):
+            name = opts.get("canalName", att.get("name"))
+            canal_zones.setdefault(name, []).append(target)
+            canal_land[name] = tuple(opts.get("landTerritories", "").split(":"))
+    for o in root.iterfind("initialize/ownerInitialize/territoryOwner"):
+        if o.get("territory") in territories:
+            territories[o.get("territory")] = attrs.evolve(territories[o.get("territory")], owner=o.get("owner"))
+    placements, factories = [], {}
+    for p in root.iterfind("initialize/unitInitialize/unitPlacement"):
+        if p.get("unitType") == FACTORY:
+            factories[p.get("territory")] = p.get("owner")
+        else:
+            placements.append(TripleAPlacement(p.get("territory"), p.get("unitType"), p.get("owner"),
+                                               int(p.get("quantity", 1))))
+    return TripleAMap(
+        name=info.get("name", "") if info is not None else "",
+        players=tuple(p.get("name") for p in root.iterfind("playerList/player")),
+        alliances={a.get("player"): a.get("alliance") for a in root.iterfind("playerList/alliance")},
+        territories=territories,
+        connections=connections,
+        canals=tuple(TripleACanal(n, tuple(sorted(z)), canal_land[n]) for n, z in canal_zones.items()),
+        placements=tuple(placements),
+        factories=factories,
+        starting_pus={r.get("player"): int(r.get("quantity"))
+                      for r in root.iterfind("initialize/resourceInitialize/resourceGiven")
+                      if r.get("resource") == "PUs"},
+    )
+
+
+def compare_with_game(tmap: TripleAMap, game: Game, players: dict[str, str] | None = None,
+                      unit_types: dict[str, str] | None = None) -> list[str]:
+    """Every difference between TripleA's facts and ours, as sorted human-readable lines
+    (empty when they agree).  A TripleA canal whose land territories are all impassable is
+    a permanent closure and is compared with the map's closed zones."""
+    players = players or DEFAULT_PLAYERS
+    unit_types = unit_types or DEFAULT_UNIT_TYPES
+    gmap, rules = game.map, game.ruleset
+    power = lambda p: players.get(p, p) if p else None  # noqa: E731
+    diffs: list[str] = []
+
+    theirs = {our_space_name(n): t for n, t in tmap.territories.items()}
+    factories = {our_space_name(n) for n in tmap.factories}
+    for name in sorted(theirs.keys() - gmap.territories.keys()):
+        diffs.append(f"territory {name}: TripleA only")
+    for name in sorted(gmap.territories.keys() - theirs.keys()):
+        diffs.append(f"territory {name}: ours only")
+    for name in sorted(theirs.keys() & gmap.territories.keys()):
+        t, ours = theirs[name], gmap[name]
+        pairs = [("sea", t.water, ours.is_sea), ("ipc", t.production, ours.ipc),
+                 ("owner", power(t.owner), ours.original_owner),
+                 ("capital", power(t.capital), ours.capital_of),
+                 ("impassable", t.impassable, ours.impassable),
+                 ("factory", name in factories, ours.factory)]
+        diffs += [f"territory {name} {what}: TripleA {a!r}, ours {b!r}" for what, a, b in pairs if a != b]
+
+    their_links = {frozenset(map(our_space_name, c)) for c in tmap.connections}
+    our_links = {frozenset((a, b)) for a, ns in gmap.adjacency.items() for b in ns}
+    for link in their_links ^ our_links:
+        a, b = sorted(link)
+        diffs.append(f"connection {a} - {b}: {'TripleA' if link in their_links else 'ours'} only")
+
+    our_canals = {frozenset(c.zones): c for c in gmap.canals}
+    for canal in tmap.canals:
+        zones = frozenset(map(our_space_name, canal.zones))
+        if all(tmap.territories.get(t, TripleATerritory(t, False)).impassable for t in canal.land_territories):
+            if not zones & gmap.closed_zones:
+                diffs.append(f"canal {canal.name}: TripleA closes {' / '.join(sorted(zones))} for good, ours leaves it open")
+            continue
+        ours = our_canals.pop(zones, None)
+        if ours is None:
+            diffs.append(f"canal {canal.name} ({' / '.join(sorted(zones))}): TripleA only")
+        elif set(ours.controlled_by) != set(canal.land_territories):
+            diffs.append(f"canal {canal.name} controlled_by: TripleA {sorted(canal.land_territories)}, "
+                         f"ours {sorted(ours.controlled_by)}")
+    diffs += [f"canal {c.name}: ours only" for c in our_canals.values()]
+
+    their_units = Counter()
+    for p in tmap.placements:
+        their_units[(power(p.owner), our_space_name(p.territory), unit_types.get(p.unit_type, p.unit_type))] += p.quantity
+    our_units = Counter()
+    for e in game.setup:
+        for unit, n in e.units.items():
+            our_units[(e.power, e.space, unit)] += n
+    for key in sorted(their_units.keys() | our_units.keys()):
+        if their_units[key] != our_units[key]:
+            diffs.append(f"setup {key[0]} {key[1]} {key[2]}: TripleA {their_units[key]}, ours {our_units[key]}")
+
+    for player, pus in tmap.starting_pus.items():
+        key = power(player)
+        ours = rules.powers[key].starting_ipcs if key in rules.powers else None
+        if ours != pus:
+            diffs.append(f"starting IPCs {key}: TripleA {pus}, ours {ours}")
+    return sorted(diffs)

@@ -1,0 +1,646 @@
+"""The turn report, rendered with rich from the event log alone.
+
+The report reads only the events a turn produced (the same ones the turn file and the
+audit use), so what players read is exactly what the engine did.  Two optional states
+(before / after the turn) only add income figures that the events cannot give.
+
+Public API::
+
+    render_report(events, game, console, state_before=None, state_after=None)
+    report_text(events, game, state_before=None, state_after=None) -> str
+    report_html(events, game, state_before=None, state_after=None) -> str
+    report_document(path, events, game, state_before=None, state_after=None)
+    battle_summaries(events) -> list[str]
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from ..model.events import (
+    AircraftLost,
+    BattleEnded,
+    BattleStarted,
+    Blitzed,
+    Captured,
+    Casualties,
+    DiceRolled,
+    Event,
+    IncomeCollected,
+    Landed,
+    Loaded,
+    Moved,
+    OrderSkipped,
+    Placed,
+    Plundered,
+    Purchased,
+    Refunded,
+    Retreated,
+    StandingOrdersChanged,
+    Submerged,
+    TurnStarted,
+    Unloaded,
+    VictoryDeclared,
+)
+from ..model.game import Game
+from ..model.state import GameState
+
+REPORT_WIDTH = 100
+ARROW = " → "
+
+# Colours.  Sides get a colour each; dice hits are coloured by the side that rolled them.
+AXIS_STYLE = "bold dark_orange3"
+ALLIES_STYLE = "bold dodger_blue2"
+NEUTRAL_STYLE = "bold"
+ATTACKER_HIT_STYLE = "bold green"
+DEFENDER_HIT_STYLE = "bold red"
+MISS_STYLE = "dim"
+WARNING_STYLE = "bold yellow"
+
+_BATTLE_EVENTS = (DiceRolled, Submerged, Casualties, Retreated, BattleEnded)
+
+_OUTCOME_TEXT = {
+    "attacker_wins": "attacker wins",
+    "defender_wins": "defender holds",
+    "both_destroyed": "both sides destroyed",
+    "attacker_retreats": "attacker retreats",
+    "stalemate": "stalemate",
+}
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _plain(value) -> str:
+    """Enum members (e.g. ``Phase.COMBAT``) by value, anything else as ``str``."""
+    return str(getattr(value, "value", value))
+
+
+def power_name(game: Game, key: str | None) -> str:
+    """Display name of a power ("Soviet Union"); the key itself if unknown; "neutral" for None."""
+    if not key:
+        return "neutral"
+    power = game.ruleset.powers.get(key)
+    return power.name if power else key
+
+
+def power_adjective(game: Game, key: str) -> str:
+    power = game.ruleset.powers.get(key)
+    if power is None:
+        return key
+    return power.adjective or power.name
+
+
+def side_style(side: str | None) -> str:
+    s = (side or "").lower()
+    if s.startswith("axis"):
+        return AXIS_STYLE
+    if s.startswith("all"):
+        return ALLIES_STYLE
+    return NEUTRAL_STYLE
+
+
+def power_style(game: Game, key: str | None) -> str:
+    power = game.ruleset.powers.get(key) if key else None
+    return side_style(power.side if power else None)
+
+
+def power_text(game: Game, key: str | None) -> Text:
+    return Text(power_name(game, key), style=power_style(game, key))
+
+
+def unit_name(game: Game, key: str, count: int = 1) -> str:
+    """Display name of a unit type, plural when ``count`` != 1."""
+    unit = game.ruleset.units.get(key)
+    if unit is None:
+        return key
+    return unit.name if count == 1 else unit.display_plural
+
+
+def format_units(game: Game, units: Mapping[str, int], empty: str = "nothing") -> str:
+    """``{"infantry": 3, "tank": 1}`` -> ``"3 Infantry, 1 Tank"`` (event order kept)."""
+    parts = [f"{n} {unit_name(game, key, n)}" for key, n in units.items() if n]
+    return ", ".join(parts) if parts else empty
+
+
+def format_path(path: Iterable[str]) -> str:
+    return ARROW.join(path)
+
+
+def _powers_text(game: Game, keys: Iterable[str]) -> Text:
+    text = Text()
+    for i, key in enumerate(keys):
+        if i:
+            text.append(", ")
+        text.append_text(power_text(game, key))
+    return text
+
+
+def _line_cell(line: int) -> str:
+    return str(line) if line else ""
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def _battle_summary_line(ev: BattleEnded) -> str:
+    summary = ev.summary.strip()
+    if not summary:
+        outcome = _OUTCOME_TEXT.get(ev.outcome, ev.outcome.replace("_", " "))
+        rounds = f"{ev.rounds} round" + ("" if ev.rounds == 1 else "s")
+        summary = f"{outcome} after {rounds}; TUV swing {ev.tuv_swing}"
+    if ev.space and ev.space not in summary:
+        summary = f"{ev.space}: {summary}"
+    return summary
+
+
+def battle_summaries(events: Iterable[Event]) -> list[str]:
+    """One line per finished battle, in the order fought (e.g. for CLI output)."""
+    return [_battle_summary_line(ev) for ev in events if isinstance(ev, BattleEnded)]
+
+
+# --------------------------------------------------------------------------- battles
+
+
+class _Battle:
+    """The events of one battle, from its BattleStarted to its BattleEnded."""
+
+    def __init__(self, battle: str, started: BattleStarted | None = None):
+        self.battle = battle
+        self.started = started
+        self.events: list[Event] = []
+        self.ended: BattleEnded | None = None
+
+
+def _group_battles(events: list[Event]) -> list[_Battle]:
+    battles: list[_Battle] = []
+    open_: dict[str, _Battle] = {}
+    for ev in events:
+        if isinstance(ev, BattleStarted):
+            b = _Battle(ev.battle, ev)
+            battles.append(b)
+            open_[ev.battle] = b
+        elif isinstance(ev, _BATTLE_EVENTS):
+            b = open_.get(ev.battle)
+            if b is None:                      # events of a battle never started: keep them
+                b = _Battle(ev.battle)
+                battles.append(b)
+                open_[ev.battle] = b
+            if isinstance(ev, BattleEnded):
+                b.ended = ev
+                del open_[ev.battle]
+            else:
+                b.events.append(ev)
+    return battles
+
+
+def _side_label(game: Game, battle: _Battle, side: str) -> Text:
+    label = Text(side.capitalize(), style="bold")
+    started = battle.started
+    if started is not None:
+        keys = (started.attacker,) if side == "attacker" else started.defenders
+        label.append(" (")
+        label.append_text(_powers_text(game, keys))
+        label.append(")")
+    return label
+
+
+def _dice_text(ev: DiceRolled) -> Text:
+    hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
+    text = Text()
+    for i, face in enumerate(ev.rolls):
+        if i:
+            text.append(" ")
+        if face <= ev.target:
+            text.append(f"{face}*", style=hit_style)
+        else:
+            text.append(str(face), style=MISS_STYLE)
+    return text
+
+
+def _dice_table(game: Game, rolls: list[DiceRolled]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("Step")
+    table.add_column("Side")
+    table.add_column("Unit")
+    table.add_column("#", justify="right")
+    table.add_column("Hits on")
+    table.add_column("Dice (* = hit)", overflow="fold")
+    table.add_column("Hits", justify="right")
+    for ev in rolls:
+        hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
+        table.add_row(
+            ev.step,
+            Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
+            unit_name(game, ev.unit_type, len(ev.rolls)),
+            str(len(ev.rolls)),
+            f"≤{ev.target}",
+            _dice_text(ev),
+            Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE),
+        )
+    return table
+
+
+def _battle_line(game: Game, battle: _Battle, ev: Event) -> Text:
+    if isinstance(ev, Casualties):
+        text = Text("  ✗ ")
+        text.append_text(_side_label(game, battle, ev.side))
+        parts = []
+        if any(ev.killed.values()):
+            parts.append(f"loses {format_units(game, ev.killed)}")
+        if any(ev.damaged.values()):
+            parts.append(f"damaged: {format_units(game, ev.damaged)}")
+        if any(ev.cargo_lost.values()):
+            parts.append(f"cargo lost: {format_units(game, ev.cargo_lost)}")
+        text.append(" " + ("; ".join(parts) if parts else "no losses"))
+        if ev.reason and ev.reason != "hits":
+            text.append(f" ({ev.reason})", style="italic")
+        return text
+    if isinstance(ev, Submerged):
+        text = Text("  ↓ ")
+        text.append_text(_side_label(game, battle, ev.side))
+        text.append(f" submerges {format_units(game, ev.units)}")
+        return text
+    if isinstance(ev, Retreated):
+        text = Text("  ← ")
+        text.append_text(_side_label(game, battle, "attacker"))
+        text.append(f" retreats {format_units(game, ev.units)} to {ev.destination}")
+        if ev.reason:
+            text.append(f" ({ev.reason})", style="italic")
+        return text
+    return Text(f"  {ev!r}")
+
+
+def _battle_panel(game: Game, battle: _Battle) -> Panel:
+    parts: list = []
+    started = battle.started
+    title = Text("Battle: ", style="bold")
+    title.append(battle.battle, style="bold")
+    if started is not None:
+        title.append(f" — {started.battle_type}")
+        forces = Table.grid(padding=(0, 1))
+        forces.add_column(no_wrap=True)
+        forces.add_column()
+        forces.add_row(_side_label(game, battle, "attacker"),
+                       format_units(game, started.attacking_units))
+        forces.add_row(_side_label(game, battle, "defender"),
+                       format_units(game, started.defending_units))
+        parts.append(forces)
+
+    rounds: dict[int, list[Event]] = {}
+    for ev in battle.events:
+        rounds.setdefault(ev.round, []).append(ev)
+    for rnd in sorted(rounds):
+        evs = rounds[rnd]
+        rolls = [ev for ev in evs if isinstance(ev, DiceRolled)]
+        first_roll = next((i for i, ev in enumerate(evs) if isinstance(ev, DiceRolled)), len(evs))
+        before = [ev for ev in evs[:first_roll] if not isinstance(ev, DiceRolled)]
+        after = [ev for ev in evs[first_roll:] if not isinstance(ev, DiceRolled)]
+        parts.append(Text(""))
+        parts.append(Text(f"Round {rnd}", style="bold underline"))
+        parts.extend(_battle_line(game, battle, ev) for ev in before)
+        if rolls:
+            parts.append(_dice_table(game, rolls))
+        parts.extend(_battle_line(game, battle, ev) for ev in after)
+
+    ended = battle.ended
+    border = power_style(game, started.attacker).replace("bold ", "") if started else "white"
+    if ended is not None:
+        parts.append(Text(""))
+        outcome = _OUTCOME_TEXT.get(ended.outcome, ended.outcome.replace("_", " "))
+        rounds_word = "round" if ended.rounds == 1 else "rounds"
+        parts.append(Text(f"Result: {outcome} after {ended.rounds} {rounds_word}."))
+        losses = Text("Attacker lost ")
+        losses.append(f"{format_units(game, ended.attacker_lost)} (TUV {ended.attacker_tuv_lost})")
+        losses.append("; defender lost ")
+        losses.append(f"{format_units(game, ended.defender_lost)} (TUV {ended.defender_tuv_lost})")
+        losses.append(f"; TUV swing {ended.tuv_swing}.")
+        parts.append(losses)
+        parts.append(Text(_battle_summary_line(ended), style="bold"))
+    else:
+        parts.append(Text("(battle not finished in this log)", style=WARNING_STYLE))
+    return Panel(Group(*parts), title=title, title_align="left", border_style=border,
+                 box=box.ROUNDED)
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _section(console: Console, title: str) -> None:
+    console.print()
+    console.print(Rule(Text(title, style="bold"), align="left", style="dim"))
+
+
+def _move_phase(events: list[Event]) -> list[tuple[str, Event]]:
+    """Movement events tagged with their phase (a blitz happens during a combat move)."""
+    tagged = []
+    for ev in events:
+        if isinstance(ev, (Moved, Loaded, Unloaded)):
+            tagged.append((_plain(ev.phase), ev))
+        elif isinstance(ev, Blitzed):
+            tagged.append(("combat", ev))
+    return tagged
+
+
+def _moves_table(game: Game, rows: list[Event]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column("Line", justify="right", style="dim")
+    table.add_column("Action")
+    table.add_column("Units")
+    table.add_column("Route", overflow="fold")
+    for ev in rows:
+        if isinstance(ev, Moved):
+            table.add_row(_line_cell(ev.line), "move", format_units(game, ev.units),
+                          format_path(ev.path))
+        elif isinstance(ev, Loaded):
+            table.add_row(_line_cell(ev.line), "load", format_units(game, ev.units),
+                          f"{ev.origin}{ARROW}{ev.zone} (onto transports)")
+        elif isinstance(ev, Unloaded):
+            action = Text("amphibious", style="bold") if ev.amphibious else "unload"
+            route = f"{ev.zone}{ARROW}{ev.target}"
+            if ev.amphibious:
+                route += " (amphibious assault)"
+            table.add_row(_line_cell(ev.line), action, format_units(game, ev.units), route)
+        elif isinstance(ev, Blitzed):
+            route = Text(f"through {ev.territory}, taken from ")
+            route.append_text(power_text(game, ev.previous_owner))
+            table.add_row("", Text("blitz", style="bold"), "", route)
+    return table
+
+
+def _header(console: Console, game: Game, events: list[Event],
+            state_before: GameState | None) -> TurnStarted | None:
+    started = next((ev for ev in events if isinstance(ev, TurnStarted)), None)
+    title = Text(game.ruleset.title or game.game_id, style="bold")
+    body = Text()
+    if started is not None:
+        body.append_text(power_text(game, started.power))
+        body.append(f" — round {started.round}")
+        body.append(f"\nIPCs at start: {started.ipcs}")
+    elif state_before is not None:
+        body.append_text(power_text(game, state_before.power))
+        body.append(f" — round {state_before.round}")
+        body.append(f"\nIPCs at start: {state_before.ipcs.get(state_before.power, 0)}")
+    else:
+        body.append("Turn report")
+    if not events:
+        body.append("\nNo events were recorded for this turn.", style="dim")
+    border = power_style(game, started.power).replace("bold ", "") if started else "white"
+    console.print(Panel(body, title=title, title_align="left", border_style=border,
+                        box=box.HEAVY, expand=True))
+    return started
+
+
+def _skipped(console: Console, events: list[Event]) -> None:
+    skipped = [ev for ev in events if isinstance(ev, OrderSkipped)]
+    if not skipped:
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column("Line", justify="right", style=WARNING_STYLE)
+    table.add_column("Order")
+    table.add_column("Why it was skipped", overflow="fold")
+    for ev in skipped:
+        table.add_row(str(ev.line), ev.order, ev.reason)
+    console.print()
+    console.print(Panel(table, title=Text("Orders not carried out", style=WARNING_STYLE),
+                        title_align="left", border_style="yellow"))
+
+
+def _purchases(console: Console, game: Game, events: list[Event]) -> None:
+    buys = [ev for ev in events if isinstance(ev, Purchased)]
+    if not buys:
+        return
+    _section(console, "Purchases")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column("Power")
+    table.add_column("Units")
+    table.add_column("Cost", justify="right")
+    table.add_column("IPCs left", justify="right")
+    for ev in buys:
+        table.add_row(power_text(game, ev.power), format_units(game, ev.units, "nothing"),
+                      str(ev.cost), str(ev.ipcs_left))
+    console.print(table)
+
+
+def _moves(console: Console, game: Game, events: list[Event], phase: str, title: str) -> None:
+    rows = [ev for ph, ev in _move_phase(events) if ph == phase]
+    if not rows:
+        return
+    _section(console, title)
+    console.print(_moves_table(game, rows))
+
+
+def _battles(console: Console, game: Game, events: list[Event]) -> None:
+    battles = _group_battles(events)
+    if not battles:
+        return
+    _section(console, "Battles")
+    for battle in battles:
+        console.print(_battle_panel(game, battle))
+
+
+def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
+    rows = [ev for ev in events if isinstance(ev, (Captured, Plundered))]
+    if not rows:
+        return
+    _section(console, "Territory changes")
+    for ev in rows:
+        text = Text("  ")
+        if isinstance(ev, Captured):
+            text.append_text(power_text(game, ev.by))
+            text.append(" liberates " if ev.liberated else " captures ")
+            text.append(ev.territory, style="bold")
+            text.append(" from ")
+            text.append_text(power_text(game, ev.from_power))
+            text.append(f" (worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income)")
+        else:
+            text.append_text(power_text(game, ev.by))
+            text.append(f" plunders {ev.ipcs} IPCs from ")
+            text.append_text(power_text(game, ev.from_power))
+        console.print(text)
+
+
+def _aircraft(console: Console, game: Game, events: list[Event]) -> None:
+    rows = [ev for ev in events if isinstance(ev, (AircraftLost, Landed))]
+    if not rows:
+        return
+    _section(console, "Aircraft")
+    for ev in rows:
+        text = Text("  ")
+        text.append_text(power_text(game, ev.power))
+        if isinstance(ev, AircraftLost):
+            text.append(f" loses {format_units(game, ev.units)} in {ev.space}")
+        else:
+            text.append(f" lands {format_units(game, ev.units)}: {format_path(ev.path)}")
+        if ev.reason:
+            text.append(f" ({ev.reason})", style="italic")
+        console.print(text)
+
+
+def _placements(console: Console, game: Game, events: list[Event]) -> None:
+    rows = [ev for ev in events if isinstance(ev, (Placed, Refunded))]
+    if not rows:
+        return
+    _section(console, "Placement")
+    for ev in rows:
+        text = Text("  ")
+        text.append_text(power_text(game, ev.power))
+        if isinstance(ev, Placed):
+            text.append(f" places {format_units(game, ev.units)} in {ev.space}")
+        else:
+            text.append(f" is refunded {ev.ipcs} IPCs for {format_units(game, ev.units)}"
+                        " (could not be placed)")
+        console.print(text)
+
+
+def _income(console: Console, game: Game, events: list[Event],
+            state_before: GameState | None, state_after: GameState | None) -> None:
+    change: dict[str, int] = {}
+    plunder: dict[str, int] = {}
+    collected: dict[str, IncomeCollected] = {}
+    involved: set[str] = set()
+    for ev in events:
+        if isinstance(ev, Captured):
+            change[ev.by] = change.get(ev.by, 0) + ev.ipc
+            change[ev.from_power] = change.get(ev.from_power, 0) - ev.ipc
+            involved.update((ev.by, ev.from_power))
+        elif isinstance(ev, Plundered):
+            plunder[ev.by] = plunder.get(ev.by, 0) + ev.ipcs
+            plunder[ev.from_power] = plunder.get(ev.from_power, 0) - ev.ipcs
+            involved.update((ev.by, ev.from_power))
+        elif isinstance(ev, IncomeCollected):
+            collected[ev.power] = ev
+            involved.add(ev.power)
+    if state_before is None and state_after is None and not involved:
+        return
+    order = list(game.ruleset.turn_order) + [k for k in game.ruleset.powers
+                                              if k not in game.ruleset.turn_order]
+    if state_before is None and state_after is None:
+        powers = [k for k in order if k in involved]
+    else:
+        powers = order
+    powers += sorted(k for k in involved if k and k not in powers)
+
+    _section(console, "Income")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column("Power")
+    table.add_column("Income before", justify="right")
+    table.add_column("Change", justify="right")
+    table.add_column("Income now", justify="right")
+    table.add_column("Plunder", justify="right")
+    table.add_column("Collected", justify="right")
+    table.add_column("IPCs", justify="right")
+    dash = Text("—", style="dim")
+    for key in powers:
+        delta = change.get(key, 0)
+        before = game.income(state_before.owners, key) if state_before else None
+        after = game.income(state_after.owners, key) if state_after else None
+        if before is None and after is not None:
+            before = after - delta
+        if after is None and before is not None:
+            after = before + delta
+        coll = collected.get(key)
+        ipcs = coll.total if coll else (state_after.ipcs.get(key) if state_after else None)
+        delta_style = "green" if delta > 0 else "red" if delta < 0 else "dim"
+        pl = plunder.get(key, 0)
+        table.add_row(
+            power_text(game, key),
+            str(before) if before is not None else dash,
+            Text(f"{delta:+d}", style=delta_style),
+            str(after) if after is not None else dash,
+            Text(f"{pl:+d}", style="green" if pl > 0 else "red") if pl else dash,
+            (str(coll.income) + (f" ({coll.note})" if coll.note else "")) if coll else dash,
+            str(ipcs) if ipcs is not None else dash,
+        )
+    console.print(table)
+
+
+def _standing_orders(console: Console, game: Game, events: list[Event]) -> None:
+    rows = [ev for ev in events if isinstance(ev, StandingOrdersChanged)]
+    if not rows:
+        return
+    _section(console, "Standing orders")
+    for ev in rows:
+        text = Text("  ")
+        text.append_text(power_text(game, ev.power))
+        text.append(f" now has {ev.count} standing order{'s' if ev.count != 1 else ''}")
+        console.print(text)
+
+
+def _victory(console: Console, game: Game, events: list[Event]) -> None:
+    for ev in events:
+        if isinstance(ev, VictoryDeclared):
+            text = Text(f"{ev.side} win", style=side_style(ev.side))
+            text.append(" the game!", style="bold")
+            if ev.capitals:
+                text.append(f"\nCapitals held: {', '.join(ev.capitals)}")
+            console.print()
+            console.print(Panel(text, title="Victory", title_align="left", box=box.DOUBLE,
+                                border_style=side_style(ev.side).replace("bold ", "")))
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def render_report(events: Iterable[Event], game: Game, console: Console,
+                  state_before: GameState | None = None,
+                  state_after: GameState | None = None) -> None:
+    """Print the turn report for ``events`` to ``console``."""
+    events = list(events)
+    _header(console, game, events, state_before)
+    _skipped(console, events)
+    _purchases(console, game, events)
+    _moves(console, game, events, "combat", "Combat moves")
+    _battles(console, game, events)
+    _territory_changes(console, game, events)
+    _moves(console, game, events, "noncombat", "Noncombat moves")
+    _aircraft(console, game, events)
+    _placements(console, game, events)
+    _income(console, game, events, state_before, state_after)
+    _standing_orders(console, game, events)
+    _victory(console, game, events)
+
+
+def _recording_console() -> Console:
+    return Console(record=True, width=REPORT_WIDTH, file=io.StringIO(), force_terminal=True,
+                   color_system="truecolor", legacy_windows=False, soft_wrap=False,
+                   no_color=False)
+
+
+def report_text(events: Iterable[Event], game: Game, state_before: GameState | None = None,
+                state_after: GameState | None = None) -> str:
+    """The report as plain text (no ANSI codes), 100 columns wide."""
+    console = _recording_console()
+    render_report(events, game, console, state_before, state_after)
+    return console.export_text(styles=False)
+
+
+def report_html(events: Iterable[Event], game: Game, state_before: GameState | None = None,
+                state_after: GameState | None = None) -> str:
+    """The report as a standalone HTML page."""
+    console = _recording_console()
+    render_report(events, game, console, state_before, state_after)
+    return console.export_html(inline_styles=True)
+
+
+def report_document(path: str | os.PathLike, events: Iterable[Event], game: Game,
+                    state_before: GameState | None = None,
+                    state_after: GameState | None = None) -> str:
+    """The report in the format ``path``'s extension names: HTML for ``.html``/``.htm``,
+    plain text for ``.txt``.  Raises ``ValueError`` for another extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".html", ".htm"):
+        return report_html(events, game, state_before, state_after)
+    if suffix == ".txt":
+        return report_text(events, game, state_before, state_after)
+    raise ValueError(f"cannot tell the report format from {Path(path).name!r}: use .txt or .html")

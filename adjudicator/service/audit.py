@@ -1,0 +1,493 @@
+"""Audit a whole game from its published files, offline.
+
+``verify_game(directory, load_game)`` checks, in order, for the game file and then for
+every turn file:
+
+=================  =============================================================
+check              what is verified
+=================  =============================================================
+files              the directory holds only the expected files, none missing
+format             the file parses and has the documented shape
+signature          ``X.sig`` is a valid SSHSIG (namespace pbem-turn) of ``X``'s
+                   exact bytes by the game master key named in game.json
+gm_key             (optional) that key is the one the caller expected
+game_data          the game definition can be loaded; its hash is ``map_hash``
+sequence           turn numbers, rounds, powers and ids follow on from the state
+chain              ``previous`` is the digest of the previous file's bytes
+orders             ``orders/NNNN-<power>.txt`` is exactly the text in the turn file
+                   and its digest is ``orders_digest``
+orders_signature   the player's signature of the orders, if the game lists a key
+commitment         the revealed seed opens the commitment published one file earlier
+dice               every recorded roll is reproduced, in order, by the HMAC stream
+replay             re-adjudicating the turn from the previous state and the orders
+                   gives byte-for-byte the published turn (dice, events, state)
+=================  =============================================================
+
+The report gives the first failure (file, check, detail), counts, and each power's luck:
+hits scored against the hits expected from the dice's targets.
+"""
+
+from __future__ import annotations
+
+import json
+
+import math
+from pathlib import Path
+from typing import Callable
+
+import attrs
+
+from ..io import hmac_dice
+
+from ..io import keys
+
+from ..io import sshsig
+from ..model.errors import PbemError
+from ..model.events import BattleStarted, DiceRolled
+from ..io.layout import (
+    GAME_FILE, ORDERS_DIR, ORDERS_RE, TURN_RE, TURN_SIG_RE, TURNS_DIR, sig_path,
+)
+from ..io.turnfile import (
+    GameFile, TurnFile, decode_game_file, decode_turn_file, encode, file_digest,
+    make_turn_file, orders_bytes,
+)
+
+
+@attrs.frozen
+class Failure:
+    file: str       # path relative to the game directory
+    check: str      # one of the check names in the module docstring
+    detail: str
+
+
+@attrs.define
+class PowerLuck:
+    """Dice thrown by (or on behalf of) ``power`` and how they fell."""
+
+    power: str
+    dice: int = 0
+    hits: int = 0
+    expected: float = 0.0
+    variance: float = 0.0
+
+    @property
+    def difference(self) -> float:
+        return self.hits - self.expected
+
+    @property
+    def z(self) -> float:
+        """Standard score of the hits: how many standard deviations from expectation."""
+        return self.difference / math.sqrt(self.variance) if self.variance > 0 else 0.0
+
+
+@attrs.define
+class AuditReport:
+    directory: str
+    game_id: str | None = None
+    gm_fingerprint: str | None = None
+    turns_found: int = 0
+    turns_checked: int = 0
+    dice_checked: int = 0
+    signatures_checked: int = 0
+    turns_replayed: int = 0
+    replay: bool = True
+    failure: Failure | None = None
+    luck: dict[str, PowerLuck] = attrs.field(factory=dict)
+    final_state: object = None     # the GameState after the last verified turn
+    power_names: dict[str, str] = attrs.field(factory=dict)   # power key -> display name
+    current_file: str = attrs.field(default="", repr=False, eq=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+class AuditUnavailable(PbemError):
+    """The audit cannot run as asked (e.g. replay without a working engine)."""
+
+
+class _Stop(Exception):
+    """Internal: the first failure has been recorded."""
+
+
+# --------------------------------------------------------------------------- verify
+
+def verify_game(directory, load_game: Callable | None = None, *, parse: Callable | None = None,
+                adjudicate: Callable | None = None, replay: bool = True,
+                expected_gm_key=None) -> AuditReport:
+    """Audit the game in ``directory``.  ``load_game(name)`` loads the game definition
+    named by game.json's ``ruleset`` (default: ``loader.load_game``); ``parse`` and
+    ``adjudicate`` default to the real parser and engine.  ``replay=False`` skips
+    re-adjudication (every other check still runs).  ``expected_gm_key``: a public key
+    (line, path or object) the game master must hold -- game.json names its own key, so
+    without this the audit proves consistency, not who the game master is."""
+    directory = Path(directory)
+    report = AuditReport(directory=str(directory), replay=replay)
+    try:
+        _verify(directory, report, load_game, parse, adjudicate, replay, expected_gm_key)
+    except _Stop:
+        pass
+    except AuditUnavailable:
+        raise
+    except PbemError as exc:   # anything unreadable that slipped past the specific checks
+        report.failure = Failure(report.current_file or ".", "format", str(exc))
+    return report
+
+
+def _fail(report: AuditReport, directory: Path, path: Path | str, check: str, detail: str):
+    try:
+        rel = str(Path(path).relative_to(directory))
+    except ValueError:
+        rel = str(path)
+    report.failure = Failure(rel, check, detail)
+    raise _Stop
+
+
+def _read(report, directory, path: Path, check: str, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        _fail(report, directory, path, check, f"{what} is missing")
+    except OSError as exc:
+        _fail(report, directory, path, check, f"{what} cannot be read: {exc.strerror or exc}")
+
+
+def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
+    spath = sig_path(path)
+    sig = _read(report, directory, spath, "signature", "signature file")
+    try:
+        sshsig.verify(data, sig, gm_key, sshsig.NAMESPACE_TURN, strict=True)
+    except sshsig.SignatureError as exc:
+        _fail(report, directory, spath, "signature", f"{exc.check}: {exc}")
+    except PbemError as exc:
+        _fail(report, directory, spath, "signature", str(exc))
+    report.signatures_checked += 1
+
+
+def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, replay,
+            expected_gm_key) -> None:
+    gpath = directory / GAME_FILE
+    report.current_file = GAME_FILE
+    if not directory.is_dir():
+        _fail(report, directory, directory, "files", "not a directory")
+    gdata = _read(report, directory, gpath, "files", "game file")
+
+    # -- game file: the signature first (an SSHSIG names its key), then the contents.
+    gsig = _read(report, directory, sig_path(gpath), "signature", "signature file")
+    try:
+        gm_key = sshsig.signer(gsig)
+    except sshsig.SignatureError as exc:
+        _fail(report, directory, sig_path(gpath), "signature", f"{exc.check}: {exc}")
+    report.gm_fingerprint = keys.fingerprint(gm_key)
+    _check_sig(report, directory, gpath, gdata, gm_key)
+    try:
+        gf = decode_game_file(gdata, GAME_FILE)
+    except PbemError as exc:
+        _fail(report, directory, gpath, "format", str(exc))
+    report.game_id = gf.game_id
+    try:
+        named = keys.load_public_key(gf.game_master)
+    except PbemError as exc:
+        _fail(report, directory, gpath, "format", f"game_master: {exc}")
+    if not keys.same_key(named, gm_key):
+        _fail(report, directory, sig_path(gpath), "signature",
+              f"game.json names the game master key {keys.fingerprint(named)}, but is signed "
+              f"by {report.gm_fingerprint}")
+    if expected_gm_key is not None and not keys.same_key(gm_key, expected_gm_key):
+        _fail(report, directory, gpath, "gm_key",
+              f"game master key is {report.gm_fingerprint}, expected "
+              f"{keys.fingerprint(expected_gm_key)}")
+    for power, line in gf.players.items():
+        if line is not None:
+            try:
+                keys.load_public_key(line)
+            except PbemError as exc:
+                _fail(report, directory, gpath, "format", f"players.{power}: {exc}")
+
+    game = None
+    if replay:
+        if load_game is None:
+            from ..io.loader import load_game
+        if parse is None:
+            from ..io.parser import parse_orders as parse
+        if adjudicate is None:
+            from ..engine.turn import adjudicate
+        try:
+            game = load_game(gf.ruleset)
+            if dict(game.ruleset.options) != gf.options:
+                game = load_game(gf.ruleset, options=dict(gf.options))
+        except PbemError as exc:
+            _fail(report, directory, gpath, "game_data", f"cannot load {gf.ruleset!r}: {exc}")
+        report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
+        if dict(game.ruleset.options) != gf.options:
+            _fail(report, directory, gpath, "game_data",
+                  f"the game was played with options {gf.options}, the loaded game has "
+                  f"{dict(game.ruleset.options)}")
+        if game.content_hash != gf.map_hash:
+            _fail(report, directory, gpath, "game_data",
+                  f"the game data for {gf.ruleset!r} hashes to {game.content_hash}, the game "
+                  f"was played with {gf.map_hash}")
+
+    # -- the files present
+    turns = _inventory(report, directory)
+    report.turns_found = len(turns)
+
+    state = gf.initial_state
+    prev_bytes = gdata
+    prev_name = GAME_FILE
+    commitment = gf.seed_commitment
+    for number, power, tpath in turns:
+        report.current_file = str(tpath.relative_to(directory))
+        tdata = _read(report, directory, tpath, "files", "turn file")
+        _check_sig(report, directory, tpath, tdata, gm_key)
+        try:
+            tf = decode_turn_file(tdata, tpath.relative_to(directory))
+        except PbemError as exc:
+            _fail(report, directory, tpath, "format", str(exc))
+
+        # sequence
+        expected = {"turn_number": state.turn_number, "round": state.round,
+                    "power": state.power, "game_id": gf.game_id, "map_id": gf.map_id,
+                    "map_hash": gf.map_hash}
+        for name, value in expected.items():
+            if getattr(tf, name) != value:
+                _fail(report, directory, tpath, "sequence",
+                      f"{name} is {getattr(tf, name)!r}, expected {value!r} after {prev_name}")
+        if (number, power) != (tf.turn_number, tf.power):
+            _fail(report, directory, tpath, "sequence",
+                  f"file name says turn {number} of {power}, contents say turn "
+                  f"{tf.turn_number} of {tf.power}")
+        if state.winner is not None:
+            _fail(report, directory, tpath, "sequence",
+                  f"the game was already won by {state.winner} before this turn")
+
+        # chain
+        if tf.previous != file_digest(prev_bytes):
+            _fail(report, directory, tpath, "chain",
+                  f"previous is {tf.previous}, but {prev_name} has digest "
+                  f"{file_digest(prev_bytes)}")
+
+        # orders
+        opath = directory / ORDERS_DIR / f"{number:04d}-{power}.txt"
+        odata = _read(report, directory, opath, "orders", "orders file")
+        if file_digest(odata) != tf.orders_digest:
+            _fail(report, directory, opath, "orders",
+                  f"orders file has digest {file_digest(odata)}, the turn file says "
+                  f"{tf.orders_digest}")
+        try:
+            text_bytes = orders_bytes(tf.orders)
+        except PbemError as exc:
+            _fail(report, directory, tpath, "orders", str(exc))
+        if text_bytes != odata:
+            _fail(report, directory, tpath, "orders",
+                  "the orders text in the turn file differs from the orders file")
+        player_key = gf.players.get(tf.power)
+        if player_key is not None:
+            if tf.orders_signature is None:
+                _fail(report, directory, tpath, "orders_signature",
+                      f"{tf.power}'s orders are not signed, but game.json lists a key")
+            try:
+                sshsig.verify(odata, tf.orders_signature, player_key, sshsig.NAMESPACE_ORDERS)
+            except sshsig.SignatureError as exc:
+                _fail(report, directory, tpath, "orders_signature", f"{exc.check}: {exc}")
+
+        # commitment
+        if tf.seed_commitment != commitment:
+            _fail(report, directory, tpath, "commitment",
+                  f"seed_commitment {tf.seed_commitment} is not the commitment published in "
+                  f"{prev_name} ({commitment})")
+        seed = bytes.fromhex(tf.seed)
+        if hmac_dice.commitment(seed) != commitment:
+            _fail(report, directory, tpath, "commitment",
+                  f"the revealed seed hashes to {hmac_dice.commitment(seed)}, not to the "
+                  f"commitment {commitment} published in {prev_name}")
+
+        # dice
+        stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, tf.orders_digest,
+                                    sides=gf.dice_sides)
+        for i, record in enumerate(tf.dice):
+            again = stream.faces(len(record.faces))
+            if list(record.faces) != again:
+                pos = next(j for j, (a, b) in enumerate(zip(record.faces, again)) if a != b)
+                _fail(report, directory, tpath, "dice",
+                      f"dice[{i}] ({record.purpose}): recorded {list(record.faces)}, the seed "
+                      f"gives {again} (first difference at die {pos + 1})")
+        report.dice_checked += sum(len(r.faces) for r in tf.dice)
+
+        # replay
+        if replay:
+            _replay(report, directory, tpath, tdata, tf, gf, game, state, prev_bytes,
+                    parse, adjudicate)
+            report.turns_replayed += 1
+
+        _add_luck(report, tf, gf.dice_sides)
+        report.turns_checked += 1
+        state, prev_bytes, prev_name, commitment = tf.state, tdata, str(
+            tpath.relative_to(directory)), tf.next_commitment
+    report.final_state = state
+
+
+def _inventory(report: AuditReport, directory: Path) -> list[tuple[int, str, Path]]:
+    """Turn files in order; anything unexpected in turns/ or orders/ is a failure."""
+    tdir, odir = directory / TURNS_DIR, directory / ORDERS_DIR
+    turns: list[tuple[int, str, Path]] = []
+    sigs, orders = set(), set()
+    for sub in (tdir, odir):
+        if sub.exists() and not sub.is_dir():
+            _fail(report, directory, sub, "files", "is not a directory")
+    for entry in sorted(tdir.iterdir()) if tdir.is_dir() else []:
+        if entry.name.startswith("."):
+            continue
+        if m := TURN_RE.match(entry.name):
+            turns.append((int(m.group(1)), m.group(2), entry))
+        elif m := TURN_SIG_RE.match(entry.name):
+            sigs.add((int(m.group(1)), m.group(2)))
+        else:
+            _fail(report, directory, entry, "files", "unexpected file in turns/")
+    for entry in sorted(odir.iterdir()) if odir.is_dir() else []:
+        if entry.name.startswith("."):
+            continue
+        if m := ORDERS_RE.match(entry.name):
+            orders.add((int(m.group(1)), m.group(2)))
+        else:
+            _fail(report, directory, entry, "files", "unexpected file in orders/")
+    turns.sort(key=lambda t: (t[0], t[1]))
+    keys_ = [(n, p) for n, p, _ in turns]
+    for i, (n, p) in enumerate(keys_):
+        if i and n == keys_[i - 1][0]:
+            _fail(report, directory, turns[i][2], "sequence", f"two turn files for turn {n}")
+    for n, p in sorted(sigs - set(keys_)):
+        _fail(report, directory, tdir / f"{n:04d}-{p}.json.sig", "files",
+              "signature without a turn file")
+    for n, p in sorted(orders - set(keys_)):
+        _fail(report, directory, odir / f"{n:04d}-{p}.txt", "files",
+              "orders file without a turn file")
+    return turns
+
+
+def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, game, state,
+            prev_bytes, parse, adjudicate) -> None:
+    try:
+        orders = parse(tf.orders, game, power=state.power)
+        dice = hmac_dice.HmacDice(bytes.fromhex(tf.seed), state.game_id, state.turn_number,
+                                  tf.orders_digest, sides=gf.dice_sides)
+        result = adjudicate(game, state, orders, dice)
+    except NotImplementedError as exc:
+        raise AuditUnavailable(f"cannot re-adjudicate {tpath.name}: the engine is not available "
+                        f"({exc or 'not implemented'}); audit with replay=False") from None
+    except Exception as exc:  # noqa: BLE001 - any engine failure is a replay failure
+        _fail(report, directory, tpath, "replay",
+              f"re-adjudicating the turn failed: {type(exc).__name__}: {exc}")
+    again = make_turn_file(
+        game_file=gf, state_before=state, previous=file_digest(prev_bytes), orders=tf.orders,
+        orders_signature=tf.orders_signature, seed=bytes.fromhex(tf.seed),
+        next_commitment=tf.next_commitment, dice_log=dice.log, events=result.events,
+        state=result.state)
+    if encode(again) == tdata:
+        return
+    # Compare with the file as published (not as decoded: decoding fills in defaults).
+    published, replayed = json.loads(tdata), json.loads(encode(again))
+    for name in ("dice", "events", "state"):
+        if published[name] != replayed[name]:
+            where = _first_difference(published[name], replayed[name], name)
+            _fail(report, directory, tpath, "replay",
+                  f"re-adjudication gives different {name} (first difference at {where})")
+    for name in published:
+        if published[name] != replayed[name]:
+            _fail(report, directory, tpath, "replay", f"re-adjudication gives a different {name}")
+    _fail(report, directory, tpath, "replay",
+          "the published file is not in canonical form (same content, different bytes)")
+
+
+def _first_difference(a, b, path: str) -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k}"
+            if a[k] != b[k]:
+                return _first_difference(a[k], b[k], f"{path}.{k}")
+        return path
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            return f"{path}[{min(len(a), len(b))}] (lengths {len(a)} and {len(b)})"
+        return path
+    return f"{path}: published {a!r}, replayed {b!r}"
+
+
+# --------------------------------------------------------------------------- luck
+
+def luck_from_events(events, sides: int = 6, into: dict[str, PowerLuck] | None = None
+                     ) -> dict[str, PowerLuck]:
+    """Hits vs expected hits per power from one turn's events.  A defending side made of
+    several powers is counted under ``"a+b"``; dice of an unknown battle under ``"?"``."""
+    luck = {} if into is None else into
+    battles: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for ev in events:
+        if isinstance(ev, BattleStarted):
+            battles[ev.battle] = (ev.attacker, tuple(ev.defenders))
+        elif isinstance(ev, DiceRolled):
+            attacker, defenders = battles.get(ev.battle, ("?", ("?",)))
+            who = attacker if ev.side == "attacker" else "+".join(defenders) or "?"
+            p = min(max(ev.target, 0), sides) / sides
+            entry = luck.setdefault(who, PowerLuck(who))
+            n = len(ev.rolls)
+            entry.dice += n
+            entry.hits += sum(1 for r in ev.rolls if r <= ev.target)
+            entry.expected += n * p
+            entry.variance += n * p * (1 - p)
+    return luck
+
+
+def _add_luck(report: AuditReport, tf: TurnFile, sides: int) -> None:
+    luck_from_events(tf.events, sides, report.luck)
+
+
+# --------------------------------------------------------------------------- render
+
+def render_audit(report: AuditReport, console) -> None:
+    """Print the report with rich: a summary, the luck table, the first failure."""
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.table import Table
+
+    summary = Table(title="Audit", show_header=False, title_justify="left")
+    summary.add_column("item", style="bold")
+    summary.add_column("value")
+    summary.add_row("Game directory", escape(str(report.directory)))
+    summary.add_row("Game", escape(report.game_id or "?"))
+    summary.add_row("Game master key", report.gm_fingerprint or "?")
+    summary.add_row("Turn files", f"{report.turns_checked} of {report.turns_found} verified")
+    summary.add_row("Signatures", str(report.signatures_checked))
+    summary.add_row("Dice", f"{report.dice_checked} recomputed from the revealed seeds")
+    summary.add_row("Replay", f"{report.turns_replayed} turns re-adjudicated" if report.replay
+                    else "skipped")
+    summary.add_row("Result", "[bold green]OK[/]" if report.ok else "[bold red]FAILED[/]")
+    console.print(summary)
+
+    if report.luck:
+        table = Table(title="Luck (hits scored vs expected)", title_justify="left")
+        for col, justify in (("Power", "left"), ("Dice", "right"), ("Hits", "right"),
+                             ("Expected", "right"), ("Difference", "right"), ("z", "right")):
+            table.add_column(col, justify=justify)
+        for power in sorted(report.luck):
+            e = report.luck[power]
+            diff = e.difference
+            colour = "green" if diff > 0 else "red" if diff < 0 else ""
+            name = "+".join(report.power_names.get(k, k) for k in power.split("+"))
+            table.add_row(escape(name), str(e.dice), str(e.hits), f"{e.expected:.1f}",
+                          f"[{colour}]{diff:+.1f}[/]" if colour else f"{diff:+.1f}",
+                          f"{e.z:+.2f}")
+        console.print(table)
+
+    if report.failure is not None:
+        f = report.failure
+        console.print(Panel(f"[bold]{escape(str(f.file))}[/]\ncheck: [bold red]{escape(f.check)}[/]\n"
+                            f"{escape(f.detail)}",
+                            title="First failure", border_style="red"))
+
+
+__all__ = ["AuditReport", "AuditUnavailable", "Failure", "PowerLuck", "luck_from_events", "render_audit",
+           "verify_game"]
