@@ -402,7 +402,7 @@ def test_report_document_format_follows_the_extension():
 
 
 def test_saved_report_refuses_to_overwrite_and_leaves_no_temp(tmp_path):
-    from adjudicator.cli import _save_report
+    from adjudicator.cli.common import save_report as _save_report
     game = make_game()
     target = tmp_path / "turn.txt"
     target.write_text("keep me", encoding="utf-8")
@@ -415,7 +415,7 @@ def test_saved_report_refuses_to_overwrite_and_leaves_no_temp(tmp_path):
 
 
 def test_report_with_unknown_extension_is_refused(tmp_path):
-    from adjudicator.cli import _save_report
+    from adjudicator.cli.common import save_report as _save_report
     with pytest.raises(ValueError):
         report_document("turn.pdf", make_events(), make_game())
     with pytest.raises(PbemError, match="use .txt or .html"):

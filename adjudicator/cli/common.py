@@ -1,0 +1,130 @@
+"""Helpers shared by the commands: reading files, loading a game directory, printing
+problems.  Every error a user can cause becomes a ``PbemError`` with a message."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..model.errors import OrdersSyntaxError, PbemError
+
+EXIT_OK, EXIT_REJECTED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def game_option(p) -> None:
+    """``-g/--game DIR`` (default: the current directory)."""
+    p.add_argument("-g", "--game", default=".", help="game directory (default: .)")
+
+
+def console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def read_text(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PbemError(f"{what} {path} does not exist")
+    except UnicodeDecodeError as err:
+        raise PbemError(f"{what} {path} is not UTF-8 text (byte {err.start})")
+    except OSError as err:
+        raise PbemError(f"cannot read {what} {path}: {err.strerror}")
+
+
+def print_problems(console: Console, problems, path: str) -> None:
+    for p in problems:
+        colour = "red" if p.severity == "error" else "yellow"
+        where = f"{path}:{p.line}: " if p.line else f"{path}: "
+        console.print(f"[{colour}]{escape(where)}{p.severity}:[/] {escape(p.message)}",
+                      markup=True, highlight=False, soft_wrap=True)
+
+
+def print_syntax_errors(console: Console, err: OrdersSyntaxError, path: str) -> int:
+    """Every error of an orders file that does not parse, each with its line and column."""
+    errors = getattr(err, "errors", None) or [err]
+    for e in errors:
+        console.print(f"[red]{escape(path)}: error:[/] {escape(str(e))}", markup=True,
+                      highlight=False, soft_wrap=True)
+    console.print(f"[red bold]{len(errors)} error(s)[/]: the orders would be rejected.")
+    return EXIT_REJECTED
+
+
+def check_state(game, state, where: str) -> None:
+    """Refuse a corrupt or hand-edited state before the engine trips over it."""
+    from ..engine.state_check import state_problems
+    problems = state_problems(game, state)
+    if problems:
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise PbemError(f"{where}: the game state is corrupt: " + "; ".join(problems[:5]) + more)
+
+
+def check_report_path(path: str | None, force: bool) -> None:
+    """Refuse a report path that cannot be written before anything is processed."""
+    if not path:
+        return
+    p = Path(path)
+    if p.suffix.lower() not in (".html", ".htm", ".txt"):
+        raise PbemError(f"cannot tell the report format from {p.name!r}: use .txt or .html")
+    if p.exists() and not force:
+        raise PbemError(f"{p} already exists; pass --force to overwrite it")
+    if not (p.parent if str(p.parent) else Path(".")).is_dir():
+        raise PbemError(f"cannot write {p}: directory {p.parent} does not exist")
+
+
+def save_report(path: str, *args, overwrite: bool = False, **kwargs) -> None:
+    """Write the report (format from the extension) atomically: never half-written."""
+    from ..io.storage import write_atomic
+    from ..present.report import report_document
+    try:
+        content = report_document(path, *args, **kwargs)
+    except ValueError as err:
+        raise PbemError(str(err)) from None
+    write_atomic(Path(path), content.encode("utf-8"), overwrite=overwrite)
+
+
+def game_of(game_dir: str):
+    """The game definition a game directory was created with (same data, same options)."""
+    from ..service import gamedir
+    from ..io.loader import load_game
+    info, _ = gamedir.read_game(game_dir)
+    game = load_game(info.ruleset, options=info.options)
+    if info.map_hash != game.content_hash:
+        raise PbemError(f"{game_dir}: the game was created with map data {info.map_hash}, "
+                        f"but maps/{info.ruleset} now hashes to {game.content_hash}")
+    return game
+
+
+def load_game_dir(game_dir: str):
+    from ..service import gamedir
+    game = game_of(game_dir)
+    state, _ = gamedir.current_state(game_dir)
+    check_state(game, state, game_dir)
+    return game, state
+
+
+def read_bytes(path: str, what: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise PbemError(f"{what} {path} does not exist")
+    except OSError as err:
+        raise PbemError(f"cannot read {what} {path}: {err.strerror}")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def error_console() -> Console:
+    """stderr, one message per line (long lines are not wrapped, so they stay greppable)."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+

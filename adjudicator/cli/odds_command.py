@@ -1,0 +1,34 @@
+"""``pbem odds``: exact battle odds."""
+
+from __future__ import annotations
+
+
+from rich.console import Console
+
+
+
+def cmd_odds(args, console: Console) -> int:
+    from .planning import odds_command
+    return odds_command(args, console)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("odds", help='exact battle odds: pbem odds "3 inf, 1 tank" vs "4 inf"')
+    p.add_argument("attackers")
+    p.add_argument("vs", choices=["vs"], metavar="vs")
+    p.add_argument("defenders")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--land", action="store_true", help="land battle (default)")
+    kind.add_argument("--sea", action="store_true", help="sea battle")
+    p.add_argument("--retreat", help='retreat condition, e.g. "attackers < 3" or "after round 2"')
+    p.add_argument("--from-sea", metavar="UNITS",
+                   help='amphibious assault: attackers landing from transports (they cannot retreat), e.g. "2 inf"')
+    p.add_argument("--attacker-losses", metavar="TYPES", help='attacker loss order, e.g. "inf, tank, ftr"')
+    p.add_argument("--defender-losses", metavar="TYPES", help="defender loss order")
+    p.add_argument("--attacker-subs", choices=["fire", "submerge"], help="attacking submarines' choice")
+    p.add_argument("--defender-submerge", choices=["never", "always", "losing"], default="losing",
+                   help="defending submarines' policy (default: losing)")
+    p.add_argument("--map", default="aa1941")
+    p.add_argument("--monte-carlo", type=int, metavar="RUNS", help="also run RUNS seeded simulations")
+    p.set_defaults(func=cmd_odds)
+

@@ -1,0 +1,28 @@
+"""``pbem rules``: rule options and recorded rulings."""
+
+from __future__ import annotations
+
+
+from rich.console import Console
+
+from .common import (
+    EXIT_OK,
+)
+
+
+def cmd_rules(args, console: Console) -> int:
+    from ..io.loader import load_game
+    game = load_game(args.map)
+    console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
+    for name, value in sorted(game.ruleset.options.items()):
+        console.print(f"  option {name} = {value}")
+    for i, ruling in enumerate(game.ruleset.rulings, 1):
+        console.print(f"  {i:2}. {ruling}")
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser("rules", help="list rule options and the rulings recorded in the map data")
+    p.add_argument("--map", default="aa1941")
+    p.set_defaults(func=cmd_rules)
+
