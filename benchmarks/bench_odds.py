@@ -17,12 +17,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.engine.combat import BattleSetup, BattleUnit  # noqa: E402
-from adjudicator.engine.odds import battle_odds, monte_carlo  # noqa: E402
+from adjudicator.engine.combat.odds import battle_odds, monte_carlo  # noqa: E402
 
 
 def unit_types():
     try:
-        from adjudicator.io.loader import load_game
+        from adjudicator.service.games import load_game
         return load_game("aa1941").ruleset.units
     except Exception:                       # the loader is not there: use the test's copy
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

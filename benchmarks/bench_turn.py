@@ -12,7 +12,7 @@ import sys
 import time
 
 from adjudicator.io.hmac_dice import HmacDice
-from adjudicator.io.loader import initial_state, load_game
+from adjudicator.service.games import initial_state, load_game
 from adjudicator.io.parser import parse_orders
 from adjudicator.io.paths import TURNS_DIR
 from adjudicator.engine.turn import adjudicate, check

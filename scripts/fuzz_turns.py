@@ -11,7 +11,7 @@ import sys
 import time
 import traceback
 
-from adjudicator.io.loader import load_game, initial_state
+from adjudicator.service.games import initial_state, load_game
 from adjudicator.engine.turn import check, adjudicate
 from adjudicator.io.parser import parse_orders
 from adjudicator.model.dice import SeededDice

@@ -55,7 +55,7 @@ def play_example(out: Path, orders_dir: Path = ORDERS) -> Path:
     from adjudicator.service import gamedir
     from adjudicator.io import layout
     from adjudicator.model.errors import PbemError
-    from adjudicator.io.loader import load_game
+    from adjudicator.service.games import load_game
     from adjudicator.io.parser import parse_orders
     from adjudicator.engine.turn import check
 

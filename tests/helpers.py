@@ -6,7 +6,7 @@ import functools
 
 import attrs
 
-from adjudicator.io.loader import initial_state, load_game
+from adjudicator.service.games import initial_state, load_game
 from adjudicator.io.parser import parse_orders
 from adjudicator.model.state import GameState, Unit
 

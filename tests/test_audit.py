@@ -382,7 +382,7 @@ def test_real_engine_end_to_end(tmp_path):
     from pathlib import Path
 
     try:
-        from adjudicator.io.loader import load_game
+        from adjudicator.service.games import load_game
         game = load_game("aa1941")
     except ImportError as exc:  # pragma: no cover - engine not there yet
         pytest.skip(f"no loader: {exc}")

@@ -21,7 +21,7 @@ import pytest
 from adjudicator.service import gamedir
 from adjudicator.io import layout
 from adjudicator.cli import main
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from conftest import EXAMPLE_ORDERS, snapshot
 
 USSR, GERMANY = EXAMPLE_ORDERS[0], EXAMPLE_ORDERS[1]

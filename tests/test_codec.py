@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import attrs
+
+from adjudicator.model.orders import Comparison, RetreatCondition
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -110,6 +112,19 @@ def _strategy_for(cls):
             overrides[a.name] = st.lists(names, max_size=4).map(tuple)
         elif t.startswith("tuple[int"):
             overrides[a.name] = st.lists(st.integers(1, 6), max_size=12).map(tuple)
+        elif t == "tuple[tuple[str, int], ...]":
+            overrides[a.name] = st.lists(st.tuples(names, st.integers(-50, 50)), max_size=4).map(tuple)
+        elif t in ("dict[str, typing.Any]", "dict[str, Any]"):
+            overrides[a.name] = st.dictionaries(names, st.one_of(names, st.integers(-5, 50), st.none()),
+                                                max_size=3)
+        elif "RetreatCondition" in t:
+            overrides[a.name] = st.one_of(st.none(), st.builds(
+                RetreatCondition, destination=st.one_of(st.none(), names),
+                after_round=st.one_of(st.none(), st.integers(1, 5)),
+                side=st.one_of(st.none(), st.sampled_from(["attackers", "defenders"])),
+                comparison=st.one_of(st.none(), st.sampled_from(list(Comparison))),
+                threshold=st.one_of(st.none(), st.integers(0, 20)),
+                measure=st.sampled_from(["units", "tuv"])))
         else:  # pragma: no cover - a new field type: extend this table
             raise AssertionError(f"no strategy for {cls.__name__}.{a.name}: {t}")
     return st.builds(cls, **overrides)
@@ -207,7 +222,7 @@ def test_event_decode_errors():
 
 def test_real_initial_state_round_trip():
     try:
-        from adjudicator.io.loader import initial_state, load_game
+        from adjudicator.service.games import initial_state, load_game
         game = load_game("aa1941")
     except ImportError as exc:  # pragma: no cover - loader not there yet
         pytest.skip(f"no loader: {exc}")

@@ -13,15 +13,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.engine import abilities
 from adjudicator.engine.combat import (
     ATT, DEF, BattleSetup, BattleUnit, Board, apply_hits, decide_before_round, resolve_battle,
-    volleys,
+    stage_volleys,
 )
 from adjudicator.model.dice import FixedDice, SeededDice
 from adjudicator.model.events import BattleEnded, Casualties, DiceRolled, Retreated, Submerged
 from adjudicator.model.orders import Comparison, RetreatCondition, SubmergePolicy
-from adjudicator.model.rules import Ability as A
-from adjudicator.model.rules import CargoRule, Domain, UnitType
+from adjudicator.model.units import CargoRule, Domain, UnitType
+from adjudicator.present.wording import battle_summary
+
+# Ability names as attributes (A.BLITZ == "blitz"), from the engine's registry.
+A = type("A", (), {name.upper(): name for name in abilities.known()})
+SURPRISE, MAIN = 0, 1           # the 1941 battle stages: surprise strike, then ordinary fire
 from adjudicator.model.state import Unit
 
 
@@ -89,6 +94,12 @@ def ended(result) -> BattleEnded:
     return end
 
 
+def summary(result, *defenders: str, attacker: str = "germany") -> str:
+    """The report's one-line summary of the battle (present.wording)."""
+    return battle_summary(None, ended(result), attacker, defenders or ("ussr",),
+                          result.retreated_to, names=NAMES)
+
+
 def keys(units) -> list[str]:
     return sorted(u.type.key for u in units)
 
@@ -127,7 +138,7 @@ def test_summary_and_tuv():
     assert result.outcome == "attacker_wins"
     assert end.attacker_lost == {"infantry": 1} and end.defender_lost == {"infantry": 2}
     assert (end.attacker_tuv_lost, end.defender_tuv_lost, end.tuv_swing) == (3, 6, 3)
-    assert end.summary == "Germany wins in Karelia after 1 round; TUV swing +3"
+    assert summary(result) == "Germany wins in Karelia after 1 round; TUV swing +3"
 
 
 def test_casualty_line_units_fire_back():
@@ -140,7 +151,7 @@ def test_casualty_line_units_fire_back():
     cas = of(result.events, Casualties)
     assert [(c.side, c.killed) for c in cas] == [("defender", {"infantry": 2}),
                                                  ("attacker", {"infantry": 2})]
-    assert ended(result).summary.startswith("Both sides destroyed in Karelia after 1 round")
+    assert summary(result).startswith("Both sides destroyed in Karelia after 1 round")
 
 
 def test_default_loss_order_cheapest_first_and_explicit_order():
@@ -373,7 +384,7 @@ def test_multinational_defence_summary():
     dfn = army.side("ussr", "1 infantry") + army.side("uk", "1 infantry")
     result = resolve_battle(land(army.side("germany", "1 infantry"), dfn),
                             FixedDice([6, 1, 6]), NAMES)
-    assert ended(result).summary == ("Soviet Union and United Kingdom hold Karelia after "
+    assert summary(result, "ussr", "uk") == ("Soviet Union and United Kingdom hold Karelia after "
                                      "1 round; TUV swing -3")
 
 
@@ -384,7 +395,7 @@ def test_losing_policy_fights_when_it_outguns():
     board = Board(sea(att, dfn))
     state, changes = decide_before_round(board, board.initial_state())
     assert changes == []                  # 3 x 1 >= carrier 1 (fighters cannot hit subs)
-    vols = volleys(board, state, "surprise")
+    vols = stage_volleys(board, state, SURPRISE)
     assert [(v.side, v.unit_type, v.count) for v in vols] == [(DEF, "submarine", 3)]
 
 
@@ -412,7 +423,7 @@ def test_defenceless_transports_destroyed_at_once():
     assert (cas.killed, cas.cargo_lost, cas.reason) == (
         {"transport": 2}, {"infantry": 1, "tank": 1}, "defenceless")
     assert ended(result).defender_tuv_lost == 7 + 7 + 3 + 6
-    assert ended(result).summary == "Germany wins in SZ 5 at once; TUV swing +23"
+    assert summary(result) == "Germany wins in SZ 5 at once; TUV swing +23"
 
 
 def test_transports_and_subs_against_aircraft_only():
@@ -435,7 +446,7 @@ def test_attacking_transports_alone_retreat_or_die():
     result = resolve_battle(sea(att, dfn), FixedDice([]), NAMES)
     assert result.outcome == "defender_wins"
     (cas,) = of(result.events, Casualties)
-    assert (cas.side, cas.reason, cas.cargo_lost) == ("attacker", "cannot retreat",
+    assert (cas.side, cas.reason, cas.cargo_lost) == ("attacker", "cannot_retreat",
                                                       {"infantry": 1})
 
 
@@ -469,7 +480,7 @@ def test_retreat_after_round_k():
         "attacker_retreats", 2, "Poland")
     (ret,) = of(result.events, Retreated)
     assert (ret.round, ret.destination, ret.units) == (2, "Poland", {"infantry": 2})
-    assert ended(result).summary == ("Germany retreats from Karelia to Poland after 2 rounds; "
+    assert summary(result) == ("Germany retreats from Karelia to Poland after 2 rounds; "
                                      "TUV swing +0")
 
 
@@ -520,7 +531,7 @@ def test_stalemate_subs_against_fighters():
     result = resolve_battle(sea(army.side("germany", "2 fighter"),
                                 army.side("ussr", "1 submarine")), dice, NAMES)
     assert result.outcome == "stalemate" and result.rounds == 0
-    assert ended(result).summary.startswith("Stalemate in SZ 5 at once")
+    assert summary(result).startswith("Stalemate in SZ 5 at once")
 
 
 # --------------------------------------------------------------------------- FAQ example
@@ -577,7 +588,7 @@ def test_faq_worked_example_without_retreat_ends_in_stalemate():
     end = ended(result)
     assert end.attacker_lost == {"destroyer": 1, "transport": 2, "infantry": 4}
     assert (end.attacker_tuv_lost, end.defender_tuv_lost, end.tuv_swing) == (34, 8, -26)
-    assert end.summary == ("Stalemate in SZ 5 after 3 rounds: no unit can hit the other side; "
+    assert summary(result) == ("Stalemate in SZ 5 after 3 rounds: no unit can hit the other side; "
                            "TUV swing -26")
 
 
@@ -587,8 +598,8 @@ def test_state_layer_volleys_and_apply_hits():
     army = Army()
     board = Board(_faq_setup(army))
     state, _ = decide_before_round(board, board.initial_state())
-    assert volleys(board, state, "surprise") == ()
-    vols = volleys(board, state, "main")
+    assert stage_volleys(board, state, SURPRISE) == ()
+    vols = stage_volleys(board, state, MAIN)
     assert [(v.side, v.step, v.unit_type, v.count, v.target) for v in vols] == [
         (ATT, "attack", "destroyer", 1, 2), (ATT, "attack", "bomber", 2, 4),
         (DEF, "defence", "destroyer", 1, 2), (DEF, "defence", "submarine", 2, 1)]

@@ -24,7 +24,7 @@ from adjudicator.io import layout
 from adjudicator.io import sshsig
 from adjudicator.service.audit import verify_game
 from adjudicator.model.events import AircraftLost, BattleStarted, Casualties, Placed
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from adjudicator.io.parser import parse_orders
 from adjudicator.engine.turn import check
 from adjudicator.io.turnfile import decode_game_file, decode_turn_file, encode

@@ -8,8 +8,9 @@ import pytest
 
 from adjudicator.io import paths
 from adjudicator.model.errors import DataError
-from adjudicator.io.loader import content_hash, initial_state, load_game
-from adjudicator.model.rules import Ability, Domain
+from adjudicator.io.loader import content_hash
+from adjudicator.service.games import initial_state, load_game
+from adjudicator.model.units import Domain
 
 TRIPLEA_1941 = paths.ROOT.parent / "shared" / "reference" / "triplea-maps" / "WW2v6_1941.xml"
 
@@ -113,19 +114,20 @@ def test_capitals_and_victory(game):
     capitals = {p.key: p.capital for p in rules.powers.values()}
     assert capitals == {"ussr": "Russia", "germany": "Germany", "uk": "United Kingdom",
                         "japan": "Japan", "usa": "Eastern United States"}
+    factories = {e.space for e in game.setup if "industrial_complex" in e.units}
     for power, territory in capitals.items():
-        assert game.map[territory].capital_of == power and game.map[territory].factory
+        assert game.map[territory].capital_of == power and territory in factories
     allies, axis = sorted(rules.victory, key=lambda v: v.side)
-    assert (allies.side, allies.check_after, set(allies.capitals), allies.count) == \
-        ("Allies", "japan", {"Germany", "Japan"}, 2)
-    assert (axis.side, axis.check_after, set(axis.capitals), axis.count) == \
-        ("Axis", "usa", {"Eastern United States", "United Kingdom", "Russia"}, 2)
+    assert (allies.side, allies.check, set(allies.condition["controls"]),
+            allies.condition["count"]) == ("Allies", "after:japan", {"Germany", "Japan"}, 2)
+    assert (axis.side, axis.check, set(axis.condition["controls"]), axis.condition["count"]) == \
+        ("Axis", "after:usa", {"Eastern United States", "United Kingdom", "Russia"}, 2)
 
 
 def test_short_game_option_switches_victory_rules():
     short = load_game("aa1941", options={"short_game": True})
     axis = next(v for v in short.ruleset.victory if v.side == "Axis")
-    assert axis.count == 1 and "Russia" not in axis.capitals                       # [L23, L617]
+    assert axis.condition["count"] == 1 and "Russia" not in axis.condition["controls"]  # [L23, L617]
 
 
 def test_black_sea_closed_by_default_and_open_when_option_off(game):
@@ -197,7 +199,8 @@ def test_production_owners_factories_equal_triplea(game, tmap):
         assert ours.ipc == t.production, name
         assert ours.original_owner == DEFAULT_PLAYERS.get(t.owner), name
         assert ours.impassable == t.impassable, name
-        assert ours.factory == (name in tmap.factories), name
+    factories = {e.space for e in game.setup if "industrial_complex" in e.units}
+    assert factories == {our_space_name(name) for name in tmap.factories}
 
 
 def test_non_soviet_setup_equals_triplea(game, tmap):
@@ -210,7 +213,8 @@ def test_non_soviet_setup_equals_triplea(game, tmap):
     for e in game.setup:
         if e.power != "ussr":
             for unit, n in e.units.items():
-                ours[(e.power, e.space, unit)] += n
+                if unit != "industrial_complex":     # TripleA's factories: see the test above
+                    ours[(e.power, e.space, unit)] += n
     assert ours == theirs
 
 
@@ -229,8 +233,12 @@ id = "mini"
 title = "Mini"
 turn_order = ["red", "blue"]
 rulings = ["a ruling"]
+starting_ipcs_equal_income = true
 [options]
 straits = true
+[turn]
+steps = ["purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
+         "land_aircraft", "collect_income"]
 [[power]]
 key = "red"
 name = "Red"
@@ -248,14 +256,12 @@ capital_city = "Blueville"
 starting_ipcs = 3
 [[victory]]
 side = "A"
-check_after = "red"
-capitals = ["Blueland"]
-count = 1
+check = "after:red"
+condition = { controls = ["Blueland"], count = 1 }
 [[victory]]
 side = "B"
-check_after = "blue"
-capitals = ["Redland"]
-count = 1
+check = "after:blue"
+condition = { controls = ["Redland"], count = 1 }
 """,
     "units.toml": """
 [[unit]]
@@ -296,7 +302,7 @@ cargo = { domain = "air", slots = 2, only_types = ["fighter"] }
     "map.toml": """
 map_id = "mini"
 territories = [
-  { name = "Redland", ipc = 5, owner = "red", capital = "red", factory = true },
+  { name = "Redland", ipc = 5, owner = "red", capital = "red" },
   { name = "Blueland", ipc = 3, owner = "blue", capital = "blue", aliases = ["BL"] },
   { name = "Rock", impassable = true },
   { name = "Sea Zone 1", sea = true, aliases = ["SZ1"] },
@@ -420,9 +426,9 @@ def test_alias_collision(tmp_path):
 
 def test_unknown_power_in_turn_order_and_victory(tmp_path):
     msg = load_error(tmp_path, game=[('turn_order = ["red", "blue"]', 'turn_order = ["red", "green"]'),
-                                     ('check_after = "blue"', 'check_after = "green"')])
+                                     ('check = "after:blue"', 'check = "after:green"')])
     assert "unknown power 'green'" in msg and "power 'blue' is missing" in msg
-    assert "check_after: unknown power 'green'" in msg
+    assert "check must be 'end_of_round' or 'after:<power>', not 'after:green'" in msg
 
 
 def test_all_problems_reported_at_once(tmp_path):

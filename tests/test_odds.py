@@ -14,7 +14,7 @@ from adjudicator.engine.combat import (
     ATT, DEF, OUTCOMES, Board, Side, apply_side_hits, hits_by_class, resolve_battle,
 )
 from adjudicator.model.dice import FixedDice
-from adjudicator.engine.odds import battle_odds, monte_carlo
+from adjudicator.engine.combat.odds import battle_odds, monte_carlo
 from adjudicator.model.orders import RetreatCondition, SubmergePolicy
 
 

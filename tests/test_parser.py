@@ -682,7 +682,7 @@ def test_garbage_never_crashes(text):
 @pytest.fixture(scope="module")
 def real_game():
     try:
-        from adjudicator.io.loader import load_game
+        from adjudicator.service.games import load_game
         return load_game("aa1941")
     except Exception as exc:  # noqa: BLE001 - loader missing or data not ready yet
         pytest.skip(f"aa1941 not loadable: {exc}")

@@ -14,6 +14,17 @@ from ..model.errors import OrdersSyntaxError, PbemError
 EXIT_OK, EXIT_REJECTED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
+DEFAULT_RULESET = "aa1941"      # the edition commands use when none is named
+
+
+def ruleset_option(p, help_extra: str = "") -> None:
+    """``--ruleset NAME`` (``--map`` is the old spelling): a registered edition."""
+    from .. import editions
+    p.add_argument("--ruleset", "--map", dest="ruleset", default=DEFAULT_RULESET,
+                   metavar="NAME", help=f"edition: {', '.join(editions.names())} "
+                                        f"(default {DEFAULT_RULESET}){help_extra}")
+
+
 def game_option(p) -> None:
     """``-g/--game DIR`` (default: the current directory)."""
     p.add_argument("-g", "--game", default=".", help="game directory (default: .)")
@@ -34,11 +45,12 @@ def read_text(path: str, what: str) -> str:
         raise PbemError(f"cannot read {what} {path}: {err.strerror}")
 
 
-def print_problems(console: Console, problems, path: str) -> None:
+def print_problems(console: Console, problems, path: str, game=None) -> None:
+    from ..present.wording import problem_text
     for p in problems:
         colour = "red" if p.severity == "error" else "yellow"
         where = f"{path}:{p.line}: " if p.line else f"{path}: "
-        console.print(f"[{colour}]{escape(where)}{p.severity}:[/] {escape(p.message)}",
+        console.print(f"[{colour}]{escape(where)}{p.severity}:[/] {escape(problem_text(p, game))}",
                       markup=True, highlight=False, soft_wrap=True)
 
 
@@ -88,7 +100,7 @@ def save_report(path: str, *args, overwrite: bool = False, **kwargs) -> None:
 def game_of(game_dir: str):
     """The game definition a game directory was created with (same data, same options)."""
     from ..service import gamedir
-    from ..io.loader import load_game
+    from ..service.games import load_game
     info, _ = gamedir.read_game(game_dir)
     game = load_game(info.ruleset, options=info.options)
     if info.map_hash != game.content_hash:

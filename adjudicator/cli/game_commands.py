@@ -11,16 +11,16 @@ from rich.markup import escape
 
 from ..model.errors import PbemError
 from .common import (
-    positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
+    ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
 )
 
 
 def cmd_new(args, console: Console) -> int:
     from ..service import gamedir
-    from ..io.loader import load_game
+    from ..service.games import load_game
     if not args.dir.strip():
         raise PbemError("give the directory for the new game, e.g. 'pbem new my-game'")
-    game = load_game(args.map)
+    game = load_game(args.ruleset)
     game_id = args.id if args.id is not None else Path(args.dir).resolve().name
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
@@ -55,7 +55,7 @@ def cmd_show(args, console: Console) -> int:
 
 def cmd_check(args, console: Console) -> int:
     from ..io.parser import parse_orders_partial
-    from ..engine.turn import check
+    from ..engine import check
     game, state = load_game_dir(args.game)
     text = read_text(args.orders, "orders file")
     orders, syntax_errors = parse_orders_partial(text, game, power=state.power)
@@ -64,7 +64,7 @@ def cmd_check(args, console: Console) -> int:
     for e in syntax_errors:
         console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
                       highlight=False, soft_wrap=True)
-    print_problems(console, problems, args.orders)
+    print_problems(console, problems, args.orders, game)
     errors = len(syntax_errors) + sum(p.severity == "error" for p in problems)
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
@@ -125,7 +125,7 @@ def cmd_report(args, console: Console) -> int:
 
 def cmd_verify(args, console: Console) -> int:
     from ..service.audit import render_audit, verify_game
-    from ..io.loader import load_game
+    from ..service.games import load_game
     report = verify_game(args.game, load_game, expected_gm_key=args.gm_key)
     render_audit(report, console)
     return EXIT_OK if report.ok else EXIT_REJECTED
@@ -134,7 +134,7 @@ def cmd_verify(args, console: Console) -> int:
 def cmd_demo(args, console: Console) -> int:
     """Play the bundled example game into a fresh directory, printing every report."""
     from ..service import gamedir
-    from ..io.loader import load_game
+    from ..service.games import load_game
     from ..io.paths import TURNS_DIR
     from ..present.report import render_report
     source = Path(args.example) if args.example else TURNS_DIR / "aa1941-example"
@@ -146,18 +146,18 @@ def cmd_demo(args, console: Console) -> int:
         raise PbemError(f"{out} is not a directory: give an empty or new directory with --out")
     if out.exists() and any(out.iterdir()):
         raise PbemError(f"{out} is not empty: give an empty or new directory with --out")
-    game = load_game(args.map)
+    game = load_game(args.ruleset)
     seeds = gamedir.demo_seeds("aa1941-example")
     gamedir.create_game(out, game, "aa1941-example", gm_key_path=None,
                         created="2026-01-01", seeds=seeds)
     from ..io.parser import parse_orders
-    from ..engine.turn import check
+    from ..engine import check
     for path in orders_files[: args.turns or None]:
         state, _ = gamedir.current_state(out)
         text = path.read_text(encoding="utf-8")
         problems = check(game, state, parse_orders(text, game, power=state.power))
         console.rule(f"[bold]{path.name}[/]: pbem check")
-        print_problems(console, problems, str(path))
+        print_problems(console, problems, str(path), game)
         if any(p.severity == "error" for p in problems):
             return EXIT_REJECTED
         console.print("[green]orders valid[/]")
@@ -174,7 +174,7 @@ def cmd_demo(args, console: Console) -> int:
 def register(sub) -> None:
     p = sub.add_parser("new", help="start a game in a new directory")
     p.add_argument("dir")
-    p.add_argument("--map", default="aa1941", help="map/ruleset under maps/ (default aa1941)")
+    ruleset_option(p)
     p.add_argument("--id", help="game id (default: the directory name)")
     p.add_argument("--key", help="game master's ed25519 private key (default: generate one in DIR/.secret)")
     p.add_argument("--player", action="append", metavar="POWER=KEY.pub",
@@ -225,6 +225,6 @@ def register(sub) -> None:
     p.add_argument("--example", help="example folder (default turns/aa1941-example)")
     p.add_argument("--out", help="where to write the game directory (default: a temp dir)")
     p.add_argument("--turns", type=positive_int, help="stop after this many turns")
-    p.add_argument("--map", default="aa1941")
+    ruleset_option(p)
     p.set_defaults(func=cmd_demo)
 

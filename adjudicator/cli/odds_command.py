@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from .common import ruleset_option
+
 
 
 def cmd_odds(args, console: Console) -> int:
@@ -28,7 +30,7 @@ def register(sub) -> None:
     p.add_argument("--attacker-subs", choices=["fire", "submerge"], help="attacking submarines' choice")
     p.add_argument("--defender-submerge", choices=["never", "always", "losing"], default="losing",
                    help="defending submarines' policy (default: losing)")
-    p.add_argument("--map", default="aa1941")
+    ruleset_option(p)
     p.add_argument("--monte-carlo", type=int, metavar="RUNS", help="also run RUNS seeded simulations")
     p.set_defaults(func=cmd_odds)
 

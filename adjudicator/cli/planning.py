@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..engine.combat import BattleSetup, BattleUnit
 from ..model.errors import PbemError
-from ..engine.odds import BattleOdds, battle_odds, monte_carlo
+from ..engine.combat.odds import BattleOdds, battle_odds, monte_carlo
 from ..model.orders import Buy, OrderSet, RetreatCondition, SubmergePolicy
 from ..present.report import format_units
 from ..model.state import GameState
@@ -121,8 +121,8 @@ def _check_domains(attackers, defenders, is_sea: bool) -> None:
 
 
 def odds_command(args, console: Console) -> int:
-    from ..io.loader import load_game
-    game = load_game(args.map)
+    from ..service.games import load_game
+    game = load_game(args.ruleset)
     order = game.ruleset.turn_order
     attacker, defender = order[1], order[0]   # any two enemies: ownership does not change odds
     is_sea = bool(args.sea)
@@ -144,7 +144,7 @@ def odds_command(args, console: Console) -> int:
                         defender_loss_order=_parse_losses(game, args.defender_losses, space),
                         attacker_subs=args.attacker_subs,
                         defender_submerge=SubmergePolicy(args.defender_submerge),
-                        unit_types=game.ruleset.units)
+                        stages=game.ruleset.plan.battle_stages, unit_types=game.ruleset.units)
     started = time.perf_counter()
     exact = battle_odds(setup, sides=game.ruleset.dice_sides)
     elapsed = time.perf_counter() - started

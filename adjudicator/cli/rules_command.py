@@ -6,13 +6,13 @@ from __future__ import annotations
 from rich.console import Console
 
 from .common import (
-    EXIT_OK,
+    ruleset_option, EXIT_OK,
 )
 
 
 def cmd_rules(args, console: Console) -> int:
-    from ..io.loader import load_game
-    game = load_game(args.map)
+    from ..service.games import load_game
+    game = load_game(args.ruleset)
     console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
     for name, value in sorted(game.ruleset.options.items()):
         console.print(f"  option {name} = {value}")
@@ -23,6 +23,6 @@ def cmd_rules(args, console: Console) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("rules", help="list rule options and the rulings recorded in the map data")
-    p.add_argument("--map", default="aa1941")
+    ruleset_option(p)
     p.set_defaults(func=cmd_rules)
 

@@ -1,14 +1,22 @@
 """Air units: the combat-move checks (end in a battle, landing still possible) and the
 end-of-turn landing (digest §4.5, §5.4: no kamikaze flights; aircraft that cannot land are
-lost).  Aircraft with no noncombat order are flown to the nearest landing space."""
+lost).  Aircraft with no noncombat order are flown to the nearest landing space.
+
+The landing plan (1941 [L663-L669], Spring 1942 [L765-L771]) is checked for all attacking
+aircraft together: a territory friendly since the start of the turn takes any number; a
+carrier deck takes as many fighters as it has room -- an existing carrier's free room, a
+carrier the noncombat orders move there (its free room), a carrier placed there (all its
+room) -- so two fighters never count on one free slot.  In check mode a fighter that the
+plan sent to a carrier and that cannot land at the end of the turn is an error: the
+carrier move it relied on is mandatory."""
 
 from __future__ import annotations
 
-from .battles import battle_needed, find_deck
-from .context import TurnContext
 from ..model.events import AircraftLost, Landed
 from ..model.orders import Move
-from ..model.rules import Ability, Domain
+from ..model.units import Domain
+from .battles import battle_needed, find_deck
+from .context import TurnContext
 from .working import Piece
 
 
@@ -28,30 +36,52 @@ def air_paths(ctx: TurnContext, start: str, max_range: int) -> dict[str, tuple[s
     return paths
 
 
-def can_land_at(ctx: TurnContext, piece: Piece, space: str, planned_decks: set[str]) -> bool:
+def can_land_on_ground(ctx: TurnContext, piece: Piece, space: str) -> bool:
     board = ctx.board
-    t = board.map[space]
-    if t.is_land:
-        return board.was_friendly_at_start(space, piece.owner) and board.is_friendly_territory(space, piece.owner)
-    if not board.utype(piece).has(Ability.CARRIER_BASED):
+    return (board.map[space].is_land and board.was_friendly_at_start(space, piece.owner)
+            and board.is_friendly_territory(space, piece.owner))
+
+
+def can_land_at(ctx: TurnContext, piece: Piece, space: str, planned_decks) -> bool:
+    if ctx.board.map[space].is_land:
+        return can_land_on_ground(ctx, piece, space)
+    if not ctx.board.utype(piece).has("carrier_based"):
         return False
-    return find_deck(ctx, piece, space) is not None or space in planned_decks
+    return find_deck(ctx, piece, space) is not None or planned_decks.get(space, 0) > 0
 
 
-def planned_carrier_zones(ctx: TurnContext) -> set[str]:
-    """Sea zones where the orders will bring or place a carrier of this power."""
-    rules = ctx.board.rules
-    zones = set()
+def planned_deck_room(ctx: TurnContext) -> dict[str, int]:
+    """Sea zone -> fighter room that the noncombat and mobilize orders will bring there:
+    carriers moved there (their free room) and carriers placed there (all of it)."""
+    board = ctx.board
+    rules = board.rules
+    room: dict[str, int] = {}
     for order in ctx.orders.noncombat:
-        if isinstance(order, Move) and any(rules.units[g.type].has(Ability.CARRIES_AIR) for g in order.units):
-            zones.add(order.destination)
+        if not isinstance(order, Move):
+            continue
+        for g in order.units:
+            ut = rules.units[g.type]
+            if not ut.has("carries_air") or ut.cargo is None:
+                continue
+            carriers = sorted((p for p in board.at(order.origin) if p.owner == ctx.power
+                               and p.type == g.type), key=lambda p: len(board.cargo_of(p)))
+            free = sum(ut.cargo.slots - len(board.cargo_of(p)) for p in carriers[:g.count])
+            room[order.destination] = room.get(order.destination, 0) + max(free, 0)
     for place in ctx.orders.places:
-        if any(rules.units[g.type].has(Ability.CARRIES_AIR) for g in place.units):
-            zones.add(place.space)
-    return zones
+        for g in place.units:
+            ut = rules.units[g.type]
+            if ut.has("carries_air") and ut.cargo is not None:
+                room[place.space] = room.get(place.space, 0) + ut.cargo.slots * g.count
+    return room
 
 
-def nearest_landing(ctx: TurnContext, piece: Piece, planned: set[str]) -> tuple[str, ...] | None:
+def existing_deck_room(ctx: TurnContext, zone: str, owner: str) -> int:
+    board = ctx.board
+    return sum(board.free_slots(c)[0] for c in board.at(zone) if board.utype(c).has("carries_air")
+               and board.allied(c.owner, owner))
+
+
+def nearest_landing(ctx: TurnContext, piece: Piece, planned) -> tuple[str, ...] | None:
     remaining = ctx.board.utype(piece).move - piece.moves_used
     paths = air_paths(ctx, piece.space, remaining)
     options = [p for s, p in paths.items() if can_land_at(ctx, piece, s, planned)]
@@ -59,35 +89,60 @@ def nearest_landing(ctx: TurnContext, piece: Piece, planned: set[str]) -> tuple[
     return options[0] if options else None
 
 
+def check_landing_plan(ctx: TurnContext, air: list[Piece]) -> None:
+    """Every attacking aircraft needs a landing space; deck room is shared (module
+    docstring).  Aircraft with fewer deck options are given room first."""
+    board = ctx.board
+    planned = planned_deck_room(ctx)
+    needs: list[tuple[Piece, list[str]]] = []
+    for piece in air:
+        remaining = board.utype(piece).move - piece.moves_used
+        reach = air_paths(ctx, piece.space, remaining)
+        if any(can_land_on_ground(ctx, piece, s) for s in reach):
+            continue
+        decks = [s for s in reach if board.map[s].is_sea and board.utype(piece).has("carrier_based")]
+        needs.append((piece, decks))
+    room = {z: existing_deck_room(ctx, z, ctx.power) + planned.get(z, 0)
+            for _, decks in needs for z in decks}
+    for piece, decks in sorted(needs, key=lambda n: (sum(room.get(z, 0) > 0 for z in n[1]), n[0].uid)):
+        zone = next((z for z in sorted(decks, key=lambda z: (z not in planned, z)) if room.get(z, 0) > 0), None)
+        ut = board.utype(piece)
+        if zone is None:
+            ctx.error(piece.order_line, "air_no_landing", unit=ut.key, space=piece.space,
+                      moves=ut.move - piece.moves_used, decks=bool(decks))
+            continue
+        room[zone] -= 1
+        if zone in planned and not any(board.free_slots(c)[0] for c in board.at(zone)
+                                       if board.utype(c).has("carries_air")):
+            ctx.carrier_duties[piece.uid] = (zone, piece.order_line)
+
+
 def check_combat_moves(ctx: TurnContext) -> None:
     """After all combat moves: aircraft end in battles and can still land; ships end in a
-    battle or an amphibious zone; cargo loaded for combat is landed."""
+    battle or an amphibious zone (or left a contested zone to avoid one); cargo loaded for
+    combat is landed."""
     board = ctx.board
-    planned = planned_carrier_zones(ctx)
     landing_zones = {l.zone for l in ctx.landings}
     landed_cargo = {uid for l in ctx.landings for uid in l.cargo}
+    air: list[Piece] = []
     for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
         if piece.owner != ctx.power or "combat" not in piece.moved_in:
             continue
         ut = board.utype(piece)
         line = piece.order_line
         if ut.domain == Domain.AIR:
-            if not battle_needed(ctx, piece.space) or not (board.enemies_at(piece.space)
-                                                          or _land_attack(ctx, piece.space)):
-                ctx.error(line, f"{ut.name} must end its combat move in a battle; "
-                                f"{piece.space} has nothing to attack")
-            if nearest_landing(ctx, piece, planned) is None:
-                ctx.error(line, f"{ut.name} attacking {piece.space} could not reach any landing space "
-                                f"with its remaining {ut.move - piece.moves_used} moves "
-                                "(no kamikaze attacks; land it on a territory friendly since the start "
-                                "of the turn or on a carrier)")
+            air.append(piece)
+            attacks = piece.raiding or (battle_needed(ctx, piece.space)
+                                        and (board.enemies_at(piece.space) or _land_attack(ctx, piece.space)))
+            if not attacks:
+                ctx.error(line, "air_no_battle", unit=ut.key, space=piece.space)
         elif ut.domain == Domain.SEA:
             fights = bool(board.enemies_at(piece.space))
-            if not (fights or piece.space in landing_zones or piece.start_space in ctx.hostile_at_start):
-                ctx.error(line, f"{ut.name} ends its combat move in {piece.space} with no battle or "
-                                "amphibious assault there: move it under 'noncombat:'")
+            if not (fights or piece.space in landing_zones or piece.start_space in ctx.contested_at_start):
+                ctx.error(line, "ship_no_battle", unit=ut.key, space=piece.space)
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
-            ctx.error(line, f"{ut.name} loaded in combat must be unloaded in an amphibious assault")
+            ctx.error(line, "cargo_not_unloaded", unit=ut.key)
+    check_landing_plan(ctx, air)
 
 
 def _land_attack(ctx: TurnContext, territory: str) -> bool:
@@ -110,22 +165,24 @@ def land_aircraft(ctx: TurnContext) -> None:
             if deck is not None:
                 piece.carried_by = deck.uid
                 continue
-        elif can_land_at(ctx, piece, piece.space, set()):
+        elif can_land_at(ctx, piece, piece.space, {}):
             continue
-        name = board.utype(piece).name
+        ut = board.utype(piece)
         line = ctx.explicit_air_moves.get(piece.uid)
         if line is not None and ctx.checking:
-            ctx.error(line, f"{name} cannot land in {piece.space}: it must be a territory friendly "
-                            "since the start of the turn, or a carrier with room")
+            ctx.error(line, "air_cannot_land_there", unit=ut.key, space=piece.space)
             continue
-        path = nearest_landing(ctx, piece, set())
+        path = nearest_landing(ctx, piece, {})
         if path is None:
+            if ctx.checking and piece.uid in ctx.carrier_duties:
+                zone, duty_line = ctx.carrier_duties[piece.uid]
+                ctx.error(duty_line, "carrier_duty_unmet", unit=ut.key, zone=zone)
             board.remove(piece)
-            ctx.emit(AircraftLost(piece.owner, piece.space, {piece.type: 1}, "no landing space in range"))
+            ctx.emit(AircraftLost(piece.owner, piece.space, {piece.type: 1}, "no_landing"))
             continue
         piece.space = path[-1]
         piece.moves_used += len(path) - 1
         if board.map[piece.space].is_sea:
             piece.carried_by = find_deck(ctx, piece, piece.space).uid
         ctx.emit(Landed(piece.owner, {piece.type: 1}, path,
-                        "no landing order" if line is None else f"order on line {line} could not land it"))
+                        "no_order" if line is None else "order_failed", line or 0))

@@ -1,20 +1,21 @@
-"""Conduct combat: find the battles the combat moves started, fight them in order
-(amphibious assaults first), and apply the results to the working board (digest §5.3).
+"""Conduct combat: find the battles the combat moves started, fight them in the order the
+edition gives (``TurnPlan.battle_kinds``: strategic bombing raids, amphibious assaults,
+then general combat), and apply the results to the working board (digests §5.3).
 
 In check mode battles are settled optimistically (every attacking die hits, every
 defending die misses), which is also the rulebook's test for a landing plan."""
 
 from __future__ import annotations
 
-import attrs
-
-from .capture import take_territory
-from .context import Landing, TurnContext
 from ..model.dice import DiceSource
 from ..model.events import AircraftLost, BattleEnded, BattleStarted, Landed
 from ..model.orders import SubmergePolicy
-from ..model.rules import Ability, Domain
 from ..model.state import Unit
+from ..model.units import Domain
+from .capture import take_territory
+from .combat import BattleSetup, BattleUnit, resolve_battle
+from .context import Landing, TurnContext
+from .raids import fight_raid
 from .working import Piece, count_types
 
 
@@ -24,6 +25,18 @@ def start_hostile_zones(ctx: TurnContext) -> frozenset[str]:
     return frozenset(z.key for z in board.map.seas() if board.hostile_zone(z.key))
 
 
+def start_contested_zones(ctx: TurnContext) -> frozenset[str]:
+    """Sea zones holding any enemy unit at the start of the turn."""
+    board = ctx.board
+    return frozenset(z.key for z in board.map.seas() if board.enemies_at(z.key))
+
+
+def combatants(ctx: TurnContext, pieces: list[Piece]) -> list[Piece]:
+    """The pieces that go on the battle board: not noncombatants, not raiding bombers."""
+    board = ctx.board
+    return [p for p in pieces if not board.utype(p).has("noncombatant") and not p.raiding]
+
+
 def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     """Whether the phasing power fights in ``zone`` (digest §5.2, §5.3.1 step 1, §6.5-6.6).
 
@@ -31,7 +44,7 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     names it.  Where only enemy subs and transports are: lone transports are destroyed
     automatically by any unit that ended its combat move there; otherwise a unit that ended
     its combat move there attacks, except an amphibious assault's ships (which may ignore
-    subs) and ships that only left a hostile zone to avoid a battle (case 3).
+    subs) and ships that only left a contested zone to avoid a battle (case 3).
     """
     board = ctx.board
     mine = [p for p in board.at(zone) if p.owner == ctx.power]
@@ -41,10 +54,10 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     if board.hostile_zone(zone) or ctx.orders.directive_for(zone) is not None:
         return True
     movers = [p for p in mine if "combat" in p.moved_in
-              and not board.utype(p).has(Ability.CARRIES_LAND)]
+              and not board.utype(p).has("carries_land")]
     if not movers:
         return False
-    if all(board.utype(e).has(Ability.DEFENCELESS) for e in enemies):
+    if all(board.utype(e).has("defenceless") for e in enemies):
         return True
     if any(landing.zone == zone for landing in ctx.landings):
         return False
@@ -55,7 +68,7 @@ def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
     board = ctx.board
     if not board.is_enemy_territory(territory):
         return False
-    attackers = [p for p in board.at(territory) if p.owner == ctx.power]
+    attackers = combatants(ctx, [p for p in board.at(territory) if p.owner == ctx.power])
     return bool(attackers) or any(l.target == territory for l in ctx.landings)
 
 
@@ -67,23 +80,30 @@ def battle_needed(ctx: TurnContext, space: str) -> bool:
 
 
 def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
-    """[(space, "sea"|"land")] in the order they are fought (digest §5.3): for each
-    amphibious target, in the order declared, the sea battle of every zone its cargo comes
-    from, then its land battle; then every other battle by the first order line naming it."""
+    """[(space, "raid"|"sea"|"land")] in the order they are fought: the edition's battle
+    kinds in order -- raids by the first line naming them; for each amphibious target, in
+    the order declared, the sea battle of every zone its cargo comes from, then its land
+    battle; then every other battle by the first order line naming it."""
     board = ctx.board
     order: list[tuple[str, str]] = []
-    for landing in ctx.landings:
-        for feeder in ctx.landings:
-            if feeder.target == landing.target and (feeder.zone, "sea") not in order:
-                order.append((feeder.zone, "sea"))
-        if (landing.target, "land") not in order:
-            order.append((landing.target, "land"))
-    rest = []
-    for space in board.map.territories:
-        kind = "sea" if board.map[space].is_sea else "land"
-        if (space, kind) not in order and battle_needed(ctx, space):
-            rest.append((ctx.attack_lines.get(space, 10**9), space, kind))
-    order.extend((space, kind) for _, space, kind in sorted(rest))
+    for kind in board.rules.plan.battle_kinds:
+        if kind == "strategic_bombing":
+            for space in sorted(ctx.raids, key=lambda s: ctx.attack_lines.get(s, 10**9)):
+                order.append((space, "raid"))
+        elif kind == "amphibious":
+            for landing in ctx.landings:
+                for feeder in ctx.landings:
+                    if feeder.target == landing.target and (feeder.zone, "sea") not in order:
+                        order.append((feeder.zone, "sea"))
+                if (landing.target, "land") not in order:
+                    order.append((landing.target, "land"))
+        elif kind == "general":
+            rest = []
+            for space in board.map.territories:
+                k = "sea" if board.map[space].is_sea else "land"
+                if (space, k) not in order and battle_needed(ctx, space):
+                    rest.append((ctx.attack_lines.get(space, 10**9), space, k))
+            order.extend((space, k) for _, space, k in sorted(rest))
     return order
 
 
@@ -92,22 +112,32 @@ def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
     battle, from every zone whose sea battle the attacker won (or that had none); if a sea
     part fails, the others still fight the land battle (digest §5.3.1 step 3)."""
     failed_zones: set[str] = set()
+    fought_zones: set[str] = set()
     for space, kind in battle_order(ctx):
-        if kind == "sea":
-            if sea_battle_needed(ctx, space) and fight(ctx, space, dice) != "attacker_wins":
-                failed_zones.add(space)
+        if kind == "raid":
+            fight_raid(ctx, space, dice)
             continue
+        if kind == "sea":
+            if sea_battle_needed(ctx, space):
+                fought_zones.add(space)
+                if fight(ctx, space, dice) != "attacker_wins":
+                    failed_zones.add(space)
+            continue
+        landed = 0
         for landing in ctx.landings:
             if landing.target == space and landing.zone not in failed_zones:
-                go_ashore(ctx, landing)
+                landed += go_ashore(ctx, landing)
         if land_battle_needed(ctx, space):
-            fight(ctx, space, dice)
+            ships = bombarding_ships(ctx, space, fought_zones, landed)
+            fight(ctx, space, dice, bombard=ships)
     land_displaced_defenders(ctx)
 
 
-def go_ashore(ctx: TurnContext, landing: Landing) -> None:
-    """Cargo whose transport survived the sea battle lands in the target territory."""
+def go_ashore(ctx: TurnContext, landing: Landing) -> int:
+    """Cargo whose transport survived the sea battle lands in the target territory.
+    Returns how many land units went ashore."""
     board = ctx.board
+    n = 0
     for uid in landing.cargo:
         piece = board.pieces.get(uid)
         if piece is None or piece.carried_by is None:
@@ -119,6 +149,51 @@ def go_ashore(ctx: TurnContext, landing: Landing) -> None:
         piece.space = landing.target
         piece.seaborne = True
         piece.came_from = landing.zone
+        n += 1
+    return n
+
+
+def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
+                     landed: int) -> list[Piece]:
+    """Ships that bombard ``target`` (Spring 1942 §5.3.2 step 2): the phasing power's
+    ``bombard`` units in the zones its assault unloaded from, where no sea battle was
+    fought, that have not fought or bombarded this turn; at most one per land unit that
+    went ashore.  A ``bombard`` order names which; without one every eligible ship does
+    (strongest first)."""
+    board = ctx.board
+    zones = {l.zone for l in ctx.landings if l.target == target} - fought_zones
+    eligible = [p for z in sorted(zones) for p in board.at(z)
+                if p.owner == ctx.power and board.utype(p).has("bombard")
+                and not p.fought and p.uid not in ctx.bombarded]
+    eligible.sort(key=lambda p: (-board.utype(p).param("bombard", "value", 0), p.uid))
+    orders = [o for o in ctx.orders.bombards if o.target == target]
+    if orders and orders[-1].units:
+        chosen: list[Piece] = []
+        for g in orders[-1].units:
+            chosen += [p for p in eligible if p.type == g.type and p not in chosen][:g.count]
+        eligible = chosen
+    ships = eligible[:landed]
+    ctx.bombarded.update(p.uid for p in ships)
+    return ships
+
+
+def check_bombard_orders(ctx: TurnContext) -> None:
+    """A ``bombard`` order must name an amphibious assault and ships that can bombard it."""
+    board = ctx.board
+    for order in ctx.orders.bombards:
+        zones = {l.zone for l in ctx.landings if l.target == order.target}
+        if not zones:
+            ctx.error(order.line, "bombard_no_assault", space=order.target)
+            continue
+        for g in order.units:
+            if not board.rules.units[g.type].has("bombard"):
+                ctx.error(order.line, "bombard_not_able", unit=g.type)
+                continue
+            have = sum(1 for z in zones for p in board.at(z)
+                       if p.owner == ctx.power and p.type == g.type)
+            if have < g.count:
+                ctx.error(order.line, "bombard_ships_missing", unit=g.type, count=g.count,
+                          space=order.target, found=have)
 
 
 # -- one battle -------------------------------------------------------------------------------
@@ -137,7 +212,16 @@ def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]
     defenders = [p for p in board.at(space, include_cargo=True)
                  if board.enemy_of(ctx.power, p.owner)
                  and (p.carried_by is None or board.utype(p).domain == Domain.AIR)]
-    return attackers, defenders
+    return combatants(ctx, attackers), combatants(ctx, defenders)
+
+
+def anti_aircraft(ctx: TurnContext, space: str) -> list[Piece]:
+    """Enemy units in a territory that fire at attacking aircraft (``aa_fire``)."""
+    board = ctx.board
+    if board.map[space].is_sea:
+        return []
+    return [p for p in board.at(space) if board.enemy_of(ctx.power, p.owner)
+            and board.utype(p).has("aa_fire")]
 
 
 def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tuple[str, ...]:
@@ -175,34 +259,34 @@ def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
     return None
 
 
-def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece]):
+def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool = False,
+                 origin: str | None = None) -> BattleUnit:
+    return BattleUnit(p.uid, ctx.board.utype(p), p.owner, _cargo_units(ctx, p, fighting),
+                      seaborne, origin)
+
+
+def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
+                 bombard: list[Piece] = ()) -> BattleSetup:
     """The combat engine's view of the battle in ``space``, with both sides' instructions."""
-    from .combat import BattleSetup, BattleUnit
     board = ctx.board
     fighting = {p.uid for p in defenders}
     directive = ctx.orders.directive_for(space)
     defence = defender_orders(ctx, space, defenders)
     return BattleSetup(
         battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
-        attackers=tuple(BattleUnit(p.uid, board.utype(p), p.owner, _cargo_units(ctx, p, set()),
-                                   p.seaborne, p.came_from) for p in attackers),
-        defenders=tuple(BattleUnit(p.uid, board.utype(p), p.owner, _cargo_units(ctx, p, fighting),
-                                   False, None) for p in defenders),
+        attackers=tuple(_battle_unit(ctx, p, set(), p.seaborne, p.came_from) for p in attackers),
+        defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders),
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
         retreat=directive.retreat if directive else (),
         retreat_options=retreat_options(ctx, space, attackers),
         attacker_subs=directive.subs if directive else None,
         defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
+        stages=board.rules.plan.battle_stages,
+        support=(tuple(_battle_unit(ctx, p, set()) for p in bombard),
+                 tuple(_battle_unit(ctx, p, set()) for p in anti_aircraft(ctx, space))),
         unit_types=board.rules.units,
     )
-
-
-def roll_battle(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
-                dice: DiceSource):
-    from .combat import resolve_battle
-    setup = battle_setup(ctx, space, attackers, defenders)
-    return resolve_battle(setup, dice, names=power_names(ctx))
 
 
 def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
@@ -211,7 +295,7 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
     [L695]).  Allied fighters aboard stay cargo and go down with the carrier."""
     board = ctx.board
     for carrier in board.at(zone):
-        if carrier.owner == ctx.power and board.utype(carrier).has(Ability.CARRIES_AIR):
+        if carrier.owner == ctx.power and board.utype(carrier).has("carries_air"):
             for piece in board.cargo_of(carrier):
                 if piece.owner == ctx.power and board.utype(piece).domain == Domain.AIR:
                     piece.carried_by = None
@@ -222,10 +306,11 @@ def can_capture(ctx: TurnContext, pieces: list[Piece]) -> bool:
     """Only land units that may capture take territory (digest §4.3, §5.3.2 step 7)."""
     board = ctx.board
     return any(p.uid in board.pieces and board.utype(p).domain == Domain.LAND
-               and not board.utype(p).has(Ability.CANNOT_CAPTURE) for p in pieces)
+               and not board.utype(p).has("cannot_capture") for p in pieces)
 
 
-def fight(ctx: TurnContext, space: str, dice: DiceSource | None) -> str:
+def fight(ctx: TurnContext, space: str, dice: DiceSource | None,
+          bombard: list[Piece] = ()) -> str:
     board = ctx.board
     is_sea = board.map[space].is_sea
     if is_sea:
@@ -233,21 +318,24 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None) -> str:
     attackers, defenders = participants(ctx, space)
     if not attackers:            # e.g. a landing whose sea part failed, with no one else
         return "defender_wins"
-    if not defenders:
+    guns = anti_aircraft(ctx, space)
+    air_attack = any(board.utype(p).domain == Domain.AIR for p in attackers)
+    if not defenders and not (guns and air_attack):
         if not is_sea and can_capture(ctx, attackers):
             take_territory(ctx, space)
         return "attacker_wins"
-    defending_powers = tuple(p for p in board.rules.turn_order if any(d.owner == p for d in defenders))
+    defending_powers = tuple(p for p in board.rules.turn_order
+                             if any(d.owner == p for d in defenders + guns))
     ctx.emit(BattleStarted(space, space, "sea" if is_sea else "land", ctx.power, defending_powers,
                            count_types(attackers), count_types(defenders)))
-    for p in attackers + defenders:
+    for p in attackers + defenders + list(bombard):
         p.fought = True
     if ctx.checking or dice is None:
         survivors_a = {p.uid for p in attackers}
         survivors_d: set[int] = set()
         outcome, retreated_to, events, retreated = "attacker_wins", None, [], set()
     else:
-        result = roll_battle(ctx, space, attackers, defenders, dice)
+        result = resolve_battle(battle_setup(ctx, space, attackers, defenders, list(bombard)), dice)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
@@ -271,21 +359,14 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None) -> str:
     captured = not is_sea and outcome == "attacker_wins" and can_capture(ctx, attackers)
     for event in events:
         if isinstance(event, BattleEnded) and captured:
-            event = attrs.evolve(event, summary=capture_summary(ctx, event, space))
+            event = BattleEnded(event.battle, event.space, event.outcome, event.rounds,
+                                event.attacker_lost, event.defender_lost,
+                                event.attacker_tuv_lost, event.defender_tuv_lost,
+                                event.tuv_swing, True)
         ctx.emit(event)
     if captured:
         take_territory(ctx, space)
     return outcome
-
-
-def capture_summary(ctx: TurnContext, ended: BattleEnded, space: str) -> str:
-    """TripleA's one-liner: "Germany wins, taking Karelia; TUV swing 9"."""
-    rounds = f"{ended.rounds} round{'s' if ended.rounds != 1 else ''}"
-    return f"{ctx.name(ctx.power)} wins, taking {space} after {rounds}; TUV swing {ended.tuv_swing:+d}"
-
-
-def power_names(ctx: TurnContext) -> dict[str, str]:
-    return {k: p.name for k, p in ctx.game.ruleset.powers.items()}
 
 
 # -- defending aircraft left without a deck ----------------------------------------------------
@@ -308,45 +389,53 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
             t = board.map[n]
             if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)):
                 piece.space = n
-                ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier sunk"))
+                ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier_sunk"))
                 break
             if t.is_sea:
                 deck = find_deck(ctx, piece, n)
                 if deck is not None:
                     piece.space = n
                     piece.carried_by = deck.uid
-                    ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier sunk"))
+                    ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier_sunk"))
                     break
         else:
             board.remove(piece)
-            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier sunk, nowhere to land"))
+            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier_sunk"))
 
 
 def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
     board = ctx.board
-    if not board.utype(piece).has(Ability.CARRIER_BASED):
+    if not board.utype(piece).has("carrier_based"):
         return None
-    decks = [c for c in board.at(zone) if board.utype(c).has(Ability.CARRIES_AIR)
+    decks = [c for c in board.at(zone) if board.utype(c).has("carries_air")
              and board.allied(c.owner, piece.owner) and board.can_carry(c, piece)]
     decks.sort(key=lambda c: (c.owner != piece.owner, c.uid))
     return decks[0] if decks else None
 
 
-
-def planned_setups(ctx: TurnContext) -> list:
+def planned_setups(ctx: TurnContext) -> list[BattleSetup]:
     """The battles the combat moves would start, as the combat engine would see them if
-    each were fought first (amphibious cargo counted as landed).  For odds in ``check``."""
+    each were fought first (amphibious cargo counted as landed, every eligible ship
+    bombarding).  For odds in ``check``."""
     setups = []
     board = ctx.board
     for space, kind in battle_order(ctx):
+        if kind == "raid":
+            continue
         attackers, defenders = participants(ctx, space)
+        bombard: list[Piece] = []
         if kind == "land":
+            landed = 0
             for landing in ctx.landings:
                 if landing.target == space:
                     cargo = [board.pieces[uid] for uid in landing.cargo if uid in board.pieces]
                     for piece in cargo:
                         piece.seaborne = True
                     attackers = attackers + cargo
-        if attackers and defenders:
-            setups.append(battle_setup(ctx, space, attackers, defenders))
+                    landed += len(cargo)
+            sea_fights = {z for z, k in battle_order(ctx) if k == "sea"}
+            bombard = bombarding_ships(ctx, space, sea_fights, landed)
+        guns = anti_aircraft(ctx, space)
+        if attackers and (defenders or guns):
+            setups.append(battle_setup(ctx, space, attackers, defenders, bombard))
     return setups

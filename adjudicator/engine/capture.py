@@ -1,9 +1,17 @@
-"""Capture, liberation and capital plunder (digest §5.3.2 step 7, §5.3.3, §5.3.4)."""
+"""Capture, liberation and capital plunder (digest 1941 §5.3.2 step 7, §5.3.3, §5.3.4;
+Spring 1942 §5.5).
+
+Units with ``captured_with_territory`` (factories, AA guns) that belong to an enemy of the
+territory's new controller change owner with it; they cannot move for the rest of the
+turn.  Friendly ones stay with their owner (1942: when a capital is freed, AA guns in its
+other territories stay with the ally who held them, [L578-L580]).
+"""
 
 from __future__ import annotations
 
+from ..model.events import Captured, Plundered, UnitsCaptured
 from .context import TurnContext
-from ..model.events import Captured, Plundered
+from .working import count_types
 
 
 def take_territory(ctx: TurnContext, territory: str) -> None:
@@ -21,29 +29,48 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     original = board.map[territory].original_owner
     new_owner = power
     liberated = False
-    if original and original != power and rules.allied(original, power):
+    if original and original != power and board.allied(original, power):
         capital = rules.powers[original].capital
-        capital_free = capital == territory or rules.allied(board.owners.get(capital), original)
+        capital_free = capital == territory or board.allied(board.owners.get(capital), original)
         if capital_free:
             new_owner = original
             liberated = True
-    board.owners[territory] = new_owner
-    ctx.emit(Captured(territory, new_owner, previous or "", board.map[territory].ipc, liberated))
+    set_owner(ctx, territory, new_owner, previous, liberated)
 
     capital_of = board.map[territory].capital_of
     if capital_of is None:
         return
-    if previous == capital_of and not rules.allied(power, capital_of):
-        loot = board.ipcs.get(capital_of, 0)
+    if previous == capital_of and not board.allied(power, capital_of):
+        victim = rules.powers[capital_of].economy.key
+        looter = rules.powers[power].economy.key
+        loot = board.ipcs.get(victim, 0)
         if loot:
-            board.ipcs[capital_of] = 0
-            board.ipcs[power] = board.ipcs.get(power, 0) + loot
+            board.ipcs[victim] = 0
+            board.ipcs[looter] = board.ipcs.get(looter, 0) + loot
         ctx.emit(Plundered(power, capital_of, loot))
     if new_owner == capital_of:
         # A freed capital brings back its power's original territories held by allies.
         for key, owner in sorted(board.owners.items()):
             t = board.map[key]
             if (t.original_owner == capital_of and owner != capital_of
-                    and rules.allied(owner, capital_of)):
-                board.owners[key] = capital_of
-                ctx.emit(Captured(key, capital_of, owner, t.ipc, True))
+                    and board.allied(owner, capital_of)):
+                set_owner(ctx, key, capital_of, owner, True)
+
+
+def set_owner(ctx: TurnContext, territory: str, new_owner: str, previous: str | None,
+              liberated: bool) -> None:
+    """Change a territory's controller, with the units that are captured with it."""
+    board = ctx.board
+    board.owners[territory] = new_owner
+    ctx.emit(Captured(territory, new_owner, previous or "", board.map[territory].ipc, liberated))
+    taken = [p for p in board.at(territory)
+             if board.utype(p).has("captured_with_territory") and p.owner != new_owner
+             and (board.enemy_of(new_owner, p.owner) or board.utype(p).has("factory"))]
+    by_owner: dict[str, list] = {}
+    for p in taken:
+        by_owner.setdefault(p.owner, []).append(p)
+    for owner, pieces in sorted(by_owner.items()):
+        for p in pieces:
+            p.owner = new_owner
+            p.captured = True
+        ctx.emit(UnitsCaptured(territory, new_owner, owner, count_types(pieces)))

@@ -1,28 +1,19 @@
-"""Per-turn bookkeeping shared by the phase modules: problems found, events emitted, and
-the amphibious landings declared in combat moves."""
+"""Per-turn bookkeeping shared by the turn steps: problems found, events emitted, and
+what combat moves declared (amphibious landings, raids, bombardments)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import attrs
 
 from ..model.events import Event
 from ..model.game import Game
 from ..model.orders import OrderSet, StandingOrders
+from ..model.problems import ERROR, WARNING, Problem
 from .working import Piece, WorkingBoard
 
-
-@attrs.frozen
-class Problem:
-    """A rule violation found while checking orders.  ``severity`` is "error" (the turn
-    cannot be processed) or "warning" (worth knowing, not blocking)."""
-
-    line: int
-    message: str
-    severity: str = "error"
-
-    def __str__(self) -> str:
-        where = f"line {self.line}: " if self.line else ""
-        return f"{where}{self.severity}: {self.message}"
+__all__ = ["Landing", "Problem", "TurnContext"]
 
 
 @attrs.define
@@ -50,6 +41,10 @@ class TurnContext:
     bought: dict[str, int] = attrs.field(factory=dict)              # purchased this turn
     standing_orders: dict[str, StandingOrders] = attrs.field(factory=dict)  # power -> defence orders
     hostile_at_start: frozenset[str] = frozenset()   # sea zones with enemy warships at the start
+    contested_at_start: frozenset[str] = frozenset()  # sea zones with any enemy unit at the start
+    raids: dict[str, list[int]] = attrs.field(factory=dict)      # territory -> raiding bomber uids
+    bombarded: set[int] = attrs.field(factory=set)                # ships that bombarded this turn
+    carrier_duties: dict[int, tuple[str, int]] = attrs.field(factory=dict)  # air uid -> (zone, line)
 
     @property
     def power(self) -> str:
@@ -59,18 +54,14 @@ class TurnContext:
     def checking(self) -> bool:
         return self.mode == "check"
 
-    def error(self, line: int, message: str) -> None:
-        self.problems.append(Problem(line, message, "error"))
+    def error(self, line: int, code: str, **params: Any) -> None:
+        self.problems.append(Problem(line, code, params, ERROR))
 
-    def warn(self, line: int, message: str) -> None:
-        self.problems.append(Problem(line, message, "warning"))
+    def warn(self, line: int, code: str, **params: Any) -> None:
+        self.problems.append(Problem(line, code, params, WARNING))
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
 
-    def name(self, space_or_power: str) -> str:
-        powers = self.game.ruleset.powers
-        return powers[space_or_power].name if space_or_power in powers else space_or_power
-
     def label(self, piece: Piece) -> str:
-        return self.board.utype(piece).name
+        return self.board.utype(piece).key

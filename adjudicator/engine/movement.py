@@ -1,21 +1,27 @@
 """Combat and noncombat movement: moves, loads and unloads, checked against the rules and
-carried out on the working board (digest §4, §5.2, §5.4)."""
+carried out on the working board (digest §4, §5.2, §5.4).
+
+Every failure is an ``OrderFailed`` with a problem code (wording: ``present.wording``).
+A unit moves once per phase, except a ship, which may continue in later orders of the same
+phase within its movement allowance when its last leg did not end where it must stop
+(the rulebook's "load, move 1, load more, move 1, unload", 1941 [L799-L803])."""
 
 from __future__ import annotations
 
-from .capture import take_territory
-from .context import Landing, TurnContext
 from ..model.events import Blitzed, Loaded, Moved, OrderSkipped, Unloaded
 from ..model.orders import Load, Move, Phase, Unload, UnitGroup
-from ..model.rules import Ability, Domain
+from ..model.units import Domain
+from .abilities import hooks
+from .capture import take_territory
+from .context import Landing, TurnContext
+from .errors import OrderFailed
 from .working import Piece, WorkingBoard, count_types
+
+__all__ = ["OrderFailed", "run_order", "select", "may_move", "check_path", "canal_open",
+           "describe_order"]
 
 COMBAT = Phase.COMBAT.value
 NONCOMBAT = Phase.NONCOMBAT.value
-
-
-class OrderFailed(Exception):
-    """An order cannot be carried out; the message says why, for a player."""
 
 
 # -- unit selection ---------------------------------------------------------------------------
@@ -30,31 +36,46 @@ def cargo_matches(board: WorkingBoard, carrier: Piece, wanted: tuple[UnitGroup, 
     return have == dict(sorted(want.items()))
 
 
-def may_move(board: WorkingBoard, piece: Piece, phase: str) -> str | None:
-    """Why ``piece`` may not start a move in ``phase`` (None if it may)."""
+def continues_leg(board: WorkingBoard, piece: Piece, phase: str) -> bool:
+    """A ship that already moved in ``phase`` may go on if it has movement left and its
+    last leg did not stop it (a hostile zone in combat move)."""
     ut = board.utype(piece)
-    if ut.has(Ability.STATIC) or ut.move == 0:
-        return "never moves"
-    if phase in piece.moved_in:
-        return "has already moved in this phase"
+    if ut.domain != Domain.SEA or piece.moves_used >= ut.move or piece.unloaded:
+        return False
+    return not (phase == COMBAT and piece.space != piece.start_space
+                and board.hostile_zone(piece.space, piece.owner))
+
+
+def may_move(board: WorkingBoard, piece: Piece, phase: str) -> str | None:
+    """Why ``piece`` may not start a move in ``phase`` (a problem code), or None."""
+    ut = board.utype(piece)
+    for ability, _params in hooks(ut, "may_move"):
+        code = ability.may_move(board, piece, phase)
+        if code:
+            return code
+    if ut.move == 0:
+        return "static_unit"
+    if phase in piece.moved_in and not continues_leg(board, piece, phase):
+        return "already_moved"
     if piece.carried_by is not None and ut.domain != Domain.AIR:
-        return "is aboard a transport (unload it instead)"
+        return "aboard_transport"
     if piece.carried_by is not None:
         carrier = board.pieces.get(piece.carried_by)
         if carrier is not None and phase in carrier.moved_in:
-            return ("rode on a carrier that has already moved (order fighters off a carrier "
-                    "before the carrier moves)")
+            return "carrier_moved_first"
     if piece.loaded_in is not None:
-        return "was loaded this turn (loading is its whole move)"
+        return "loaded_this_turn"
     if ut.domain == Domain.SEA and piece.unloaded:
-        return "has unloaded this turn and cannot move again"
+        return "transport_unloaded"
+    if piece.raiding:
+        return "raided_this_turn" if phase == COMBAT else None
     if phase == NONCOMBAT and ut.domain != Domain.AIR:
         if COMBAT in piece.moved_in:
-            return "moved in combat this turn"
+            return "moved_in_combat"
         if piece.fought:
-            return "fought this turn"
+            return "fought_this_turn"
         if piece.seaborne:
-            return "landed from the sea this turn"
+            return "landed_from_sea"
     return None
 
 
@@ -71,17 +92,14 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
         fits.sort(key=lambda p: (not usable(p), len(board.cargo_of(p)) if group.cargo is None else 0,
                                  p.uid))
         if len(fits) < group.count:
-            what = f"{group.count} {ut.name if group.count == 1 else ut.display_plural}"
-            if group.cargo is not None:
-                what += " carrying " + (", ".join(f"{g.count} {g.type}" for g in group.cargo) or "nothing")
+            cargo = None if group.cargo is None else {g.type: g.count for g in group.cargo}
             if not pool:
-                raise OrderFailed(f"needs {what} in {space}, but none of yours is there now "
-                                  "(lost in battle, moved away, or never there)")
-            reason = f"needs {what} in {space}, found {len(fits)} that can move"
+                raise OrderFailed("units_not_there", unit=group.type, count=group.count,
+                                  space=space, cargo=cargo)
             blocked = [p for p in pool if p not in free]
-            if blocked:
-                reason += f" ({len(blocked)} cannot: it {may_move(board, blocked[0], phase)})"
-            raise OrderFailed(reason)
+            raise OrderFailed("units_cannot_move", unit=group.type, count=group.count,
+                              space=space, cargo=cargo, found=len(fits), blocked=len(blocked),
+                              why=may_move(board, blocked[0], phase) if blocked else None)
         chosen.extend(fits[:group.count])
     return chosen
 
@@ -90,13 +108,13 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
 
 def check_steps(board: WorkingBoard, path: tuple[str, ...]) -> None:
     if len(path) < 2:
-        raise OrderFailed("the path needs at least a start and a destination")
+        raise OrderFailed("path_too_short")
     for a, b in zip(path, path[1:]):
         if not board.map.adjacent(a, b):
-            raise OrderFailed(f"{a} is not adjacent to {b}")
+            raise OrderFailed("not_adjacent", a=a, b=b)
     for space in path[1:]:
         if board.map[space].impassable:
-            raise OrderFailed(f"{space} is neutral and impassable")
+            raise OrderFailed("impassable", space=space)
 
 
 def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> list[str]:
@@ -104,32 +122,29 @@ def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], ph
     ut = board.utype(piece)
     power = piece.owner
     if any(board.map[s].is_sea for s in path):
-        raise OrderFailed(f"{ut.name} cannot enter sea zones (load it onto a transport)")
+        raise OrderFailed("land_unit_at_sea", unit=ut.key)
     steps = path[1:]
     if len(steps) > ut.move:
-        raise OrderFailed(f"{ut.name} moves {ut.move}, the path is {len(steps)} long")
+        raise OrderFailed("path_too_long", unit=ut.key, move=ut.move, length=len(steps))
     blitzed: list[str] = []
     if phase == NONCOMBAT:
         for s in steps:
             if not board.is_friendly_territory(s, power):
-                raise OrderFailed(f"land units may never enter enemy territory {s} in noncombat")
+                raise OrderFailed("noncombat_into_enemy", space=s)
         return blitzed
     for i, s in enumerate(steps[:-1]):
         if board.is_friendly_territory(s, power):
             continue
-        if not ut.has(Ability.BLITZ):
-            raise OrderFailed(f"{ut.name} must stop in enemy territory {s}")
+        if not ut.has("blitz"):
+            raise OrderFailed("must_stop_in_enemy", unit=ut.key, space=s)
         if i != 0:
-            raise OrderFailed(f"a blitz must go through the enemy territory as its first step ({s})")
+            raise OrderFailed("blitz_not_first", space=s)
         if board.enemies_at(s, power):
-            raise OrderFailed(f"cannot blitz through {s}: it holds enemy units")
-        if board.map[s].factory:
-            raise OrderFailed(f"cannot blitz through {s}: an enemy industrial complex stops land units")
+            raise OrderFailed("blitz_blocked", space=s)
         blitzed.append(s)
     dest = steps[-1]
     if not board.is_enemy_territory(dest, power) and not blitzed:
-        raise OrderFailed(f"a combat move must end in an enemy territory; {dest} is friendly "
-                          "(move it under 'noncombat:')")
+        raise OrderFailed("combat_move_to_friendly", space=dest)
     return blitzed
 
 
@@ -137,8 +152,8 @@ def check_air_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
     ut = board.utype(piece)
     used = piece.moves_used + len(path) - 1
     if used > ut.move:
-        raise OrderFailed(f"{ut.name} has a range of {ut.move}; it has used {piece.moves_used} "
-                          f"and this path needs {len(path) - 1} more")
+        raise OrderFailed("air_range", unit=ut.key, move=ut.move, used=piece.moves_used,
+                          length=len(path) - 1)
 
 
 def canal_open(board: WorkingBoard, a: str, b: str, power: str) -> bool:
@@ -150,26 +165,26 @@ def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
     ut = board.utype(piece)
     power = piece.owner
     if any(board.map[s].is_land for s in path):
-        raise OrderFailed(f"{ut.name} cannot enter land")
-    if len(path) - 1 > ut.move:
-        raise OrderFailed(f"{ut.name} moves {ut.move}, the path is {len(path) - 1} long")
+        raise OrderFailed("ship_on_land", unit=ut.key)
+    if piece.moves_used + len(path) - 1 > ut.move:
+        raise OrderFailed("path_too_long", unit=ut.key, move=ut.move - piece.moves_used,
+                          length=len(path) - 1)
     for a, b in zip(path, path[1:]):
         closed = board.map.closed_zones & {a, b}
         if closed:
-            raise OrderFailed(f"no ship may enter or leave {sorted(closed)[0]} (the straits are closed)")
+            raise OrderFailed("straits_closed", zone=sorted(closed)[0])
         if not canal_open(board, a, b, power):
             canal = board.map.canal_between(a, b)
-            raise OrderFailed(f"the {canal.name} is not controlled by your side since the start of "
-                              f"the turn ({' and '.join(canal.controlled_by)})")
-    sub = ut.has(Ability.MOVES_THROUGH_ENEMY)
+            raise OrderFailed("canal_closed", canal=canal.name, territories=list(canal.controlled_by))
+    sub = ut.has("moves_through_enemy")
     for s in path[1:-1]:
         if sub and board.enemy_anti_sub_at(s, power):
-            raise OrderFailed(f"a submarine must stop on entering {s}: an enemy destroyer is there")
+            raise OrderFailed("sub_stopped_by_anti_sub", space=s)
         if board.hostile_zone(s, power) and not sub:
-            raise OrderFailed(f"ships must stop on entering hostile sea zone {s}")
+            raise OrderFailed("must_stop_in_hostile_zone", space=s)
     dest = path[-1]
     if phase == NONCOMBAT and board.hostile_zone(dest, power) and not sub:
-        raise OrderFailed(f"ships cannot end a noncombat move in hostile sea zone {dest}")
+        raise OrderFailed("noncombat_into_hostile_zone", space=dest)
 
 
 def check_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> list[str]:
@@ -226,19 +241,19 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     phase = order.phase.value
     power = ctx.power
     if board.map[order.origin].is_sea or board.map[order.zone].is_land:
-        raise OrderFailed("load from a territory into a sea zone: 'load 2 inf Germany -> SZ 5'")
+        raise OrderFailed("load_direction")
     if not board.map.adjacent(order.origin, order.zone):
-        raise OrderFailed(f"{order.origin} is not adjacent to {order.zone}")
+        raise OrderFailed("not_adjacent", a=order.origin, b=order.zone)
     if board.hostile_zone(order.zone, power):
-        raise OrderFailed(f"no loading in hostile sea zone {order.zone}")
+        raise OrderFailed("load_in_hostile_zone", zone=order.zone)
     for g in order.units:
         if board.rules.units[g.type].domain != Domain.LAND:
-            raise OrderFailed("only land units can be loaded onto transports")
+            raise OrderFailed("load_not_land", unit=g.type)
     pieces = select(board, power, order.origin, order.units, phase)
     # Your own transports, and in noncombat an ally's too (the ally moves it on its turn,
     # you unload on your next turn: digest §4.13, [L797]).
     transports = [t for t in board.at(order.zone)
-                  if board.utype(t).has(Ability.CARRIES_LAND) and not t.unloaded
+                  if board.utype(t).has("carries_land") and not t.unloaded
                   and (t.owner == power or (phase == NONCOMBAT and board.allied(t.owner, power)))
                   and not (phase == NONCOMBAT and (COMBAT in t.moved_in or t.fought))]
     # Large units first so the "1 of any type + 1 infantry" rule packs well.
@@ -248,9 +263,8 @@ def do_load(ctx: TurnContext, order: Load) -> None:
                                        -len(board.cargo_of(t)), t.uid))
         target = next((t for t in transports if board.can_carry(t, piece)), None)
         if target is None:
-            whose = "of yours" if phase == COMBAT else "of your side"
-            raise OrderFailed(f"no transport {whose} in {order.zone} has room for "
-                              f"{board.utype(piece).name}")
+            raise OrderFailed("no_transport_room", unit=piece.type, zone=order.zone,
+                              allied=phase != COMBAT)
         piece.carried_by = target.uid
         piece.space = order.zone
         piece.loaded_in = phase
@@ -265,20 +279,20 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
     power = ctx.power
     zone, target = order.zone, order.target
     if board.map[zone].is_land or board.map[target].is_sea:
-        raise OrderFailed("unload from a sea zone into a territory: 'unload 2 inf SZ 6 -> Norway Finland'")
+        raise OrderFailed("unload_direction")
     if not board.map.adjacent(zone, target):
-        raise OrderFailed(f"{zone} is not adjacent to {target}")
+        raise OrderFailed("not_adjacent", a=zone, b=target)
     if board.map[target].impassable:
-        raise OrderFailed(f"{target} is neutral and impassable")
+        raise OrderFailed("impassable", space=target)
     amphibious = board.is_enemy_territory(target, power)
     if phase == COMBAT and not amphibious:
-        raise OrderFailed(f"{target} is friendly: unload there under 'noncombat:'")
+        raise OrderFailed("unload_friendly_in_combat", space=target)
     if phase == NONCOMBAT:
         if amphibious:
-            raise OrderFailed(f"{target} is enemy territory: an amphibious assault is a combat move")
+            raise OrderFailed("unload_enemy_in_noncombat", space=target)
         if board.hostile_zone(zone, power):
-            raise OrderFailed(f"no unloading in hostile sea zone {zone}")
-    transports = sorted((t for t in board.at(zone) if board.utype(t).has(Ability.CARRIES_LAND)
+            raise OrderFailed("unload_in_hostile_zone", zone=zone)
+    transports = sorted((t for t in board.at(zone) if board.utype(t).has("carries_land")
                          and board.allied(t.owner, power) and t.unloaded_to in (None, target)
                          and not (phase == NONCOMBAT and t.owner == power
                                   and (COMBAT in t.moved_in or t.fought))
@@ -296,9 +310,13 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
                     chosen.append(c)
                     need -= 1
         if need:
-            ut = board.rules.units[group.type]
-            raise OrderFailed(f"not enough {ut.display_plural.lower()} of yours aboard transports "
-                              f"in {zone} that can unload into {target}")
+            raise OrderFailed("no_cargo_to_unload", unit=group.type, zone=zone, space=target)
+    if amphibious:
+        for c in chosen:
+            for ability, _params in hooks(board.utype(c), "may_move"):
+                code = ability.may_move(board, c, phase)
+                if code:
+                    raise OrderFailed(code, unit=c.type)
     used = {c.carried_by for c in chosen}
     for t in transports:
         if t.uid in used:
@@ -331,13 +349,15 @@ def run_order(ctx: TurnContext, order) -> bool:
         return True
     except OrderFailed as failure:
         if ctx.checking or order.phase == Phase.COMBAT:
-            ctx.error(order.line, str(failure))
+            ctx.error(order.line, failure.code, **failure.params)
         else:
-            ctx.emit(OrderSkipped(order.line, describe_order(order), str(failure)))
+            ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
+                                  dict(failure.params)))
         return False
 
 
 def describe_order(order) -> str:
+    """A compact, canonical rendering of a movement order (unit type keys, space keys)."""
     units = ", ".join(f"{g.count} {g.type}" for g in order.units)
     if isinstance(order, Move):
         return f"move {units} {' -> '.join(order.path)}"

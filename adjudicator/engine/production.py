@@ -1,29 +1,55 @@
-"""Purchase, mobilization and income (digest §5.1, §5.5, §5.6)."""
+"""Purchase and repair, and mobilization (digest 1941 §5.1, §5.5; Spring 1942 §5.1, §5.7).
+
+Factories are units with the ``factory`` ability (``abilities.factory`` holds their rules:
+capacity, damage cap, where a new one may go).  A power places new units only at factories
+it has controlled since the start of its turn, up to each factory's capacity, counting
+units placed in adjacent sea zones; a new factory itself needs no factory.
+"""
 
 from __future__ import annotations
 
+from ..model.events import Placed, Purchased, Refunded, Repaired
+from ..model.units import Domain
+from .abilities import factory as factory_rules
 from .context import TurnContext
-from ..model.events import IncomeCollected, Placed, Purchased, Refunded
-from ..model.rules import Ability, Domain
-from .working import describe
+from .working import Piece
 
 
-def eligible_factories(ctx: TurnContext) -> list[str]:
-    """Factories the phasing power has controlled since the start of its turn, capital
-    first, then by production value."""
+def economy_key(ctx: TurnContext) -> str:
+    return ctx.board.rules.powers[ctx.power].economy.key
+
+
+def eligible_factories(ctx: TurnContext) -> list[Piece]:
+    """Factories the phasing power may place at this turn: its own, in territories it has
+    controlled since the start of its turn, there since then; capital first, then by
+    capacity, then by name."""
     board = ctx.board
     power = ctx.power
     capital = board.rules.powers[power].capital
-    found = [t.key for t in board.map.land() if t.factory
-             and board.start_owners.get(t.key) == power and board.owners.get(t.key) == power]
-    return sorted(found, key=lambda k: (k != capital, -board.map[k].ipc, k))
+    found = [p for p in board.pieces.values()
+             if p.owner == power and board.utype(p).has("factory") and "place" not in p.moved_in
+             and board.map[p.space].is_land
+             and board.start_owners.get(p.space) == power and board.owners.get(p.space) == power]
+    return sorted(found, key=lambda p: (p.space != capital, -capacity_of(ctx, p), p.space, p.uid))
+
+
+def capacity_of(ctx: TurnContext, piece: Piece) -> int:
+    return factory_rules.capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
 
 
 def factory_capacity(ctx: TurnContext) -> dict[str, int]:
-    return {f: ctx.board.map[f].ipc for f in eligible_factories(ctx)}
+    """Territory -> units its factories can place this turn."""
+    out: dict[str, int] = {}
+    for f in eligible_factories(ctx):
+        out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
+    return out
 
+
+# -- purchase and repair ------------------------------------------------------------------------
 
 def purchase(ctx: TurnContext) -> None:
+    """Repairs first (they take effect at once), then the purchase."""
+    repair(ctx)
     board = ctx.board
     power = ctx.power
     wanted: dict[str, int] = {}
@@ -35,30 +61,66 @@ def purchase(ctx: TurnContext) -> None:
     if not wanted:
         return
     if not board.capital_held_by_owner(power):
-        ctx.error(line, f"{ctx.name(power)}'s capital is in enemy hands: it cannot buy units")
+        ctx.error(line, "capital_lost_no_purchase", power=power)
         return
+    for key in wanted:
+        if not board.rules.units[key].buyable:
+            ctx.error(line, "not_buyable", unit=key)
+            return
     cost = sum(board.rules.units[k].cost * n for k, n in wanted.items())
-    have = board.ipcs.get(power, 0)
+    economy = economy_key(ctx)
+    have = board.ipcs.get(economy, 0)
     if cost > have:
-        ctx.error(line, f"the purchase costs {cost} IPCs; {ctx.name(power)} has {have}")
+        ctx.error(line, "purchase_too_expensive", cost=cost, ipcs=have, power=power)
         return
     capacity = factory_capacity(ctx)
-    total = sum(wanted.values())
+    needs_factory = {k: n for k, n in wanted.items() if not board.rules.units[k].has("factory")}
+    total = sum(needs_factory.values())
     if total > sum(capacity.values()):
-        ctx.error(line, f"{total} units bought but your factories can place only "
-                        f"{sum(capacity.values())} this turn (FAQ: no deliberate overbuying)")
-    naval = sum(n for k, n in wanted.items() if board.rules.units[k].domain == Domain.SEA)
+        ctx.error(line, "overbuying", bought=total, capacity=sum(capacity.values()))
+    naval = sum(n for k, n in needs_factory.items() if board.rules.units[k].domain == Domain.SEA)
     coastal = sum(c for f, c in capacity.items() if board.map.coastal_zones(f))
     if naval > coastal:
-        ctx.error(line, f"{naval} sea units bought but coastal factories can place only {coastal}")
-    board.ipcs[power] = have - cost
+        ctx.error(line, "naval_overbuying", bought=naval, capacity=coastal)
+    board.ipcs[economy] = have - cost
     ctx.pending_placements = dict(sorted(wanted.items()))
     ctx.bought = dict(ctx.pending_placements)
-    ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs[power]))
+    ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs[economy]))
 
+
+def repair(ctx: TurnContext) -> None:
+    """Remove factory damage at 1 IPC a point (Spring 1942 [L286-L290])."""
+    board = ctx.board
+    power = ctx.power
+    economy = economy_key(ctx)
+    for order in ctx.orders.repairs:
+        if not board.capital_held_by_owner(power):
+            ctx.error(order.line, "capital_lost_no_purchase", power=power)
+            return
+        damaged = [p for p in board.factories_at(order.space) if p.owner == power and p.damage]
+        if not damaged:
+            ctx.error(order.line, "nothing_to_repair", space=order.space)
+            continue
+        piece = damaged[0]
+        if order.points > piece.damage:
+            ctx.error(order.line, "repair_too_much", space=order.space, points=order.points,
+                      damage=piece.damage)
+            continue
+        have = board.ipcs.get(economy, 0)
+        if order.points > have:
+            ctx.error(order.line, "purchase_too_expensive", cost=order.points, ipcs=have,
+                      power=power)
+            continue
+        piece.damage -= order.points
+        board.ipcs[economy] = have - order.points
+        ctx.emit(Repaired(power, order.space, order.points, order.points, board.ipcs[economy]))
+
+
+# -- mobilize -------------------------------------------------------------------------------------
 
 def _factory_for(ctx: TurnContext, space: str, used: dict[str, int]) -> str | None:
-    """The eligible factory a unit placed in ``space`` counts against (most room first)."""
+    """The eligible factory territory a unit placed in ``space`` counts against (most room
+    first)."""
     board = ctx.board
     capacity = factory_capacity(ctx)
     if board.map[space].is_land:
@@ -70,35 +132,52 @@ def _factory_for(ctx: TurnContext, space: str, used: dict[str, int]) -> str | No
     return candidates[0] if candidates else None
 
 
+def _place_factory(ctx: TurnContext, unit_type: str, space: str) -> str | None:
+    board = ctx.board
+    ut = board.rules.units[unit_type]
+    t = board.map[space]
+    if t.is_sea:
+        return "factory_at_sea"
+    held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
+    return factory_rules.build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
+
+
 def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int]) -> str | None:
-    """Place one unit; returns why not, or None."""
+    """Place one unit; returns why not (a problem code), or None."""
     board = ctx.board
     ut = board.rules.units[unit_type]
     t = board.map[space]
     if ctx.pending_placements.get(unit_type, 0) <= 0:
-        if unit_type not in ctx.bought:
-            return f"no {ut.name.lower()} was bought this turn (a rejected purchase buys nothing)"
-        return f"all {ut.display_plural.lower()} bought this turn are already placed"
+        return "not_bought" if unit_type not in ctx.bought else "all_placed"
+    if ut.has("factory"):
+        why = _place_factory(ctx, unit_type, space)
+        if why:
+            return why
+        piece = board.add_new(unit_type, ctx.power, space)
+        piece.moved_in.add("place")
+        ctx.pending_placements[unit_type] -= 1
+        return None
     if t.is_land and ut.domain == Domain.SEA:
-        return f"{ut.display_plural} are placed in a sea zone next to a factory"
+        return "ship_placed_on_land"
     if t.is_sea and ut.domain == Domain.LAND:
-        return "land units cannot be placed at sea (not even onto transports)"
+        return "land_unit_placed_at_sea"
     carrier = None
     if t.is_sea and ut.domain == Domain.AIR:
-        if not ut.has(Ability.CARRIER_BASED):
-            return f"{ut.display_plural} can only be placed in a factory territory"
+        if not ut.has("carrier_based"):
+            return "air_placed_at_sea"
         decks = [c for c in board.at(space) if c.owner == ctx.power
-                 and board.utype(c).has(Ability.CARRIES_AIR) and board.can_carry(c, unit_type)]
+                 and board.utype(c).has("carries_air") and board.can_carry(c, unit_type)]
         if not decks:
-            return f"no carrier of yours in {space} with room for a fighter"
+            return "no_carrier_room"
         carrier = decks[0]
     factory = _factory_for(ctx, space, used)
     if factory is None:
-        if t.is_land and space not in factory_capacity(ctx):
-            return f"{space} has no factory you have controlled since the start of the turn"
-        if t.is_sea and not any(board.map.adjacent(f, space) for f in factory_capacity(ctx)):
-            return f"{space} is not next to a factory you have controlled since the start of the turn"
-        return f"the factory limit near {space} is reached"
+        capacity = factory_capacity(ctx)
+        if t.is_land and space not in capacity:
+            return "no_factory_here"
+        if t.is_sea and not any(board.map.adjacent(f, space) for f in capacity):
+            return "no_factory_adjacent"
+        return "factory_limit"
     piece = board.add_new(unit_type, ctx.power, space)
     piece.moved_in.add("place")
     if carrier is not None:
@@ -112,16 +191,16 @@ def mobilize(ctx: TurnContext) -> None:
     """Place the bought units where ordered, then place leftovers at the factories in a
     fixed order (capital first), then refund what cannot be placed."""
     used: dict[str, int] = {}
+    units = ctx.board.rules.units
     for order in ctx.orders.places:
         placed: dict[str, int] = {}
         # Carriers before fighters so new fighters can land on new carriers.
-        groups = sorted(order.units, key=lambda g: not ctx.board.rules.units[g.type].has(Ability.CARRIES_AIR))
+        groups = sorted(order.units, key=lambda g: not units[g.type].has("carries_air"))
         for g in groups:
             for _ in range(g.count):
                 why = _place_one(ctx, g.type, order.space, used)
                 if why:
-                    ctx.error(order.line, f"cannot place {ctx.board.rules.units[g.type].name} in "
-                                          f"{order.space}: {why}")
+                    ctx.error(order.line, why, unit=g.type, space=order.space)
                     break
                 placed[g.type] = placed.get(g.type, 0) + 1
         if placed:
@@ -135,13 +214,14 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int]) -> None:
     if not leftovers:
         return
     if ctx.checking:
-        ctx.warn(0, f"bought but not placed by any order: {describe(board, leftovers)}; "
-                    "they will be placed at your factories (capital first) or refunded")
+        ctx.warn(0, "units_not_placed", units=leftovers)
     for unit_type, n in leftovers.items():
         ut = board.rules.units[unit_type]
+        if ut.has("factory"):
+            continue                      # a new factory goes only where an order says
         for _ in range(n):
             spots = []
-            for f in eligible_factories(ctx):
+            for f in sorted(factory_capacity(ctx), key=_capital_first(ctx)):
                 spots += [f] if ut.domain != Domain.SEA else board.map.coastal_zones(f)
             for space in spots:
                 if _place_one(ctx, unit_type, space, used) is None:
@@ -150,18 +230,12 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int]) -> None:
     refund = {k: n for k, n in ctx.pending_placements.items() if n > 0}
     if refund:
         ipcs = sum(board.rules.units[k].cost * n for k, n in refund.items())
-        board.ipcs[ctx.power] = board.ipcs.get(ctx.power, 0) + ipcs
+        economy = economy_key(ctx)
+        board.ipcs[economy] = board.ipcs.get(economy, 0) + ipcs
         ctx.pending_placements = {}
         ctx.emit(Refunded(ctx.power, refund, ipcs))
 
 
-def collect_income(ctx: TurnContext) -> None:
-    board = ctx.board
-    power = ctx.power
-    if not board.capital_held_by_owner(power):
-        ctx.emit(IncomeCollected(power, 0, board.ipcs.get(power, 0), "capital in enemy hands"))
-        return
-    income = board.income(power)
-    board.ipcs[power] = board.ipcs.get(power, 0) + income
-    ctx.emit(IncomeCollected(power, income, board.ipcs[power]))
-
+def _capital_first(ctx: TurnContext):
+    order = {p.space: i for i, p in enumerate(eligible_factories(ctx))}
+    return lambda space: order.get(space, len(order))

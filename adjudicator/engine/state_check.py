@@ -4,7 +4,7 @@ the rules allow them.  A corrupt or hand-edited state is refused before the engi
 from __future__ import annotations
 
 from ..model.game import Game
-from ..model.rules import Domain
+from ..model.units import Domain
 from ..model.state import GameState
 
 

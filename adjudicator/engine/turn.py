@@ -3,31 +3,28 @@
 Pure: no I/O, no clock, no global randomness.  The same inputs always give the same
 result, which is what makes replay and audit exact.
 
-Phases (digest §5): purchase, combat move, conduct combat, noncombat move, mobilize,
-collect income; then standing orders are stored, victory is checked and the turn passes.
-``check`` runs the same phases with battles settled optimistically (every attacking die
-hits), so every order is validated against the position it will meet in the best case;
-orders that battles made impossible are skipped (and reported) when the turn is played.
+The turn runs the edition's steps (``TurnPlan.steps``, implemented in ``engine.steps``),
+then the standing orders are stored, victory is checked and the turn passes.  ``check``
+runs the same steps with battles settled optimistically (every attacking die hits), so
+every order is validated against the position it will meet in the best case; orders
+that battles made impossible are skipped (and reported) when the turn is played.
 """
 
 from __future__ import annotations
 
 import attrs
 
-from . import aircraft
-
-from . import battles
-
-from . import movement
-
-from . import production
-from .context import Problem, TurnContext
 from ..model.dice import DiceSource
 from ..model.errors import PbemError
-from ..model.events import Event, StandingOrdersChanged, TurnStarted, VictoryDeclared
+from ..model.events import Event, StandingOrdersChanged, TurnStarted
 from ..model.game import Game
 from ..model.orders import DefenceOrder, OrderSet, StandingOrders
+from ..model.problems import Problem
 from ..model.state import GameState
+from . import battles, movement, raids
+from .context import TurnContext
+from .steps import STEPS
+from .victory import check_victory
 from .working import WorkingBoard
 
 __all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate", "planned_battles"]
@@ -45,8 +42,9 @@ class OrdersRejected(PbemError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        errors = [p for p in problems if p.severity == "error"]
-        super().__init__(f"{len(errors)} error(s) in the orders:\n" + "\n".join(str(p) for p in errors))
+        errors = [p for p in problems if p.is_error]
+        super().__init__(f"{len(errors)} error(s) in the orders: "
+                         + "; ".join(f"line {p.line}: {p.code}" for p in errors))
 
 
 def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
@@ -58,7 +56,7 @@ def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
 def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource) -> TurnResult:
     """Play the turn.  Raises ``OrdersRejected`` if ``check`` finds any error."""
     problems = check(game, state, orders)
-    if any(p.severity == "error" for p in problems):
+    if any(p.is_error for p in problems):
         raise OrdersRejected(problems)
     ctx = _play(game, state, orders, dice)
     return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
@@ -69,19 +67,19 @@ def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
     ctx = _context(game, state, orders, None)
     if not _preflight(ctx, state):
         return []
-    production.purchase(ctx)
+    STEPS["purchase"](ctx, None)
     for order in orders.combat:
         movement.run_order(ctx, order)
+    raids.declare_raids(ctx)
     return battles.planned_setups(ctx)
 
 
 def _preflight(ctx: TurnContext, state: GameState) -> bool:
     if state.winner is not None:
-        ctx.error(0, f"the game is over: the {state.winner} have won")
+        ctx.error(0, "game_over", side=state.winner)
         return False
     if ctx.orders.power is not None and ctx.orders.power != state.power:
-        ctx.error(0, f"it is {ctx.name(state.power)}'s turn, these orders are for "
-                     f"{ctx.name(ctx.orders.power)}")
+        ctx.error(0, "wrong_power", power=state.power, orders_for=ctx.orders.power)
         return False
     return True
 
@@ -90,54 +88,20 @@ def _context(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | 
     ctx = TurnContext(game, WorkingBoard(game, state), orders, "check" if dice is None else "play",
                       standing_orders=dict(state.standing_orders))
     ctx.hostile_at_start = battles.start_hostile_zones(ctx)
+    ctx.contested_at_start = battles.start_contested_zones(ctx)
     return ctx
 
 
 def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
     ctx = _context(game, state, orders, dice)
-    board = ctx.board
     if not _preflight(ctx, state):
         return ctx
-    ctx.emit(TurnStarted(state.power, state.round, board.ipcs.get(state.power, 0)))
-    production.purchase(ctx)
-    for order in orders.combat:
-        movement.run_order(ctx, order)
-    aircraft.check_combat_moves(ctx)
-    _check_directives(ctx)
-    battles.conduct_combat(ctx, dice)
-    for order in orders.noncombat:
-        movement.run_order(ctx, order)
-    production.mobilize(ctx)
-    aircraft.land_aircraft(ctx)
-    production.collect_income(ctx)     # nothing (and says why) while the capital is held
+    ctx.emit(TurnStarted(state.power, state.round,
+                         ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
+    for name in game.ruleset.plan.steps:
+        STEPS[name](ctx, dice)
     _store_standing_orders(ctx)
     return ctx
-
-
-def _check_directives(ctx: TurnContext) -> None:
-    """Battle lines must name a battle the combat moves start, and a retreat destination
-    the rules allow (an adjacent space an attacking unit came from)."""
-    board = ctx.board
-    for directive in ctx.orders.battles:
-        space = directive.space
-        if not battles.battle_needed(ctx, space):
-            ctx.warn(directive.line, f"no battle in {space} follows from your combat moves; "
-                                     "this directive has no effect")
-            continue
-        attackers, _ = battles.participants(ctx, space)
-        legal = battles.retreat_options(ctx, space, attackers)
-        for cond in directive.retreat:
-            if cond.destination is None or cond.destination in legal:
-                continue
-            if not board.map.adjacent(space, cond.destination):
-                ctx.error(directive.line, f"retreat destination {cond.destination} is not adjacent to {space}")
-            elif legal and legal != (space,):
-                ctx.warn(directive.line, f"no attacking unit comes from {cond.destination}, so "
-                                         f"the retreat will go to {legal[0]} instead "
-                                         f"(legal: {', '.join(legal)})")
-            else:
-                ctx.warn(directive.line, f"units attacking {space} cannot retreat to "
-                                         f"{cond.destination}; only aircraft can break off")
 
 
 def _store_standing_orders(ctx: TurnContext) -> None:
@@ -152,30 +116,18 @@ def _store_standing_orders(ctx: TurnContext) -> None:
     ctx.emit(StandingOrdersChanged(power, len(ctx.orders.defences)))
 
 
-def _victory(ctx: TurnContext) -> str | None:
-    board = ctx.board
-    for rule in board.rules.victory:
-        if rule.check_after != ctx.power:
-            continue
-        held = tuple(c for c in rule.capitals
-                     if board.rules.powers.get(board.owners.get(c, ""), None) is not None
-                     and board.rules.side_of(board.owners[c]) == rule.side)
-        if len(held) >= rule.count:
-            ctx.emit(VictoryDeclared(rule.side, held))
-            return rule.side
-    return None
-
-
 def _final_state(ctx: TurnContext, state: GameState) -> GameState:
     board = ctx.board
-    winner = _victory(ctx)
     order = board.rules.turn_order
     index = order.index(state.power)
+    last_in_round = index + 1 == len(order)
+    winner = check_victory(ctx, state.round, last_in_round)
     next_power = order[(index + 1) % len(order)]
-    next_round = state.round + (1 if index + 1 == len(order) else 0)
+    next_round = state.round + (1 if last_in_round else 0)
     return GameState(
         game_id=state.game_id, map_id=state.map_id, round=next_round, power=next_power,
         owners=dict(sorted(board.owners.items())), units=board.to_units(),
         ipcs=dict(sorted(board.ipcs.items())),
         standing_orders=dict(sorted(ctx.standing_orders.items())),
-        winner=winner, turn_number=state.turn_number + 1)
+        winner=winner, turn_number=state.turn_number + 1,
+        relations=dict(sorted(board.relations.items())), extras=dict(state.extras))

@@ -13,8 +13,9 @@ from collections.abc import Iterable
 import attrs
 
 from ..model.game import Game
-from ..model.rules import Ability, UnitType
+from ..model.rules import ALLIED
 from ..model.state import GameState, Unit
+from ..model.units import UnitType
 
 
 @attrs.define
@@ -36,6 +37,9 @@ class Piece:
     launched: bool = False            # fighter that took off from its carrier before a sea battle, not fighting
     order_line: int = 0               # line of the last order that moved, loaded or unloaded it
     start_space: str = ""
+    damage: int = 0                   # persistent damage (e.g. a factory's bombing damage)
+    captured: bool = False            # changed owner with its territory this turn
+    raiding: bool = False             # bomber on a strategic bombing raid this turn
 
 
 class WorkingBoard:
@@ -49,18 +53,21 @@ class WorkingBoard:
         self.owners: dict[str, str] = dict(state.owners)
         self.start_owners: dict[str, str] = dict(state.owners)
         self.ipcs: dict[str, int] = dict(state.ipcs)
+        self.relations: dict[str, str] = dict(state.relations)
         self.pieces: dict[int, Piece] = {}
         self._next_uid = 1
         for space in sorted(state.units):
             for unit in state.units[space]:
-                parent = self._add(unit.type, unit.owner, space)
+                parent = self._add(unit.type, unit.owner, space, damage=unit.damage)
                 for cargo in unit.cargo:
-                    self._add(cargo.type, cargo.owner, space, carried_by=parent.uid)
+                    self._add(cargo.type, cargo.owner, space, carried_by=parent.uid,
+                              damage=cargo.damage)
 
     # -- construction ---------------------------------------------------------------------
-    def _add(self, type_: str, owner: str, space: str, carried_by: int | None = None) -> Piece:
+    def _add(self, type_: str, owner: str, space: str, carried_by: int | None = None,
+             damage: int = 0) -> Piece:
         piece = Piece(uid=self._next_uid, type=type_, owner=owner, space=space,
-                      carried_by=carried_by, start_space=space)
+                      carried_by=carried_by, start_space=space, damage=damage)
         self.pieces[piece.uid] = piece
         self._next_uid += 1
         return piece
@@ -74,10 +81,11 @@ class WorkingBoard:
         for piece in self.pieces.values():
             if piece.carried_by is not None:
                 continue
-            cargo = sorted((Unit(c.type, c.owner) for c in self.cargo_of(piece)),
-                           key=lambda u: (u.owner, u.type))
-            by_space.setdefault(piece.space, []).append(Unit(piece.type, piece.owner, tuple(cargo)))
-        return {space: tuple(sorted(units, key=lambda u: (u.owner, u.type, len(u.cargo),
+            cargo = sorted((Unit(c.type, c.owner, (), c.damage) for c in self.cargo_of(piece)),
+                           key=lambda u: (u.owner, u.type, u.damage))
+            by_space.setdefault(piece.space, []).append(
+                Unit(piece.type, piece.owner, tuple(cargo), piece.damage))
+        return {space: tuple(sorted(units, key=lambda u: (u.owner, u.type, u.damage, len(u.cargo),
                                                             [(c.owner, c.type) for c in u.cargo])))
                 for space, units in sorted(by_space.items())}
 
@@ -93,10 +101,11 @@ class WorkingBoard:
         return [p for p in self.pieces.values() if p.carried_by == carrier.uid]
 
     def allied(self, a: str | None, b: str | None) -> bool:
-        return self.rules.allied(a, b)
+        """Allied now (the relations in the state override the sides)."""
+        return self.rules.relation(a, b, self.relations) == ALLIED
 
     def enemy_of(self, power: str, other: str | None) -> bool:
-        return other is not None and not self.rules.allied(power, other)
+        return other is not None and not self.allied(power, other)
 
     def enemies_at(self, space: str, power: str | None = None) -> list[Piece]:
         power = power or self.power
@@ -117,12 +126,16 @@ class WorkingBoard:
         return self.map[space].is_land and self.allied(power, self.start_owners.get(space))
 
     def hostile_zone(self, zone: str, power: str | None = None) -> bool:
-        """A sea zone is hostile if it holds enemy surface warships (subs and transports
-        are ignored for this test, digest §3.4)."""
-        return any(self.utype(p).has(Ability.SURFACE_WARSHIP) for p in self.enemies_at(zone, power))
+        """A sea zone is hostile if it holds enemy ``surface_warship`` units (subs and
+        transports are ignored for this test, digest §3.4)."""
+        return any(self.utype(p).has("surface_warship") for p in self.enemies_at(zone, power))
 
     def enemy_anti_sub_at(self, zone: str, power: str | None = None) -> bool:
-        return any(self.utype(p).has(Ability.ANTI_SUB) for p in self.enemies_at(zone, power))
+        return any(self.utype(p).has("anti_sub") for p in self.enemies_at(zone, power))
+
+    def factories_at(self, space: str) -> list[Piece]:
+        """The units with the ``factory`` ability in ``space``."""
+        return [p for p in self.at(space) if self.utype(p).has("factory")]
 
     def free_slots(self, carrier: Piece) -> tuple[int, int | None]:
         """(free slots, free large slots or None) aboard a transport or carrier."""
@@ -159,9 +172,6 @@ class WorkingBoard:
         capital = self.rules.powers[power].capital
         return self.owners.get(capital) == power
 
-    def income(self, power: str) -> int:
-        return self.game.income(self.owners, power)
-
     def remove(self, piece: Piece) -> list[Piece]:
         """Remove a piece and its cargo; returns everything removed."""
         gone = [piece] + self.cargo_of(piece)
@@ -176,10 +186,3 @@ def count_types(pieces: Iterable[Piece]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def describe(board: WorkingBoard, counts: dict[str, int]) -> str:
-    """``{"infantry": 2, "tank": 1}`` -> "2 Infantry, 1 Tank"."""
-    parts = []
-    for key, n in counts.items():
-        ut = board.utype(key)
-        parts.append(f"{n} {ut.name if n == 1 else ut.display_plural}")
-    return ", ".join(parts) if parts else "nothing"

@@ -30,7 +30,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
 from ..model.errors import StateFileError
 from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, Phase, StandingOrders, SubmergePolicy
-from ..model.rules import Ability, Domain
+from ..model.units import Domain
 from ..model.state import GameState, Unit
 
 T = TypeVar("T")
@@ -105,7 +105,7 @@ def register_enum(cls: type[Enum]) -> None:
 
 converter.register_structure_hook_func(_is_enum, _enum_structure)
 converter.register_unstructure_hook_func(_is_enum, _enum_value)
-for _cls in (Phase, Comparison, SubmergePolicy, Domain, Ability):
+for _cls in (Phase, Comparison, SubmergePolicy, Domain):
     register_enum(_cls)
 
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.
@@ -156,18 +156,25 @@ converter.register_structure_hook_func(_is_event, _structure_event)
 # --------------------------------------------------------------------------- game state
 
 def group_units(units) -> list[dict]:
-    """Units as file groups: consecutive cargo-less units of one type and owner merge."""
+    """Units as file groups: consecutive cargo-less units of one type, owner and damage
+    merge.  ``damage`` is written only when it is not 0."""
     out: list[dict] = []
     for unit in units:
         if unit.cargo:
-            out.append({"type": unit.type, "owner": unit.owner, "cargo": group_units(unit.cargo)})
+            group = {"type": unit.type, "owner": unit.owner, "cargo": group_units(unit.cargo)}
+            if unit.damage:
+                group["damage"] = unit.damage
+            out.append(group)
             continue
         last = out[-1] if out else None
         if last is not None and "count" in last and last["type"] == unit.type \
-                and last["owner"] == unit.owner:
+                and last["owner"] == unit.owner and last.get("damage", 0) == unit.damage:
             last["count"] += 1
         else:
-            out.append({"type": unit.type, "owner": unit.owner, "count": 1})
+            group = {"type": unit.type, "owner": unit.owner, "count": 1}
+            if unit.damage:
+                group["damage"] = unit.damage
+            out.append(group)
     return out
 
 
@@ -180,23 +187,26 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
         here = f"{where}[{i}]"
         if not isinstance(group, dict):
             raise DecodeError(f"{here}: expected an object, found {_describe(group)}")
-        extra = set(group) - {"type", "owner", "count", "cargo"}
+        extra = set(group) - {"type", "owner", "count", "cargo", "damage"}
         if extra:
             raise DecodeError(f"{here}: unexpected field(s) {', '.join(sorted(map(str, extra)))}")
         utype = _req_str(group, "type", here)
         owner = _req_str(group, "owner", here)
+        damage = group.get("damage", 0)
+        if type(damage) is not int or not 0 <= damage <= 1_000:
+            raise DecodeError(f"{here}.damage: expected an integer from 0 to 1000, found {_describe(damage)}")
         if "cargo" in group:
             if "count" in group:
                 raise DecodeError(f"{here}: a unit with cargo is written alone, without 'count'")
             cargo = ungroup_units(group["cargo"], f"{here}.cargo")
             if not cargo:
                 raise DecodeError(f"{here}: 'cargo' must not be empty (omit it instead)")
-            out.append(Unit(utype, owner, cargo))
+            out.append(Unit(utype, owner, cargo, damage))
         else:
             count = group.get("count")
             if type(count) is not int or count < 1:
                 raise DecodeError(f"{here}.count: expected a positive integer, found {_describe(count)}")
-            out.extend(Unit(utype, owner) for _ in range(count))
+            out.extend(Unit(utype, owner, (), damage) for _ in range(count))
     return tuple(out)
 
 
@@ -214,11 +224,12 @@ def encode_state(state: GameState) -> dict:
         "turn_number": state.turn_number,
         "units": {s: group_units(state.units[s]) for s in sorted(state.units)},
         "winner": state.winner,
-    }
+    } | ({"relations": dict(sorted(state.relations.items()))} if state.relations else {}) \
+      | ({"extras": state.extras} if state.extras else {})
 
 
 _STATE_FIELDS = {"game_id", "ipcs", "map_id", "owners", "power", "round", "standing_orders",
-                 "turn_number", "units", "winner"}
+                 "turn_number", "units", "winner", "relations", "extras"}
 _STATE_REQUIRED = {"game_id", "map_id", "round", "power", "owners", "units", "ipcs"}
 
 
@@ -251,6 +262,10 @@ def decode_state(data, where: str = "state") -> GameState:
     for key, value in (("round", data["round"]), ("turn_number", turn_number)):
         if type(value) is not int:
             raise DecodeError(f"{where}.{key}: expected an integer, found {_describe(value)}")
+    relations = _str_map(data.get("relations", {}), f"{where}.relations", str)
+    extras = data.get("extras", {})
+    if not isinstance(extras, dict):
+        raise DecodeError(f"{where}.extras: expected an object, found {_describe(extras)}")
     return GameState(
         game_id=_req_str(data, "game_id", where),
         map_id=_req_str(data, "map_id", where),
@@ -262,6 +277,8 @@ def decode_state(data, where: str = "state") -> GameState:
         standing_orders=standing,
         winner=winner,
         turn_number=turn_number,
+        relations=relations,
+        extras=extras,
     )
 
 

@@ -1,9 +1,18 @@
-"""Load a game definition (``maps/<game>/*.toml``) into a :class:`Game`, and build its
+"""Load an edition's data (``maps/<edition>/*.toml``) into a :class:`Game`, and build its
 starting :class:`GameState`.
 
-A game folder holds ``game.toml`` (powers, turn order, victory, options, rulings),
+A folder holds ``game.toml`` (powers, turn order, the turn plan, victory, options, rulings),
 ``units.toml``, ``map.toml`` and ``setup.toml``.  Every file is checked; all problems found are
 reported together in one :class:`DataError`, each naming its file and entry.
+
+This module reads and checks the *shape* of the data.  Whether the abilities, turn steps
+and battle steps it names exist, and the abilities' parameters, is checked against the
+engine's registries by ``editions.prepare`` (``service.games.load_game`` does both).
+
+Unit abilities are written as a list of names or single-key tables with parameters:
+``abilities = ["blitz", { support = { targets = ["infantry"], attack = 1 } }]``.  A unit may
+have ``[unit.profiles.<name>]`` tables overriding its numbers; the option ``unit_stats``
+selects a profile.
 """
 
 from __future__ import annotations
@@ -17,16 +26,20 @@ from typing import Any
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
-from .paths import MAPS_DIR
-from ..model.rules import Ability, CargoRule, Domain, Power, Ruleset, UnitType, VictoryRule
+from .paths import GRAMMAR_DIR, MAPS_DIR
+from ..model.conditions import VictoryRule
+from ..model.rules import CargoRule, Domain, Power, Ruleset, TurnPlan, UnitType
 from ..model.state import GameState, Unit
 
 DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml")
+OPTIONAL_FILES = ("geometry.toml",)
+PROFILE_FIELDS = ("cost", "attack", "defense", "move")
+MAX_NUMBER = 10_000         # bound on every number in the data (costs, values, counts)
 
 
 # --------------------------------------------------------------------------- public API
 
-def game_dir(name_or_path: str | Path = "aa1941") -> Path:
+def game_dir(name_or_path: str | Path) -> Path:
     """The folder of a game: a path to an existing folder, or a name under ``MAPS_DIR``."""
     bare = isinstance(name_or_path, str) and not any(c in name_or_path for c in "/\\")
     if bare and (MAPS_DIR / name_or_path).is_dir():
@@ -41,16 +54,22 @@ def game_dir(name_or_path: str | Path = "aa1941") -> Path:
 
 def content_hash(directory: str | Path) -> str:
     """``sha256:<hex>`` over every ``*.toml`` file of a game folder, in name order, each
-    preceded by its name and byte length."""
+    preceded by its name and byte length, then every file of the grammar folder the same
+    way (so the rules hash changes when the order language does)."""
     digest = hashlib.sha256()
     for path in sorted(Path(directory).glob("*.toml"), key=lambda p: p.name):
         data = path.read_bytes()
         digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
         digest.update(data)
+    for path in sorted(p for p in GRAMMAR_DIR.rglob("*.lark") if p.is_file()):
+        data = path.read_bytes()
+        name = path.relative_to(GRAMMAR_DIR).as_posix()
+        digest.update(f"grammar/{name}\n{len(data)}\n".encode("utf-8"))
+        digest.update(data)
     return "sha256:" + digest.hexdigest()
 
 
-def load_game(name_or_path: str | Path = "aa1941",
+def load_game(name_or_path: str | Path,
               options: dict[str, bool | int | str] | None = None) -> Game:
     """Read and validate a game folder.  ``options`` overrides ``[options]`` of game.toml
     (e.g. ``{"turkish_straits": False}``); the closed straits and the victory rules follow the
@@ -187,9 +206,9 @@ class _Builder:
 
     # build ---------------------------------------------------------------
     def build(self, directory: Path) -> Game:
-        units = self.units()
-        territories = self.territories()
         options = self.options()
+        units = self.units(options)
+        territories = self.territories()
         game_map = self.game_map(territories, options)
         powers = self.powers(territories)
         ruleset = self.ruleset(units, powers, territories, options)
@@ -200,11 +219,12 @@ class _Builder:
                     content_hash=content_hash(directory), source_dir=str(directory))
 
     # units.toml ----------------------------------------------------------
-    def units(self) -> dict[str, UnitType]:
+    def units(self, options: dict) -> dict[str, UnitType]:
         f = "units.toml"
         units: dict[str, UnitType] = {}
         names: dict[str, str] = {}
         pending_only: list[tuple[str, tuple[str, ...]]] = []
+        profile = options.get("unit_stats")
         for i, raw in enumerate(self.entries(f, "unit")):
             key = self.field(f, f"unit[{i}]", raw, "key", str)
             if key is None:
@@ -214,21 +234,18 @@ class _Builder:
                 self.err(f, e, "defined twice")
                 continue
             domain = self._enum(f, e, Domain, self.field(f, e, raw, "domain", str), "domain")
-            abilities = set()
-            for name in self.str_list(f, e, raw, "abilities"):
-                ability = self._enum(f, e, Ability, name, "ability")
-                if ability is not None:
-                    abilities.add(ability)
-            nums = {n: self.field(f, e, raw, n, int) for n in ("cost", "attack", "defense", "move")}
+            abilities, params = self._abilities(f, e, raw.get("abilities", []))
+            nums = {n: self.field(f, e, raw, n, int) for n in PROFILE_FIELDS}
+            nums.update(self._profile(f, e, raw, profile))
             for n, v in nums.items():
-                if v is not None and v < 0:
-                    self.err(f, e, f"'{n}' must not be negative")
+                if v is not None and not 0 <= v <= MAX_NUMBER:
+                    self.err(f, e, f"'{n}' must be between 0 and {MAX_NUMBER}")
             cargo = self._cargo(f, e, raw.get("cargo") if isinstance(raw, dict) else None)
             if cargo is not None and cargo.only_types:
                 pending_only.append((key, cargo.only_types))
-            for need, dom in ((Ability.CARRIES_LAND, Domain.LAND), (Ability.CARRIES_AIR, Domain.AIR)):
+            for need, dom in (("carries_land", Domain.LAND), ("carries_air", Domain.AIR)):
                 if (need in abilities) != (cargo is not None and cargo.domain == dom):
-                    self.err(f, e, f"ability '{need.value}' needs a cargo rule of domain '{dom.value}', "
+                    self.err(f, e, f"ability '{need}' needs a cargo rule of domain '{dom.value}', "
                                    "and such a cargo rule needs the ability")
             size = self.field(f, e, raw, "cargo_size", str, "small")
             if size not in ("small", "large", None):
@@ -239,12 +256,14 @@ class _Builder:
                 if names.get(word, key) != key:
                     self.err(f, e, f"name or alias '{word}' is also used by unit '{names[word]}'")
                 names.setdefault(word, key)
+            buyable = self.field(f, e, raw, "buyable", bool, True)
             if domain is None or None in nums.values():
                 continue
             units[key] = UnitType(
                 key=key, name=name, domain=domain, abilities=frozenset(abilities),
                 aliases=aliases, cargo=cargo, cargo_size=size or "small",
-                plural=self.field(f, e, raw, "plural", str, "") or "", **nums)
+                plural=self.field(f, e, raw, "plural", str, "") or "",
+                buyable=bool(buyable), params=params, **nums)
         for key, only in pending_only:
             for t in only:
                 if t not in units:
@@ -252,6 +271,46 @@ class _Builder:
         if not units and not any(p.startswith(f) for p in self.problems):
             self.err(f, "unit", "no unit types defined")
         return units
+
+    def _abilities(self, f, e, raw) -> tuple[list[str], dict]:
+        """Ability names and their raw parameters (lists become tuples)."""
+        names: list[str] = []
+        params: dict[str, dict] = {}
+        if not isinstance(raw, list):
+            self.err(f, e, "'abilities' must be a list")
+            return names, params
+        for item in raw:
+            if isinstance(item, str):
+                name, values = item, {}
+            elif isinstance(item, dict) and len(item) == 1:
+                name, values = next(iter(item.items()))
+                if not isinstance(values, dict):
+                    self.err(f, e, f"ability '{name}': parameters must be a table")
+                    continue
+            else:
+                self.err(f, e, f"an ability is a name or a one-key table, not {item!r}")
+                continue
+            if name in params:
+                self.err(f, e, f"ability '{name}' listed twice")
+                continue
+            names.append(name)
+            params[name] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+        return names, params
+
+    def _profile(self, f, e, raw, profile) -> dict:
+        """The numbers a unit's selected stat profile overrides."""
+        profiles = raw.get("profiles", {}) if isinstance(raw, dict) else {}
+        if not isinstance(profiles, dict):
+            self.err(f, e, "'profiles' must be a table")
+            return {}
+        for pname, values in profiles.items():
+            if not isinstance(values, dict) or set(values) - set(PROFILE_FIELDS):
+                self.err(f, e, f"profile '{pname}' may set only {', '.join(PROFILE_FIELDS)}")
+        chosen = profiles.get(profile) if profile else None
+        if not isinstance(chosen, dict):
+            return {}
+        return {n: self.field(f, f"{e} profile '{profile}'", chosen, n, int)
+                for n in PROFILE_FIELDS if n in chosen}
 
     def _enum(self, f, e, enum, value, what):
         if value is None:
@@ -289,7 +348,11 @@ class _Builder:
             ipc = self.field(f, e, raw, "ipc", int, 0)
             owner = self.field(f, e, raw, "owner", str, None)
             capital = self.field(f, e, raw, "capital", str, None)
-            factory = self.field(f, e, raw, "factory", bool, False)
+            if isinstance(raw, dict) and "factory" in raw:
+                self.err(f, e, "'factory' is not a map flag: factories are units "
+                               "(put an industrial_complex in setup.toml)")
+            city = self.field(f, e, raw, "victory_city", str, None)
+            tags = self.str_list(f, e, raw, "tags")
             impassable = self.field(f, e, raw, "impassable", bool, False)
             island = self.field(f, e, raw, "island", bool, False)
             aliases = self.str_list(f, e, raw, "aliases")
@@ -303,16 +366,18 @@ class _Builder:
                     self.err(f, e, f"{what} collides with the name or an alias of '{other}'")
                 else:
                     words[_fold(word)] = name
-            if sea and (ipc or owner or capital or factory or impassable or island):
-                self.err(f, e, "a sea zone cannot have ipc, owner, capital, factory, impassable or island")
-            if ipc is not None and ipc < 0:
-                self.err(f, e, "ipc must not be negative")
+            if sea and (ipc or owner or capital or city or impassable or island):
+                self.err(f, e, "a sea zone cannot have ipc, owner, capital, victory_city, "
+                               "impassable or island")
+            if ipc is not None and not 0 <= ipc <= MAX_NUMBER:
+                self.err(f, e, f"ipc must be between 0 and {MAX_NUMBER}")
             if impassable and owner:
                 self.err(f, e, "an impassable neutral cannot have an owner")
             result[name] = Territory(
                 key=name, is_sea=bool(sea), ipc=ipc or 0, original_owner=owner,
-                capital_of=capital, factory=bool(factory), impassable=bool(impassable),
-                island=bool(island), aliases=aliases)
+                capital_of=capital, impassable=bool(impassable), island=bool(island),
+                aliases=aliases, victory_city=city,
+                tags=frozenset(tags) | ({"victory_cities"} if city else frozenset()))
         return result
 
     def known(self, f: str, e: str, territories: dict, name: Any, what: str = "territory") -> bool:
@@ -450,7 +515,7 @@ class _Builder:
                 if territories[p.capital].capital_of != key:
                     self.err(f, e, f"capital '{p.capital}' is not marked capital = \"{key}\" in map.toml")
             income = sum(t.ipc for t in territories.values() if t.original_owner == key)
-            if income != p.starting_ipcs:
+            if self.docs[f].get("starting_ipcs_equal_income") and income != p.starting_ipcs:
                 self.err(f, e, f"starting_ipcs is {p.starting_ipcs}, but its territories are worth {income}")
         for t in territories.values():
             for attr in ("original_owner", "capital_of"):
@@ -473,39 +538,77 @@ class _Builder:
         for p in powers:
             if p not in order:
                 self.err(f, "turn_order", f"power '{p}' is missing")
-        table = "short_victory" if options.get("short_game") else "victory"
-        victory = tuple(self._victory(table, powers, territories))
+        table = self.victory_table(options)
+        victory = tuple(self._victory(table, powers))
         if not victory:
             self.err(f, table, "no victory rules defined")
-        if table != "victory":
-            list(self._victory("victory", powers, territories))     # validate it too
+        for other in ("victory", *self.victory_tables):
+            if other != table and other in doc:
+                list(self._victory(other, powers))     # validate it too
         rulings = self.str_list(f, "rulings", doc, "rulings")
+        dice_sides = self.field(f, "dice_sides", doc, "dice_sides", int, 6) or 6
+        if not 2 <= dice_sides <= 100:
+            self.err(f, "dice_sides", "must be between 2 and 100")
         return Ruleset(
             game_id=self.field(f, "id", doc, "id", str) or "",
             title=self.field(f, "title", doc, "title", str) or "",
             turn_order=order, units=units, powers=powers, victory=victory,
-            dice_sides=self.field(f, "dice_sides", doc, "dice_sides", int, 6) or 6,
-            options=options, rulings=rulings)
+            plan=self.plan(), dice_sides=dice_sides, options=options, rulings=rulings)
 
-    def _victory(self, table, powers, territories):
+    victory_tables: tuple[str, ...] = ()
+
+    def victory_table(self, options: dict) -> str:
+        """``victory`` unless an option names another table (``victory_option`` in
+        game.toml maps option names to tables, e.g. short_game -> short_victory)."""
+        f = "game.toml"
+        mapping = self.docs[f].get("victory_options", {})
+        if not isinstance(mapping, dict):
+            self.err(f, "victory_options", "must be a table of option = table name")
+            return "victory"
+        self.victory_tables = tuple(v for v in mapping.values() if isinstance(v, str))
+        for option, table in mapping.items():
+            if option not in options:
+                self.err(f, "victory_options", f"'{option}' is not an option")
+            elif options[option] is True:
+                return table
+        return "victory"
+
+    def plan(self) -> TurnPlan:
+        f = "game.toml"
+        raw = self.docs[f].get("turn")
+        if not isinstance(raw, dict):
+            self.err(f, "turn", "missing [turn] table (steps, battle_kinds, battle_stages, "
+                                "income, orders)")
+            return TurnPlan(steps=())
+        stages = raw.get("battle_stages", [["surprise_strike"], ["main_fire"]])
+        if not (isinstance(stages, list) and stages and all(
+                isinstance(s, list) and s and all(isinstance(n, str) for n in s) for s in stages)):
+            self.err(f, "turn", "battle_stages must be a list of lists of step names")
+            stages = []
+        return TurnPlan(
+            steps=self.str_list(f, "turn", raw, "steps"),
+            round_end=self.str_list(f, "turn", raw, "round_end"),
+            battle_kinds=self.str_list(f, "turn", raw, "battle_kinds") or ("amphibious", "general"),
+            battle_stages=tuple(tuple(s) for s in stages),
+            income=self.str_list(f, "turn", raw, "income") or ("territories",),
+            order_kinds=self.str_list(f, "turn", raw, "orders"))
+
+    def _victory(self, table, powers):
         f = "game.toml"
         sides = {p.side for p in powers.values()}
         for i, raw in enumerate(self.entries(f, table)):
             e = f"{table}[{i}]"
             side = self.field(f, e, raw, "side", str)
-            after = self.field(f, e, raw, "check_after", str)
-            count = self.field(f, e, raw, "count", int)
-            capitals = self.str_list(f, e, raw, "capitals")
+            check = self.field(f, e, raw, "check", str)
+            condition = self.field(f, e, raw, "condition", dict)
+            name = self.field(f, e, raw, "name", str, table) or table
             if side is not None and side not in sides:
                 self.err(f, e, f"unknown side '{side}' (known: {', '.join(sorted(sides))})")
-            if after is not None and after not in powers:
-                self.err(f, e, f"check_after: unknown power '{after}'")
-            for c in capitals:
-                self.known(f, e, territories, c)
-            if count is not None and not 1 <= count <= max(len(capitals), 1):
-                self.err(f, e, f"count {count} is not between 1 and {len(capitals)}")
-            if None not in (side, after, count):
-                yield VictoryRule(side=side, check_after=after, capitals=capitals, count=count)
+            if check is not None and check != "end_of_round" and not (
+                    check.startswith("after:") and check[6:] in powers):
+                self.err(f, e, f"check must be 'end_of_round' or 'after:<power>', not '{check}'")
+            if None not in (side, check, condition):
+                yield VictoryRule(side=side, check=check, condition=condition, name=name)
 
     # setup.toml ----------------------------------------------------------
     def setup(self, units, powers, territories) -> tuple[SetupEntry, ...]:

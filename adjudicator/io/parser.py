@@ -1,7 +1,10 @@
-"""Orders text -> :class:`~adjudicator.orders.OrderSet`, and back.
+"""Orders text -> :class:`~adjudicator.model.orders.OrderSet`, and back.
 
-The grammar is ``grammar/orders.lark`` (Lark, LALR).  Every non-blank line is one statement
-and is parsed on its own, so all bad lines of a file are reported at once.  Names are
+The grammar is ``grammar/core.lark`` plus one fragment per order kind the edition accepts
+(``grammar/kinds/<kind>.lark``; the kinds are listed in the edition's ``[turn] orders`` and
+read and written by ``io.order_kinds``), built into one Lark LALR parser per set of kinds and
+cached.  Every non-blank line is one statement and is parsed on its own, so all bad lines of
+a file are reported at once.  Names are
 resolved afterwards with :class:`~adjudicator.names.Names`; every unknown name is reported
 with its line, column and a "did you mean" suggestion.  All problems are raised together as
 one :class:`OrdersError`.
@@ -26,25 +29,14 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
+from ..model.orders import Order, OrderSet, Phase, UnitGroup
 from .names import Names, UnknownName
+from .order_kinds import KINDS, section_of
 from .paths import GRAMMAR_DIR
-from ..model.orders import (
-    BattleDirective,
-    Buy,
-    Comparison,
-    DefenceOrder,
-    Load,
-    Move,
-    OrderSet,
-    Phase,
-    Place,
-    RetreatCondition,
-    SubmergePolicy,
-    Unload,
-    UnitGroup,
-)
 
-GRAMMAR_PATH = GRAMMAR_DIR / "orders.lark"
+CORE_GRAMMAR = GRAMMAR_DIR / "core.lark"
+KIND_GRAMMARS = GRAMMAR_DIR / "kinds"
+MAX_COUNT = 10_000          # largest unit count or number an order may carry
 
 
 class OrdersError(OrdersSyntaxError):
@@ -66,20 +58,34 @@ class OrdersError(OrdersSyntaxError):
         return "\n".join([head, *(str(e) for e in self.errors)])
 
 
-@functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                start="start", propagate_positions=True)
+ALL_KINDS = ("buy", "repair", "move", "load", "unload", "bomb", "bombard", "battle", "place",
+             "defend")
+
+
+def grammar_text(kinds: tuple[str, ...]) -> str:
+    """The whole grammar for an edition accepting ``kinds``."""
+    parts = [CORE_GRAMMAR.read_text(encoding="utf-8"),
+             "?statement: power_header\n          | section\n"
+             + "".join(f"          | {k}\n" for k in kinds)]
+    for k in kinds:
+        parts.append(f"// ---- kinds/{k}.lark\n" + (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8"))
+    return "\n".join(parts)
+
+
+@functools.lru_cache(maxsize=8)
+def _lark(kinds: tuple[str, ...] = ALL_KINDS) -> Lark:
+    return Lark(grammar_text(kinds), parser="lalr", lexer="contextual", start="start",
+                propagate_positions=True)
+
+
+def edition_kinds(game: Game) -> tuple[str, ...]:
+    """The order kinds ``game``'s edition accepts (every kind if the data lists none)."""
+    listed = game.ruleset.plan.order_kinds
+    return tuple(k for k in ALL_KINDS if k in listed) if listed else ALL_KINDS
 
 
 # ---- turning Lark's errors into plain words ---------------------------------------------------
 
-_VERB_TERMINALS = ("MOVE", "LOAD", "UNLOAD", "BUY", "PLACE", "BATTLE", "DEFEND", "POWER",
-                   "COMBAT", "NONCOMBAT")
-_VERB_WORDS = ("move", "load", "unload", "buy", "place", "battle", "defend", "power",
-               "combat", "noncombat", "purchase", "mobilize")
-
-# Plain-words description of each terminal, in the order they are listed in messages.
 _DESCRIBE = {
     "_ARROW": "'->'",
     "_COMMA": "','",
@@ -110,50 +116,62 @@ _DESCRIBE = {
     "$END": "the end of the line",
 }
 
-# Which terminals make sense on each kind of line: LALR shares states between lines, so the
-# raw "expected" set can mention tokens of other statements.
-_UNIT_LINE = {"INT", "A", "WORD", "_ARROW", "_COMMA", "_LPAR", "_RPAR", "EMPTY", "_COLON", "$END"}
-_CONTEXT = {
-    "MOVE": _UNIT_LINE, "LOAD": _UNIT_LINE, "UNLOAD": _UNIT_LINE, "BUY": _UNIT_LINE,
-    "PLACE": _UNIT_LINE,
-    "BATTLE": {"WORD", "INT", "_COLON", "_SEMICOLON", "_COMMA", "RETREAT", "LOSSES", "SUBS",
-               "TO", "IF", "OR", "AFTER", "ROUND", "SIDE", "MEASURE", "CMP", "FIRE",
-               "SUBMERGE", "$END"},
-    "DEFEND": {"WORD", "INT", "_COLON", "_SEMICOLON", "_COMMA", "LOSSES", "SUBMERGE", "POLICY",
-               "ALL", "STAR", "$END"},
+_CORE_CONTEXT = {
     "POWER": {"WORD", "INT", "_COLON", "$END"},
     "COMBAT": {"MOVE", "_COLON", "$END"},
     "NONCOMBAT": {"MOVE", "_COLON", "$END"},
 }
-_EXAMPLES = {
-    "MOVE": "move 2 inf Karelia -> Archangel",
-    "LOAD": "load 1 inf, 1 tank Germany -> SZ 5",
-    "UNLOAD": "unload 1 inf SZ 6 -> Norway Finland",
-    "BUY": "buy 3 inf, 1 tank",
-    "PLACE": "place 3 inf Germany",
-    "BATTLE": "battle Karelia: retreat to West Russia if attackers < 3; losses inf, tank",
-    "DEFEND": "defend all: losses inf, tank; submerge losing",
-    "POWER": "power: Germany",
-}
-_LINE_START = ("a line starts with move, load, unload, buy, place, battle, defend, "
-               "power:, combat: or noncombat:")
 
 
-def _line_verb(code: str) -> str | None:
-    """The verb terminal name the line starts with, if any."""
+def _line_start(kinds: tuple[str, ...]) -> str:
+    words = [KINDS[k].words[0] for k in kinds] + ["power:", "combat:", "noncombat:"]
+    return "a line starts with " + ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _first_word(code: str) -> str | None:
     match = re.match(r"\s*([^\s:(),;]+)", code)
-    if not match:
+    return match.group(1) if match else None
+
+
+def _line_verb(code: str, kinds: tuple[str, ...]) -> str | None:
+    """The kind (or core statement terminal) the line starts with, if any."""
+    word = _first_word(code)
+    if word is None:
         return None
-    word = match.group(1)
-    parser = _lark()
-    for name in _VERB_TERMINALS:
-        if re.fullmatch(parser.get_terminal(name).pattern.to_regexp(), word):
-            return name
+    parser = _lark(kinds)
+    for k in kinds:
+        for terminal in KINDS[k].verbs:
+            if re.fullmatch(parser.get_terminal(terminal).pattern.to_regexp(), word):
+                return k
+    for terminal in _CORE_CONTEXT:
+        if re.fullmatch(parser.get_terminal(terminal).pattern.to_regexp(), word):
+            return terminal
     return None
 
 
+def _foreign_kind(code: str, kinds: tuple[str, ...]) -> str | None:
+    """An order kind of another edition that the line starts with (``bomb`` in 1941)."""
+    word = _first_word(code)
+    if word is None:
+        return None
+    everything = _lark(ALL_KINDS)
+    for k in ALL_KINDS:
+        if k in kinds:
+            continue
+        for terminal in KINDS[k].verbs:
+            if re.fullmatch(everything.get_terminal(terminal).pattern.to_regexp(), word):
+                return k
+    return None
+
+
+def _context(verb: str | None) -> set[str] | None:
+    if verb in KINDS:
+        return set(KINDS[verb].context)
+    return _CORE_CONTEXT.get(verb or "")
+
+
 def _describe_expected(expected: set[str], verb: str | None) -> str:
-    allowed = _CONTEXT.get(verb or "")
+    allowed = _context(verb)
     if allowed and expected & allowed:
         expected = expected & allowed
     if "WORD" in expected:
@@ -166,9 +184,10 @@ def _describe_expected(expected: set[str], verb: str | None) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _syntax_error(err: UnexpectedInput, number: int, raw: str, code: str) -> OrdersSyntaxError:
+def _syntax_error(err: UnexpectedInput, number: int, raw: str, code: str,
+                  kinds: tuple[str, ...]) -> OrdersSyntaxError:
     source = raw.replace("\t", " ")
-    verb = _line_verb(code)
+    verb = _line_verb(code, kinds)
     suggestion = None
     if isinstance(err, UnexpectedToken):
         token = err.token
@@ -194,11 +213,12 @@ def _syntax_error(err: UnexpectedInput, number: int, raw: str, code: str) -> Ord
         expected = set(getattr(err, "expected", ()) or ())
         found = "this"
 
-    if {"MOVE", "BUY", "BATTLE"} <= expected:
+    if {"POWER", "BUY", "COMBAT"} <= expected:
         word = found.strip("'")
-        close = difflib.get_close_matches(word.casefold(), _VERB_WORDS, n=1, cutoff=0.6)
+        spellings = [w for k in kinds for w in KINDS[k].words] + ["power", "combat", "noncombat"]
+        close = difflib.get_close_matches(word.casefold(), spellings, n=1, cutoff=0.6)
         suggestion = close[0] if close else None
-        message = f"{found} is not an order: {_LINE_START}"
+        message = f"{found} is not an order: {_line_start(kinds)}"
     elif expected and expected <= {"INT", "A"}:
         message = f"expected the number of units in digits (e.g. '2 inf'), found {found}"
     else:
@@ -206,8 +226,8 @@ def _syntax_error(err: UnexpectedInput, number: int, raw: str, code: str) -> Ord
         message = f"unexpected {found}"
         if wanted:
             message += f"; expected {wanted}"
-        if verb in _EXAMPLES:
-            message += f" (example: '{_EXAMPLES[verb]}')"
+        if verb in KINDS:
+            message += f" (example: '{KINDS[verb].example}')"
     return OrdersSyntaxError(message, number, column, source, suggestion)
 
 
@@ -233,9 +253,6 @@ _SECTIONS = {
     "purchase_section": Phase.PURCHASE,
     "place_section": Phase.PLACE,
 }
-_CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
-        ">=": Comparison.GE, "≥": Comparison.GE, "==": Comparison.EQ, "=": Comparison.EQ}
-_SECTION_MOVES = (Phase.COMBAT, Phase.NONCOMBAT)
 
 
 def _tokens(tree: Tree) -> list[Token]:
@@ -243,19 +260,19 @@ def _tokens(tree: Tree) -> list[Token]:
 
 
 class _Builder:
+    """Collects the orders of one file, line by line.  The kind-specific reading is in
+    ``io.order_kinds``; this class resolves names and reads unit groups for it."""
+
     def __init__(self, names: Names, power: str | None):
         self.names = names
         self.power_arg = power
         self.header: str | None = None
         self.section: Phase | None = None
         self.errors: list[OrdersSyntaxError] = []
-        self.buys: list[Buy] = []
-        self.moves: dict[Phase, list] = {Phase.COMBAT: [], Phase.NONCOMBAT: []}
-        self.places: list[Place] = []
-        self.battles: dict[str, BattleDirective] = {}
-        self.defences: dict[str | None, DefenceOrder] = {}
+        self.items: list[Order] = []
+        self.merged: dict[tuple[str, object], int] = {}   # (kind, key) -> index in items
 
-    # ---- errors and names ------------------------------------------------------------------
+    # ---- errors, names, numbers ------------------------------------------------------------
 
     def error(self, line: _Line, column: int, message: str, suggestion: str | None = None):
         self.errors.append(OrdersSyntaxError(message, line.number, column, line.source,
@@ -271,11 +288,42 @@ class _Builder:
     def name_error(self, line: _Line, column: int, exc: UnknownName) -> None:
         self.error(line, column, exc.message, exc.suggestion)
 
+    def number(self, line: _Line, token: Token, minimum: int = 1,
+               what: str = "a number") -> int | None:
+        """An INT token as a bounded integer (``minimum`` .. ``MAX_COUNT``), or an error."""
+        if len(token.value) > 6 or int(token.value) > MAX_COUNT:
+            self.error(line, token.column, f"{what} {token.value[:12]}{'...' if len(token.value) > 12 else ''} "
+                                           f"is too large (at most {MAX_COUNT})")
+            return None
+        value = int(token.value)
+        if value < minimum:
+            self.error(line, token.column, f"{what} must be at least {minimum}")
+            return None
+        return value
+
+    # ---- collecting orders -----------------------------------------------------------------
+
+    def add(self, order: Order) -> None:
+        self.items.append(order)
+
+    def merge(self, kind: str, key, update) -> None:
+        """A later line about the same battle or standing order changes the earlier one
+        (``update(old or None) -> new``), keeping its place."""
+        index = self.merged.get((kind, key))
+        if index is None:
+            self.merged[(kind, key)] = len(self.items)
+            self.items.append(update(None))
+        else:
+            self.items[index] = update(self.items[index])
+
     # ---- statements ------------------------------------------------------------------------
 
     def statement(self, line: _Line, tree: Tree) -> None:
         stmt = tree.children[0]
-        getattr(self, "do_" + stmt.data)(line, stmt)
+        if stmt.data in KINDS:
+            KINDS[stmt.data].build(self, line, stmt)
+        else:
+            getattr(self, "do_" + stmt.data)(line, stmt)
 
     def do_power_header(self, line: _Line, tree: Tree) -> None:
         name = tree.children[-1]
@@ -300,144 +348,13 @@ class _Builder:
     do_combat_section = do_noncombat_section = _section
     do_purchase_section = do_place_section = _section
 
-    def do_buy(self, line: _Line, tree: Tree) -> None:
-        groups = tree.children[-1]
-        units = []
-        for group in groups.children:
-            unit = self.unit_only(line, group, what="buy")
-            if unit is not None:
-                units.append(unit)
-        if len(units) == len(groups.children):
-            self.buys.append(Buy(tuple(units), line.number))
-
-    def do_place(self, line: _Line, tree: Tree) -> None:
-        units, place = self.units_and_place(line, tree.children[-1], "place")
-        if units is not None and place is not None:
-            self.places.append(Place(units, place, line.number))
-
-    def do_move(self, line: _Line, tree: Tree) -> None:
-        self.movement(line, tree, "move")
-
-    def do_load(self, line: _Line, tree: Tree) -> None:
-        self.movement(line, tree, "load")
-
-    def do_unload(self, line: _Line, tree: Tree) -> None:
-        self.movement(line, tree, "unload")
-
-    def movement(self, line: _Line, tree: Tree, verb: str) -> None:
-        verb_token, groups, path_tree = tree.children
-        phase = self.section
-        if phase not in _SECTION_MOVES:
-            where = (f"under '{phase.value}:'" if phase is not None
-                     else "before any 'combat:' or 'noncombat:' line")
-            self.error(line, verb_token.column,
-                       f"'{verb}' {where}: put moves under 'combat:' or 'noncombat:'")
-        units, origin = self.units_and_place(line, groups, verb)
-        rest = [self.resolve(line, "space", name.children) for name in path_tree.children]
-        if verb in ("load", "unload") and len(rest) > 1:
-            self.error(line, path_tree.children[1].children[0].column,
-                       f"'{verb}' takes a single '->' (example: '{_EXAMPLES[verb.upper()]}')")
-            return
-        if units is None or origin is None or None in rest or phase not in _SECTION_MOVES:
-            return
-        if verb == "move":
-            order = Move(phase, units, (origin, *rest), line.number)
-        elif verb == "load":
-            order = Load(phase, units, origin, rest[0], line.number)
-        else:
-            order = Unload(phase, units, origin, rest[0], line.number)
-        self.moves[phase].append(order)
-
-    def do_battle(self, line: _Line, tree: Tree) -> None:
-        space = self.resolve(line, "space", tree.children[1].children)
-        retreat: list[RetreatCondition] | None = None
-        losses: tuple[str, ...] | None = None
-        subs: str | None = None
-        for clause in tree.children[2:]:
-            if clause.data == "retreat":
-                retreat = (retreat or []) + self.retreat(line, clause)
-            elif clause.data == "losses":
-                losses = self.losses(line, clause)
-            elif clause.data == "subs":
-                subs = clause.children[1].value.casefold()
-        if space is None:
-            return
-        old = self.battles.get(space)
-        if old is None:
-            old = BattleDirective(space, line=line.number)
-        self.battles[space] = attrs.evolve(
-            old,
-            retreat=tuple(retreat) if retreat is not None else old.retreat,
-            loss_order=losses if losses is not None else old.loss_order,
-            subs=subs if subs is not None else old.subs,
-        )
-
-    def retreat(self, line: _Line, clause: Tree) -> list[RetreatCondition]:
-        destination = None
-        conditions = []
-        for child in clause.children:
-            if not isinstance(child, Tree):
-                continue
-            if child.data == "name":
-                destination = self.resolve(line, "space", child.children)
-            elif child.data == "compare_condition":
-                fields = {t.type: t for t in _tokens(child)}
-                side = fields["SIDE"].value.casefold()
-                side = "attackers" if side.startswith("att") else "defenders"
-                measure = "tuv" if "MEASURE" in fields and \
-                    fields["MEASURE"].value.casefold() != "units" else "units"
-                conditions.append(dict(side=side, comparison=_CMP[fields["CMP"].value],
-                                       threshold=int(fields["INT"].value), measure=measure))
-            elif child.data == "round_condition":
-                number = next(t for t in _tokens(child) if t.type == "INT")
-                if int(number.value) < 1:
-                    self.error(line, number.column, "the round number must be at least 1")
-                conditions.append(dict(after_round=int(number.value)))
-        return [RetreatCondition(destination=destination, **c) for c in conditions]
-
-    def losses(self, line: _Line, clause: Tree) -> tuple[str, ...]:
-        keys = []
-        for name in clause.children[1:]:
-            key = self.resolve(line, "unit", name.children)
-            if key is not None:
-                keys.append(key)
-        return tuple(keys)
-
-    def do_defend(self, line: _Line, tree: Tree) -> None:
-        target = tree.children[1]
-        first = target.children[0]
-        space: str | None = None
-        known = True
-        if isinstance(first, Tree):            # otherwise: all / everywhere / *
-            space = self.resolve(line, "space", first.children)
-            known = space is not None
-        losses: tuple[str, ...] | None = None
-        policy: SubmergePolicy | None = None
-        for clause in tree.children[2:]:
-            if clause.data == "losses":
-                losses = self.losses(line, clause)
-            else:
-                policy = SubmergePolicy(clause.children[1].value.casefold())
-        if not known:
-            return
-        old = self.defences.get(space) or DefenceOrder(space, line=line.number)
-        self.defences[space] = attrs.evolve(
-            old,
-            loss_order=losses if losses is not None else old.loss_order,
-            submerge=policy if policy is not None else old.submerge,
-        )
-
     # ---- unit groups -----------------------------------------------------------------------
 
     def count(self, line: _Line, tree: Tree) -> int | None:
         token = tree.children[0]
         if token.type == "A":
             return 1
-        value = int(token.value)
-        if value < 1:
-            self.error(line, token.column, "a unit count must be at least 1")
-            return None
-        return value
+        return self.number(line, token, what="a unit count")
 
     def cargo(self, line: _Line, tree: Tree) -> tuple[UnitGroup, ...] | None:
         if not tree.children or isinstance(tree.children[0], Token):   # () or (empty)
@@ -453,9 +370,9 @@ class _Builder:
         count = self.count(line, count_tree)
         cargo = None
         if more:
-            if what == "buy":
+            if what in ("buy", "bomb", "bombard"):
                 self.error(line, more[0].meta.column,
-                           "a buy line lists units only, without cargo")
+                           f"a {what} line lists units only, without cargo")
             cargo = self.cargo(line, more[0])
             if len(more) > 1:
                 self.error(line, more[1].children[0].column,
@@ -471,7 +388,7 @@ class _Builder:
                     tokens = name.children[k:]
                     self.error(line, tokens[0].column,
                                f"'{line.text(tokens)}' is out of place: " + (
-                                   "a buy line names no territory" if what == "buy" else
+                                   f"a {what} line names no territory" if what in ("buy", "bomb", "bombard") else
                                    "the territory comes once, after the last unit group"))
                     return None
                 unit = self.resolve(line, "unit", name.children)
@@ -523,7 +440,7 @@ class _Builder:
     def missing_place(self, line: _Line, after: Tree, verb: str) -> None:
         column = after.meta.end_column if not after.meta.empty else len(line.code.rstrip()) + 1
         what = "where to place the units" if verb == "place" else "where the units start"
-        self.error(line, column, f"say {what} (example: '{_EXAMPLES[verb.upper()]}')")
+        self.error(line, column, f"say {what} (example: '{KINDS[verb].example}')")
 
     def _space_after(self, line: _Line, tokens: list[Token]) -> str | None:
         """The space named by ``tokens``, allowing a leading "from", "in" or "at"
@@ -560,16 +477,8 @@ class _Builder:
     # ---- result ----------------------------------------------------------------------------
 
     def order_set(self, text: str) -> OrderSet:
-        return OrderSet(
-            power=self.header if self.header is not None else self.power_arg,
-            buys=tuple(self.buys),
-            combat=tuple(self.moves[Phase.COMBAT]),
-            noncombat=tuple(self.moves[Phase.NONCOMBAT]),
-            places=tuple(self.places),
-            battles=tuple(self.battles.values()),
-            defences=tuple(self.defences.values()),
-            source=text,
-        )
+        return OrderSet(power=self.header if self.header is not None else self.power_arg,
+                        items=tuple(self.items), source=text)
 
 
 _PLACE_WORDS = frozenset({"from", "in", "at"})
@@ -599,7 +508,8 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if power is not None:
         power = names.resolve_power(power)
     builder = _Builder(names, power)
-    parser = _lark()
+    kinds = edition_kinds(game)
+    parser = _lark(kinds)
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         code = _strip_comment(raw)
         if not code.strip():
@@ -608,7 +518,13 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
         try:
             tree = parser.parse(code)
         except UnexpectedInput as err:
-            builder.errors.append(_syntax_error(err, number, raw, code))
+            foreign = _foreign_kind(code, kinds)
+            if foreign is not None:
+                builder.error(line, len(code) - len(code.lstrip()) + 1,
+                              f"'{_first_word(code)}' orders do not exist in "
+                              f"{game.ruleset.title or game.ruleset.game_id}")
+            else:
+                builder.errors.append(_syntax_error(err, number, raw, code, kinds))
             continue
         builder.statement(line, tree)
     errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
@@ -617,77 +533,15 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
 
 # ---- writing orders back as text --------------------------------------------------------------
 
-def _unit_text(key: str, count: int, names: Names | None) -> str:
-    return names.unit_name(key, count) if names else key
-
-
-def _groups_text(groups, names: Names | None) -> str:
-    parts = []
-    for group in groups:
-        text = f"{group.count} {_unit_text(group.type, group.count, names)}"
-        if group.cargo is not None:
-            inner = _groups_text(group.cargo, names) if group.cargo else "empty"
-            text += f" ({inner})"
-        parts.append(text)
-    return ", ".join(parts)
-
-
-def _condition_text(cond: RetreatCondition) -> str:
-    if cond.side is not None and cond.after_round is None:
-        if cond.comparison is None or cond.threshold is None:
-            raise ValueError(f"incomplete retreat condition: {cond!r}")
-        measure = " tuv" if cond.measure == "tuv" else ""
-        return f"if {cond.side}{measure} {Comparison(cond.comparison).value} {cond.threshold}"
-    if cond.after_round is not None and cond.side is None:
-        return f"after round {cond.after_round}"
-    raise ValueError(f"retreat condition cannot be written as text: {cond!r}")
-
-
-def _retreat_text(conditions: tuple[RetreatCondition, ...]) -> list[str]:
-    clauses: list[str] = []
-    runs: list[list[RetreatCondition]] = []
-    for cond in conditions:
-        if runs and runs[-1][0].destination == cond.destination:
-            runs[-1].append(cond)
-        else:
-            runs.append([cond])
-    for run in runs:
-        head = "retreat" if run[0].destination is None else f"retreat to {run[0].destination}"
-        clauses.append(head + " " + " or ".join(_condition_text(c) for c in run))
-    return clauses
-
-
-def _losses_text(loss_order: tuple[str, ...], names: Names | None) -> str:
-    return "losses " + ", ".join(_unit_text(k, 1, names) for k in loss_order)
+SECTION_ORDER = ("purchase", "combat", "noncombat", "place", "standing")
+SECTION_HEADERS = {"combat": "combat:", "noncombat": "noncombat:"}
 
 
 def _pretty(order, names: Names | None) -> str:
-    if isinstance(order, Buy):
-        return f"buy {_groups_text(order.units, names)}"
-    if isinstance(order, Move):
-        return f"move {_groups_text(order.units, names)} " + " -> ".join(order.path)
-    if isinstance(order, Load):
-        return f"load {_groups_text(order.units, names)} {order.origin} -> {order.zone}"
-    if isinstance(order, Unload):
-        return f"unload {_groups_text(order.units, names)} {order.zone} -> {order.target}"
-    if isinstance(order, Place):
-        return f"place {_groups_text(order.units, names)} {order.space}"
-    if isinstance(order, BattleDirective):
-        clauses = _retreat_text(order.retreat)
-        if order.loss_order:
-            clauses.append(_losses_text(order.loss_order, names))
-        if order.subs:
-            clauses.append(f"subs {order.subs}")
-        return f"battle {order.space}: " + "; ".join(clauses)
-    if isinstance(order, DefenceOrder):
-        clauses = []
-        if order.loss_order:
-            clauses.append(_losses_text(order.loss_order, names))
-        if order.submerge is not None:
-            clauses.append(f"submerge {SubmergePolicy(order.submerge).value}")
-        target = "all" if order.space is None else order.space
-        return f"defend {target}: " + "; ".join(clauses)
-    raise TypeError(f"not an order: {order!r}")
+    try:
+        return KINDS[order.kind].write(order, names)
+    except (KeyError, AttributeError):
+        raise TypeError(f"not an order: {order!r}") from None
 
 
 def pretty(order, game: Game | None = None) -> str:
@@ -696,38 +550,32 @@ def pretty(order, game: Game | None = None) -> str:
     return _pretty(order, Names(game) if game is not None else None)
 
 
+def _written_position(order: Order) -> int:
+    """Movement keeps the order it was written in (a load before the move that uses it);
+    other kinds follow it, kind by kind."""
+    return 0 if order.kind in ("move", "load", "unload") else 1 + ALL_KINDS.index(order.kind)
+
+
 def format_orders(order_set: OrderSet, game: Game | None = None) -> str:
-    """The whole order set as canonical orders text:
-    ``parse_orders(format_orders(o), game) == o`` up to line numbers and source."""
+    """The whole order set as canonical orders text, section by section, each kind in the
+    order written: ``parse_orders(format_orders(o), game) == o`` up to line numbers and
+    source, and up to the order of kinds within a section."""
     names = Names(game) if game is not None else None
     lines: list[str] = []
     if order_set.power is not None:
         lines.append(f"power: {names.power_name(order_set.power) if names else order_set.power}")
-    lines += [_pretty(b, names) for b in order_set.buys]
-    if order_set.combat or order_set.battles:
-        lines.append("combat:")
-        lines += [_pretty(m, names) for m in order_set.combat]
-        lines += [_pretty(b, names) for b in order_set.battles]
-    if order_set.noncombat:
-        lines.append("noncombat:")
-        lines += [_pretty(m, names) for m in order_set.noncombat]
-    lines += [_pretty(p, names) for p in order_set.places]
-    lines += [_pretty(d, names) for d in order_set.defences]
+    by_section: dict[str, list[Order]] = {s: [] for s in SECTION_ORDER}
+    for order in order_set.items:
+        by_section[section_of(order)].append(order)
+    for section in SECTION_ORDER:
+        orders = sorted(by_section[section], key=_written_position)
+        if orders and section in SECTION_HEADERS:
+            lines.append(SECTION_HEADERS[section])
+        lines += [_pretty(o, names) for o in orders]
     return "\n".join(lines) + "\n"
 
 
 def strip_positions(order_set: OrderSet) -> OrderSet:
     """``order_set`` with every ``line`` set to 0 and no source text (for comparisons)."""
-    def clear(items):
-        return tuple(attrs.evolve(item, line=0) for item in items)
-
-    return attrs.evolve(
-        order_set,
-        buys=clear(order_set.buys),
-        combat=clear(order_set.combat),
-        noncombat=clear(order_set.noncombat),
-        places=clear(order_set.places),
-        battles=clear(order_set.battles),
-        defences=clear(order_set.defences),
-        source="",
-    )
+    return attrs.evolve(order_set, items=tuple(attrs.evolve(o, line=0) for o in order_set.items),
+                        source="")

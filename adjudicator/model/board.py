@@ -1,4 +1,5 @@
-"""The map: territories, sea zones, adjacency, canals and closed straits."""
+"""The map: territories, sea zones, adjacency, canals and closed straits.  Factories and
+other facilities are units on the board (``industrial_complex``), not map flags."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ class Territory:
     ipc: int = 0
     original_owner: str | None = None   # power key; None for sea zones and neutrals
     capital_of: str | None = None       # power key whose capital this is
-    factory: bool = False               # industrial complex printed on the map
     impassable: bool = False            # neutral: cannot be entered, attacked or flown over
     island: bool = False
     aliases: tuple[str, ...] = ()
+    victory_city: str | None = None     # name of the victory city here, if any
+    tags: frozenset[str] = frozenset()  # named sets for conditions ("victory_cities", ...)
 
     @property
     def is_land(self) -> bool:

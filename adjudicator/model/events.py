@@ -1,15 +1,18 @@
 """The event log: everything that happens in a turn, in order.
 
 The report, the turn file and the audit all read the same events.  Each event class has
-a ``kind`` tag used in files.  Unit lists are ``{unit type: count}`` dicts keyed by type,
-with an ``owner`` where it matters.
+a ``kind`` tag used in files.  Events carry codes and parameters, never sentences: the
+wording lives in ``adjudicator.present.wording``.  Unit lists are ``{unit type: count}``
+dicts keyed by type, with an ``owner`` where it matters.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
+
+from .orders import RetreatCondition
 
 
 @attrs.frozen
@@ -30,6 +33,16 @@ class Purchased(Event):
     kind: ClassVar[str] = "purchased"
     power: str
     units: dict[str, int]
+    cost: int
+    ipcs_left: int
+
+
+@attrs.frozen
+class Repaired(Event):
+    kind: ClassVar[str] = "repaired"
+    power: str
+    space: str
+    points: int
     cost: int
     ipcs_left: int
 
@@ -80,7 +93,7 @@ class BattleStarted(Event):
     kind: ClassVar[str] = "battle_started"
     battle: str                 # battle id, e.g. "Karelia" or "Sea Zone 5 (sea)"
     space: str
-    battle_type: str            # "land" | "sea" | "amphibious-sea" | "amphibious-land"
+    battle_type: str            # "land" | "sea" | "raid"
     attacker: str               # power key
     defenders: tuple[str, ...]  # power keys
     attacking_units: dict[str, int]
@@ -96,7 +109,7 @@ class DiceRolled(Event):
     kind: ClassVar[str] = "dice_rolled"
     battle: str
     round: int
-    step: str                   # "surprise" | "attack" | "defence"
+    step: str                   # "aa" | "bombard" | "surprise" | "attack" | "defence" | "raid"
     side: str                   # "attacker" | "defender"
     unit_type: str
     target: int
@@ -124,17 +137,21 @@ class Casualties(Event):
     killed: dict[str, int]
     damaged: dict[str, int] = attrs.field(factory=dict)
     cargo_lost: dict[str, int] = attrs.field(factory=dict)
-    reason: str = "hits"        # "hits" | "defenceless" | "cannot retreat"
+    reason: str = "hits"        # "hits" | "defenceless" | "cannot_retreat"
 
 
 @attrs.frozen
 class Retreated(Event):
+    """``reason``: "condition" (``condition`` is the attacker's retreat condition that
+    held) or "no_fire" (only units that cannot fire were left)."""
+
     kind: ClassVar[str] = "retreated"
     battle: str
     round: int
     destination: str
     units: dict[str, int]
     reason: str
+    condition: RetreatCondition | None = None
 
 
 @attrs.frozen
@@ -152,7 +169,22 @@ class BattleEnded(Event):
     attacker_tuv_lost: int
     defender_tuv_lost: int
     tuv_swing: int
-    summary: str
+    captured: bool = False      # the attacker took the territory
+
+
+@attrs.frozen
+class RaidDamage(Event):
+    """A strategic bombing raid's result: the damage dice of the surviving bombers, the
+    damage they add to the facility of ``unit_type`` in ``space`` (after its cap) and its
+    damage now."""
+
+    kind: ClassVar[str] = "raid_damage"
+    battle: str
+    space: str
+    unit_type: str
+    rolls: tuple[int, ...]
+    damage: int
+    total: int
 
 
 @attrs.frozen
@@ -166,6 +198,17 @@ class Captured(Event):
 
 
 @attrs.frozen
+class UnitsCaptured(Event):
+    """Units taken with a territory (factories, AA guns): they change owner."""
+
+    kind: ClassVar[str] = "units_captured"
+    territory: str
+    by: str
+    from_power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
 class Plundered(Event):
     kind: ClassVar[str] = "plundered"
     by: str
@@ -175,6 +218,8 @@ class Plundered(Event):
 
 @attrs.frozen
 class AircraftLost(Event):
+    """``reason``: "no_landing" (no landing space in range)."""
+
     kind: ClassVar[str] = "aircraft_lost"
     power: str
     space: str
@@ -184,13 +229,15 @@ class AircraftLost(Event):
 
 @attrs.frozen
 class Landed(Event):
-    """Aircraft flown to a landing space by the engine (no order said where)."""
+    """Aircraft flown to a landing space by the engine.  ``reason``: "carrier_sunk",
+    "no_order", or "order_failed" (the order on ``line`` could not land it)."""
 
     kind: ClassVar[str] = "landed"
     power: str
     units: dict[str, int]
     path: tuple[str, ...]
     reason: str
+    line: int = 0
 
 
 @attrs.frozen
@@ -211,22 +258,28 @@ class Refunded(Event):
 
 @attrs.frozen
 class IncomeCollected(Event):
+    """``items``: the income pipeline's lines ``((item, amount), ...)``; ``reason``: why
+    nothing was collected ("capital_lost"), else ""."""
+
     kind: ClassVar[str] = "income_collected"
     power: str
     income: int
     total: int
-    note: str = ""
+    reason: str = ""
+    items: tuple[tuple[str, int], ...] = ()
 
 
 @attrs.frozen
 class OrderSkipped(Event):
     """An order that was valid when written but could not be carried out after combat
-    (e.g. the units it names were lost)."""
+    (e.g. the units it names were lost).  ``order`` is its canonical text; ``reason`` a
+    problem code with ``params`` (see ``model.problems``)."""
 
     kind: ClassVar[str] = "order_skipped"
     line: int
     order: str
     reason: str
+    params: dict[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -238,9 +291,22 @@ class StandingOrdersChanged(Event):
 
 @attrs.frozen
 class VictoryDeclared(Event):
+    """``rule`` names the victory rule that held; ``territories`` the ones it counted."""
+
     kind: ClassVar[str] = "victory"
     side: str
-    capitals: tuple[str, ...]
+    rule: str
+    territories: tuple[str, ...]
+
+
+@attrs.frozen
+class NoMovesReceived(Event):
+    """The power's turn was played with no orders (a missed deadline): no purchase, no
+    moves; its standing orders applied and income was collected."""
+
+    kind: ClassVar[str] = "no_moves_received"
+    power: str
+    deadline: str = ""
 
 
 def all_event_classes() -> dict[str, type[Event]]:

@@ -20,17 +20,23 @@ class SetupEntry:
 
 @attrs.frozen
 class Game:
+    """``edition`` is the registered edition's name (``editions``); ``content_hash`` the
+    digest of its data and grammar files (the rules hash recorded in game files)."""
+
     ruleset: Ruleset
     map: GameMap
     setup: tuple[SetupEntry, ...]
     content_hash: str          # "sha256:<hex>" over the data files, in a fixed order
     source_dir: str = ""
+    edition: str = ""
 
     @property
     def game_id(self) -> str:
         return self.ruleset.game_id
 
-    def income(self, owners: dict[str, str], power: str) -> int:
-        """Sum of the IPC values of the territories ``power`` controls in ``owners``."""
-        return sum(self.map.territories[t].ipc for t, owner in owners.items()
-                   if owner == power and t in self.map.territories)
+    def territory_value(self, owners, power: str) -> int:
+        """Sum of the IPC values of the territories ``power`` controls in ``owners`` (the
+        "territories" income item, and what reports show as a power's income)."""
+        territories = self.map.territories
+        return sum(territories[t].ipc for t, owner in owners.items()
+                   if owner == power and t in territories)

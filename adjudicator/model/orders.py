@@ -3,11 +3,16 @@
 Every order keeps the ``line`` (1-based) it came from so that validation errors can point
 at it.  Names here are canonical keys (unit type keys, territory keys, power keys): the
 parser resolves abbreviations and aliases before building these objects.
+
+Each order class has a ``kind`` (the name an edition lists in ``order_kinds``): its grammar
+fragment is ``grammar/kinds/<kind>.lark``, its builder and formatter are in
+``adjudicator.io.order_kinds``, its rules in ``adjudicator.engine`` (``engine.orders``).
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import ClassVar
 
 import attrs
 
@@ -30,16 +35,35 @@ class UnitGroup:
     cargo: tuple["UnitGroup", ...] | None = None
 
 
+class Order:
+    """Base of every order: ``kind`` names it, ``line`` is where it was written."""
+
+    kind: ClassVar[str] = "order"
+    line: int
+
+
 @attrs.frozen
-class Buy:
+class Buy(Order):
+    kind: ClassVar[str] = "buy"
     units: tuple[UnitGroup, ...]
     line: int = 0
 
 
 @attrs.frozen
-class Move:
+class Repair(Order):
+    """Remove ``points`` of damage from the facility in ``space`` (purchase phase)."""
+
+    kind: ClassVar[str] = "repair"
+    space: str
+    points: int
+    line: int = 0
+
+
+@attrs.frozen
+class Move(Order):
     """Move units along ``path`` (``path[0]`` is where they start)."""
 
+    kind: ClassVar[str] = "move"
     phase: Phase
     units: tuple[UnitGroup, ...]
     path: tuple[str, ...]
@@ -55,9 +79,10 @@ class Move:
 
 
 @attrs.frozen
-class Load:
+class Load(Order):
     """Load land units from territory ``origin`` onto transports in sea zone ``zone``."""
 
+    kind: ClassVar[str] = "load"
     phase: Phase
     units: tuple[UnitGroup, ...]
     origin: str
@@ -66,10 +91,11 @@ class Load:
 
 
 @attrs.frozen
-class Unload:
+class Unload(Order):
     """Unload cargo from transports in ``zone`` into territory ``target``.  In the combat
     phase into an enemy territory this is an amphibious assault."""
 
+    kind: ClassVar[str] = "unload"
     phase: Phase
     units: tuple[UnitGroup, ...]
     zone: str
@@ -78,7 +104,8 @@ class Unload:
 
 
 @attrs.frozen
-class Place:
+class Place(Order):
+    kind: ClassVar[str] = "place"
     units: tuple[UnitGroup, ...]
     space: str
     line: int = 0
@@ -108,9 +135,32 @@ class RetreatCondition:
 
 
 @attrs.frozen
-class BattleDirective:
+class Bomb(Order):
+    """Of the bombers that ended their combat move in ``space``, ``units`` raid its
+    factory instead of fighting (strategic bombing raid)."""
+
+    kind: ClassVar[str] = "bomb"
+    space: str
+    units: tuple[UnitGroup, ...]
+    line: int = 0
+
+
+@attrs.frozen
+class Bombard(Order):
+    """Ships (``units``) in the sea zones the assault on ``target`` unloads from bombard it
+    (``units`` empty: every eligible ship there, the default)."""
+
+    kind: ClassVar[str] = "bombard"
+    target: str
+    units: tuple[UnitGroup, ...] = ()
+    line: int = 0
+
+
+@attrs.frozen
+class BattleDirective(Order):
     """The attacker's instructions for the battle in ``space``."""
 
+    kind: ClassVar[str] = "battle"
     space: str
     retreat: tuple[RetreatCondition, ...] = ()   # any one true -> retreat
     loss_order: tuple[str, ...] = ()             # unit type keys, first lost first
@@ -125,9 +175,10 @@ class SubmergePolicy(str, Enum):
 
 
 @attrs.frozen
-class DefenceOrder:
+class DefenceOrder(Order):
     """A standing defence order for ``space`` (``None``: all spaces of this power)."""
 
+    kind: ClassVar[str] = "defend"
     space: str | None
     loss_order: tuple[str, ...] = ()
     submerge: SubmergePolicy | None = None
@@ -151,16 +202,55 @@ class StandingOrders:
 
 @attrs.frozen
 class OrderSet:
-    """One power's orders for one turn, as parsed.  ``source`` is the exact text."""
+    """One power's orders for one turn, as parsed, in the order written.  ``source`` is
+    the exact text.  The per-kind tuples below are views of ``items``."""
 
     power: str | None
-    buys: tuple[Buy, ...] = ()
-    combat: tuple[Move | Load | Unload, ...] = ()
-    noncombat: tuple[Move | Load | Unload, ...] = ()
-    places: tuple[Place, ...] = ()
-    battles: tuple[BattleDirective, ...] = ()
-    defences: tuple[DefenceOrder, ...] = ()
+    items: tuple[Order, ...] = ()
     source: str = ""
+
+    def of(self, *kinds: str) -> tuple:
+        return tuple(o for o in self.items if o.kind in kinds)
+
+    def in_phase(self, phase: Phase) -> tuple:
+        """Move/load/unload orders of ``phase``, in the order written."""
+        return tuple(o for o in self.items if getattr(o, "phase", None) == phase)
+
+    @property
+    def buys(self) -> tuple[Buy, ...]:
+        return self.of("buy")
+
+    @property
+    def repairs(self) -> tuple[Repair, ...]:
+        return self.of("repair")
+
+    @property
+    def combat(self) -> tuple:
+        return self.in_phase(Phase.COMBAT)
+
+    @property
+    def noncombat(self) -> tuple:
+        return self.in_phase(Phase.NONCOMBAT)
+
+    @property
+    def places(self) -> tuple[Place, ...]:
+        return self.of("place")
+
+    @property
+    def battles(self) -> tuple[BattleDirective, ...]:
+        return self.of("battle")
+
+    @property
+    def defences(self) -> tuple[DefenceOrder, ...]:
+        return self.of("defend")
+
+    @property
+    def bombs(self) -> tuple[Bomb, ...]:
+        return self.of("bomb")
+
+    @property
+    def bombards(self) -> tuple[Bombard, ...]:
+        return self.of("bombard")
 
     def directive_for(self, space: str) -> BattleDirective | None:
         found = [b for b in self.battles if b.space == space]

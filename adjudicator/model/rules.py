@@ -1,75 +1,32 @@
-"""Unit types, powers and rule options: the game-independent vocabulary.
+"""Powers, rule options and the shape of a turn: the edition's vocabulary.
 
-Everything here is read from ``maps/<game>/units.toml`` and ``ruleset.toml``.  The engine
-never tests a unit's *name*; it tests named abilities, so one engine serves every game.
+Everything here is read from ``maps/<edition>/game.toml`` and ``units.toml``.  The engine
+never tests a unit's *name*; it tests named abilities, and it runs the turn steps, battle
+stages, battle kinds and income items the edition lists, so one engine serves every edition.
 """
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Mapping
 
 import attrs
 
+from .conditions import VictoryRule
+from .units import CargoRule, Domain, UnitType
 
-class Domain(str, Enum):
-    LAND = "land"
-    AIR = "air"
-    SEA = "sea"
+__all__ = ["CargoRule", "Domain", "UnitType", "Economy", "Power", "TurnPlan", "Ruleset",
+           "VictoryRule", "ALLIED", "WAR", "NEUTRAL"]
 
-
-class Ability(str, Enum):
-    """Named abilities the engine implements once for every game."""
-
-    BLITZ = "blitz"                              # may move through an empty enemy territory, capturing it
-    TWO_HITS = "two_hits"                        # needs two hits in one battle; repaired after the battle
-    SURPRISE_STRIKE = "surprise_strike"          # fires before other units (step 2) unless enemy has ANTI_SUB
-    SUBMERGE = "submerge"                        # may leave a battle before a round unless enemy has ANTI_SUB
-    CANNOT_HIT_AIR = "cannot_hit_air"            # its hits can never be assigned to air units
-    AIR_NEEDS_ANTI_SUB = "air_needs_anti_sub"    # air hits reach it only if the air side has ANTI_SUB present
-    MOVES_THROUGH_ENEMY = "moves_through_enemy"  # passes hostile sea zones unless an enemy ANTI_SUB is there
-    ANTI_SUB = "anti_sub"                        # cancels enemy submarine abilities in battle and movement
-    SURFACE_WARSHIP = "surface_warship"          # makes a sea zone hostile; blocks enemy ships
-    TAKEN_LAST = "taken_last"                    # may take a hit only when no other eligible unit remains
-    DEFENCELESS = "defenceless"                  # never fires; destroyed when only such units face armed enemies
-    CARRIES_LAND = "carries_land"                # transport
-    CARRIES_AIR = "carries_air"                  # aircraft carrier
-    CARRIER_BASED = "carrier_based"              # may land on a friendly carrier
-    CANNOT_CAPTURE = "cannot_capture"            # (air) never captures territory
-    STATIC = "static"                            # never moves (factories, if modelled as units)
+ALLIED, WAR, NEUTRAL = "allied", "war", "neutral"
 
 
 @attrs.frozen
-class CargoRule:
-    """What a carrying unit can hold: ``slots`` units of ``domain``; at most ``large_slots``
-    of them may be units whose ``cargo_size`` is ``large`` (A&A: 1 of any type + 1 infantry)."""
+class Economy:
+    """A treasury with its own capital.  Every power has at least one (key = the power's
+    key); an edition may give a power two (Global 1940's United Kingdom)."""
 
-    domain: Domain
-    slots: int
-    large_slots: int | None = None
-    only_types: tuple[str, ...] = ()
-
-
-@attrs.frozen
-class UnitType:
-    key: str                      # canonical key, e.g. "infantry"
-    name: str                     # display name, e.g. "Infantry"
-    domain: Domain
-    cost: int
-    attack: int
-    defense: int
-    move: int
-    abilities: frozenset[Ability] = frozenset()
-    aliases: tuple[str, ...] = ()  # e.g. ("inf",)
-    cargo: CargoRule | None = None  # set for transports and carriers
-    cargo_size: str = "small"       # "small" or "large" when carried
-    plural: str = ""                # display plural, defaults to name + "s"
-
-    def has(self, ability: Ability) -> bool:
-        return ability in self.abilities
-
-    @property
-    def display_plural(self) -> str:
-        return self.plural or self.name + "s"
+    key: str
+    capital: str
 
 
 @attrs.frozen
@@ -82,22 +39,37 @@ class Power:
     starting_ipcs: int
     aliases: tuple[str, ...] = ()
     adjective: str = ""        # e.g. "Soviet", for reports
+    economies: tuple[Economy, ...] = ()
+
+    @property
+    def economy(self) -> Economy:
+        """The power's (first) economy: its own key and capital unless the data says more."""
+        return self.economies[0] if self.economies else Economy(self.key, self.capital)
 
 
 @attrs.frozen
-class VictoryRule:
-    """Side ``side`` wins when, at the end of ``check_after`` power's turn, it controls at
-    least ``count`` of the capitals in ``capitals``."""
+class TurnPlan:
+    """The shape of a turn, from the edition's data.
 
-    side: str
-    check_after: str
-    capitals: tuple[str, ...]
-    count: int
+    ``steps``: the steps of a power's turn, in order (names of ``engine.steps``).
+    ``round_end``: steps run after the last power of a round.
+    ``battle_kinds``: the order battles are fought in during conduct combat.
+    ``battle_stages``: the stages of one combat round; each is a group of battle steps that
+    fire together (``engine.combat.steps``), casualties removed after each stage.
+    ``income``: the items of a power's income (``engine.income``).
+    ``order_kinds``: the order statements this edition accepts."""
+
+    steps: tuple[str, ...]
+    round_end: tuple[str, ...] = ()
+    battle_kinds: tuple[str, ...] = ("amphibious", "general")
+    battle_stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
+    income: tuple[str, ...] = ("territories",)
+    order_kinds: tuple[str, ...] = ()
 
 
 @attrs.frozen
 class Ruleset:
-    """Rule options and turn structure for one game.  ``rulings`` records how gaps and
+    """Rule options and turn structure for one edition.  ``rulings`` records how gaps and
     disagreements between sources were settled (shown by ``pbem rules``)."""
 
     game_id: str
@@ -106,6 +78,7 @@ class Ruleset:
     units: dict[str, UnitType]
     powers: dict[str, Power]
     victory: tuple[VictoryRule, ...]
+    plan: TurnPlan = TurnPlan(steps=())
     dice_sides: int = 6
     options: dict[str, bool | int | str] = attrs.field(factory=dict)
     rulings: tuple[str, ...] = ()
@@ -116,8 +89,21 @@ class Ruleset:
     def side_of(self, power: str) -> str:
         return self.powers[power].side
 
+    def relation(self, a: str | None, b: str | None,
+                 overrides: Mapping[str, str] | None = None) -> str:
+        """``ALLIED``, ``WAR`` or ``NEUTRAL`` between two powers (a power is allied with
+        itself; an unowned space is neutral).  ``overrides`` (from the game state, keyed
+        ``"a|b"`` with the keys sorted) replace the relation the sides imply."""
+        if a is None or b is None:
+            return NEUTRAL
+        if a == b:
+            return ALLIED
+        if overrides:
+            found = overrides.get("|".join(sorted((a, b))))
+            if found is not None:
+                return found
+        return ALLIED if self.powers[a].side == self.powers[b].side else WAR
+
     def allied(self, a: str | None, b: str | None) -> bool:
         """Same side (a power is allied with itself).  Neutral (None) is allied with nobody."""
-        if a is None or b is None:
-            return False
-        return self.powers[a].side == self.powers[b].side
+        return self.relation(a, b) == ALLIED

@@ -2,11 +2,17 @@
 
 A ``GameState`` is a plain value.  The engine never mutates one; it builds a new one.
 Units are stored individually (``Unit``), grouped only when written to a file.
+
+Editions extend the state without new fields: a unit carries ``damage`` (hits or damage
+points it has taken that persist, e.g. a factory's bombing damage), ``relations`` overrides
+the war/allied relation the sides imply (``"a|b"`` with the keys sorted), and ``extras``
+holds per-edition values (plain JSON-able data, e.g. tokens or history) under named keys.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import attrs
 
@@ -15,12 +21,12 @@ from .orders import StandingOrders
 
 @attrs.frozen
 class Unit:
-    """One piece on the board.  ``cargo`` holds what a transport or carrier is carrying;
-    ``loaded_this_turn`` is never persisted (cargo is loaded on the owner's turn)."""
+    """One piece on the board.  ``cargo`` holds what a transport or carrier is carrying."""
 
     type: str
     owner: str
     cargo: tuple["Unit", ...] = ()
+    damage: int = 0
 
     def with_cargo(self, cargo: tuple["Unit", ...]) -> "Unit":
         return attrs.evolve(self, cargo=tuple(cargo))
@@ -34,10 +40,12 @@ class GameState:
     power: str                              # whose turn is next
     owners: dict[str, str]                  # land territory -> controlling power (absent: neutral)
     units: dict[str, tuple[Unit, ...]]      # space -> units there (empty spaces omitted)
-    ipcs: dict[str, int]                    # power -> unspent IPCs
+    ipcs: dict[str, int]                    # economy (= power key by default) -> unspent IPCs
     standing_orders: dict[str, StandingOrders] = attrs.field(factory=dict)  # power -> its standing orders
     winner: str | None = None               # side that has won, once decided
     turn_number: int = 1                    # 1-based count of power-turns played so far + 1
+    relations: dict[str, str] = attrs.field(factory=dict)   # "a|b" -> "war"/"allied"/"neutral"
+    extras: dict[str, Any] = attrs.field(factory=dict)      # per-edition data, JSON-able
 
     def units_at(self, space: str) -> tuple[Unit, ...]:
         return self.units.get(space, ())

@@ -34,7 +34,7 @@ def _unit_order(game: Game, key: str) -> tuple[int, str]:
 
 def territory_income(game: Game, state: GameState, power: str) -> int:
     """Sum of the IPC values of the land territories ``power`` controls."""
-    return game.income(state.owners, power)
+    return game.territory_value(state.owners, power)
 
 
 def _cargo_label(game: Game, unit: Unit) -> str:
@@ -60,12 +60,14 @@ def format_stack(game: Game, units: tuple[Unit, ...] | list[Unit]) -> str:
         if u.cargo:
             loaded[(u.type, _cargo_label(game, u))] += 1
         else:
-            plain[u.type] += 1
+            plain[(u.type, u.damage)] += 1
     parts = []
-    types = sorted({t for t in plain} | {t for t, _ in loaded}, key=lambda t: _unit_order(game, t))
+    types = sorted({t for t, _ in plain} | {t for t, _ in loaded}, key=lambda t: _unit_order(game, t))
     for t in types:
-        if plain[t]:
-            parts.append(f"{plain[t]} {unit_name(game, t, plain[t])}")
+        for (pt, damage), n in sorted(plain.items()):
+            if pt == t:
+                hurt = f" ({damage} damage)" if damage else ""
+                parts.append(f"{n} {unit_name(game, t, n)}{hurt}")
         for (lt, label), n in sorted(loaded.items()):
             if lt == t:
                 parts.append(f"1 {label}" if n == 1 else f"{n}× {label}")
@@ -101,8 +103,8 @@ def _marks(game: Game, key: str) -> str:
     marks = []
     if terr.capital_of:
         marks.append("capital")
-    if terr.factory:
-        marks.append("IC")
+    if terr.victory_city:
+        marks.append(f"victory city {terr.victory_city}")
     return ", ".join(marks)
 
 

@@ -44,15 +44,22 @@ from ..model.events import (
     Placed,
     Plundered,
     Purchased,
+    RaidDamage,
     Refunded,
+    Repaired,
     Retreated,
     StandingOrdersChanged,
     Submerged,
     TurnStarted,
     Unloaded,
+    UnitsCaptured,
     VictoryDeclared,
 )
 from ..model.game import Game
+from .wording import (
+    AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
+    problem_text, render, retreat_reason,
+)
 from ..model.state import GameState
 
 REPORT_WIDTH = 100
@@ -67,7 +74,10 @@ DEFENDER_HIT_STYLE = "bold red"
 MISS_STYLE = "dim"
 WARNING_STYLE = "bold yellow"
 
-_BATTLE_EVENTS = (DiceRolled, Submerged, Casualties, Retreated, BattleEnded)
+_BATTLE_EVENTS = (DiceRolled, Submerged, Casualties, Retreated, RaidDamage, BattleEnded)
+
+STEP_NAMES = {"aa": "AA fire", "bombard": "bombardment", "surprise": "surprise strike",
+              "attack": "attack", "defence": "defence", "raid": "bombing"}
 
 _OUTCOME_TEXT = {
     "attacker_wins": "attacker wins",
@@ -153,20 +163,19 @@ def _line_cell(line: int) -> str:
 # --------------------------------------------------------------------------- summaries
 
 
-def _battle_summary_line(ev: BattleEnded) -> str:
-    summary = ev.summary.strip()
-    if not summary:
-        outcome = _OUTCOME_TEXT.get(ev.outcome, ev.outcome.replace("_", " "))
-        rounds = f"{ev.rounds} round" + ("" if ev.rounds == 1 else "s")
-        summary = f"{outcome} after {rounds}; TUV swing {ev.tuv_swing}"
-    if ev.space and ev.space not in summary:
-        summary = f"{ev.space}: {summary}"
+def _battle_summary_line(game: Game | None, battle: "_Battle") -> str:
+    started, ended = battle.started, battle.ended
+    retreat_to = next((ev.destination for ev in battle.events if isinstance(ev, Retreated)), None)
+    summary = battle_summary(game, ended, started.attacker if started else None,
+                             started.defenders if started else (), retreat_to)
+    if ended.space and ended.space not in summary:
+        summary = f"{ended.space}: {summary}"
     return summary
 
 
-def battle_summaries(events: Iterable[Event]) -> list[str]:
+def battle_summaries(events: Iterable[Event], game: Game | None = None) -> list[str]:
     """One line per finished battle, in the order fought (e.g. for CLI output)."""
-    return [_battle_summary_line(ev) for ev in events if isinstance(ev, BattleEnded)]
+    return [_battle_summary_line(game, b) for b in _group_battles(list(events)) if b.ended]
 
 
 # --------------------------------------------------------------------------- battles
@@ -239,14 +248,16 @@ def _dice_table(game: Game, rolls: list[DiceRolled]) -> Table:
     table.add_column("Hits", justify="right")
     for ev in rolls:
         hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
+        damage = ev.step == "raid"
         table.add_row(
-            ev.step,
+            STEP_NAMES.get(ev.step, ev.step),
             Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
             unit_name(game, ev.unit_type, len(ev.rolls)),
             str(len(ev.rolls)),
-            f"≤{ev.target}",
-            _dice_text(ev),
-            Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE),
+            "damage" if damage else f"≤{ev.target}",
+            Text(" ".join(map(str, ev.rolls))) if damage else _dice_text(ev),
+            Text(str(sum(ev.rolls)) if damage else str(ev.hits),
+                 style=hit_style if (ev.hits or damage) else MISS_STYLE),
         )
     return table
 
@@ -263,8 +274,9 @@ def _battle_line(game: Game, battle: _Battle, ev: Event) -> Text:
         if any(ev.cargo_lost.values()):
             parts.append(f"cargo lost: {format_units(game, ev.cargo_lost)}")
         text.append(" " + ("; ".join(parts) if parts else "no losses"))
-        if ev.reason and ev.reason != "hits":
-            text.append(f" ({ev.reason})", style="italic")
+        reason = CASUALTY_REASONS.get(ev.reason, ev.reason)
+        if reason:
+            text.append(f" ({reason})", style="italic")
         return text
     if isinstance(ev, Submerged):
         text = Text("  ↓ ")
@@ -275,8 +287,12 @@ def _battle_line(game: Game, battle: _Battle, ev: Event) -> Text:
         text = Text("  ← ")
         text.append_text(_side_label(game, battle, "attacker"))
         text.append(f" retreats {format_units(game, ev.units)} to {ev.destination}")
-        if ev.reason:
-            text.append(f" ({ev.reason})", style="italic")
+        text.append(f" ({retreat_reason(ev.reason, ev.condition)})", style="italic")
+        return text
+    if isinstance(ev, RaidDamage):
+        text = Text("  ⚒ ")
+        text.append(f"{unit_name(game, ev.unit_type)} in {ev.space} takes {ev.damage} damage "
+                    f"(dice {sum(ev.rolls)}; now {ev.total})")
         return text
     return Text(f"  {ev!r}")
 
@@ -326,7 +342,7 @@ def _battle_panel(game: Game, battle: _Battle) -> Panel:
         losses.append(f"{format_units(game, ended.defender_lost)} (TUV {ended.defender_tuv_lost})")
         losses.append(f"; TUV swing {ended.tuv_swing}.")
         parts.append(losses)
-        parts.append(Text(_battle_summary_line(ended), style="bold"))
+        parts.append(Text(_battle_summary_line(game, battle), style="bold"))
     else:
         parts.append(Text("(battle not finished in this log)", style=WARNING_STYLE))
     return Panel(Group(*parts), title=title, title_align="left", border_style=border,
@@ -401,7 +417,7 @@ def _header(console: Console, game: Game, events: list[Event],
     return started
 
 
-def _skipped(console: Console, events: list[Event]) -> None:
+def _skipped(console: Console, game: Game, events: list[Event]) -> None:
     skipped = [ev for ev in events if isinstance(ev, OrderSkipped)]
     if not skipped:
         return
@@ -410,7 +426,7 @@ def _skipped(console: Console, events: list[Event]) -> None:
     table.add_column("Order")
     table.add_column("Why it was skipped", overflow="fold")
     for ev in skipped:
-        table.add_row(str(ev.line), ev.order, ev.reason)
+        table.add_row(str(ev.line), ev.order, problem_text((ev.reason, ev.params), game))
     console.print()
     console.print(Panel(table, title=Text("Orders not carried out", style=WARNING_STYLE),
                         title_align="left", border_style="yellow"))
@@ -418,6 +434,10 @@ def _skipped(console: Console, events: list[Event]) -> None:
 
 def _purchases(console: Console, game: Game, events: list[Event]) -> None:
     buys = [ev for ev in events if isinstance(ev, Purchased)]
+    for ev in events:
+        if isinstance(ev, Repaired):
+            console.print(Text(f"  {power_name(game, ev.power)} repairs {ev.points} damage in "
+                               f"{ev.space} for {ev.cost} IPCs ({ev.ipcs_left} left)"))
     if not buys:
         return
     _section(console, "Purchases")
@@ -450,13 +470,17 @@ def _battles(console: Console, game: Game, events: list[Event]) -> None:
 
 
 def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
-    rows = [ev for ev in events if isinstance(ev, (Captured, Plundered))]
+    rows = [ev for ev in events if isinstance(ev, (Captured, Plundered, UnitsCaptured))]
     if not rows:
         return
     _section(console, "Territory changes")
     for ev in rows:
         text = Text("  ")
-        if isinstance(ev, Captured):
+        if isinstance(ev, UnitsCaptured):
+            text.append_text(power_text(game, ev.by))
+            text.append(f" takes {format_units(game, ev.units)} in {ev.territory} from ")
+            text.append_text(power_text(game, ev.from_power))
+        elif isinstance(ev, Captured):
             text.append_text(power_text(game, ev.by))
             text.append(" liberates " if ev.liberated else " captures ")
             text.append(ev.territory, style="bold")
@@ -482,8 +506,9 @@ def _aircraft(console: Console, game: Game, events: list[Event]) -> None:
             text.append(f" loses {format_units(game, ev.units)} in {ev.space}")
         else:
             text.append(f" lands {format_units(game, ev.units)}: {format_path(ev.path)}")
-        if ev.reason:
-            text.append(f" ({ev.reason})", style="italic")
+        reason = (AIRCRAFT_LOST if isinstance(ev, AircraftLost) else LANDED).get(ev.reason, ev.reason)
+        if reason:
+            text.append(f" ({render(reason, {'line': getattr(ev, 'line', 0)})})", style="italic")
         console.print(text)
 
 
@@ -543,8 +568,8 @@ def _income(console: Console, game: Game, events: list[Event],
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
-        before = game.income(state_before.owners, key) if state_before else None
-        after = game.income(state_after.owners, key) if state_after else None
+        before = game.territory_value(state_before.owners, key) if state_before else None
+        after = game.territory_value(state_after.owners, key) if state_after else None
         if before is None and after is not None:
             before = after - delta
         if after is None and before is not None:
@@ -559,7 +584,8 @@ def _income(console: Console, game: Game, events: list[Event],
             Text(f"{delta:+d}", style=delta_style),
             str(after) if after is not None else dash,
             Text(f"{pl:+d}", style="green" if pl > 0 else "red") if pl else dash,
-            (str(coll.income) + (f" ({coll.note})" if coll.note else "")) if coll else dash,
+            (str(coll.income) + (f" ({INCOME_REASONS.get(coll.reason, coll.reason)})"
+                                 if coll.reason else "")) if coll else dash,
             str(ipcs) if ipcs is not None else dash,
         )
     console.print(table)
@@ -582,8 +608,9 @@ def _victory(console: Console, game: Game, events: list[Event]) -> None:
         if isinstance(ev, VictoryDeclared):
             text = Text(f"{ev.side} win", style=side_style(ev.side))
             text.append(" the game!", style="bold")
-            if ev.capitals:
-                text.append(f"\nCapitals held: {', '.join(ev.capitals)}")
+            if ev.territories:
+                label = VICTORY_RULES.get(ev.rule, ev.rule.replace("_", " "))
+                text.append(f"\n{label[0].upper()}{label[1:]}: {', '.join(ev.territories)}")
             console.print()
             console.print(Panel(text, title="Victory", title_align="left", box=box.DOUBLE,
                                 border_style=side_style(ev.side).replace("bold ", "")))
@@ -598,7 +625,7 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     """Print the turn report for ``events`` to ``console``."""
     events = list(events)
     _header(console, game, events, state_before)
-    _skipped(console, events)
+    _skipped(console, game, events)
     _purchases(console, game, events)
     _moves(console, game, events, "combat", "Combat moves")
     _battles(console, game, events)

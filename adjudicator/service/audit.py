@@ -207,7 +207,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
     game = None
     if replay:
         if load_game is None:
-            from ..io.loader import load_game
+            from .games import load_game
         if parse is None:
             from ..io.parser import parse_orders as parse
         if adjudicate is None:

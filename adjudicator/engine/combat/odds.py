@@ -1,7 +1,8 @@
 """Exact battle odds: the probability distribution of a battle's outcome, computed from the
-Markov chain of ``combat.BattleState``s with the *same* rule functions the dice driver uses
-(``decide_before_round``, ``volleys``, ``hits_by_class``, ``apply_side_hits``,
-``end_of_round``).  Nothing here re-states a rule; it only sums probabilities.
+Markov chain of ``BattleState``s with the *same* rule functions and the same battle steps
+the dice driver uses (``decide_before_round``, ``stage_volleys``, ``hits_by_class``,
+``apply_side_hits``, ``end_of_round``).  Nothing here re-states a rule; it only sums
+probabilities.
 
 How it works:
 
@@ -38,12 +39,14 @@ from collections.abc import Mapping
 
 import attrs
 
-from .combat import (
-    ASSIGN_ORDER, ATT, DEF, OUTCOMES, BattleSetup, BattleState, Board, Side, Volley,
-    apply_side_hits, decide_before_round, end_of_round, hits_by_class, run_battle, volleys,
-)
-from ..model.dice import SeededDice
-from ..model.rules import Ability, Domain
+from ...model.dice import SeededDice
+from ...model.units import Domain
+from .board import Board
+from .casualties import apply_side_hits, hits_by_class
+from .driver import run_battle
+from .model import ATT, DEF, OUTCOMES, BattleSetup, BattleState, Side, Volley
+from .rules import decide_before_round, end_of_round
+from .steps import stage_volleys
 
 __all__ = ["BattleOdds", "battle_odds", "monte_carlo"]
 
@@ -194,8 +197,9 @@ class _Chain:
         relevance = board.summary(target_idx, target).relevance
         groups: dict[int, list[tuple[int, int]]] = {}
         for v in firing:
-            groups.setdefault(v.cls & relevance, []).append((v.count, v.target))
-        classes = [c for c in ASSIGN_ORDER if c in groups]
+            c = v.cls if v.cls >= 8 else v.cls & relevance
+            groups.setdefault(c, []).append((v.count, v.target))
+        classes = [c for c in board.assign_order if c in groups]
         caps = [self.capacity(target_idx, target, c) for c in classes]
         dists = [self.hit_pmf(tuple(groups[c]), cap) for c, cap in zip(classes, caps)]
         if len(classes) == 1:
@@ -219,24 +223,35 @@ class _Chain:
         found = self._marg[key] = list(out.items())
         return found
 
-    def stage(self, state: BattleState, stage: str):
-        vols = volleys(self.board, state, stage)
+    def stage(self, state: BattleState, stage: int):
+        vols = stage_volleys(self.board, state, stage)
         am = self.marginal(ATT, state.att, tuple(v for v in vols if v.side == DEF))
         dm = self.marginal(DEF, state.dfn, tuple(v for v in vols if v.side == ATT))
         return am, dm
 
     def transitions(self, state: BattleState):
         """One round from a state returned by ``decide_before_round``: a list of
-        (probability, attacker marginal, defender marginal) for the main stage."""
+        (probability, attacker marginal, defender marginal) for the round's last stage,
+        the earlier stages (e.g. surprise strike, AA fire) branching into several starts."""
+        board = self.board
+        A, D = self.objs
         starts = [(1.0, state)]
-        if self.board.is_sea and volleys(self.board, state, "surprise"):
-            am, dm = self.stage(state, "surprise")
-            A, D = self.objs
-            starts = [(pa * pd, state._replace(att=A[ia], dfn=D[id_]))
-                      for ia, pa in am for id_, pd in dm]
+        last = len(board.stages) - 1
+        for stage in range(last):
+            nxt: dict[tuple, float] = {}
+            for q, st in starts:
+                if not stage_volleys(board, st, stage):
+                    nxt[st] = nxt.get(st, 0.0) + q
+                    continue
+                am, dm = self.stage(st, stage)
+                for ia, pa in am:
+                    for id_, pd in dm:
+                        s2 = st._replace(att=A[ia], dfn=D[id_])
+                        nxt[s2] = nxt.get(s2, 0.0) + q * pa * pd
+            starts = [(q, st) for st, q in nxt.items()]
         out = []
         for q, st in starts:
-            am, dm = self.stage(st, "main")
+            am, dm = self.stage(st, last)
             out.append((q, am, dm))
         return out
 
@@ -432,4 +447,4 @@ def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
 
 
 def board_captures(unit) -> bool:
-    return unit.type.domain == Domain.LAND and not unit.type.has(Ability.CANNOT_CAPTURE)
+    return unit.type.domain == Domain.LAND and not unit.type.has("cannot_capture")

@@ -1,0 +1,57 @@
+"""Anti-aircraft fire (Spring 1942 rules digest §4.3 "AA gun", [L739-L747]).
+
+Before the first round of a land battle, the defender's AA guns in the territory fire
+once at the *attacking* aircraft (never at aircraft flying over).  With ``dice =
+"per_aircraft"`` (1942) one die is rolled for each attacking aircraft and names it, so
+each aircraft is hit on ``value`` or less independently; ``max_guns`` limits how many guns
+fire in one battle (1942: one, whoever owns the others).  Hits are removed at once: those
+aircraft do not fire.  AA guns themselves are ``noncombatant`` in the same data.
+The same fire opens a strategic bombing raid (``engine.raids``).
+"""
+
+from __future__ import annotations
+
+from ..combat.model import DEF, Volley
+from ..combat.stepbase import BattleStep, register_step
+from .base import REQUIRED, Ability, register
+
+
+@register
+class AAFire(Ability):
+    name = "aa_fire"
+    doc = "Fires before round 1 at attacking aircraft (one die per aircraft, hit on value)."
+    params = {"value": (int, REQUIRED), "dice": (str, "per_aircraft"), "max_guns": (int, 1)}
+
+    def check(self, unit, params):
+        problems = []
+        if params.get("dice", "per_aircraft") != "per_aircraft":
+            problems.append(f"aa_fire: dice '{params['dice']}' is not supported (per_aircraft)")
+        if not 1 <= params.get("value", 1) <= 20:
+            problems.append("aa_fire: value must be between 1 and 20")
+        return problems
+
+
+def aa_volleys(board, guns, targets) -> list[Volley]:
+    """The AA dice against ``targets`` ((slot, count present), ...): one volley per
+    aircraft type, aimed at that type, from the first gun type in ``guns``."""
+    gun = next((u for u in guns if u.type.has("aa_fire")), None)
+    if gun is None:
+        return []
+    value = gun.type.param("aa_fire", "value", 1)
+    out = []
+    for slot, n in targets:
+        if n and slot.is_air:
+            out.append(Volley(DEF, "aa", gun.type.key, n, value, board.aimed_class(slot.key)))
+    return out
+
+
+@register_step
+class AAFireStep(BattleStep):
+    name = "aa_fire"
+    first_round_only = True
+
+    def volleys(self, board, side_idx, side, summ, enemy):
+        if side_idx != DEF or board.is_sea or not enemy.air:
+            return []
+        attackers = board.slots[1 - side_idx]
+        return aa_volleys(board, board.support[DEF], zip(attackers, enemy.present))

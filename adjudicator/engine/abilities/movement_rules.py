@@ -1,0 +1,95 @@
+"""Abilities that shape movement and control: small rules, one per ability.
+
+Each is registered under the name used in ``units.toml``; the engine reaches them through
+the hooks named in ``abilities.base`` (``may_move``, ``slot``...) or, for abilities that
+only mark a unit, through ``UnitType.has(name)`` at the one place the rule applies (noted
+in each docstring).
+"""
+
+from __future__ import annotations
+
+from .base import Ability, register
+
+
+@register
+class Blitz(Ability):
+    name = "blitz"
+    doc = ("May move through an empty enemy territory as the first step of a combat move, "
+           "capturing it (rule in engine.movement.check_land_path).")
+
+
+@register
+class MovesThroughEnemy(Ability):
+    name = "moves_through_enemy"
+    doc = ("Passes hostile sea zones, unless an enemy anti_sub unit is there "
+           "(rule in engine.movement.check_sea_path).")
+
+
+@register
+class SurfaceWarship(Ability):
+    name = "surface_warship"
+    doc = "Makes a sea zone hostile to enemies and blocks their ships (WorkingBoard.hostile_zone)."
+
+
+@register
+class CarriesLand(Ability):
+    name = "carries_land"
+    doc = "A transport: carries land units by its cargo rule (engine.movement loading)."
+
+
+@register
+class CarriesAir(Ability):
+    name = "carries_air"
+    doc = "A carrier: carries carrier_based aircraft by its cargo rule."
+
+
+@register
+class CarrierBased(Ability):
+    name = "carrier_based"
+    doc = "May take off from and land on a friendly carrier."
+
+
+@register
+class CannotCapture(Ability):
+    name = "cannot_capture"
+    doc = "Never takes a territory (air units, AA guns)."
+
+    def slot(self, unit, params, side):
+        return {"captures": False}
+
+
+@register
+class Static(Ability):
+    name = "static"
+    doc = "Never moves and cannot be carried (factories)."
+
+    def may_move(self, board, piece, phase):
+        return "static_unit"
+
+
+@register
+class MovesOnlyNoncombat(Ability):
+    name = "moves_only_noncombat"
+    doc = ("Moves only in the noncombat move (AA guns); in combat move only as cargo "
+           "already aboard since an earlier turn.  A unit captured this turn does not move.")
+
+    def may_move(self, board, piece, phase):
+        if phase == "combat":
+            return "moves_only_noncombat"
+        if getattr(piece, "captured", False):
+            return "captured_this_turn"
+        return None
+
+
+@register
+class CapturedWithTerritory(Ability):
+    name = "captured_with_territory"
+    doc = ("Changes owner with its territory instead of fighting: taken by the enemy who "
+           "captures the territory (engine.capture).")
+
+
+@register
+class Noncombatant(Ability):
+    name = "noncombatant"
+    doc = ("Never on the battle board: it neither fights nor is chosen as a casualty and does "
+           "not count for ending a battle (AA guns fire through their own battle step).")

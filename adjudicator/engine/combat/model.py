@@ -1,0 +1,147 @@
+"""The values one battle is made of: its setup, its state between dice, its result.
+
+A ``BattleSetup`` lists both sides' units (``BattleUnit``) and their instructions; the
+``Board`` (``combat.board``) turns it into *slots* of interchangeable units.  A
+``BattleState`` holds, per side, how many units of each slot are alive and damaged,
+whether the side's submarines have submerged and whether its retreatable units have
+retreated, plus the round number and the outcome.  Units that fire before or beside the
+battle but are never on the board (an AA gun, a bombarding ship) are ``support`` units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import attrs
+
+from ...model.events import Event
+from ...model.orders import RetreatCondition, SubmergePolicy
+from ...model.state import Unit
+from ...model.units import UnitType
+
+ATT, DEF = 0, 1
+SIDE_NAMES = ("attacker", "defender")
+OUTCOMES = ("attacker_wins", "defender_wins", "both_destroyed", "attacker_retreats", "stalemate")
+HARD_ROUND_CAP = 10_000          # safety net only: the rules always end a battle long before
+
+
+@attrs.frozen
+class BattleUnit:
+    """One unit on the battle board.  ``uid`` is unique within the battle (the turn engine
+    maps it back to its unit).  ``cargo`` dies with it and never fires or takes hits.
+    ``seaborne``: unloaded from a transport in this assault, so it can never retreat."""
+
+    uid: int
+    type: UnitType
+    owner: str
+    cargo: tuple[Unit, ...] = ()
+    seaborne: bool = False
+    origin: str | None = None
+
+
+@attrs.frozen
+class BattleSetup:
+    """Everything one battle needs.  Loss orders are unit type keys, first lost first
+    (``()``: the default, see ``combat.casualties``).  ``retreat`` are the attacker's
+    conditions (any true at the end of a round -> retreat); ``retreat_options`` the legal
+    destinations worked out by the turn engine (``()``: cannot retreat).  ``attacker_subs``
+    is ``"fire"``/``None`` or ``"submerge"`` (submerge at the first chance).  ``min_rounds``:
+    the attacker may not retreat before that many rounds (amphibious land part whose sea
+    part failed).  ``stages``: the edition's battle stages (``TurnPlan.battle_stages``).
+    ``support``: per side, units that fire in a battle step without being on the board
+    (AA guns, bombarding ships).  ``unit_types`` (type key -> UnitType) prices cargo for
+    the TUV figures."""
+
+    battle_id: str
+    space: str
+    is_sea: bool
+    attacker: str
+    attackers: tuple[BattleUnit, ...]
+    defenders: tuple[BattleUnit, ...]
+    attacker_loss_order: tuple[str, ...] = ()
+    defender_loss_order: tuple[str, ...] = ()
+    retreat: tuple[RetreatCondition, ...] = ()
+    retreat_options: tuple[str, ...] = ()
+    attacker_subs: str | None = None
+    defender_submerge: SubmergePolicy = SubmergePolicy.LOSING
+    min_rounds: int = 0
+    stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
+    support: tuple[tuple[BattleUnit, ...], tuple[BattleUnit, ...]] = ((), ())
+    unit_types: Mapping[str, UnitType] = attrs.field(factory=dict, eq=False, hash=False)
+
+
+@attrs.frozen
+class BattleResult:
+    """``attackers``/``defenders``: survivors (retreated and submerged ones included).
+    ``retreated_to`` is set whenever some attacking units retreated (sea-borne units that
+    stayed may still have won or lost).  ``killed``/``retreated``/``submerged``: uids."""
+
+    outcome: str
+    rounds: int
+    attackers: tuple[BattleUnit, ...]
+    defenders: tuple[BattleUnit, ...]
+    retreated_to: str | None
+    submerged: tuple[int, ...]
+    events: tuple[Event, ...]
+    killed: tuple[int, ...] = ()
+    retreated: tuple[int, ...] = ()
+
+
+class Volley(NamedTuple):
+    """Units of one type (and one value) on one side firing together in one stage.
+    ``cls`` is the target class of its hits (``combat.board``)."""
+
+    side: int            # ATT or DEF
+    step: str            # "aa" | "bombard" | "surprise" | "attack" | "defence"
+    unit_type: str
+    count: int
+    target: int          # hit on a roll <= target
+    cls: int             # target class
+
+
+class Side(NamedTuple):
+    """One side's units, per slot of the board: ``alive`` (including submerged and
+    retreated ones) and ``damaged`` (among the alive; units with hit points > 1)."""
+
+    alive: tuple[int, ...]
+    damaged: tuple[int, ...]
+    submerged: bool = False   # every alive unit of this side with ``submerge`` is off the board
+    retreated: bool = False   # every alive non-sea-borne unit (not submerged) has retreated
+
+
+class BattleState(NamedTuple):
+    att: Side
+    dfn: Side
+    round: int = 0                 # rounds begun
+    outcome: str | None = None
+    retreat_to: str | None = None
+
+
+class Change(NamedTuple):
+    """A rule-driven change outside the dice: ``kind`` is "defenceless", "cannot_retreat",
+    "submerge" or "retreat"; ``slots`` = ((slot index, count), ...) on ``side``.  For a
+    retreat, ``reason`` is "condition" (``condition`` held) or "no_fire"."""
+
+    kind: str
+    side: int
+    slots: tuple[tuple[int, int], ...]
+    destination: str | None = None
+    reason: str = ""
+    condition: RetreatCondition | None = None
+
+
+class SideSummary(NamedTuple):
+    present: tuple[int, ...]       # units on the board per slot
+    n_present: int
+    anti_sub: bool
+    tmask: int                     # bit c: some present unit may take a hit of class c
+    tmask_defenceless: int
+    tmask_other: int
+    fire: int                      # bit c: some present unit fires hits of class c
+    only_defenceless: bool
+    relevance: int                 # class bits that matter against this side
+    can_submerge: bool
+    capturers: int                 # present land units that can capture
+    tuv: int                       # cost of present units (cargo excluded)
+    air: int                       # present air units

@@ -1,0 +1,66 @@
+"""Battle steps: the pluggable parts of a combat round.
+
+An edition's ``battle_stages`` (``TurnPlan``) lists the stages of a round; each stage is a
+group of steps that fire together (both sides' dice are drawn from the state at the start
+of the stage, so units hit in a stage still fire in it), and casualties are removed at
+the end of the stage.  A step is a :class:`BattleStep` registered under its name: the
+ordinary fire (``main_fire``) lives in ``combat.steps``; steps that come with an ability
+(``surprise_strike``, ``aa_fire``, ``bombardment``) live in that ability's module.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .model import Side, SideSummary, Volley
+
+_STEPS: dict[str, "BattleStep"] = {}
+
+
+class BattleStep:
+    """One kind of fire in a combat round.
+
+    ``first_round_only``: the step fires only in round 1 (AA fire, bombardment).
+    ``volleys`` returns the volleys of one side; ``claims`` says whether a slot fires in
+    this step *instead of* the ordinary fire of the same round."""
+
+    name: ClassVar[str] = ""
+    first_round_only: ClassVar[bool] = False
+
+    def volleys(self, board, side_idx: int, side: Side, summ: SideSummary,
+                enemy: SideSummary) -> list[Volley]:
+        return []
+
+    def claims(self, board, slot, side_idx: int, summ: SideSummary, enemy: SideSummary) -> bool:
+        return False
+
+
+def register_step(cls: type[BattleStep]) -> type[BattleStep]:
+    _STEPS[cls.name] = cls()
+    return cls
+
+
+def get_step(name: str) -> BattleStep:
+    return _STEPS[name]
+
+
+def known_steps() -> list[str]:
+    return sorted(_STEPS)
+
+
+# Decisions made at the start of a round, before any die (e.g. submarines submerging):
+# ``(ability name, decide(board, state) -> (state, changes))``, run when a unit with that
+# ability is in the battle.
+_ROUND_DECISIONS: list[tuple[str, object]] = []
+
+
+def register_round_decision(ability: str):
+    def wrap(fn):
+        _ROUND_DECISIONS.append((ability, fn))
+        return fn
+    return wrap
+
+
+def round_decisions(board) -> list:
+    present = {t for side in board.slots for s in side for t in s.tags}
+    return [fn for ability, fn in _ROUND_DECISIONS if ability in present]

@@ -1,0 +1,93 @@
+"""Who fires in each stage of a round: ``stage_volleys`` runs the edition's battle steps,
+and ``main_fire`` (ordinary fire, rules digest steps 3-4) is defined here.
+
+Units whose hits no enemy unit on the board could take do not roll at all (bombers facing
+only submarines, submarines facing only aircraft).  Dice order within a stage: the
+attacker's volleys, then the defender's, each side's in its loss order, one roll per unit
+type and value.
+"""
+
+from __future__ import annotations
+
+from ..abilities import base as abilities
+from .model import ATT, DEF, BattleState, Volley
+from .stepbase import BattleStep, get_step, register_step
+
+
+@register_step
+class MainFire(BattleStep):
+    """Every unit able to fire that did not fire in another step of this round.  Its value
+    may be raised by abilities with a ``fire_values`` hook (e.g. artillery support)."""
+
+    name = "main_fire"
+
+    def volleys(self, board, side_idx, side, summ, enemy):
+        step = "attack" if side_idx == ATT else "defence"
+        others = [get_step(n) for stage in board.stages for n in stage if n != self.name]
+        slots = board.slots[side_idx]
+        firing: list[list[int]] = []        # per slot: [count, value]
+        for i, (s, n) in enumerate(zip(slots, summ.present)):
+            if not n or not s.can_fire:
+                firing.append([0, s.value])
+                continue
+            if any(o.claims(board, s, side_idx, summ, enemy) for o in others):
+                firing.append([0, s.value])
+                continue
+            firing.append([n, s.value])
+        splits = {i: [(n, v)] for i, (n, v) in enumerate(firing) if n}
+        for ability in fire_value_hooks(board, side_idx):
+            splits = ability.fire_values(board, side_idx, summ, splits)
+        out: dict[tuple[str, int], list] = {}
+        for i, parts in sorted(splits.items()):
+            s = slots[i]
+            cls = board.fire_class(s, summ.anti_sub)
+            if not enemy.tmask >> cls & 1:
+                continue
+            for n, value in parts:
+                if n <= 0 or value <= 0:
+                    continue
+                key = (s.key, value)
+                if key in out:
+                    out[key][3] += n
+                else:
+                    out[key] = [side_idx, step, s.key, n, value, cls]
+        return [Volley(*v) for v in out.values()]
+
+
+def fire_value_hooks(board, side_idx: int):
+    """Abilities on this side that change fire values (each once, in name order)."""
+    cache = board._fire_hooks
+    found = cache.get(side_idx)
+    if found is None:
+        seen: dict[str, object] = {}
+        for s in board.slots[side_idx]:
+            for ability, _params in abilities.hooks(s.type, "fire_values"):
+                seen.setdefault(ability.name, ability)
+        found = cache[side_idx] = [seen[k] for k in sorted(seen)]
+    return found
+
+
+def stage_volleys(board, state: BattleState, stage: int) -> tuple[Volley, ...]:
+    """Every volley of stage ``stage`` (an index into ``board.stages``) in ``state``: the
+    attacker's first, then the defender's."""
+    first = state.round == 1
+    key = (state.att, state.dfn, stage, first)
+    found = board._pair_volleys.get(key)
+    if found is None:
+        sa = board.summary(ATT, state.att)
+        sd = board.summary(DEF, state.dfn)
+        out: list[Volley] = []
+        for side_idx, side, summ, enemy in ((ATT, state.att, sa, sd), (DEF, state.dfn, sd, sa)):
+            for name in board.stages[stage]:
+                step = get_step(name)
+                if step.first_round_only and not first:
+                    continue
+                out += step.volleys(board, side_idx, side, summ, enemy)
+        found = board._pair_volleys[key] = tuple(out)
+    return found
+
+
+def all_volleys(board, state: BattleState) -> tuple[Volley, ...]:
+    """The volleys of every stage of the round in ``state`` (for expected-hit estimates)."""
+    return tuple(v for i in range(len(board.stages)) for v in stage_volleys(board, state, i))
+

@@ -1,0 +1,106 @@
+"""Strategic bombing raids (Spring 1942 rules digest §5.3.1 [L418-L430], §4.3 "Bomber",
+"Industrial complex"): a battle kind of its own, fought before every other battle.
+
+``bomb <territory> with <bombers>`` names bombers (``strategic_bomber``) that ended their
+combat move in an enemy territory with an enemy factory that can be damaged; they raid
+instead of fighting there.  The raid runs the battle engine with the AA fire step only
+(the territory's AA gun, one die per bomber, hit on its value), then each surviving
+bomber rolls one die and the total is added to the factory's damage, up to its cap
+(``abilities.factory.damage_cap``); excess damage is lost.  Raiding bombers fight no
+other battle and land in the noncombat move like any attacking aircraft.
+"""
+
+from __future__ import annotations
+
+from ..model.dice import DiceSource
+from ..model.events import BattleStarted, DiceRolled, RaidDamage
+from .abilities import factory as factory_rules
+from .combat import BattleSetup, BattleUnit, resolve_battle
+from .context import TurnContext
+from .errors import OrderFailed
+from .working import Piece, count_types
+
+RAID_STAGES = (("aa_fire",),)
+
+
+def target_factory(ctx: TurnContext, territory: str) -> Piece | None:
+    """The enemy factory a raid on ``territory`` damages (the first that can be damaged)."""
+    board = ctx.board
+    for p in board.factories_at(territory):
+        ipc = board.map[territory].ipc
+        if board.enemy_of(ctx.power, p.owner) and factory_rules.damage_cap(board.utype(p), ipc) > 0:
+            return p
+    return None
+
+
+def declare_raids(ctx: TurnContext) -> None:
+    """Mark the bombers each ``bomb`` order names as raiding."""
+    for order in ctx.orders.bombs:
+        try:
+            _declare(ctx, order)
+        except OrderFailed as failure:
+            ctx.error(order.line, failure.code, **failure.params)
+
+
+def _declare(ctx: TurnContext, order) -> None:
+    board = ctx.board
+    space = order.space
+    if not board.is_enemy_territory(space):
+        raise OrderFailed("raid_not_enemy", space=space)
+    if target_factory(ctx, space) is None:
+        raise OrderFailed("raid_no_factory", space=space)
+    chosen: list[Piece] = []
+    for group in order.units:
+        ut = board.rules.units[group.type]
+        if not ut.has("strategic_bomber"):
+            raise OrderFailed("raid_not_bomber", unit=group.type)
+        pool = [p for p in board.at(space) if p.owner == ctx.power and p.type == group.type
+                and "combat" in p.moved_in and not p.raiding and p not in chosen]
+        if len(pool) < group.count:
+            raise OrderFailed("raid_bombers_missing", unit=group.type, count=group.count,
+                              space=space, found=len(pool))
+        chosen.extend(pool[:group.count])
+    for p in chosen:
+        p.raiding = True
+    ctx.raids.setdefault(space, []).extend(p.uid for p in chosen)
+    ctx.attack_lines.setdefault(space, order.line)
+
+
+def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
+    """AA fire, then the bombing dice, then the damage."""
+    board = ctx.board
+    bombers = [board.pieces[uid] for uid in ctx.raids.get(space, ()) if uid in board.pieces]
+    factory = target_factory(ctx, space)
+    if not bombers or factory is None:
+        return
+    guns = [p for p in board.at(space) if board.enemy_of(ctx.power, p.owner)
+            and board.utype(p).has("aa_fire")]
+    battle = f"{space} (raid)"
+    ctx.emit(BattleStarted(battle, space, "raid", ctx.power, (factory.owner,),
+                           count_types(bombers), count_types(guns)))
+    for p in bombers:
+        p.fought = True
+    if ctx.checking or dice is None:
+        return
+    setup = BattleSetup(
+        battle_id=battle, space=space, is_sea=False, attacker=ctx.power,
+        attackers=tuple(BattleUnit(p.uid, board.utype(p), p.owner) for p in bombers),
+        defenders=(), stages=RAID_STAGES,
+        support=((), tuple(BattleUnit(p.uid, board.utype(p), p.owner) for p in guns)),
+        unit_types=board.rules.units)
+    result = resolve_battle(setup, dice)
+    for event in result.events:
+        ctx.emit(event)
+    survivors = {u.uid for u in result.attackers}
+    for p in bombers:
+        if p.uid not in survivors:
+            board.remove(p)
+    n = len(survivors)
+    faces = tuple(dice.roll(n, f"{battle} damage")) if n else ()
+    ipc = board.map[space].ipc
+    cap = factory_rules.damage_cap(board.utype(factory), ipc)
+    added = max(0, min(sum(faces), cap - factory.damage))
+    factory.damage += added
+    if n:
+        ctx.emit(DiceRolled(battle, 1, "raid", "attacker", bombers[0].type, 0, faces, 0))
+    ctx.emit(RaidDamage(battle, space, factory.type, faces, added, factory.damage))

@@ -1,0 +1,61 @@
+"""Unit types: what a unit costs, how it fights and moves, and the named abilities it has.
+
+Abilities are names from the edition's ``units.toml`` with optional parameters
+(``{"support": {"targets": ("infantry",), "attack": 1, "count": 1}}``).  The model only
+stores them; their rules live in ``adjudicator.engine.abilities``, one module each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+import attrs
+
+
+class Domain(str, Enum):
+    LAND = "land"
+    AIR = "air"
+    SEA = "sea"
+
+
+@attrs.frozen
+class CargoRule:
+    """What a carrying unit can hold: ``slots`` units of ``domain``; at most ``large_slots``
+    of them may be units whose ``cargo_size`` is ``large`` (A&A: 1 of any type + 1 infantry).
+    ``only_types``: if given, only these unit types fit."""
+
+    domain: Domain
+    slots: int
+    large_slots: int | None = None
+    only_types: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class UnitType:
+    key: str                      # canonical key, e.g. "infantry"
+    name: str                     # display name, e.g. "Infantry"
+    domain: Domain
+    cost: int
+    attack: int
+    defense: int
+    move: int
+    abilities: frozenset[str] = frozenset()
+    aliases: tuple[str, ...] = ()  # e.g. ("inf",)
+    cargo: CargoRule | None = None  # set for transports and carriers
+    cargo_size: str = "small"       # "small" or "large" when carried
+    plural: str = ""                # display plural, defaults to name + "s"
+    buyable: bool = True            # may be bought in the purchase phase
+    # ability name -> its parameters (plain values; lists become tuples)
+    params: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, eq=False, hash=False)
+
+    def has(self, ability: str) -> bool:
+        return ability in self.abilities
+
+    def param(self, ability: str, name: str, default: Any = None) -> Any:
+        return self.params.get(ability, {}).get(name, default)
+
+    @property
+    def display_plural(self) -> str:
+        return self.plural or self.name + "s"

@@ -1,0 +1,259 @@
+"""The words: every problem code and event reason the engine produces, as English text.
+
+The engine and the files speak in codes and parameters (``model.problems``, ``model.events``);
+this module is the one place that turns them into sentences, so a translation or a change
+of tone touches nothing else.  Templates use ``{name}`` placeholders; parameters named
+``unit``/``units`` (unit keys, ``{key: count}``), ``power``/``orders_for`` (power keys) are
+shown by display name, lists joined with commas.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from typing import Any
+
+from ..model.game import Game
+from ..model.problems import Problem
+
+PROBLEMS: dict[str, str] = {
+    # -- the turn
+    "game_over": "the game is over: the {side} have won",
+    "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
+    # -- which units
+    "units_not_there": "needs {count} {unit_n}{cargo_text} in {space}, but none of yours is there now "
+                       "(lost in battle, moved away, or never there)",
+    "units_cannot_move": "needs {count} {unit_n}{cargo_text} in {space}, found {found} that can move{blocked_text}",
+    # why a unit may not move (also the {why} of units_cannot_move)
+    "static_unit": "never moves",
+    "already_moved": "has already moved in this phase",
+    "aboard_transport": "is aboard a transport (unload it instead)",
+    "carrier_moved_first": "rode on a carrier that has already moved (order fighters off a carrier "
+                           "before the carrier moves)",
+    "loaded_this_turn": "was loaded this turn (loading is its whole move)",
+    "transport_unloaded": "has unloaded this turn and cannot move again",
+    "raided_this_turn": "is on a bombing raid this turn",
+    "moved_in_combat": "moved in combat this turn",
+    "fought_this_turn": "fought this turn",
+    "landed_from_sea": "landed from the sea this turn",
+    "moves_only_noncombat": "moves only in the noncombat move",
+    "captured_this_turn": "was captured this turn and cannot move",
+    # -- paths
+    "path_too_short": "the path needs at least a start and a destination",
+    "not_adjacent": "{a} is not adjacent to {b}",
+    "impassable": "{space} is neutral and impassable",
+    "land_unit_at_sea": "{unit} cannot enter sea zones (load it onto a transport)",
+    "path_too_long": "{unit} moves {move}, the path is {length} long",
+    "noncombat_into_enemy": "land units may never enter enemy territory {space} in noncombat",
+    "must_stop_in_enemy": "{unit} must stop in enemy territory {space}",
+    "blitz_not_first": "a blitz must go through the enemy territory as its first step ({space})",
+    "blitz_blocked": "cannot blitz through {space}: it holds enemy units",
+    "combat_move_to_friendly": "a combat move must end in an enemy territory; {space} is friendly "
+                               "(move it under 'noncombat:')",
+    "air_range": "{unit} has a range of {move}; it has used {used} and this path needs {length} more",
+    "ship_on_land": "{unit} cannot enter land",
+    "straits_closed": "no ship may enter or leave {zone} (the straits are closed)",
+    "canal_closed": "the {canal} is not controlled by your side since the start of the turn "
+                    "({territories})",
+    "sub_stopped_by_anti_sub": "a submarine must stop on entering {space}: an enemy destroyer is there",
+    "must_stop_in_hostile_zone": "ships must stop on entering hostile sea zone {space}",
+    "noncombat_into_hostile_zone": "ships cannot end a noncombat move in hostile sea zone {space}",
+    # -- loading
+    "load_direction": "load from a territory into a sea zone: 'load 2 inf Germany -> SZ 5'",
+    "load_in_hostile_zone": "no loading in hostile sea zone {zone}",
+    "load_not_land": "only land units can be loaded onto transports",
+    "no_transport_room": "no transport of {whose} in {zone} has room for {unit}",
+    "unload_direction": "unload from a sea zone into a territory: 'unload 2 inf SZ 6 -> Norway Finland'",
+    "unload_friendly_in_combat": "{space} is friendly: unload there under 'noncombat:'",
+    "unload_enemy_in_noncombat": "{space} is enemy territory: an amphibious assault is a combat move",
+    "unload_in_hostile_zone": "no unloading in hostile sea zone {zone}",
+    "no_cargo_to_unload": "not enough {unit_plural} of yours aboard transports in {zone} that can "
+                          "unload into {space}",
+    # -- combat moves
+    "air_no_battle": "{unit} must end its combat move in a battle; {space} has nothing to attack",
+    "air_no_landing": "{unit} attacking {space} could not reach any landing space with its "
+                      "remaining {moves} moves{deck_text} (no kamikaze attacks; land it on a "
+                      "territory friendly since the start of the turn or on a carrier with room)",
+    "ship_no_battle": "{unit} ends its combat move in {space} with no battle or amphibious assault "
+                      "there: move it under 'noncombat:'",
+    "cargo_not_unloaded": "{unit} loaded in combat must be unloaded in an amphibious assault",
+    "directive_without_battle": "no battle in {space} follows from your combat moves; this "
+                                "directive has no effect",
+    "retreat_not_adjacent": "retreat destination {destination} is not adjacent to {space}",
+    "retreat_redirected": "no attacking unit comes from {destination}, so the retreat will go to "
+                          "{instead} instead (legal: {legal})",
+    "retreat_impossible": "units attacking {space} cannot retreat to {destination}; only aircraft "
+                          "can break off",
+    "raid_not_enemy": "{space} is not an enemy territory: nothing to bomb",
+    "raid_no_factory": "{space} has no enemy factory that bombing can damage",
+    "raid_not_bomber": "{unit} cannot make a strategic bombing raid",
+    "raid_bombers_missing": "needs {count} {unit_n} that ended their combat move in {space}, "
+                            "found {found}",
+    "bombard_no_assault": "no amphibious assault on {space} to bombard",
+    "bombard_not_able": "{unit} cannot bombard",
+    "bombard_ships_missing": "needs {count} {unit_n} in the sea zones the assault on {space} "
+                             "comes from, found {found}",
+    # -- landing
+    "air_cannot_land_there": "{unit} cannot land in {space}: it must be a territory friendly since "
+                             "the start of the turn, or a carrier with room",
+    "carrier_duty_unmet": "{unit} counted on a carrier reaching {zone} to land (your landing plan), "
+                          "but none with room is there at the end of the turn; that carrier move "
+                          "is mandatory",
+    # -- purchase, repair
+    "capital_lost_no_purchase": "{power}'s capital is in enemy hands: it cannot buy or repair",
+    "not_buyable": "{unit_plural} cannot be bought in this game",
+    "purchase_too_expensive": "this costs {cost} IPCs; {power} has {ipcs}",
+    "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
+                  "(no deliberate overbuying)",
+    "naval_overbuying": "{bought} sea units bought but coastal factories can place only {capacity}",
+    "nothing_to_repair": "no damaged factory of yours in {space}",
+    "repair_too_much": "the factory in {space} has {damage} damage; {points} cannot be repaired",
+    # -- placement ("cannot place {unit} in {space}: ...")
+    "not_bought": "no {unit_lower} was bought this turn (a rejected purchase buys nothing)",
+    "all_placed": "all {unit_plural_lower} bought this turn are already placed",
+    "factory_at_sea": "a factory is placed in a territory",
+    "factory_not_held_since_start": "a new factory goes only in a territory you have controlled "
+                                    "since the start of the turn",
+    "factory_territory_too_poor": "{space} is worth too little for a factory",
+    "factory_already_there": "{space} already has a factory",
+    "ship_placed_on_land": "{unit_plural} are placed in a sea zone next to a factory",
+    "land_unit_placed_at_sea": "land units cannot be placed at sea (not even onto transports)",
+    "air_placed_at_sea": "{unit_plural} can only be placed in a factory territory",
+    "no_carrier_room": "no carrier of yours in {space} with room for a fighter",
+    "no_factory_here": "{space} has no factory you have controlled since the start of the turn",
+    "no_factory_adjacent": "{space} is not next to a factory you have controlled since the start "
+                           "of the turn",
+    "factory_limit": "the factory limit near {space} is reached",
+    "units_not_placed": "bought but not placed by any order: {units}; they will be placed at your "
+                        "factories (capital first) or refunded",
+}
+
+PLACEMENT_CODES = frozenset({
+    "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
+    "factory_territory_too_poor", "factory_already_there", "ship_placed_on_land",
+    "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
+    "no_factory_adjacent", "factory_limit"})
+
+CASUALTY_REASONS = {"hits": "", "defenceless": "defenceless", "cannot_retreat": "cannot retreat"}
+AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land"}
+LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
+          "order_failed": "order on line {line} could not land it"}
+INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
+INCOME_ITEMS = {"territories": "territories"}
+VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capitals held",
+                 "victory_cities": "victory cities held", "total_victory": "all victory cities held"}
+
+
+def unit_name(game: Game | None, key: str, count: int = 1) -> str:
+    ut = game.ruleset.units.get(key) if game else None
+    if ut is None:
+        return key
+    return ut.name if count == 1 else ut.display_plural
+
+
+def units_text(game: Game | None, units: Mapping[str, int]) -> str:
+    """``{"infantry": 2}`` -> "2 Infantry"."""
+    return ", ".join(f"{n} {unit_name(game, k, n)}" for k, n in units.items()) or "nothing"
+
+
+def power_name(game: Game | None, key: str | None) -> str:
+    if not key:
+        return "neutral"
+    power = game.ruleset.powers.get(key) if game else None
+    return power.name if power else key
+
+
+def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if key in ("power", "orders_for"):
+            value = power_name(game, value)
+        elif key == "units" and isinstance(value, Mapping):
+            value = units_text(game, value)
+        elif key == "why" and value:
+            value = PROBLEMS.get(value, value)
+        elif isinstance(value, (list, tuple)):
+            value = ", ".join(map(str, value))
+        out[key] = value
+    unit = params.get("unit")
+    if isinstance(unit, str):
+        count = params.get("count", 1)
+        out["unit"] = unit_name(game, unit)
+        out["unit_n"] = unit_name(game, unit, count if isinstance(count, int) else 2)
+        out["unit_plural"] = unit_name(game, unit, 2)
+        out["unit_lower"] = out["unit"].lower()
+        out["unit_plural_lower"] = out["unit_plural"].lower()
+    cargo = params.get("cargo")
+    out["cargo_text"] = ("" if cargo is None else " carrying " + (units_text(game, cargo)
+                                                                  if cargo else "nothing"))
+    blocked, why = params.get("blocked"), params.get("why")
+    out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
+    out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
+    out["whose"] = "your side" if params.get("allied") else "yours"
+    return out
+
+
+def render(template: str, values: Mapping[str, Any]) -> str:
+    """Fill ``template``; a placeholder without a value is shown as ``?``."""
+    fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    return template.format(**{f: values.get(f, "?") for f in fields})
+
+
+def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | None = None) -> str:
+    """The sentence for a problem (or a ``(code, params)`` pair)."""
+    code, params = (problem.code, problem.params) if isinstance(problem, Problem) else problem
+    values = _values(game, code, params)
+    text = render(PROBLEMS.get(code, code.replace("_", " ")), values)
+    if code in PLACEMENT_CODES:
+        text = f"cannot place {values.get('unit', '?')} in {values.get('space', '?')}: {text}"
+    return text
+
+
+def problem_line(problem: Problem, game: Game | None = None) -> str:
+    """``line 3: error: ...`` (as ``pbem check`` prints it)."""
+    where = f"line {problem.line}: " if problem.line else ""
+    return f"{where}{problem.severity}: {problem_text(problem, game)}"
+
+
+def retreat_reason(reason: str, condition) -> str:
+    if reason == "no_fire":
+        return "no attacking unit can fire"
+    if condition is None:
+        return "retreat condition"
+    parts = []
+    if condition.after_round is not None:
+        parts.append(f"after round {condition.after_round}")
+    if condition.side is not None and condition.comparison is not None and condition.threshold is not None:
+        unit = " TUV" if condition.measure == "tuv" else ""
+        comparison = getattr(condition.comparison, "value", condition.comparison)
+        parts.append(f"{condition.side}{unit} {comparison} {condition.threshold}")
+    return "retreat condition: " + (" and ".join(parts) or "always")
+
+
+def battle_summary(game: Game | None, ended, attacker: str | None = None,
+                   defenders: tuple[str, ...] = (), retreat_to: str | None = None,
+                   names: Mapping[str, str] | None = None) -> str:
+    """TripleA's one-liner: "Germany wins, taking Karelia after 2 rounds; TUV swing +9".
+    ``names``: power display names when there is no ``game``."""
+    def name(key: str) -> str:
+        return (names or {}).get(key) or power_name(game, key)
+
+    att = name(attacker) if attacker else "the attacker"
+    dfn = " and ".join(name(d) for d in defenders) or "the defender"
+    space = ended.space
+    rounds = ended.rounds
+    when = "at once" if rounds == 0 else f"after {rounds} round{'s' if rounds != 1 else ''}"
+    outcome = ended.outcome
+    if outcome == "attacker_wins" and ended.captured:
+        text = f"{att} wins, taking {space} {when}"
+    elif outcome == "attacker_wins":
+        text = f"{att} wins in {space} {when}"
+    elif outcome == "defender_wins":
+        text = f"{dfn} {'hold' if len(defenders) > 1 else 'holds'} {space} {when}"
+    elif outcome == "both_destroyed":
+        text = f"Both sides destroyed in {space} {when}"
+    elif outcome == "attacker_retreats":
+        text = f"{att} retreats from {space} to {retreat_to or '?'} {when}"
+    else:
+        text = f"Stalemate in {space} {when}: no unit can hit the other side"
+    return f"{text}; TUV swing {ended.tuv_swing:+d}"
