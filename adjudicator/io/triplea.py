@@ -1,5 +1,5 @@
-"""Read the facts of a TripleA game XML (map, owners, production, setup) and compare them
-with a loaded :class:`~adjudicator.game.Game`.
+"""Read the facts of a TripleA game XML (map, owners, production, victory cities, unit
+stats, setup) and compare them with a loaded :class:`~adjudicator.game.Game`.
 
 Only facts are read; nothing is converted into our data files automatically.  TripleA names
 differ from ours in a few regular ways, handled by :func:`our_space_name` and the
@@ -21,8 +21,8 @@ from ..model.game import Game
 #: TripleA player name -> our power key (A&A 1941 / 1942 family).
 DEFAULT_PLAYERS = {"Russians": "ussr", "Germans": "germany", "British": "uk",
                    "Japanese": "japan", "Americans": "usa"}
-#: TripleA unit type -> our unit key, where they differ.
-DEFAULT_UNIT_TYPES = {"armour": "tank"}
+#: TripleA unit type -> our unit key, where they differ (factories are read apart: ``FACTORY``).
+DEFAULT_UNIT_TYPES = {"armour": "tank", "aaGun": "aa_gun", "battleShip": "battleship"}
 FACTORY = "factory"
 
 
@@ -34,6 +34,7 @@ class TripleATerritory:
     owner: str | None = None          # TripleA player name
     capital: str | None = None        # TripleA player name
     impassable: bool = False
+    victory_cities: int = 0           # TripleA's victoryCity count (0 or 1 on the A&A maps)
 
 
 @attrs.frozen
@@ -41,6 +42,19 @@ class TripleACanal:
     name: str
     zones: tuple[str, ...]
     land_territories: tuple[str, ...]
+
+
+@attrs.frozen
+class TripleAUnitType:
+    """One unit type's numbers from its unitAttachment and the productionRule that buys it
+    (``cost`` is None when no rule buys exactly one); ``options`` keeps every raw option."""
+
+    name: str
+    cost: int | None = None
+    attack: int = 0
+    defense: int = 0
+    movement: int = 0
+    options: dict[str, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -64,6 +78,7 @@ class TripleAMap:
     placements: tuple[TripleAPlacement, ...]       # factories excluded
     factories: dict[str, str]                      # territory -> owning player
     starting_pus: dict[str, int]
+    unit_types: dict[str, TripleAUnitType] = attrs.field(factory=dict)
 
 
 def our_space_name(name: str) -> str:
@@ -96,11 +111,13 @@ def read_triplea(path: str | Path) -> TripleAMap:
                 territories[target],
                 production=int(opts.get("production", 0)),
                 capital=opts.get("capital"),
-                impassable=opts.get("isImpassable") == "true")
+                impassable=opts.get("isImpassable") == "true",
+                victory_cities=int(opts.get("victoryCity", 0)))
         elif (att.get("name") or "").startswith("canalAttachment"):
             name = opts.get("canalName", att.get("name"))
             canal_zones.setdefault(name, []).append(target)
             canal_land[name] = tuple(opts.get("landTerritories", "").split(":"))
+    unit_types = _unit_types(root)
     for o in root.iterfind("initialize/ownerInitialize/territoryOwner"):
         if o.get("territory") in territories:
             territories[o.get("territory")] = attrs.evolve(territories[o.get("territory")], owner=o.get("owner"))
@@ -123,7 +140,25 @@ def read_triplea(path: str | Path) -> TripleAMap:
         starting_pus={r.get("player"): int(r.get("quantity"))
                       for r in root.iterfind("initialize/resourceInitialize/resourceGiven")
                       if r.get("resource") == "PUs"},
+        unit_types=unit_types,
     )
+
+
+def _unit_types(root: ET.Element) -> dict[str, TripleAUnitType]:
+    """Unit types with their unitAttachment numbers and PU cost."""
+    costs: dict[str, int] = {}
+    for rule in root.iterfind("production/productionRule"):
+        results, cost = rule.findall("result"), rule.find("cost")
+        if (len(results) == 1 and results[0].get("quantity", "1") == "1" and cost is not None
+                and cost.get("resource") == "PUs"):
+            costs.setdefault(results[0].get("resourceOrUnit"), int(cost.get("quantity")))
+    options: dict[str, dict[str, str]] = {u.get("name"): {} for u in root.iterfind("unitList/unit")}
+    for att in root.iterfind("attachmentList/attachment"):
+        if att.get("name") == "unitAttachment" and att.get("attachTo") in options:
+            options[att.get("attachTo")].update(_options(att))
+    return {name: TripleAUnitType(name, costs.get(name), int(opts.get("attack", 0)),
+                                  int(opts.get("defense", 0)), int(opts.get("movement", 0)), opts)
+            for name, opts in options.items()}
 
 
 def compare_with_game(tmap: TripleAMap, game: Game, players: dict[str, str] | None = None,
