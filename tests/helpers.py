@@ -55,8 +55,14 @@ def orders(text: str, state: GameState, game=None):
     return parse_orders(text, game or game_1941(), power=state.power)
 
 
-def errors(problems) -> list[str]:
-    return [p.message for p in problems if p.severity == "error"]
+def text(problem, game=None) -> str:
+    """A problem's sentence, as players read it (present.wording)."""
+    from adjudicator.present.wording import problem_text
+    return problem_text(problem, game or game_1941())
+
+
+def errors(problems, game=None) -> list[str]:
+    return [text(p, game) for p in problems if p.severity == "error"]
 
 
 class SideDice:

@@ -156,8 +156,9 @@ def test_process_writes_turn_and_report(game, capsys, tmp_path):
     turn = game / "turns" / "0001-ussr.json"
     assert turn.is_file() and (game / "turns" / "0001-ussr.json.sig").is_file()
     assert (game / "orders" / "0001-ussr.txt").read_bytes() == USSR.read_bytes()
-    summaries = [e["summary"] for e in json.loads(turn.read_bytes())["events"]
-                 if e["kind"] == "battle_ended"]
+    from adjudicator.io.turnfile import read_turn_file
+    from adjudicator.present.report import battle_summaries
+    summaries = battle_summaries(read_turn_file(turn)[0].events, load_game("aa1941"))
     assert summaries, "the USSR's first turn fights in West Russia"
     page = text_of_html(report)
     for summary in summaries:

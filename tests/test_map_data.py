@@ -56,12 +56,14 @@ def tmap():
     return read_triplea(TRIPLEA_1941)
 
 
-def units_by_space(state, power):
+def units_by_space(state, power, factories: bool = False):
+    """Counts per space; the factories (printed on the map, not in the seed's unit charts)
+    only when asked for."""
     result: dict[str, Counter] = {}
     for space, units in state.units.items():
         for unit in units:
             for u in (unit, *unit.cargo):
-                if u.owner == power:
+                if u.owner == power and (factories or u.type != "industrial_complex"):
                     result.setdefault(space, Counter())[u.type] += 1
     return result
 
@@ -163,12 +165,14 @@ def test_unit_table_matches_seed(game):
     assert stats == {                                             # [L202-L215]
         "infantry": (3, 1, 2, 1), "tank": (6, 3, 3, 2), "fighter": (10, 3, 4, 4),
         "bomber": (12, 4, 1, 6), "submarine": (6, 2, 1, 2), "transport": (7, 0, 0, 2),
-        "destroyer": (8, 2, 2, 2), "carrier": (12, 1, 2, 2), "battleship": (16, 4, 4, 2)}
+        "destroyer": (8, 2, 2, 2), "carrier": (12, 1, 2, 2), "battleship": (16, 4, 4, 2),
+        "industrial_complex": (0, 0, 0, 0)}                      # printed, never bought [L643]
     units = game.ruleset.units
+    assert not units["industrial_complex"].buyable
     assert units["transport"].cargo.slots == 2 and units["transport"].cargo.large_slots == 1
     assert units["carrier"].cargo.domain == Domain.AIR and units["carrier"].cargo.only_types == ("fighter",)
-    assert units["tank"].cargo_size == "large" and units["tank"].has(Ability.BLITZ)
-    assert units["submarine"].has(Ability.SURPRISE_STRIKE) and not units["submarine"].has(Ability.SURFACE_WARSHIP)
+    assert units["tank"].cargo_size == "large" and units["tank"].has("blitz")
+    assert units["submarine"].has("surprise_strike") and not units["submarine"].has("surface_warship")
 
 
 def test_initial_state(game, state):
@@ -414,9 +418,10 @@ def test_wrong_starting_ipcs(tmp_path):
 
 
 def test_unknown_ability_and_domain(tmp_path):
-    msg = load_error(tmp_path, units=[('abilities = ["blitz"]', 'abilities = ["blitz", "flying"]'),
-                                      ('domain = "air"', 'domain = "space"')])
-    assert "unknown ability 'flying'" in msg and "unknown domain 'space'" in msg
+    msg = load_error(tmp_path, units=[('domain = "air"', 'domain = "space"')])
+    assert "unknown domain 'space'" in msg
+    msg = load_error(tmp_path, units=[('abilities = ["blitz"]', 'abilities = ["blitz", "flying"]')])
+    assert "unit 'tank': unknown ability 'flying' (known: " in msg
 
 
 def test_alias_collision(tmp_path):
@@ -451,7 +456,7 @@ def test_unknown_option_override(tmp_path):
 
 
 def test_unknown_game_name():
-    with pytest.raises(DataError, match="unknown game 'nosuchgame'"):
+    with pytest.raises(DataError, match="unknown ruleset 'nosuchgame'"):
         load_game("nosuchgame")
 
 

@@ -18,7 +18,10 @@ from adjudicator.model.orders import (
     DefenceOrder,
     Load,
     Move,
+    Bomb,
+    Bombard,
     OrderSet,
+    Repair,
     Phase,
     Place,
     RetreatCondition,
@@ -135,8 +138,8 @@ def test_full_example():
     orders = parse(EXAMPLE)
     assert orders == OrderSet(
         power="germany",
-        buys=(Buy((G(3, "infantry"), G(1, "tank")), 3),),
-        combat=(
+        items=(
+            Buy((G(3, "infantry"), G(1, "tank")), 3),
             Move(C, (G(2, "infantry"),), ("Karelia", "Archangel"), 5),
             Move(C, (G(1, "tank"),), ("Ukraine", "West Russia", "Karelia"), 6),
             Move(C, (G(1, "fighter"), G(1, "bomber")), ("Germany", "Eastern Europe", "Karelia"), 7),
@@ -145,12 +148,10 @@ def test_full_example():
                  ("Sea Zone 5", "Sea Zone 6"), 9),
             Move(C, (G(1, "carrier", (G(2, "fighter"),)),), ("Sea Zone 5", "Sea Zone 6"), 10),
             Unload(C, (G(1, "infantry"), G(1, "tank")), "Sea Zone 6", "Norway Finland", 11),
-        ),
-        noncombat=(Move(NC, (G(1, "fighter"),), ("Karelia", "West Russia"), 15),),
-        places=(Place((G(3, "infantry"),), "Germany", 16),
-                Place((G(1, "carrier"),), "Sea Zone 5", 17)),
-        battles=(BattleDirective("Sea Zone 6", subs="submerge", line=13),),
-        defences=(
+            BattleDirective("Sea Zone 6", subs="submerge", line=13),
+            Move(NC, (G(1, "fighter"),), ("Karelia", "West Russia"), 15),
+            Place((G(3, "infantry"),), "Germany", 16),
+            Place((G(1, "carrier"),), "Sea Zone 5", 17),
             DefenceOrder("Germany", ("infantry", "tank", "fighter", "bomber"), None, 18),
             DefenceOrder(None, ("infantry", "submarine", "tank"), SubmergePolicy.LOSING, 19),
         ),
@@ -644,16 +645,29 @@ def defences(draw):
     return tuple(out)
 
 
+def _order_set(power, buys, repairs, combat, bombs, bombards, battles_, noncombat, places,
+               defences_):
+    """Items in the canonical order of ``format_orders``: purchase, combat (movement first,
+    then raids, bombardments, battles), noncombat, placement, standing orders."""
+    return OrderSet(power, buys + repairs + combat + bombs + bombards + battles_ + noncombat
+                    + places + defences_)
+
+
+plain_groups = st.lists(plain_group, min_size=1, max_size=3).map(tuple)
 order_sets = st.builds(
-    OrderSet,
+    _order_set,
     power=st.one_of(st.none(), st.sampled_from(sorted(GAME.ruleset.powers))),
     buys=st.lists(st.builds(Buy, st.lists(plain_group, min_size=1, max_size=4).map(tuple)),
                   max_size=3).map(tuple),
+    repairs=st.lists(st.builds(Repair, space, st.integers(1, 99)), max_size=2).map(tuple),
     combat=st.lists(movement(C), max_size=5).map(tuple),
+    bombs=st.lists(st.builds(Bomb, space, plain_groups), max_size=2).map(tuple),
+    bombards=st.lists(st.builds(Bombard, space, st.one_of(st.just(()), plain_groups)),
+                      max_size=2).map(tuple),
+    battles_=battles(),
     noncombat=st.lists(movement(NC), max_size=5).map(tuple),
     places=st.lists(st.builds(Place, groups, space), max_size=3).map(tuple),
-    battles=battles(),
-    defences=defences(),
+    defences_=defences(),
 )
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.model.dice import SeededDice
-from adjudicator.model.events import AircraftLost, Casualties, Placed
+from adjudicator.model.events import UnitsCaptured, AircraftLost, Casualties, Placed
 from adjudicator.engine.turn import adjudicate, check
 from helpers import game_1941, orders, position, start_state
 
@@ -64,6 +64,10 @@ def accounting(before, result) -> Counter:
         elif isinstance(e, AircraftLost):
             for t, n in e.units.items():
                 expected[(e.power, t)] -= n
+        elif isinstance(e, UnitsCaptured):            # factories change owner with their land
+            for t, n in e.units.items():
+                expected[(e.from_power, t)] -= n
+                expected[(e.by, t)] += n
     battle_owner = {}
     for e in result.events:
         if type(e).__name__ == "BattleStarted":

@@ -25,20 +25,25 @@ from adjudicator.model.events import (
     Landed,
     Loaded,
     Moved,
+    NoMovesReceived,
     OrderSkipped,
     Placed,
     Plundered,
     Purchased,
+    RaidDamage,
     Refunded,
+    Repaired,
     Retreated,
     StandingOrdersChanged,
     Submerged,
     TurnStarted,
     Unloaded,
+    UnitsCaptured,
     VictoryDeclared,
     all_event_classes,
 )
 from adjudicator.model.errors import PbemError
+from adjudicator.model.orders import Comparison, RetreatCondition
 from adjudicator.model.game import Game
 from adjudicator.present.report import (
     battle_summaries,
@@ -81,15 +86,15 @@ def make_game() -> Game:
     }
     T = Territory
     territories = {t.key: t for t in [
-        T("Germany", False, ipc=10, original_owner="germany", capital_of="germany", factory=True),
+        T("Germany", False, ipc=10, original_owner="germany", capital_of="germany"),
         T("Norway", False, ipc=3, original_owner="germany"),
         T("Finland", False, ipc=1, original_owner="germany"),
         T("Ukraine", False, ipc=2, original_owner="ussr"),
         T("West Russia", False, ipc=2, original_owner="ussr"),
-        T("Karelia", False, ipc=2, original_owner="ussr", factory=True),
+        T("Karelia", False, ipc=2, original_owner="ussr"),
         T("Belorussia", False, ipc=2, original_owner="ussr"),
-        T("Russia", False, ipc=8, original_owner="ussr", capital_of="ussr", factory=True),
-        T("United Kingdom", False, ipc=8, original_owner="uk", capital_of="uk", factory=True),
+        T("Russia", False, ipc=8, original_owner="ussr", capital_of="ussr"),
+        T("United Kingdom", False, ipc=8, original_owner="uk", capital_of="uk"),
         T("Sweden", False, impassable=True),
         T("Sea Zone 5", True),
         T("Sea Zone 6", True),
@@ -138,10 +143,11 @@ def make_events():
         DiceRolled(battle="Sea Zone 5 (sea)", round=1, step="defence", side="defender",
                    unit_type="destroyer", target=2, rolls=(6,), hits=0),
         Retreated(battle="Sea Zone 5 (sea)", round=1, destination="Sea Zone 6",
-                  units={"transport": 1}, reason="ordered retreat"),
+                  units={"transport": 1}, reason="condition",
+                  condition=RetreatCondition("Sea Zone 6", None, "attackers", Comparison.LT, 2)),
         BattleEnded(battle="Sea Zone 5 (sea)", space="Sea Zone 5", outcome="attacker_retreats",
                     rounds=1, attacker_lost={}, defender_lost={}, attacker_tuv_lost=0,
-                    defender_tuv_lost=0, tuv_swing=0, summary=""),
+                    defender_tuv_lost=0, tuv_swing=0),
         BattleStarted(battle="Karelia", space="Karelia", battle_type="land", attacker="germany",
                       defenders=("ussr",), attacking_units={"infantry": 3, "tank": 1},
                       defending_units={"infantry": 3}),
@@ -162,24 +168,30 @@ def make_events():
                    damaged={"battleship": 1}, reason="defenceless"),
         BattleEnded(battle="Karelia", space="Karelia", outcome="attacker_wins", rounds=2,
                     attacker_lost={"infantry": 1}, defender_lost={"infantry": 3},
-                    attacker_tuv_lost=3, defender_tuv_lost=9, tuv_swing=6,
-                    summary="Germany wins, taking Karelia; TUV swing 6"),
+                    attacker_tuv_lost=3, defender_tuv_lost=9, tuv_swing=6, captured=True),
         Captured(territory="Karelia", by="germany", from_power="ussr", ipc=2),
         Captured(territory="Ukraine", by="germany", from_power="ussr", ipc=2),
         Plundered(by="germany", from_power="ussr", ipcs=5),
         AircraftLost(power="germany", space="Sea Zone 12", units={"fighter": 1},
-                     reason="no place to land"),
+                     reason="no_landing"),
         Moved(power="germany", phase="noncombat", units={"infantry": 2},
               path=("Germany", "Finland"), line=9),
         Landed(power="germany", units={"bomber": 1}, path=("Karelia", "Germany"),
-               reason="no landing order"),
+               reason="no_order"),
         Placed(power="germany", units={"infantry": 4}, space="Germany"),
         Refunded(power="germany", units={"tank": 1}, ipcs=6),
-        OrderSkipped(line=12, order="move 2 inf Karelia -> Finland",
-                     reason="the infantry in Karelia were lost in battle"),
-        IncomeCollected(power="germany", income=20, total=48, note="national objectives off"),
+        OrderSkipped(line=12, order="move 2 inf Karelia -> Finland", reason="units_not_there",
+                     params={"unit": "infantry", "count": 2, "space": "Karelia"}),
+        IncomeCollected(power="germany", income=20, total=48, reason="",
+                        items=(("territories", 20),)),
         StandingOrdersChanged(power="germany", count=3),
-        VictoryDeclared(side="Axis", capitals=("Russia", "United Kingdom")),
+        VictoryDeclared(side="Axis", rule="capitals", territories=("Russia", "United Kingdom")),
+        Repaired(power="germany", space="Germany", points=2, cost=2, ipcs_left=20),
+        RaidDamage(battle="Karelia", space="Karelia", unit_type="industrial_complex",
+                   rolls=(3, 5), damage=4, total=4),
+        UnitsCaptured(territory="Karelia", by="germany", from_power="ussr",
+                      units={"industrial_complex": 1}),
+        NoMovesReceived(power="germany", deadline="2026-11-30T12:00Z"),
     ]
 
 
@@ -261,7 +273,7 @@ def test_battle_forces_casualties_and_summary():
     assert "Attacker (Germany) loses 1 Infantry; cargo lost: 1 Artillery" in round1
     round2 = block[block.index("Round 2"):]
     assert "loses 1 Infantry; damaged: 1 Battleship (defenceless)" in round2
-    assert "Germany wins, taking Karelia; TUV swing 6" in block
+    assert "Germany wins, taking Karelia after 2 rounds; TUV swing +6" in block
     assert "attacker wins after 2 rounds" in block
 
 
@@ -270,9 +282,9 @@ def test_submerge_retreat_and_generated_summary():
     assert "Battle: Sea Zone 5 (sea) — amphibious-sea" in block
     # the submerge came before the dice in the log, so it is shown before the table
     assert block.index("submerges 1 Submarine") < block.index("≤2")
-    assert "retreats 1 Transport to Sea Zone 6 (ordered retreat)" in block
+    assert "retreats 1 Transport to Sea Zone 6 (retreat condition: attackers < 2)" in block
     assert block.index("≤2") < block.index("retreats 1 Transport")
-    assert "Sea Zone 5: attacker retreats after 1 round; TUV swing 0" in block
+    assert "Germany retreats from Sea Zone 5 to Sea Zone 6 after 1 round; TUV swing +0" in block
 
 
 def test_battles_appear_in_order_fought():
@@ -285,7 +297,7 @@ def test_captures_plunder_aircraft_placement():
     assert "Germany captures Karelia from Soviet Union (worth 2 IPCs of income)" in text
     assert "Germany captures Belorussia from Soviet Union" in text
     assert "Germany plunders 5 IPCs from Soviet Union" in text
-    assert "Germany loses 1 Fighter in Sea Zone 12 (no place to land)" in text
+    assert "Germany loses 1 Fighter in Sea Zone 12 (no landing space in range)" in text
     assert "Germany lands 1 Bomber: Karelia → Germany (no landing order)" in text
     assert "Germany places 4 Infantry in Germany" in text
     assert "Germany now has 3 standing orders" in text
@@ -300,7 +312,7 @@ def test_liberation_wording():
 def test_skipped_orders_show_line_and_reason():
     text = text_of()
     assert "Orders not carried out" in text
-    assert re.search(r"12\s+move 2 inf Karelia -> Finland\s+the infantry in Karelia", text)
+    assert re.search(r"12\s+move 2 inf Karelia -> Finland\s+needs 2 Infantry in Karelia, but none", text)
     # shown prominently, right after the header
     assert text.index("Orders not carried out") < text.index("Purchases")
 
@@ -310,7 +322,7 @@ def test_income_table_from_events():
     income = text[text.index("Income\n") if "Income\n" in text else text.index("Income"):]
     ger = next(line for line in income.splitlines() if line.strip().startswith("Germany"))
     # change +6 (3 captures of 2), plunder +5, collected 20, IPCs 48
-    assert re.search(r"\+6\s+—\s+\+5\s+20 \(national objectives off\)\s+48", ger), ger
+    assert re.search(r"\+6\s+—\s+\+5\s+20\s+48", ger), ger
     rus = next(line for line in income.splitlines() if line.strip().startswith("Soviet Union"))
     assert re.search(r"-6\s+—\s+-5", rus), rus
 
@@ -333,9 +345,9 @@ def test_victory():
 
 
 def test_battle_summaries():
-    assert battle_summaries(make_events()) == [
-        "Sea Zone 5: attacker retreats after 1 round; TUV swing 0",
-        "Germany wins, taking Karelia; TUV swing 6",
+    assert battle_summaries(make_events(), make_game()) == [
+        "Germany retreats from Sea Zone 5 to Sea Zone 6 after 1 round; TUV swing +0",
+        "Germany wins, taking Karelia after 2 rounds; TUV swing +6",
     ]
     assert battle_summaries([]) == []
 
@@ -343,7 +355,7 @@ def test_battle_summaries():
 def test_html_contains_summary_and_colours():
     html = report_html(make_events(), make_game())
     assert html.lstrip().lower().startswith("<!doctype html")
-    assert "Germany wins, taking Karelia; TUV swing 6" in html
+    assert "Germany wins, taking Karelia after 2 rounds; TUV swing +6" in html
     assert "Ukraine → West Russia → Karelia" in html
     # hits are coloured by the side that rolled them: attacker green, defender red
     hit_spans = re.findall(r'<span style="([^"]*)">(\d)\*</span>', html)
@@ -460,10 +472,10 @@ def test_board_lists_every_unit_count():
     text = board_text()
     germany = next(line for line in text.splitlines() if line.strip().startswith("Germany  "))
     assert "5 Infantry, 2 Tanks, 1 Fighter" in germany
-    assert "capital, IC" in germany
+    assert "capital" in germany
     assert re.search(r"Norway\s+3\s+1 Artillery", text)
-    assert re.search(r"Karelia\s+2\s+IC\s+4 Infantry; United Kingdom: 1 Fighter", text)
-    assert re.search(r"Russia\s+8\s+capital, IC\s+7 Infantry", text)
+    assert re.search(r"Karelia\s+2\s+4 Infantry; United Kingdom: 1 Fighter", text)
+    assert re.search(r"Russia\s+8\s+capital\s+7 Infantry", text)
     assert re.search(r"Finland\s+1\s+—", text)
     assert re.search(r"Sea Zone 5\s+Germany: 1 Battleship, 1 Transport, "
                      r"2× Transport \(Infantry, Tank\)", text)

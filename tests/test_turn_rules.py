@@ -8,6 +8,7 @@ from collections import Counter
 from adjudicator.model.events import (AircraftLost, BattleEnded, Blitzed, Captured, IncomeCollected,
                                 Landed, OrderSkipped, Plundered, Purchased, VictoryDeclared)
 from helpers import SideDice, game_1941, kinds, orders, play, position, units
+from helpers import text as problem_text
 
 HIT, MISS = 1, 6
 
@@ -36,7 +37,9 @@ def test_attacker_wins_and_captures_with_a_land_unit():
     assert result.state.owners["West Russia"] == "ussr"
     ended = kinds(result.events, BattleEnded)[0]
     assert ended.outcome == "attacker_wins"
-    assert "taking West Russia" in ended.summary
+    assert ended.captured
+    from adjudicator.present.report import battle_summaries
+    assert any("taking West Russia" in s for s in battle_summaries(result.events, game_1941()))
 
 
 def test_aircraft_alone_cannot_capture():
@@ -80,7 +83,7 @@ def test_power_without_its_capital_collects_no_income_and_cannot_buy():
     assert result.state.ipcs["ussr"] == 5
     assert not kinds(result.events, Purchased)
     income = kinds(result.events, IncomeCollected)
-    assert [(e.income, e.note) for e in income] == [(0, "capital in enemy hands")]
+    assert [(e.income, e.reason) for e in income] == [(0, "capital_lost")]
 
 
 def test_liberation_returns_the_territory_without_plunder():
@@ -268,7 +271,7 @@ def test_allied_transport_loaded_now_unloaded_on_the_owners_next_turn():
     state = position(place={"Sea Zone 4": units("1 transport", "uk")})
     same_turn = "noncombat:\nload 2 inf Archangel -> SZ 4\nunload 2 inf SZ 4 -> Karelia"
     problems = check(game, state, orders(same_turn, state, game))
-    assert any("aboard transports" in p.message for p in problems if p.severity == "error")
+    assert any("aboard transports" in problem_text(p) for p in problems if p.severity == "error")
     after_load = play("noncombat:\nload 2 inf Archangel -> SZ 4", state, SideDice(MISS, MISS)).state
     transport = after_load.units["Sea Zone 4"][-1]
     assert transport.owner == "uk" and [c.owner for c in transport.cargo] == ["ussr", "ussr"]
@@ -328,7 +331,7 @@ def test_liberator_cannot_use_the_liberated_factory():
     game = game_1941()
     state = position(power="uk", ipcs={"uk": 30}, owners={"Caucasus": "ussr"})
     text = "buy 1 inf\nplace 1 inf Caucasus"
-    errors = [p.message for p in check(game, state, orders(text, state, game)) if p.severity == "error"]
+    errors = [problem_text(p) for p in check(game, state, orders(text, state, game)) if p.severity == "error"]
     assert any("no factory you have controlled" in e for e in errors)
 
 
@@ -337,7 +340,7 @@ def test_no_fighter_placed_on_an_allied_carrier():
     from adjudicator.engine.turn import check
     game = game_1941()
     state = position(power="uk", ipcs={"uk": 30}, place={"Sea Zone 7": units("1 carrier", "usa")})
-    errors = [p.message for p in check(game, state, orders("buy 1 ftr\nplace 1 ftr SZ 7", state, game))
+    errors = [problem_text(p) for p in check(game, state, orders("buy 1 ftr\nplace 1 ftr SZ 7", state, game))
               if p.severity == "error"]
     assert any("no carrier of yours" in e for e in errors)
 
@@ -375,7 +378,7 @@ def test_fighters_cannot_take_off_after_their_carrier_moved():
                                          "Sea Zone 46": units("1 destroyer", "japan")},
                      clear=("Sea Zone 45",))
     text = "combat:\nmove 1 cv SZ 42 -> SZ 40 -> SZ 39\nmove 2 ftr SZ 39 -> SZ 45 -> SZ 46"
-    errors = [p.message for p in check(game, state, orders(text, state, game)) if p.severity == "error"]
+    errors = [problem_text(p) for p in check(game, state, orders(text, state, game)) if p.severity == "error"]
     assert any("carrier that has already moved" in e for e in errors), errors
 
 

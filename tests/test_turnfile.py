@@ -41,9 +41,9 @@ def stub_game() -> Game:
     }
     ruleset = Ruleset("stub", "Stub game", ("ussr", "germany"), units, powers, ())
     territories = {
-        "russia": Territory("russia", False, 8, "ussr", capital_of="ussr", factory=True),
+        "russia": Territory("russia", False, 8, "ussr", capital_of="ussr"),
         "karelia": Territory("karelia", False, 2, "ussr"),
-        "germany": Territory("germany", False, 10, "germany", capital_of="germany", factory=True),
+        "germany": Territory("germany", False, 10, "germany", capital_of="germany"),
     }
     adjacency = {"russia": frozenset({"karelia"}), "karelia": frozenset({"russia", "germany"}),
                  "germany": frozenset({"karelia"})}

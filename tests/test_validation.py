@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.engine.turn import check
-from helpers import errors, game_1941, orders, position, start_state, units
+from helpers import errors, game_1941, orders, position, start_state, units, text
 
 
 def problems_for(text: str, state=None, game=None):
@@ -88,10 +88,11 @@ def test_blitz_stopped_by_enemy_units():
 
 def test_blitz_stopped_by_enemy_factory():
     # Checklist 2 [L254, L323]: an enemy industrial complex stops a blitz even if empty.
-    state = position(power="germany", clear=("Russia",),
-                     place={"West Russia": units("2 tank", "germany")})
+    # Factories are units: Russia keeps only its Soviet industrial complex.
+    state = position(power="germany", place={"Russia": units("1 industrial_complex", "ussr"),
+                                             "West Russia": units("2 tank", "germany")})
     message = only_error("combat:\nmove 1 tank West Russia -> Russia -> Archangel", state)
-    assert "industrial complex" in message
+    assert "cannot blitz through Russia: it holds enemy units" in message
 
 
 def test_ships_stop_in_hostile_sea_zone():
@@ -272,6 +273,6 @@ def test_retreat_destination_no_attacker_came_from_is_a_warning():
         move 3 inf Karelia -> West Russia
         battle West Russia: retreat to Russia if attackers < 2
     """)
-    warnings = [p.message for p in found if p.severity == "warning"]
+    warnings = [text(p) for p in found if p.severity == "warning"]
     assert errors(found) == []
     assert any("no attacking unit comes from Russia" in w and "Karelia" in w for w in warnings), warnings

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..model.events import Blitzed, Loaded, Moved, OrderSkipped, Unloaded
 from ..model.orders import Load, Move, Phase, Unload, UnitGroup
 from ..model.units import Domain
-from .abilities import hooks
+from .abilities.base import hooks
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..model.events import Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
-from .abilities import factory as factory_rules
+from .abilities.factory import build_problem, capacity
 from .context import TurnContext
 from .working import Piece
 
@@ -34,7 +34,7 @@ def eligible_factories(ctx: TurnContext) -> list[Piece]:
 
 
 def capacity_of(ctx: TurnContext, piece: Piece) -> int:
-    return factory_rules.capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
+    return capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
 
 
 def factory_capacity(ctx: TurnContext) -> dict[str, int]:
@@ -108,7 +108,7 @@ def repair(ctx: TurnContext) -> None:
             continue
         have = board.ipcs.get(economy, 0)
         if order.points > have:
-            ctx.error(order.line, "purchase_too_expensive", cost=order.points, ipcs=have,
+            ctx.error(order.line, "repair_too_expensive", cost=order.points, ipcs=have,
                       power=power)
             continue
         piece.damage -= order.points
@@ -139,7 +139,7 @@ def _place_factory(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     if t.is_sea:
         return "factory_at_sea"
     held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
-    return factory_rules.build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
+    return build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
 
 
 def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int]) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..model.dice import DiceSource
 from ..model.events import BattleStarted, DiceRolled, RaidDamage
-from .abilities import factory as factory_rules
+from .abilities.factory import damage_cap
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import TurnContext
 from .errors import OrderFailed
@@ -28,7 +28,7 @@ def target_factory(ctx: TurnContext, territory: str) -> Piece | None:
     board = ctx.board
     for p in board.factories_at(territory):
         ipc = board.map[territory].ipc
-        if board.enemy_of(ctx.power, p.owner) and factory_rules.damage_cap(board.utype(p), ipc) > 0:
+        if board.enemy_of(ctx.power, p.owner) and damage_cap(board.utype(p), ipc) > 0:
             return p
     return None
 
@@ -98,7 +98,7 @@ def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
     n = len(survivors)
     faces = tuple(dice.roll(n, f"{battle} damage")) if n else ()
     ipc = board.map[space].ipc
-    cap = factory_rules.damage_cap(board.utype(factory), ipc)
+    cap = damage_cap(board.utype(factory), ipc)
     added = max(0, min(sum(faces), cap - factory.damage))
     factory.damage += added
     if n:

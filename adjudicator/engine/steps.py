@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..model.dice import DiceSource
-from . import aircraft, battles, income, movement, production, raids
+from .aircraft import check_combat_moves, land_aircraft as land_all_aircraft
+from .battles import battle_needed, conduct_combat as fight_battles, participants, retreat_options
+from .battles import check_bombard_orders
+from .income import collect_income as collect
+from .movement import run_order
+from .production import mobilize as place_units, purchase as buy_units
+from .raids import declare_raids
 from .context import TurnContext
 
 Step = Callable[[TurnContext, DiceSource | None], None]
@@ -27,7 +33,7 @@ def step(name: str):
 @step("purchase")
 def purchase(ctx: TurnContext, dice) -> None:
     """Repair factories, then buy units (digest §5.1)."""
-    production.purchase(ctx)
+    buy_units(ctx)
 
 
 @step("combat_move")
@@ -35,38 +41,38 @@ def combat_move(ctx: TurnContext, dice) -> None:
     """Move into battles; then raids are declared, bombardments and battle directives
     checked, and every attacking aircraft's landing plan proved (digest §5.2)."""
     for order in ctx.orders.combat:
-        movement.run_order(ctx, order)
-    raids.declare_raids(ctx)
-    battles.check_bombard_orders(ctx)
-    aircraft.check_combat_moves(ctx)
+        run_order(ctx, order)
+    declare_raids(ctx)
+    check_bombard_orders(ctx)
+    check_combat_moves(ctx)
     check_directives(ctx)
 
 
 @step("conduct_combat")
 def conduct_combat(ctx: TurnContext, dice) -> None:
-    battles.conduct_combat(ctx, dice)
+    fight_battles(ctx, dice)
 
 
 @step("noncombat_move")
 def noncombat_move(ctx: TurnContext, dice) -> None:
     for order in ctx.orders.noncombat:
-        movement.run_order(ctx, order)
+        run_order(ctx, order)
 
 
 @step("mobilize")
 def mobilize(ctx: TurnContext, dice) -> None:
-    production.mobilize(ctx)
+    place_units(ctx)
 
 
 @step("land_aircraft")
 def land_aircraft(ctx: TurnContext, dice) -> None:
     """After placement (a new carrier can take a fighter): every aircraft lands or is lost."""
-    aircraft.land_aircraft(ctx)
+    land_all_aircraft(ctx)
 
 
 @step("collect_income")
 def collect_income(ctx: TurnContext, dice) -> None:
-    income.collect_income(ctx)
+    collect(ctx)
 
 
 def check_directives(ctx: TurnContext) -> None:
@@ -75,11 +81,11 @@ def check_directives(ctx: TurnContext) -> None:
     board = ctx.board
     for directive in ctx.orders.battles:
         space = directive.space
-        if not battles.battle_needed(ctx, space):
+        if not battle_needed(ctx, space):
             ctx.warn(directive.line, "directive_without_battle", space=space)
             continue
-        attackers, _ = battles.participants(ctx, space)
-        legal = battles.retreat_options(ctx, space, attackers)
+        attackers, _ = participants(ctx, space)
+        legal = retreat_options(ctx, space, attackers)
         for cond in directive.retreat:
             if cond.destination is None or cond.destination in legal:
                 continue

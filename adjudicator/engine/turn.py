@@ -21,7 +21,9 @@ from ..model.game import Game
 from ..model.orders import DefenceOrder, OrderSet, StandingOrders
 from ..model.problems import Problem
 from ..model.state import GameState
-from . import battles, movement, raids
+from .battles import planned_setups, start_contested_zones, start_hostile_zones
+from .movement import run_order
+from .raids import declare_raids
 from .context import TurnContext
 from .steps import STEPS
 from .victory import check_victory
@@ -69,9 +71,9 @@ def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
         return []
     STEPS["purchase"](ctx, None)
     for order in orders.combat:
-        movement.run_order(ctx, order)
-    raids.declare_raids(ctx)
-    return battles.planned_setups(ctx)
+        run_order(ctx, order)
+    declare_raids(ctx)
+    return planned_setups(ctx)
 
 
 def _preflight(ctx: TurnContext, state: GameState) -> bool:
@@ -87,8 +89,8 @@ def _preflight(ctx: TurnContext, state: GameState) -> bool:
 def _context(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
     ctx = TurnContext(game, WorkingBoard(game, state), orders, "check" if dice is None else "play",
                       standing_orders=dict(state.standing_orders))
-    ctx.hostile_at_start = battles.start_hostile_zones(ctx)
-    ctx.contested_at_start = battles.start_contested_zones(ctx)
+    ctx.hostile_at_start = start_hostile_zones(ctx)
+    ctx.contested_at_start = start_contested_zones(ctx)
     return ctx
 
 

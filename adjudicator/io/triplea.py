@@ -174,6 +174,8 @@ def compare_with_game(tmap: TripleAMap, game: Game, players: dict[str, str] | No
 
     theirs = {our_space_name(n): t for n, t in tmap.territories.items()}
     factories = {our_space_name(n) for n in tmap.factories}
+    factory_types = {k for k, u in rules.units.items() if "factory" in u.abilities}
+    our_factories = {e.space for e in game.setup if factory_types & set(e.units)}
     for name in sorted(theirs.keys() - gmap.territories.keys()):
         diffs.append(f"territory {name}: TripleA only")
     for name in sorted(gmap.territories.keys() - theirs.keys()):
@@ -184,7 +186,7 @@ def compare_with_game(tmap: TripleAMap, game: Game, players: dict[str, str] | No
                  ("owner", power(t.owner), ours.original_owner),
                  ("capital", power(t.capital), ours.capital_of),
                  ("impassable", t.impassable, ours.impassable),
-                 ("factory", name in factories, ours.factory)]
+                 ("factory", name in factories, name in our_factories)]
         diffs += [f"territory {name} {what}: TripleA {a!r}, ours {b!r}" for what, a, b in pairs if a != b]
 
     their_links = {frozenset(map(our_space_name, c)) for c in tmap.connections}
@@ -214,7 +216,8 @@ def compare_with_game(tmap: TripleAMap, game: Game, players: dict[str, str] | No
     our_units = Counter()
     for e in game.setup:
         for unit, n in e.units.items():
-            our_units[(e.power, e.space, unit)] += n
+            if unit not in factory_types:        # compared above, as TripleA reads them apart
+                our_units[(e.power, e.space, unit)] += n
     for key in sorted(their_units.keys() | our_units.keys()):
         if their_units[key] != our_units[key]:
             diffs.append(f"setup {key[0]} {key[1]} {key[2]}: TripleA {their_units[key]}, ours {our_units[key]}")

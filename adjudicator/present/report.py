@@ -315,7 +315,7 @@ def _battle_panel(game: Game, battle: _Battle) -> Panel:
 
     rounds: dict[int, list[Event]] = {}
     for ev in battle.events:
-        rounds.setdefault(ev.round, []).append(ev)
+        rounds.setdefault(getattr(ev, "round", 1), []).append(ev)
     for rnd in sorted(rounds):
         evs = rounds[rnd]
         rolls = [ev for ev in evs if isinstance(ev, DiceRolled)]

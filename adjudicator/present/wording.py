@@ -102,7 +102,8 @@ PROBLEMS: dict[str, str] = {
     # -- purchase, repair
     "capital_lost_no_purchase": "{power}'s capital is in enemy hands: it cannot buy or repair",
     "not_buyable": "{unit_plural} cannot be bought in this game",
-    "purchase_too_expensive": "this costs {cost} IPCs; {power} has {ipcs}",
+    "purchase_too_expensive": "the purchase costs {cost} IPCs; {power} has {ipcs}",
+    "repair_too_expensive": "the repair costs {cost} IPCs; {power} has {ipcs}",
     "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
                   "(no deliberate overbuying)",
     "naval_overbuying": "{bought} sea units bought but coastal factories can place only {capacity}",

@@ -10,7 +10,7 @@ randomness of its own (dice come from an injected ``DiceSource``).
   the same functions.
 """
 
-from .. import abilities as _abilities  # noqa: F401  (registers the abilities' battle steps)
+from ..abilities import aa_fire, bombard, submarine  # noqa: F401  (register their battle steps)
 from .board import AIMED, NO_AIR, NO_ANS, ONLY_AIR, Board, Slot
 from .casualties import apply_hits, apply_side_hits, hits_by_class
 from .driver import resolve_battle, run_battle

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from ...model.orders import SubmergePolicy
 from ...model.units import Domain
-from ..abilities import base as abilities
+from ..abilities.base import hooks
 from .model import ATT, BattleSetup, BattleState, BattleUnit, Side, SideSummary
 
 NO_AIR, NO_ANS, ONLY_AIR = 1, 2, 4
@@ -49,7 +49,7 @@ class Slot:
         self.restrict = 0
         self.tags = frozenset(t.abilities)
         self.params = t.params
-        for ability, params in abilities.hooks(t, "slot"):
+        for ability, params in hooks(t, "slot"):
             for name, value in ability.slot(t, params, side).items():
                 setattr(self, name, value)
         self.can_fire = self.value > 0 and not self.defenceless

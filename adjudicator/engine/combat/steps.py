@@ -9,7 +9,7 @@ type and value.
 
 from __future__ import annotations
 
-from ..abilities import base as abilities
+from ..abilities.base import hooks
 from .model import ATT, DEF, BattleState, Volley
 from .stepbase import BattleStep, get_step, register_step
 
@@ -61,7 +61,7 @@ def fire_value_hooks(board, side_idx: int):
     if found is None:
         seen: dict[str, object] = {}
         for s in board.slots[side_idx]:
-            for ability, _params in abilities.hooks(s.type, "fire_values"):
+            for ability, _params in hooks(s.type, "fire_values"):
                 seen.setdefault(ability.name, ability)
         found = cache[side_idx] = [seen[k] for k in sorted(seen)]
     return found
