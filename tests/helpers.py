@@ -8,6 +8,7 @@ import attrs
 
 from adjudicator.service.games import initial_state, load_game
 from adjudicator.io.parser import parse_orders
+from adjudicator.model.dice import SideDice  # noqa: F401  (tests import it from here)
 from adjudicator.model.state import GameState, Unit
 
 
@@ -63,22 +64,6 @@ def text(problem, game=None) -> str:
 
 def errors(problems, game=None) -> list[str]:
     return [text(p, game) for p in problems if p.severity == "error"]
-
-
-class SideDice:
-    """Every attacker die shows ``attacker``, every defender die ``defender`` (the combat
-    engine names the side in each roll's purpose).  For rules tests at the turn level."""
-
-    sides = 6
-
-    def __init__(self, attacker: int, defender: int):
-        self.faces = {"attacker": attacker, "defender": defender}
-        self.purposes: list[str] = []
-
-    def roll(self, count: int, purpose: str = "") -> list[int]:
-        self.purposes.append(purpose)
-        side = "attacker" if " attacker " in f" {purpose} " else "defender"
-        return [self.faces[side]] * count
 
 
 def play(text: str, state: GameState, dice, game=None):

@@ -30,6 +30,8 @@ def register(sub) -> None:
     p.add_argument("--attacker-subs", choices=["fire", "submerge"], help="attacking submarines' choice")
     p.add_argument("--defender-submerge", choices=["never", "always", "losing"], default="losing",
                    help="defending submarines' policy (default: losing)")
+    p.add_argument("--bombard", metavar="SHIPS",
+                   help='ships bombarding an amphibious assault (with --from-sea), e.g. "1 bb"')
     ruleset_option(p)
     p.add_argument("--monte-carlo", type=int, metavar="RUNS", help="also run RUNS seeded simulations")
     p.set_defaults(func=cmd_odds)

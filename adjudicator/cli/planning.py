@@ -133,7 +133,15 @@ def odds_command(args, console: Console) -> int:
             raise PbemError("--from-sea is for the land part of an amphibious assault")
         attackers += _parse_units(game, args.from_sea, attacker, 500, seaborne=True)
     defenders = _parse_units(game, args.defenders, defender, 1000)
-    if not attackers or not defenders:
+    # Units never on the battle board (an AA gun) fire from beside it: the defender's support.
+    guns = tuple(u for u in defenders if u.type.has("noncombatant"))
+    defenders = tuple(u for u in defenders if not u.type.has("noncombatant"))
+    ships = _parse_units(game, args.bombard, attacker, 2000) if getattr(args, "bombard", None) else ()
+    if ships and (is_sea or not args.from_sea):
+        raise PbemError("--bombard is for an amphibious assault (give --from-sea too)")
+    if any(not u.type.has("bombard") for u in ships):
+        raise PbemError("--bombard lists ships that can bombard (e.g. \"1 bb, 1 ca\")")
+    if not attackers or not (defenders or guns):
         raise PbemError("both sides need at least one unit")
     _check_domains(attackers, defenders, is_sea)
     retreat = _parse_retreat(game, args.retreat, space) if args.retreat else ()
@@ -144,7 +152,8 @@ def odds_command(args, console: Console) -> int:
                         defender_loss_order=_parse_losses(game, args.defender_losses, space),
                         attacker_subs=args.attacker_subs,
                         defender_submerge=SubmergePolicy(args.defender_submerge),
-                        stages=game.ruleset.plan.battle_stages, unit_types=game.ruleset.units)
+                        stages=game.ruleset.plan.battle_stages, support=(ships, guns),
+                        unit_types=game.ruleset.units)
     started = time.perf_counter()
     exact = battle_odds(setup, sides=game.ruleset.dice_sides)
     elapsed = time.perf_counter() - started
@@ -153,7 +162,7 @@ def odds_command(args, console: Console) -> int:
         started = time.perf_counter()
         rows.append((f"Monte Carlo ×{args.monte_carlo}", monte_carlo(setup, args.monte_carlo, seed=0),
                      time.perf_counter() - started))
-    table = Table(title=f"{_units_text(game, attackers)}  vs  {_units_text(game, defenders)}"
+    table = Table(title=f"{_units_text(game, attackers + ships)}  vs  {_units_text(game, defenders + guns)}"
                         f"  ({'sea' if is_sea else 'land'})", title_justify="left")
     table.add_column("")
     for label, _, _ in rows:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..model.events import Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
-from .abilities.factory import build_problem, capacity
+from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
 from .working import Piece
 
@@ -107,13 +107,13 @@ def repair(ctx: TurnContext) -> None:
                       damage=piece.damage)
             continue
         have = board.ipcs.get(economy, 0)
-        if order.points > have:
-            ctx.error(order.line, "repair_too_expensive", cost=order.points, ipcs=have,
-                      power=power)
+        cost = repair_cost(board.utype(piece), order.points)
+        if cost > have:
+            ctx.error(order.line, "repair_too_expensive", cost=cost, ipcs=have, power=power)
             continue
         piece.damage -= order.points
-        board.ipcs[economy] = have - order.points
-        ctx.emit(Repaired(power, order.space, order.points, order.points, board.ipcs[economy]))
+        board.ipcs[economy] = have - cost
+        ctx.emit(Repaired(power, order.space, order.points, cost, board.ipcs[economy]))
 
 
 # -- mobilize -------------------------------------------------------------------------------------

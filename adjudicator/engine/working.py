@@ -155,7 +155,7 @@ class WorkingBoard:
         ctype = self.utype(cargo)
         if rule is None or ctype.domain != rule.domain:
             return False
-        if rule.only_types and ctype.key not in rule.only_types:
+        if (rule.only_types and ctype.key not in rule.only_types) or ctype.key in rule.except_types:
             return False
         free, large_free = self.free_slots(carrier)
         if free <= 0:

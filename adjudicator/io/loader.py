@@ -224,7 +224,7 @@ class _Builder:
         units: dict[str, UnitType] = {}
         names: dict[str, str] = {}
         pending_only: list[tuple[str, tuple[str, ...]]] = []
-        profile = options.get("unit_stats")
+        profile = self.profile_name(options)
         for i, raw in enumerate(self.entries(f, "unit")):
             key = self.field(f, f"unit[{i}]", raw, "key", str)
             if key is None:
@@ -271,6 +271,21 @@ class _Builder:
         if not units and not any(p.startswith(f) for p in self.problems):
             self.err(f, "unit", "no unit types defined")
         return units
+
+    def profile_name(self, options: dict) -> str | None:
+        """The stat profile in force: the ``unit_stats`` option, else ``default_profile``;
+        it must be one of the ``[profiles]`` units.toml describes."""
+        f = "units.toml"
+        doc = self.docs[f]
+        described = doc.get("profiles", {})
+        if not isinstance(described, dict):
+            self.err(f, "profiles", "must be a table of profile name = description")
+            described = {}
+        chosen = options.get("unit_stats", doc.get("default_profile"))
+        if chosen is not None and chosen not in described:
+            self.err(f, "profiles", f"unit_stats '{chosen}' is not a profile "
+                                    f"(known: {', '.join(sorted(described)) or 'none'})")
+        return chosen
 
     def _abilities(self, f, e, raw) -> tuple[list[str], dict]:
         """Ability names and their raw parameters (lists become tuples)."""
@@ -328,11 +343,13 @@ class _Builder:
         slots = self.field(f, e + " cargo", raw, "slots", int)
         large = self.field(f, e + " cargo", raw, "large_slots", int, None)
         only = self.str_list(f, e + " cargo", raw, "only_types") if isinstance(raw, dict) else ()
+        excluded = self.str_list(f, e + " cargo", raw, "except_types") if isinstance(raw, dict) else ()
         if slots is not None and slots < 1:
             self.err(f, e, "cargo slots must be at least 1")
         if domain is None or slots is None:
             return None
-        return CargoRule(domain=domain, slots=slots, large_slots=large, only_types=only)
+        return CargoRule(domain=domain, slots=slots, large_slots=large, only_types=only,
+                         except_types=excluded)
 
     # map.toml: territories ----------------------------------------------
     def territories(self) -> dict[str, Territory]:

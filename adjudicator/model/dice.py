@@ -49,3 +49,23 @@ class FixedDice:
     @property
     def remaining(self) -> int:
         return len(self._faces)
+
+
+class SideDice:
+    """Every attacker die shows ``attacker``, every defender die ``defender``, any other die
+    (e.g. bombing damage) ``other``: the battle engine names the side in each roll's
+    purpose.  For rules cases and tests."""
+
+    def __init__(self, attacker: int, defender: int, other: int | None = None, sides: int = 6):
+        self.sides = sides
+        self.faces = {"attacker": attacker, "defender": defender}
+        self.other = attacker if other is None else other
+        self.purposes: list[str] = []
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        self.purposes.append(purpose)
+        padded = f" {purpose} "
+        for side, face in self.faces.items():
+            if f" {side} " in padded:
+                return [face] * count
+        return [self.other] * count

@@ -24,12 +24,13 @@ class Domain(str, Enum):
 class CargoRule:
     """What a carrying unit can hold: ``slots`` units of ``domain``; at most ``large_slots``
     of them may be units whose ``cargo_size`` is ``large`` (A&A: 1 of any type + 1 infantry).
-    ``only_types``: if given, only these unit types fit."""
+    ``only_types``: if given, only these unit types fit; ``except_types`` never fit."""
 
     domain: Domain
     slots: int
     large_slots: int | None = None
     only_types: tuple[str, ...] = ()
+    except_types: tuple[str, ...] = ()
 
 
 @attrs.frozen

@@ -2,9 +2,9 @@
 
 Before the first round of a land battle, the defender's AA guns in the territory fire
 once at the *attacking* aircraft (never at aircraft flying over).  With ``dice =
-"per_aircraft"`` (1942) one die is rolled for each attacking aircraft and names it, so
-each aircraft is hit on ``value`` or less independently; ``max_guns`` limits how many guns
-fire in one battle (1942: one, whoever owns the others).  Hits are removed at once: those
+"per_attacking_aircraft"`` (1942) one die is rolled for each attacking aircraft and names
+it, so each aircraft is hit on ``value`` or less independently; ``guns_per_battle`` is how
+many guns fire in one battle (1942: one, whoever owns the others).  Hits are removed at once: those
 aircraft do not fire.  AA guns themselves are ``noncombatant`` in the same data.
 The same fire opens a strategic bombing raid (``engine.raids``).
 """
@@ -20,12 +20,16 @@ from .base import REQUIRED, Ability, register
 class AAFire(Ability):
     name = "aa_fire"
     doc = "Fires before round 1 at attacking aircraft (one die per aircraft, hit on value)."
-    params = {"value": (int, REQUIRED), "dice": (str, "per_aircraft"), "max_guns": (int, 1)}
+    params = {"value": (int, REQUIRED), "dice": (str, "per_attacking_aircraft"),
+              "guns_per_battle": (int, 1)}
 
     def check(self, unit, params):
         problems = []
-        if params.get("dice", "per_aircraft") != "per_aircraft":
-            problems.append(f"aa_fire: dice '{params['dice']}' is not supported (per_aircraft)")
+        if params.get("dice") != "per_attacking_aircraft":
+            problems.append(f"aa_fire: dice '{params.get('dice')}' is not supported "
+                            "(per_attacking_aircraft)")
+        if params.get("guns_per_battle") != 1:
+            problems.append("aa_fire: only guns_per_battle = 1 is supported (one gun fires)")
         if not 1 <= params.get("value", 1) <= 20:
             problems.append("aa_fire: value must be between 1 and 20")
         return problems

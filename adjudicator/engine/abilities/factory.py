@@ -22,7 +22,8 @@ class Factory(Ability):
     name = "factory"
     doc = "Places new units: territory value minus damage per turn; damage capped and repairable."
     params = {"production": (str, "territory_ipc"), "damage_cap_factor": (int, 0),
-              "min_territory_ipc": (int, 0), "one_per_territory": (bool, True)}
+              "min_territory_ipc": (int, 0), "one_per_territory": (bool, True),
+              "repair_cost": (int, 1)}
 
     def check(self, unit, params):
         problems = []
@@ -42,6 +43,11 @@ def capacity(unit_type, territory_ipc: int, damage: int) -> int:
 def damage_cap(unit_type, territory_ipc: int) -> int:
     """The most damage a factory can carry (0: it cannot be damaged)."""
     return unit_type.param("factory", "damage_cap_factor", 0) * territory_ipc
+
+
+def repair_cost(unit_type, points: int) -> int:
+    """IPCs to remove ``points`` of damage (1942: 1 a point [L290])."""
+    return unit_type.param("factory", "repair_cost", 1) * points
 
 
 def build_problem(unit_type, territory_ipc: int, held_since_start: bool,

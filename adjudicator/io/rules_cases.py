@@ -1,0 +1,204 @@
+"""Rules cases: a plain-text format for rules conformance tests, like Diplomacy's DATC cases
+or python-chess's perft files.  Every edition keeps its cases in ``maps/<edition>/cases/``.
+
+A file holds one or more cases.  A case is a block of lines (``#`` starts a comment)::
+
+    case 1941-move-03: a tank blitzes through an empty enemy territory
+    source digest §4.2, checklist 1 [L321-L323]
+    power germany                       # whose turn (default: the first in turn order)
+    round 2                             # default 1
+    options turkish_straits=false       # rule options (true/false/integers/words)
+    position setup                      # the edition's setup (default) or "empty" (no units)
+    clear Karelia, West Russia          # remove every unit from these spaces
+    units West Russia: germany 2 tank   # add units: a power, then unit groups as in orders,
+    units SZ 5: uk 1 cv (2 ftr)         #   cargo in parentheses
+    damage Germany: 4                   # damage on the factory there
+    owner Karelia: germany              # who controls a territory ("neutral" for nobody)
+    ipcs germany 30
+    orders:                             # the orders text, up to "end"
+      combat:
+      move 1 tank West Russia -> Karelia -> Archangel
+    end
+    dice attacker 1 defender 6 other 3  # every attacker die shows 1, every defender die 6,
+                                        #   any other die (e.g. bombing damage) 3; or a
+                                        #   script of faces: "dice 1 5 2 6 ..." in roll order
+    expect valid                        # no error when the orders are checked
+    expect rejected blitz_blocked line 2   # an error with this problem code (and line)
+    expect warning retreat_redirected
+    expect skipped units_not_there line 5  # played: an order skipped with this reason
+    expect units Archangel: germany 1 tank # played: exactly these units of that owner there
+    expect no units Karelia: ussr          #   (cargo counted), or none at all
+    expect owner Karelia: germany
+    expect ipcs germany 28
+    expect damage Germany 4
+    expect event battle_ended space=Karelia outcome=attacker_wins
+    expect no event aircraft_lost
+    expect winner Axis                  # or: expect no winner
+
+A case with ``dice`` is played (``adjudicate``) as well as checked; expectations about the
+position after the turn need dice.  Names follow the orders language (aliases, ``SZ 5``).
+Problem codes are those of ``present.wording``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+
+from ..model.errors import DataError
+
+MAX_CASE_FILE = 1_000_000
+
+
+@attrs.frozen
+class Expectation:
+    kind: str                     # valid, rejected, warning, skipped, units, no_units, owner,
+                                  # ipcs, damage, event, no_event, winner, no_winner
+    args: tuple[str, ...] = ()
+    line: int = 0                 # where in the case file (for failure messages)
+
+
+@attrs.frozen
+class Case:
+    name: str
+    title: str
+    file: str
+    line: int
+    source: str = ""
+    power: str | None = None
+    round: int = 1
+    options: tuple[tuple[str, bool | int | str], ...] = ()
+    position: str = "setup"
+    edits: tuple[tuple[str, str, int], ...] = ()     # (verb, rest of line, file line)
+    orders: str = ""
+    dice: tuple[str, ...] = ()
+    expect: tuple[Expectation, ...] = ()
+
+    @property
+    def played(self) -> bool:
+        return bool(self.dice)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+_EXPECT = re.compile(r"^expect\s+(no\s+)?(\w+)\s*(.*)$", re.I)
+
+
+def _option_value(text: str):
+    low = text.casefold()
+    if low in ("true", "false"):
+        return low == "true"
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text
+
+
+def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
+    """Every case in ``text``; ``DataError`` naming the line of the first problem."""
+    if len(text) > MAX_CASE_FILE:
+        raise DataError(f"{file}: a case file is limited to {MAX_CASE_FILE} characters")
+    cases: list[Case] = []
+    current: dict | None = None
+    in_orders = False
+    orders: list[str] = []
+
+    def fail(number: int, message: str):
+        raise DataError(f"{file}:{number}: {message}")
+
+    def finish():
+        if current is None:
+            return
+        if not current["expect"]:
+            fail(current["line"], f"case {current['name']} expects nothing")
+        cases.append(Case(**{**current, "edits": tuple(current["edits"]),
+                             "expect": tuple(current["expect"]), "options": tuple(current["options"])}))
+
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if in_orders:
+            if raw.strip().casefold() == "end":
+                current["orders"] = "\n".join(orders) + "\n"
+                in_orders = False
+            else:
+                orders.append(raw)
+            continue
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        word, _, rest = line.partition(" ")
+        word = word.casefold().rstrip(":")
+        rest = rest.strip()
+        if word == "case":
+            finish()
+            name, _, title = rest.partition(":")
+            if not name.strip():
+                fail(number, "a case needs a name: 'case NAME: what it shows'")
+            current = dict(name=name.strip(), title=title.strip(), file=file, line=number,
+                           edits=[], expect=[], options=[])
+            continue
+        if current is None:
+            fail(number, "expected 'case NAME: title' first")
+        if word == "source":
+            current["source"] = rest
+        elif word == "power":
+            current["power"] = rest
+        elif word == "round":
+            if not rest.isdigit():
+                fail(number, "round takes a number")
+            current["round"] = int(rest)
+        elif word == "options":
+            for item in rest.split():
+                key, sep, value = item.partition("=")
+                if not sep:
+                    fail(number, f"option '{item}' must be name=value")
+                current["options"].append((key, _option_value(value)))
+        elif word == "position":
+            if rest not in ("setup", "empty"):
+                fail(number, "position is 'setup' or 'empty'")
+            current["position"] = rest
+        elif word in ("clear", "units", "damage", "owner", "ipcs"):
+            current["edits"].append((word, rest, number))
+        elif word == "orders":
+            in_orders, orders = True, []
+            if rest:
+                orders.append(rest)
+        elif word == "dice":
+            current["dice"] = tuple(rest.split())
+        elif word == "expect":
+            m = _EXPECT.match(line)
+            if not m:
+                fail(number, "expect what?")
+            negated, kind, args = bool(m.group(1)), m.group(2).casefold(), m.group(3).strip()
+            kind = f"no_{kind}" if negated else kind
+            known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
+                     "ipcs", "damage", "event", "no_event", "winner", "no_winner")
+            if kind not in known:
+                fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
+            current["expect"].append(Expectation(kind, (args,) if args else (), number))
+        else:
+            fail(number, f"unknown line '{word}'")
+    if in_orders:
+        fail(len(text.split("\n")), "orders: without 'end'")
+    finish()
+    names = [c.name for c in cases]
+    dupes = {n for n in names if names.count(n) > 1}
+    if dupes:
+        raise DataError(f"{file}: case names used twice: {', '.join(sorted(dupes))}")
+    return cases
+
+
+def read_cases(path: str | Path) -> list[Case]:
+    """The cases of a file, or of every ``*.txt`` file of a folder (in name order)."""
+    path = Path(path)
+    files = sorted(path.glob("*.txt")) if path.is_dir() else [path]
+    out: list[Case] = []
+    for f in files:
+        if not f.is_file():
+            raise DataError(f"{f}: not a case file")
+        if f.stat().st_size > MAX_CASE_FILE:
+            raise DataError(f"{f}: a case file is limited to {MAX_CASE_FILE} bytes")
+        out += parse_cases(f.read_text(encoding="utf-8"), f.name)
+    return out

@@ -1,0 +1,236 @@
+"""Run rules cases (``io.rules_cases``) against the engine: build the position, check the
+orders, play them with the case's dice, and compare every expectation."""
+
+from __future__ import annotations
+
+import shlex
+from collections import Counter
+from pathlib import Path
+
+import attrs
+
+from ..engine import OrdersRejected, adjudicate, check
+from ..io.names import Names, UnknownName
+from ..io.parser import parse_orders
+from ..io.paths import MAPS_DIR
+from ..io.rules_cases import Case, Expectation, read_cases
+from ..model.dice import FixedDice, SideDice
+from ..model.errors import DataError, OrdersSyntaxError, PbemError
+from ..model.events import OrderSkipped
+from ..model.game import Game
+from ..model.problems import Problem
+from ..model.state import GameState, Unit
+from .games import initial_state, load_game
+
+
+@attrs.frozen
+class CaseResult:
+    case: Case
+    failures: tuple[str, ...]
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def edition_cases(edition: str) -> list[Case]:
+    """The cases kept with an edition's data (``maps/<edition>/cases``)."""
+    folder = MAPS_DIR / edition / "cases"
+    return read_cases(folder) if folder.is_dir() else []
+
+
+# ---- the position ---------------------------------------------------------------------------
+
+def _split_space(names: Names, case: Case, line: int, text: str) -> tuple[str, str]:
+    space, sep, rest = text.partition(":")
+    if not sep:
+        raise DataError(f"{case.file}:{line}: expected 'SPACE: ...'")
+    try:
+        return names.resolve_space(space.strip()), rest.strip()
+    except UnknownName as exc:
+        raise DataError(f"{case.file}:{line}: {exc.message}") from None
+
+
+def _units(game: Game, names: Names, case: Case, line: int, space: str, text: str) -> list[Unit]:
+    """"germany 2 inf, 1 trn (1 inf)" -> units (cargo of the same owner)."""
+    power_word, _, groups = text.partition(" ")
+    try:
+        owner = names.resolve_power(power_word)
+        orders = parse_orders(f"place {groups} {space}", game)
+    except (UnknownName, OrdersSyntaxError) as exc:
+        raise DataError(f"{case.file}:{line}: {exc}") from None
+    out: list[Unit] = []
+    for group in orders.places[0].units:
+        cargo = tuple(Unit(g.type, owner) for g in group.cargo or () for _ in range(g.count))
+        out += [Unit(group.type, owner, cargo)] * group.count
+    return out
+
+
+def build_position(game: Game, case: Case) -> GameState:
+    names = Names(game)
+    state = initial_state(game, f"case-{case.name}")
+    units = dict(state.units) if case.position == "setup" else {}
+    owners, ipcs = dict(state.owners), dict(state.ipcs)
+    for verb, rest, line in case.edits:
+        if verb == "clear":
+            for word in rest.split(","):
+                space, _ = _split_space(names, case, line, word.strip() + ":")
+                units.pop(space, None)
+        elif verb == "units":
+            space, text = _split_space(names, case, line, rest)
+            units[space] = tuple(units.get(space, ())) + tuple(_units(game, names, case, line, space, text))
+        elif verb == "owner":
+            space, who = _split_space(names, case, line, rest)
+            if who.casefold() == "neutral":
+                owners.pop(space, None)
+            else:
+                owners[space] = names.resolve_power(who)
+        elif verb == "ipcs":
+            who, _, amount = rest.rpartition(" ")
+            ipcs[names.resolve_power(who)] = int(amount)
+        elif verb == "damage":
+            space, amount = _split_space(names, case, line, rest)
+            here = list(units.get(space, ()))
+            found = [i for i, u in enumerate(here) if game.ruleset.units[u.type].has("factory")]
+            if not found:
+                raise DataError(f"{case.file}:{line}: no factory in {space} to damage")
+            here[found[0]] = attrs.evolve(here[found[0]], damage=int(amount))
+            units[space] = tuple(here)
+    power = names.resolve_power(case.power) if case.power else state.power
+    return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
+                        units={k: v for k, v in units.items() if v})
+
+
+def _dice(case: Case):
+    words = case.dice
+    if words and words[0].casefold() in ("attacker", "defender", "other"):
+        faces = dict(zip(words[::2], map(int, words[1::2])))
+        return SideDice(faces.get("attacker", 1), faces.get("defender", 1), faces.get("other"))
+    return FixedDice([int(w) for w in words])
+
+
+# ---- expectations ---------------------------------------------------------------------------
+
+def _owned(state: GameState, space: str, owner: str | None) -> Counter:
+    counts: Counter = Counter()
+    for unit in state.units_at(space):
+        for u in (unit, *unit.cargo):
+            if owner is None or u.owner == owner:
+                counts[u.type] += 1
+    return counts
+
+
+def _line_arg(args: list[str]) -> tuple[str, int | None]:
+    code = args[0] if args else ""
+    line = int(args[2]) if len(args) >= 3 and args[1] == "line" else None
+    return code, line
+
+
+def _event_matches(event, kind: str, fields: dict[str, str]) -> bool:
+    if event.kind != kind:
+        return False
+    return all(str(getattr(event, k, None)) == v for k, v in fields.items())
+
+
+def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
+    """Why ``exp`` does not hold (None when it does)."""
+    names = Names(game)
+    text = exp.args[0] if exp.args else ""
+    args = shlex.split(text)
+    kind = exp.kind
+    errors = [p for p in problems if p.is_error]
+    if kind == "valid":
+        return None if not errors else "expected valid orders, found " + _codes(errors)
+    if kind in ("rejected", "warning"):
+        code, line = _line_arg(args)
+        pool = errors if kind == "rejected" else [p for p in problems if not p.is_error]
+        if any(p.code == code and (line is None or p.line == line) for p in pool):
+            return None
+        return f"expected {kind} {code}" + (f" on line {line}" if line else "") + \
+            f", found {_codes(pool) or 'none'}"
+    if result is None:
+        return f"'expect {kind}' needs dice (the case is not played)"
+    state, events = result.state, result.events
+    if kind == "skipped":
+        code, line = _line_arg(args)
+        skips = [e for e in events if isinstance(e, OrderSkipped)]
+        if any(e.reason == code and (line is None or e.line == line) for e in skips):
+            return None
+        return f"expected a skipped order ({code}), found " + \
+            (", ".join(f"line {e.line}: {e.reason}" for e in skips) or "none")
+    if kind in ("units", "no_units"):
+        space, rest = _split_space(names, case, exp.line, text)
+        if kind == "no_units":
+            owner = names.resolve_power(rest) if rest else None
+            found = _owned(state, space, owner)
+            return None if not found else f"expected no units in {space}, found {dict(found)}"
+        owner_word = rest.split(" ", 1)[0]
+        owner = names.resolve_power(owner_word)
+        want = Counter()
+        for u in _units(game, names, case, exp.line, space, rest):
+            for x in (u, *u.cargo):
+                want[x.type] += 1
+        found = _owned(state, space, owner)
+        return None if found == want else f"{space}: expected {dict(want)}, found {dict(found)}"
+    if kind == "owner":
+        space, who = _split_space(names, case, exp.line, text)
+        want = None if who.casefold() == "neutral" else names.resolve_power(who)
+        got = state.owners.get(space)
+        return None if got == want else f"{space}: expected owner {want}, found {got}"
+    if kind == "ipcs":
+        who, amount = " ".join(args[:-1]), int(args[-1])
+        got = state.ipcs.get(names.resolve_power(who))
+        return None if got == amount else f"expected {who} to have {amount} IPCs, found {got}"
+    if kind == "damage":
+        space, amount = names.resolve_space(" ".join(args[:-1])), int(args[-1])
+        got = [u.damage for u in state.units_at(space) if game.ruleset.units[u.type].has("factory")]
+        return None if got == [amount] else f"{space}: expected factory damage {amount}, found {got}"
+    if kind in ("event", "no_event"):
+        ev_kind, fields = args[0], dict(a.split("=", 1) for a in args[1:])
+        hits = [e for e in events if _event_matches(e, ev_kind, fields)]
+        if kind == "event":
+            return None if hits else f"expected an event {text}, found none " \
+                f"(kinds: {', '.join(sorted({e.kind for e in events}))})"
+        return None if not hits else f"expected no event {text}, found {hits[0]!r}"
+    if kind == "winner":
+        return None if state.winner == text else f"expected winner {text}, found {state.winner}"
+    if kind == "no_winner":
+        return None if state.winner is None else f"expected no winner, found {state.winner}"
+    return f"unknown expectation {kind}"
+
+
+def _codes(problems) -> str:
+    return ", ".join(f"line {p.line}: {p.code}" for p in problems)
+
+
+# ---- running -------------------------------------------------------------------------------
+
+def run_case(case: Case, edition: str) -> CaseResult:
+    """Check (and, with dice, play) one case; every failed expectation is reported."""
+    try:
+        game = load_game(edition, options=dict(case.options) or None)
+        state = build_position(game, case)
+        orders = parse_orders(case.orders, game, power=state.power)
+    except PbemError as exc:
+        return CaseResult(case, (f"setup: {exc}",))
+    problems = check(game, state, orders)
+    result = None
+    failures: list[str] = []
+    if case.played:
+        try:
+            result = adjudicate(game, state, orders, _dice(case))
+        except OrdersRejected:
+            failures.append("the orders were rejected, so the case could not be played")
+        except AssertionError as exc:           # a dice script that ran out
+            failures.append(f"dice: {exc}")
+    for exp in case.expect:
+        why = evaluate(game, case, exp, problems, result)
+        if why:
+            failures.append(f"line {exp.line}: {why}")
+    return CaseResult(case, tuple(failures), tuple(problems))
+
+
+def run_edition(edition: str, folder: str | Path | None = None) -> list[CaseResult]:
+    cases = read_cases(folder) if folder else edition_cases(edition)
+    return [run_case(c, edition) for c in cases]
