@@ -47,7 +47,7 @@ def play(directory: Path) -> list:
         state, _ = gamedir.current_state(directory)
         data = path.read_bytes()
         problems = check(game, state, parse_orders(data.decode("utf-8"), game, power=state.power))
-        errors = [f"line {p.line}: {text(p)}" for p in problems if p.severity == "error"]
+        errors = [f"line {p.line}: {p.code}" for p in problems if p.severity == "error"]
         assert errors == [], f"{path.name} does not check clean"
         turns.append(gamedir.process_turn(directory, game, data, seeds=seeds))
     return turns
