@@ -127,10 +127,38 @@ def cmd_report(args, console: Console) -> int:
     return EXIT_OK
 
 
+def _game_to_verify(args) -> str:
+    """The directory ``pbem verify`` audits: ``-g DIR`` or the positional (kept for
+    compatibility), refused as a usage error when it is plainly not a game -- an audit
+    that "FAILED" reads as evidence of cheating."""
+    from ..io.layout import GAME_FILE, TURN_RE, TURNS_DIR
+    if args.game and args.game_dir and Path(args.game).resolve() != Path(args.game_dir).resolve():
+        raise PbemError(f"two games given ({args.game_dir} and -g {args.game}): give one")
+    directory = args.game or args.game_dir or "."
+    path = Path(directory)
+    if not path.exists():
+        raise PbemError(f"{directory} does not exist: give the game directory "
+                        "(pbem verify -g DIR)")
+    if not path.is_dir():
+        raise PbemError(f"{directory} is not a directory: give the game directory "
+                        "(pbem verify -g DIR), not a file in it")
+    turns = path / TURNS_DIR
+    published = turns.is_dir() and any(TURN_RE.match(p.name) for p in turns.iterdir())
+    if not (path / GAME_FILE).exists() and not published:
+        inside = sorted(p.parent for p in path.glob(f"*/{GAME_FILE}"))
+        hint = f" (did you mean {inside[0]}?)" if inside else ""
+        raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}): give the "
+                        f"directory 'pbem new' created (pbem verify -g DIR){hint}")
+    return directory
+
+
 def cmd_verify(args, console: Console) -> int:
     from ..service.audit import render_audit, verify_game
     from ..io.loader import load_game
-    report = verify_game(args.game, load_game, expected_gm_key=args.gm_key)
+    from ..io.keys import load_public_key
+    directory = _game_to_verify(args)
+    expected = load_public_key(args.gm_key) if args.gm_key else None
+    report = verify_game(directory, load_game, expected_gm_key=expected)
     render_audit(report, console)
     return EXIT_OK if report.ok else EXIT_REJECTED
 
@@ -222,7 +250,8 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("verify", help="audit a whole game: signatures, chain, seeds, dice, replay")
-    p.add_argument("game", nargs="?", default=".")
+    p.add_argument("game_dir", nargs="?", metavar="DIR", help="the game directory (same as -g)")
+    p.add_argument("-g", "--game", help="game directory (default: .)")
     p.add_argument("--gm-key", help="the game master's public key you expect (file or OpenSSH line); "
                                     "without it any consistently re-signed game would pass")
     p.set_defaults(func=cmd_verify)
