@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.io import paths
+
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE_DIR = ROOT / "turns" / "aa1941-example"
+EXAMPLE_DIR = paths.EXAMPLE_DIR          # through the resolver, like the package
+assert EXAMPLE_DIR == ROOT / "turns" / "aa1941-example", "tests run from a checkout"
 EXAMPLE_ORDERS = sorted((EXAMPLE_DIR / "orders").glob("*.txt"))
 PUBLISHED_GAME = EXAMPLE_DIR / "game"
 

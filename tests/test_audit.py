@@ -379,14 +379,13 @@ def test_not_a_game_directory(tmp_path):
 def test_real_engine_end_to_end(tmp_path):
     """The real 1941 game: one USSR turn from the example orders and a German pass,
     published, audited with the real loader, parser and engine, then tampered with."""
-    from pathlib import Path
-
     try:
         from adjudicator.service.games import load_game
         game = load_game("aa1941")
     except ImportError as exc:  # pragma: no cover - engine not there yet
         pytest.skip(f"no loader: {exc}")
-    example = Path(__file__).resolve().parent.parent / "turns" / "aa1941-example" / "orders"
+    from adjudicator.io.paths import EXAMPLE_DIR
+    example = EXAMPLE_DIR / "orders"
     orders = example / "01-ussr.txt"
     if not orders.exists():  # pragma: no cover
         pytest.skip("no example orders")

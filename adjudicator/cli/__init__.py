@@ -11,6 +11,7 @@ import sys
 
 from rich.markup import escape
 
+from .. import __version__
 from ..model.errors import OrdersSyntaxError, PbemError
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_REJECTED, console, error_console
 
@@ -20,6 +21,7 @@ COMMANDS = ("game_commands", "keys_command", "odds_command", "rules_command", "c
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for "
                                      "Axis & Allies: text orders, verifiable dice, signed turn files.")
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").register(sub)

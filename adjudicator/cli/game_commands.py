@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..model.errors import PbemError
+from .signing import add_key_options, gm_signing_key
 from .common import (
     ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
 )
@@ -32,9 +33,10 @@ def cmd_new(args, console: Console) -> int:
             raise PbemError(f"--player wants POWER=PUBLIC_KEY_FILE, not {item!r}")
         from ..io.names import Names
         players[Names(game).resolve_power(power)] = key
-    path = gamedir.create_game(args.dir, game, game_id, gm_key_path=args.key,
+    key = gm_signing_key(args.key, args) if args.key else None
+    path = gamedir.create_game(args.dir, game, game_id, gm_key_path=key,
                                created=_dt.date.today().isoformat(), players=players or None,
-                               seeds=seeds)
+                               seeds=seeds, gm_key_source=args.key)
     console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
                   f"{escape(str(path))}")
     console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
@@ -86,7 +88,9 @@ def cmd_process(args, console: Console) -> int:
     data = read_bytes(args.orders, "orders file")
     signature = read_text(args.signature, "signature file") if args.signature else None
     seeds = gamedir.demo_seeds(state.game_id) if args.demo_seeds else None
-    turn = gamedir.process_turn(args.game, game, data, gm_key=args.key, orders_signature=signature,
+    source = args.key or gamedir.gm_key_location(args.game)
+    key = gm_signing_key(source, args) if source is not None else None
+    turn = gamedir.process_turn(args.game, game, data, gm_key=key, orders_signature=signature,
                                 seeds=seeds)
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
@@ -123,10 +127,38 @@ def cmd_report(args, console: Console) -> int:
     return EXIT_OK
 
 
+def _game_to_verify(args) -> str:
+    """The directory ``pbem verify`` audits: ``-g DIR`` or the positional (kept for
+    compatibility), refused as a usage error when it is plainly not a game -- an audit
+    that "FAILED" reads as evidence of cheating."""
+    from ..io.layout import GAME_FILE, TURN_RE, TURNS_DIR
+    if args.game and args.game_dir and Path(args.game).resolve() != Path(args.game_dir).resolve():
+        raise PbemError(f"two games given ({args.game_dir} and -g {args.game}): give one")
+    directory = args.game or args.game_dir or "."
+    path = Path(directory)
+    if not path.exists():
+        raise PbemError(f"{directory} does not exist: give the game directory "
+                        "(pbem verify -g DIR)")
+    if not path.is_dir():
+        raise PbemError(f"{directory} is not a directory: give the game directory "
+                        "(pbem verify -g DIR), not a file in it")
+    turns = path / TURNS_DIR
+    published = turns.is_dir() and any(TURN_RE.match(p.name) for p in turns.iterdir())
+    if not (path / GAME_FILE).exists() and not published:
+        inside = sorted(p.parent for p in path.glob(f"*/{GAME_FILE}"))
+        hint = f" (did you mean {inside[0]}?)" if inside else ""
+        raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}): give the "
+                        f"directory 'pbem new' created (pbem verify -g DIR){hint}")
+    return directory
+
+
 def cmd_verify(args, console: Console) -> int:
     from ..service.audit import render_audit, verify_game
     from ..service.games import load_game
-    report = verify_game(args.game, load_game, expected_gm_key=args.gm_key)
+    from ..io.keys import load_public_key
+    directory = _game_to_verify(args)
+    expected = load_public_key(args.gm_key) if args.gm_key else None
+    report = verify_game(directory, load_game, expected_gm_key=expected)
     render_audit(report, console)
     return EXIT_OK if report.ok else EXIT_REJECTED
 
@@ -176,7 +208,8 @@ def register(sub) -> None:
     p.add_argument("dir")
     ruleset_option(p)
     p.add_argument("--id", help="game id (default: the directory name)")
-    p.add_argument("--key", help="game master's ed25519 private key (default: generate one in DIR/.secret)")
+    add_key_options(p, "game master's ed25519 key: a private key file, or a public key whose "
+                       "private half is in ssh-agent (default: generate one in DIR/.secret)")
     p.add_argument("--player", action="append", metavar="POWER=KEY.pub",
                    help="a player's ed25519 public key; that power's orders must then be signed "
                         "(ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS)")
@@ -200,7 +233,8 @@ def register(sub) -> None:
     p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
     p.add_argument("orders")
     game_option(p)
-    p.add_argument("--key", help="game master's private key (default: the game's .secret key)")
+    add_key_options(p, "game master's key, as for 'pbem new' (default: the key the game was "
+                       "created with)")
     p.add_argument("--signature", help="the player's SSHSIG signature of the orders file")
     p.add_argument("--report", help="also save the report (.txt or .html)")
     p.add_argument("--demo-seeds", action="store_true",
@@ -216,7 +250,8 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("verify", help="audit a whole game: signatures, chain, seeds, dice, replay")
-    p.add_argument("game", nargs="?", default=".")
+    p.add_argument("game_dir", nargs="?", metavar="DIR", help="the game directory (same as -g)")
+    p.add_argument("-g", "--game", help="game directory (default: .)")
     p.add_argument("--gm-key", help="the game master's public key you expect (file or OpenSSH line); "
                                     "without it any consistently re-signed game would pass")
     p.set_defaults(func=cmd_verify)

@@ -6,6 +6,9 @@
     turns/NNNN-<power>.json(.sig)      one signed turn file per power-turn
     orders/NNNN-<power>.txt            the orders as accepted for that turn (exact bytes)
     .secret/                           game master only -- never publish
+        next-seed                      the committed seed of the next turn
+        gm_ed25519, gm_ed25519.pub     the game master's key, if generated here
+        gm_key_path                    else where the key given to ``pbem new --key`` lives
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ ORDERS_DIR = "orders"
 SECRET_DIR = ".secret"
 SEED_FILE = "next-seed"
 GM_KEY_FILE = "gm_ed25519"
+GM_KEY_PATH_FILE = "gm_key_path"
 LOCK_FILE = "lock"
 
 TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json$")

@@ -36,6 +36,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..model.errors import PbemError
+from .agent import AgentKey
 from .keys import fingerprint, load_public_key, public_key_blob
 
 NAMESPACE_TURN = "pbem-turn"
@@ -136,7 +137,7 @@ def dearmor(armored: str | bytes) -> bytes:
 
 def sign(data: bytes, private_key: Ed25519PrivateKey, namespace: str) -> str:
     """An armored SSHSIG signature of ``data`` (hash sha512), as ``ssh-keygen -Y sign``."""
-    if not isinstance(private_key, Ed25519PrivateKey):
+    if not isinstance(private_key, (Ed25519PrivateKey, AgentKey)):  # AgentKey: ssh-agent signs
         raise PbemError("only Ed25519 keys can sign")
     if not namespace:
         raise PbemError("a signature namespace is required")

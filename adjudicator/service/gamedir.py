@@ -32,7 +32,7 @@ from ..io import sshsig
 from ..model.errors import PbemError
 from ..model.state import GameState
 from ..io.layout import (
-    GAME_FILE, GM_KEY_FILE, LOCK_FILE, ORDERS_DIR, SECRET_DIR, SEED_FILE, TURNS_DIR, game_file_path, list_turns, orders_path, sig_path, turn_path,
+    GAME_FILE, GM_KEY_FILE, GM_KEY_PATH_FILE, LOCK_FILE, ORDERS_DIR, SECRET_DIR, SEED_FILE, TURNS_DIR, game_file_path, list_turns, orders_path, sig_path, turn_path,
 )
 from ..io.storage import commit_temp, read_bytes, write_atomic, write_temp
 from ..io.turnfile import (
@@ -130,15 +130,46 @@ def _locked(directory):
 
 def _gm_private_key(directory, gm_key, gf: GameFile):
     if gm_key is None:
-        path = _secret_dir(directory) / GM_KEY_FILE
-        if not path.exists():
-            raise PbemError(f"no game master key given and none in {path}")
-        gm_key = path
+        gm_key = gm_key_location(directory)
+        if gm_key is None:
+            raise PbemError(f"no game master key given and none in "
+                            f"{_secret_dir(directory) / GM_KEY_FILE}: give the key the game "
+                            "was created with (--key)")
     key = keys.load_private_key(gm_key)
     if not keys.same_key(key, gf.game_master):
         raise PbemError(f"the game master key {keys.fingerprint(key)} is not the one this game "
                         f"was created with ({keys.fingerprint(gf.game_master)})")
     return key
+
+
+def remember_gm_key(directory, key_path) -> None:
+    """Note in ``.secret/`` where the game master's key lives (its absolute path, not the
+    key), so that later turns find it without being told."""
+    location = os.path.abspath(os.path.expanduser(os.fspath(key_path)))
+    write_atomic(_secret_dir(directory) / GM_KEY_PATH_FILE, (location + "\n").encode("utf-8"),
+                 overwrite=True, mode=0o600)
+
+
+def gm_key_location(directory) -> Path | None:
+    """Where the game master's key is, when not given: the key generated in ``.secret/``,
+    else the path remembered from ``pbem new --key``, else None."""
+    generated = _secret_dir(directory) / GM_KEY_FILE
+    if generated.exists():
+        return generated
+    note = _secret_dir(directory) / GM_KEY_PATH_FILE
+    try:
+        text = note.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PbemError(f"{note} cannot be read ({exc}); give the game master key (--key)")
+    if not text or "\n" in text:
+        raise PbemError(f"{note} does not hold one key path; give the game master key (--key)")
+    location = Path(text)
+    if not location.exists():
+        raise PbemError(f"the game master key of this game was {location} (noted in {note}), "
+                        "which no longer exists; give the key (--key)")
+    return location
 
 
 def _public_line(key) -> str:
@@ -187,14 +218,17 @@ def demo_seeds(game_id: str) -> Callable[[int], bytes]:
 
 def create_game(directory, game, game_id: str, gm_key_path=None, created: str = "",
                 players: dict | None = None, *, initial: GameState | None = None,
-                seeds: Callable[[int], bytes] | None = None) -> Path:
+                seeds: Callable[[int], bytes] | None = None,
+                gm_key_source: str | os.PathLike | None = None) -> Path:
     """Start a game in ``directory``: draw the first seed (kept in ``.secret/next-seed``),
     publish its commitment in a signed ``game.json``.  ``gm_key_path``: the game master's
     OpenSSH Ed25519 private key; None generates one in ``.secret/``.  ``created``: a date
     string (the core has no clock).  ``players``: power -> public key line or .pub path.
     ``initial``: the starting state (default ``loader.initial_state(game, game_id)``).
     ``seeds(turn_number) -> bytes``: where secret seeds come from (default: the OS CSPRNG;
-    ``demo_seeds`` only for demos and tests).  Returns the path of ``game.json``."""
+    ``demo_seeds`` only for demos and tests).  ``gm_key_source``: where the key was read
+    from (default: ``gm_key_path`` when it is a path), remembered in ``.secret/`` so that
+    ``process_turn`` finds it (:func:`gm_key_location`).  Returns the path of ``game.json``."""
     directory = Path(directory)
     gpath = game_file_path(directory)
     if gpath.exists():
@@ -219,6 +253,10 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
                 keys.new_keypair(kpath, f"pbem game master {game_id}")
         else:
             key = keys.load_private_key(gm_key_path)
+            if gm_key_source is None and isinstance(gm_key_path, (str, os.PathLike)):
+                gm_key_source = gm_key_path
+            if gm_key_source is not None:
+                remember_gm_key(directory, gm_key_source)
         seed = (seeds or _fresh_seed)(1)
         _write_seed_secret(directory, seed)
         gf = GameFile(

@@ -1,0 +1,151 @@
+"""Installing like any Python tool: the built wheel ships grammar/, maps/ and turns/ as
+package data, the resolver (adjudicator/io/paths.py) finds them in a checkout and in an
+installed package, and ``pbem --version`` / ``python -m adjudicator`` work.
+
+The wheel is built here (not only in CI's wheel round) so that a broken build fails the
+tests.  Building runs pip with build isolation, as ``pip install .`` does."""
+
+from __future__ import annotations
+
+import email
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import adjudicator
+from adjudicator.cli import main
+from adjudicator.io import paths
+from adjudicator.service.games import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+PACKAGE_DIRS = ("adjudicator", *paths.DATA_FOLDERS)
+
+
+def data_files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` that should ship: relative path -> bytes (hidden
+    entries and caches never ship)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        if path.is_file() and path.suffix != ".pyc":
+            out[rel.as_posix()] = path.read_bytes()
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """(the wheel, the source copy it was built from).  The copy carries a planted
+    ``.secret/`` folder in the example game, which must not ship."""
+    work = tmp_path_factory.mktemp("wheel")
+    src = work / "src"
+    src.mkdir()
+    for name in SOURCES:
+        shutil.copy2(ROOT / name, src / name)
+    for name in PACKAGE_DIRS:
+        shutil.copytree(ROOT / name, src / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "data"))
+    secret = src / "turns" / "aa1941-example" / "game" / ".secret"
+    secret.mkdir(exist_ok=True)
+    (secret / "gm_ed25519").write_text("not for publication\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir",
+         str(work / "dist"), str(src)],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    wheels = list((work / "dist").glob("pbem_adjudicator-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0], src
+
+
+def test_wheel_ships_every_data_file_byte_for_byte(built):
+    wheel, src = built
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        for folder in paths.DATA_FOLDERS:
+            expected = data_files(src / folder)
+            assert expected, folder
+            for rel, data in expected.items():
+                member = f"adjudicator/data/{folder}/{rel}"
+                assert member in names, member
+                assert zf.read(member) == data, member
+        shipped = {n for n in names if n.startswith("adjudicator/data/")}
+        assert len(shipped) == sum(len(data_files(src / f)) for f in paths.DATA_FOLDERS)
+        assert not [n for n in names if ".secret" in n]
+        assert "adjudicator/__main__.py" in names
+
+
+def test_wheel_metadata_and_entry_point(built):
+    wheel, _ = built
+    with zipfile.ZipFile(wheel) as zf:
+        dist_info = next(n.split("/")[0] for n in zf.namelist() if ".dist-info/" in n)
+        meta = email.message_from_bytes(zf.read(f"{dist_info}/METADATA"))
+        entry_points = zf.read(f"{dist_info}/entry_points.txt").decode()
+    assert meta["Version"] == adjudicator.__version__
+    assert "pbem = adjudicator.cli:main" in entry_points
+
+
+def test_unpacked_wheel_runs_from_anywhere(built, tmp_path):
+    """The wheel unpacked as pip would (site-packages = a folder on the path), run from an
+    unrelated directory: the data comes from the package, not from this checkout."""
+    wheel, _ = built
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+
+    def run(*args):
+        return subprocess.run([sys.executable, *args], cwd=elsewhere, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    probe = run("-c", "import adjudicator.io.paths as p; "
+                      "print(p.__file__); print(p.MAPS_DIR); print(p.GRAMMAR_DIR); "
+                      "print(p.EXAMPLE_DIR)")
+    assert probe.returncode == 0, probe.stderr
+    lines = probe.stdout.splitlines()
+    assert all(Path(line).is_relative_to(site) for line in lines), lines
+    assert Path(lines[1]) == site / "adjudicator" / "data" / "maps"
+    result = run("-m", "adjudicator", "demo", "--turns", "1", "--out", str(elsewhere / "demo"))
+    assert result.returncode == 0, result.stderr
+    assert (elsewhere / "demo" / "turns" / "0001-ussr.json").is_file()
+    result = run("-m", "adjudicator", "--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"pbem {adjudicator.__version__}"
+
+
+def test_checkout_reads_the_top_level_folders():
+    """In a checkout (editable install) the single source is the repository's folders."""
+    assert paths.MAPS_DIR == ROOT / "maps"
+    assert paths.GRAMMAR_DIR == ROOT / "grammar"
+    assert paths.TURNS_DIR == ROOT / "turns"
+    assert (paths.EXAMPLE_DIR / "orders").is_dir()
+    assert not (ROOT / "adjudicator" / "data").exists()   # no second copy in the tree
+
+
+def test_resolver_rejects_unknown_folders():
+    with pytest.raises(ValueError, match="unknown data folder"):
+        paths.data_dir("secrets")
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"pbem {adjudicator.__version__}"
+
+
+def test_python_dash_m(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "adjudicator", "rules"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    game = load_game("aa1941")
+    assert game.ruleset.title in result.stdout and game.content_hash in result.stdout
