@@ -17,6 +17,7 @@ from typing import Any
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
+from .geometry import with_geometry
 from .paths import MAPS_DIR
 from ..model.rules import Ability, CargoRule, Domain, Power, Ruleset, UnitType, VictoryRule
 from ..model.state import GameState, Unit
@@ -40,10 +41,12 @@ def game_dir(name_or_path: str | Path = "aa1941") -> Path:
 
 
 def content_hash(directory: str | Path) -> str:
-    """``sha256:<hex>`` over every ``*.toml`` file of a game folder, in name order, each
-    preceded by its name and byte length."""
+    """``sha256:<hex>`` over the rules' data files (``DATA_FILES``) of a game folder, in name
+    order, each preceded by its name and byte length.  Presentation files (the board's
+    ``geometry.toml``) are not hashed: redrawing the board never invalidates a game."""
     digest = hashlib.sha256()
-    for path in sorted(Path(directory).glob("*.toml"), key=lambda p: p.name):
+    for path in sorted((p for p in Path(directory).glob("*.toml") if p.name in DATA_FILES),
+                       key=lambda p: p.name):
         data = path.read_bytes()
         digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
         digest.update(data)
@@ -57,7 +60,7 @@ def load_game(name_or_path: str | Path = "aa1941",
     resulting options."""
     directory = game_dir(name_or_path)
     docs = _read_docs(directory)
-    return _Builder(docs, options or {}).build(directory)
+    return with_geometry(_Builder(docs, options or {}).build(directory), directory)
 
 
 def initial_state(game: Game, game_id: str) -> GameState:
