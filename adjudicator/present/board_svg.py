@@ -244,7 +244,7 @@ class _Drawing:
             f'<text x="12" y="23" font-size="17" font-weight="bold" fill="{INK}">{escape(title)}</text>',
             f'<g transform="translate(0,{HEADER:g})">',
             f'<rect width="{w:g}" height="{h:g}" fill="{GAP_FILL}"/>',
-            '<g clip-path="url(#board)">',
+            '<g clip-path="url(#pbem-board)">',
             self.spaces(),
             self.links(),
             self.captures(),
@@ -272,20 +272,20 @@ class _Drawing:
         w, h = self.g.width, self.g.height
         return (
             "<defs>"
-            f'<clipPath id="board"><rect width="{w:g}" height="{h:g}"/></clipPath>'
-            '<pattern id="neutral" width="7" height="7" patternUnits="userSpaceOnUse" '
+            f'<clipPath id="pbem-board"><rect width="{w:g}" height="{h:g}"/></clipPath>'
+            '<pattern id="pbem-neutral" width="7" height="7" patternUnits="userSpaceOnUse" '
             'patternTransform="rotate(45)">'
             f'<rect width="7" height="7" fill="{NEUTRAL_FILL}"/>'
             f'<line x1="0" y1="0" x2="0" y2="7" stroke="{NEUTRAL_HATCH}" stroke-width="2.2"/></pattern>'
             "</defs>"
             "<style>"
-            ".lbl{font-size:%gpx;text-anchor:middle;fill:%s}"
-            ".sea-lbl{font-style:italic;fill:#1D4E6E}"
-            ".neutral-lbl{font-style:italic;fill:#5F5646}"
-            ".small{font-size:8.5px;text-anchor:middle}"
-            ".count{font-size:9px;font-weight:bold;fill:%s}"
-            ".legend{font-size:11px;fill:%s}"
-            ".lbl.halo{fill:#fff;stroke:#fff;stroke-width:2.8px;stroke-linejoin:round;stroke-opacity:0.9}"
+            ".pb-lbl{font-size:%gpx;text-anchor:middle;fill:%s}"
+            ".pb-sea{font-style:italic;fill:#1D4E6E}"
+            ".pb-neutral{font-style:italic;fill:#5F5646}"
+            ".pb-small{font-size:8.5px;text-anchor:middle}"
+            ".pb-count{font-size:9px;font-weight:bold;fill:%s}"
+            ".pb-legend{font-size:11px;fill:%s}"
+            ".pb-lbl.pb-halo{fill:#fff;stroke:#fff;stroke-width:2.8px;stroke-linejoin:round;stroke-opacity:0.9}"
             "</style>" % (self.size, INK, INK, INK)
         )
 
@@ -295,7 +295,7 @@ class _Drawing:
         if t.is_sea:
             return SEA_FILL, ""
         if t.impassable:
-            return "url(#neutral)", ""
+            return "url(#pbem-neutral)", ""
         owner = self.owners.get(name)
         if owner in self.styles:
             return self.styles[owner].fill, owner
@@ -344,11 +344,11 @@ class _Drawing:
         x, y = shape.at
         lh = self.size * LINE_HEIGHT
         top = y - len(shape.label) * lh / 2
-        cls = "lbl sea-lbl" if t.is_sea else "lbl neutral-lbl" if t.impassable else "lbl"
+        cls = "pb-lbl pb-sea" if t.is_sea else "pb-lbl pb-neutral" if t.impassable else "pb-lbl"
         parts = [f'<g class="place" data-space="{escape(name)}">']
         for k, line in enumerate(shape.label):     # a white halo first: readable over any border
             at = f'x="{x:.1f}" y="{top + (k + 0.78) * lh:.1f}"'
-            parts.append(f'<text class="{cls} halo" {at}>{escape(line)}</text>'
+            parts.append(f'<text class="{cls} pb-halo" {at}>{escape(line)}</text>'
                          f'<text class="{cls}" {at}>{escape(line)}</text>')
         cursor = top + len(shape.label) * lh + 1
         if t.is_land and not t.impassable:
@@ -368,13 +368,13 @@ class _Drawing:
         style = self.styles.get(owner)
         if style:
             items.append((16, f'<rect x="0" y="0" width="16" height="10" rx="2" fill="{style.strong}" '
-                              f'stroke="{INK}" stroke-width="0.6"/><text class="small" x="8" y="8" '
+                              f'stroke="{INK}" stroke-width="0.6"/><text class="pb-small" x="8" y="8" '
                               f'fill="{style.text}" font-weight="bold">{style.initials}</text>'))
         if t.ipc:
             digits = len(str(t.ipc))
             wd = 7 + 5 * digits
             items.append((wd, f'<rect x="0" y="0" width="{wd}" height="10" rx="5" fill="#FFFFFF" '
-                              f'stroke="{INK}" stroke-width="0.7"/><text class="small" x="{wd / 2:g}" '
+                              f'stroke="{INK}" stroke-width="0.7"/><text class="pb-small" x="{wd / 2:g}" '
                               f'y="8" fill="{INK}">{t.ipc}</text>'))
         if t.capital_of:
             items.append((11, _star(5.5, 5, 5.6, self.styles[t.capital_of].strong
@@ -436,7 +436,7 @@ class _Drawing:
             x = x0 + 2
             if owner:
                 out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="15" height="10" rx="2" fill="{colour}" '
-                           f'stroke="{INK}" stroke-width="0.5"/><text class="small" x="{x + 7.5:.1f}" '
+                           f'stroke="{INK}" stroke-width="0.5"/><text class="pb-small" x="{x + 7.5:.1f}" '
                            f'y="{y + 8:.1f}" fill="{style.text if style else INK}" font-weight="bold">'
                            f'{style.initials if style else escape(owner[:2].upper())}</text>')
             x += tag_w
@@ -446,7 +446,7 @@ class _Drawing:
                            f'data-type="{escape(utype)}" data-count="{n}">'
                            f'<title>{escape(self._power_name(owner_key))}: {n} {escape(self._unit_name(utype, n))}</title>'
                            f'{_symbol(self.game, utype, colour, x, y)}'
-                           f'<text class="count" x="{x + 15:.1f}" y="{y + 8.6:.1f}">{n}</text></g>')
+                           f'<text class="pb-count" x="{x + 15:.1f}" y="{y + 8.6:.1f}">{n}</text></g>')
                 x += 16 + 5.6 * len(str(n)) + 3
             y += row_h
         out.append("</g>")
@@ -578,88 +578,98 @@ class _Drawing:
 
     # legend ----------------------------------------------------------------
     def legend(self) -> tuple[str, float]:
-        top = HEADER + self.g.height
+        """Rows explaining what this picture shows: powers always; units, moves, captures
+        and battles only when drawn."""
         row = 22.0
+        rows = [self.legend_powers()]
+        if self.opt.units and self.state is not None:
+            rows.append(self.legend_units())
+        rows.append(self.legend_marks())
+        if any(isinstance(ev, BattleEnded) for ev in self.events):
+            rows.append(self.legend_battles())
+        top = HEADER + self.g.height
         out = [f'<g class="legend-box" transform="translate(0,{top + 8:g})">']
-        x, y = 12.0, 12.0
-        out.append(f'<text class="legend" x="{x}" y="{y + 4}" font-weight="bold">Powers</text>')
-        x += 52
+        for k, (heading, items) in enumerate(rows):
+            y = 12.0 + k * row
+            out.append(f'<text class="pb-legend" x="12" y="{y + 4}" font-weight="bold">{heading}</text>')
+            x = 64.0
+            for width, markup in items:
+                out.append(f'<g transform="translate({x:.1f},{y:.1f})">{markup}</g>')
+                x += width
+        out.append("</g>")
+        return "\n".join(out), 8 + len(rows) * row + 6
+
+    @staticmethod
+    def _text(x: float, text: str) -> str:
+        return f'<text class="pb-legend" x="{x:g}" y="4">{escape(text)}</text>'
+
+    def legend_powers(self):
+        items = []
         for style in self.styles.values():
-            out.append(f'<rect x="{x}" y="{y - 7}" width="26" height="14" fill="{style.fill}" stroke="{INK}" '
-                       f'stroke-width="0.7"/><rect x="{x + 5}" y="{y - 5}" width="16" height="10" rx="2" '
-                       f'fill="{style.strong}" stroke="{INK}" stroke-width="0.6"/>'
-                       f'<text class="small" x="{x + 13}" y="{y + 3}" fill="{style.text}" '
-                       f'font-weight="bold">{style.initials}</text>'
-                       f'<text class="legend" x="{x + 31}" y="{y + 4}">{escape(style.name)}</text>')
-            x += 40 + 6.6 * len(style.name)
-        out.append(f'<rect x="{x}" y="{y - 7}" width="26" height="14" fill="url(#neutral)" stroke="{INK}" '
-                   f'stroke-width="0.7"/><text class="legend" x="{x + 31}" y="{y + 4}">neutral (impassable)</text>')
-        x += 170
-        out.append(f'<rect x="{x}" y="{y - 7}" width="26" height="14" fill="{SEA_FILL}" stroke="{SEA_EDGE}"/>'
-                   f'<text class="legend" x="{x + 31}" y="{y + 4}">sea zone</text>')
-        x += 100
-        out.append(f'<rect x="{x}" y="{y - 4}" width="26" height="8" fill="{GAP_FILL}"/>'
-                   f'<text class="legend" x="{x + 31}" y="{y + 4}">no border (not neighbours)</text>')
-        # units
-        x, y = 12.0, y + row
-        out.append(f'<text class="legend" x="{x}" y="{y + 4}" font-weight="bold">Units</text>')
-        x += 52
+            items.append((40 + 6.6 * len(style.name),
+                          f'<rect x="0" y="-7" width="26" height="14" fill="{style.fill}" stroke="{INK}" '
+                          f'stroke-width="0.7"/><rect x="5" y="-5" width="16" height="10" rx="2" '
+                          f'fill="{style.strong}" stroke="{INK}" stroke-width="0.6"/>'
+                          f'<text class="pb-small" x="13" y="3" fill="{style.text}" font-weight="bold">'
+                          f'{style.initials}</text>{self._text(31, style.name)}'))
+        items.append((170, f'<rect x="0" y="-7" width="26" height="14" fill="url(#pbem-neutral)" '
+                           f'stroke="{INK}" stroke-width="0.7"/>{self._text(31, "neutral (impassable)")}'))
+        items.append((100, f'<rect x="0" y="-7" width="26" height="14" fill="{SEA_FILL}" stroke="{SEA_EDGE}"/>'
+                           f'{self._text(31, "sea zone")}'))
+        items.append((240, f'<rect x="0" y="-4" width="26" height="8" fill="{GAP_FILL}"/>'
+                           f'{self._text(31, "no border (not neighbours)")}'))
+        return "Powers", items
+
+    def legend_units(self):
+        items = []
         types = list(self.game.ruleset.units)
         if FACTORY_TYPE not in types:
             types.append(FACTORY_TYPE)
         for utype in types:
-            name = self.game.ruleset.units[utype].name if utype in self.game.ruleset.units else "Industrial complex"
-            out.append(_symbol(self.game, utype, "#FFFFFF", x, y - 6.5, 1.25))
-            out.append(f'<text class="legend" x="{x + 21}" y="{y + 4}">{escape(name)}</text>')
-            x += 30 + 6.4 * len(name)
-        out.append(f'<text class="legend" x="{x + 6}" y="{y + 4}">(count beside each; a row per owner, '
-                   f'starting with its initials)</text>')
-        # markers and events
-        x, y = 12.0, y + row
-        out.append(f'<text class="legend" x="{x}" y="{y + 4}" font-weight="bold">Marks</text>')
-        x += 52
-        out.append(_star(x + 6, y, 6.2, "#FFFFFF") +
-                   f'<text class="legend" x="{x + 16}" y="{y + 4}">capital</text>')
-        x += 70
-        out.append(f'<rect x="{x}" y="{y - 5}" width="17" height="10" rx="5" fill="#FFFFFF" stroke="{INK}" '
-                   f'stroke-width="0.7"/><text class="small" x="{x + 8.5}" y="{y + 3}">3</text>'
-                   f'<text class="legend" x="{x + 22}" y="{y + 4}">IPC value</text>')
-        x += 90
+            unit = self.game.ruleset.units.get(utype)
+            name = unit.name if unit else "Industrial complex"
+            items.append((30 + 6.4 * len(name),
+                          _symbol(self.game, utype, "#FFFFFF", 0, -6.5, 1.25) + self._text(21, name)))
+        items.append((0, self._text(6, "(count beside each; a row per owner, starting with its initials)")))
+        return "Units", items
+
+    def legend_marks(self):
+        items = [(70, _star(6, 0, 6.2, "#FFFFFF") + self._text(16, "capital")),
+                 (90, f'<rect x="0" y="-5" width="17" height="10" rx="5" fill="#FFFFFF" stroke="{INK}" '
+                      f'stroke-width="0.7"/><text class="pb-small" x="8.5" y="3">3</text>'
+                      f'{self._text(22, "IPC value")}')]
         if any(getattr(t, "victory_city", False) for t in self.gmap.land()):
-            out.append(f'<circle cx="{x + 5}" cy="{y}" r="4.6" fill="#FFFFFF" stroke="{INK}"/>'
-                       f'<circle cx="{x + 5}" cy="{y}" r="2" fill="{INK}"/>'
-                       f'<text class="legend" x="{x + 15}" y="{y + 4}">victory city</text>')
-            x += 95
-        out.append(f'<path d="M{x},{y} H{x + 34}" stroke="{INK}" stroke-width="5.2"/>'
-                   f'<path d="M{x},{y} H{x + 34}" stroke="#FFFFFF" stroke-width="3.2"/>'
-                   f'<polygon points="{_arrow_head((x + 42, y), (1, 0), 9.5)}" fill="#FFFFFF" '
-                   f'stroke="{INK}" stroke-width="1.1"/>'
-                   f'<text class="legend" x="{x + 48}" y="{y + 4}">combat move</text>')
-        x += 140
-        out.append(f'<path d="M{x},{y} H{x + 34}" stroke="{INK}" stroke-width="4.6"/>'
-                   f'<path d="M{x},{y} H{x + 34}" stroke="#FFFFFF" stroke-width="2.6" stroke-dasharray="7 4.5"/>'
-                   f'<polygon points="{_arrow_head((x + 42, y), (1, 0), 8.5)}" fill="#FFFFFF" '
-                   f'stroke="{INK}" stroke-width="1.1"/>'
-                   f'<text class="legend" x="{x + 48}" y="{y + 4}">noncombat move (arrow in the mover\'s colour)</text>')
-        x += 320
-        out.append(f'<rect x="{x}" y="{y - 7}" width="26" height="14" fill="none" stroke="{CAPTURE}" '
-                   f'stroke-width="3" stroke-dasharray="7 4"/><text class="legend" x="{x + 31}" y="{y + 4}">captured this turn</text>')
-        x += 150
-        out.append(f'<line x1="{x}" y1="{y}" x2="{x + 26}" y2="{y}" stroke="#1D4E6E" stroke-width="2" '
-                   f'stroke-dasharray="3 2"/><text class="legend" x="{x + 31}" y="{y + 4}">canal / strait</text>')
-        x, y = 12.0, y + row
-        out.append(f'<text class="legend" x="{x}" y="{y + 4}" font-weight="bold">Battles</text>')
-        x += 52
+            items.append((95, f'<circle cx="5" cy="0" r="4.6" fill="#FFFFFF" stroke="{INK}"/>'
+                              f'<circle cx="5" cy="0" r="2" fill="{INK}"/>{self._text(15, "victory city")}'))
+        if self.g.links:
+            items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
+                               f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
+        moves = {getattr(ev, "phase", "") for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        if any(isinstance(ev, Landed) for ev in self.events):
+            moves.add("noncombat")
+        for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
+            if phase in moves:
+                items.append((150 if phase == "combat" else 170,
+                              f'<path d="M0,0 H34" stroke="{INK}" stroke-width="{width}"/>'
+                              f'<path d="M0,0 H34" stroke="#FFFFFF" stroke-width="{width - 2}"{dash}/>'
+                              f'<polygon points="{_arrow_head((42, 0), (1, 0), 9)}" fill="#FFFFFF" '
+                              f'stroke="{INK}" stroke-width="1.1"/>{self._text(48, phase + " move")}'))
+        if moves:
+            items.append((180, self._text(0, "(arrows in the mover's colour)")))
+        if any(isinstance(ev, Captured) for ev in self.events):
+            items.append((150, f'<rect x="0" y="-7" width="26" height="14" fill="none" stroke="{CAPTURE}" '
+                               f'stroke-width="3" stroke-dasharray="7 4"/>{self._text(31, "captured this turn")}'))
+        return "Marks", items
+
+    def legend_battles(self):
+        items = []
         for letter, text in OUTCOME_TEXT.items():
-            out.append(f'<circle cx="{x + 7}" cy="{y}" r="8" fill="#FFFFFF" stroke="{CAPTURE}" stroke-width="1.6"/>'
-                       f'<text x="{x + 7}" y="{y + 3.6}" font-size="10" font-weight="bold" '
-                       f'text-anchor="middle" fill="{INK}">{letter}</text>'
-                       f'<text class="legend" x="{x + 20}" y="{y + 4}">{escape(text)}</text>')
-            x += 30 + 6.4 * len(text)
-        out.append(f'<text class="legend" x="{x + 6}" y="{y + 4}">(marker in the colour of the side '
-                   f'holding the field)</text>')
-        out.append("</g>")
-        return "\n".join(out), 8 + 4 * row + 6
+            items.append((30 + 6.4 * len(text),
+                          f'<circle cx="7" cy="0" r="8" fill="#FFFFFF" stroke="{CAPTURE}" stroke-width="1.6"/>'
+                          f'<text x="7" y="3.6" font-size="10" font-weight="bold" text-anchor="middle" '
+                          f'fill="{INK}">{letter}</text>{self._text(20, text)}'))
+        items.append((0, self._text(6, "(marker in the colour of the side holding the field)")))
+        return "Battles", items
 
 
 # --------------------------------------------------------------------------- geometry helpers
