@@ -52,7 +52,8 @@ from adjudicator.model.geometry import LINE_HEIGHT, boxes_overlap, label_box  # 
 
 PLACES_FILE = "places.toml"
 GRID = 8.0             # spacing of the filler grid, board units
-TOUCH = 14.0           # board units of shared border two neighbours need to "touch"
+TOUCH = 14.0           # board units of shared border two neighbours need to "touch" (fillers)
+TOUCH_DRAWN = 10.0     # ... in the drawn, smoothed outlines
 GRAZE = 7.0            # ... and two non-neighbours may share at most this much
 SEA_SIZE = 1.4         # target area of a sea zone relative to a land territory
 ROOM_LAND = 26.0       # room kept below a land label: the owner/IPC row and a row of units
@@ -424,6 +425,27 @@ def island_blob(center, rx, ry, angle, name):
     return out
 
 
+def outline_borders(outlines, width) -> dict[frozenset, float]:
+    """Length of border each pair of spaces shares in the drawn outlines (a shared border is
+    one chain of points both draw, in opposite directions, maybe a board width apart)."""
+    def key(x, y):
+        return (round(x, 1), round(y, 1))
+    drawn = {}
+    for name, rings in outlines.items():
+        for ring in rings:
+            for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+                for dx in (0.0, width, -width):
+                    drawn[(key(x0 + dx, y0), key(x1 + dx, y1))] = name
+    lengths: dict[frozenset, float] = defaultdict(float)
+    for name, rings in outlines.items():
+        for ring in rings:
+            for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+                other = drawn.get((key(x1, y1), key(x0, y0)))
+                if other is not None and other != name:
+                    lengths[frozenset((name, other))] += math.hypot(x1 - x0, y1 - y0) / 2
+    return lengths
+
+
 def closest(grid: Grid, labels, a: int, b: int) -> tuple[float, float, float, float]:
     """The shortest line from region ``a`` to region ``b`` (filler to filler)."""
     pa, pb = grid.points[labels == a], grid.points[labels == b]
@@ -550,8 +572,14 @@ def build(edition: str, rounds: int | None = None) -> tuple[str, list[str]]:
         else:
             outlines[name] = [smooth_ring(r, grid.vor.vertices) for r in rings[layout.index[name]]]
 
+    # judge by the final, smoothed outlines: what a reader of the picture sees
+    drawn = outline_borders(outlines, width)
+    final = {k: drawn.get(frozenset((layout.spaces[k[0]], layout.spaces[k[1]])), 0.0)
+             for k in zip(*np.nonzero(np.triu(np.ones_like(layout.wanted))))}
+    missing = [k for k, v in final.items() if layout.wanted[k] and v < TOUCH_DRAWN]
+    spurious = [k for k, v in final.items() if not layout.wanted[k] and k[0] != k[1] and v > GRAZE]
     notes = [f"touch but are not neighbours: {layout.spaces[a]} / {layout.spaces[b]} "
-             f"({borders[a, b]:.0f} units)" for a, b in spurious]
+             f"({final[a, b]:.0f} units)" for a, b in spurious]
     links = []
     for a, b in missing:
         names = (layout.spaces[a], layout.spaces[b])

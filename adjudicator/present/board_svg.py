@@ -392,8 +392,8 @@ class _Drawing:
             colour = self.styles[owner].strong if owner in self.styles else "#FFFFFF"
             items.append((15, f'<g class="factory">{_symbol(self.game, FACTORY_TYPE, colour, 0, 0)}</g>'))
         if getattr(t, "victory_city", False):
-            items.append((11, f'<circle cx="5.5" cy="5" r="4.6" fill="#FFFFFF" stroke="{INK}" '
-                              f'stroke-width="1"/><circle cx="5.5" cy="5" r="2" fill="{INK}"/>'))
+            items.append((11, f'<g class="victory-city"><circle cx="5.5" cy="5" r="4.6" fill="#FFFFFF" '
+                              f'stroke="{INK}" stroke-width="1"/><circle cx="5.5" cy="5" r="2" fill="{INK}"/></g>'))
         if not items:
             return "", 0.0
         total = sum(wd for wd, _ in items) + 2 * (len(items) - 1)
