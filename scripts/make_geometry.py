@@ -521,14 +521,16 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         if "island" not in raw:
             continue
         x, y = where[name, "island"]
-        rx, ry, _ = raw["island"]
-        r = max(rx, ry) * 0.55
+        rx, ry, angle = raw["island"]
+        a = math.radians(angle)
+        hx = math.hypot(rx * math.cos(a), ry * math.sin(a)) * 1.15     # the blob's half extents
+        hy = math.hypot(rx * math.sin(a), ry * math.cos(a)) * 1.15
         lines = raw.get("text", name).split("|")
         half_h = len(lines) * size * LINE_HEIGHT / 2
         half_w = max(len(t) for t in lines) * size * 0.31
-        options = [(x, y + r + half_h + 3), (x + r + half_w + 4, y), (x - r - half_w - 4, y),
-                   (x, y - r - half_h - ROOM_LAND - 3)]
-        options += [(x + ox, y + oy) for ox in (-30, 30, -50, 50) for oy in (r + half_h + 3, 0)]
+        options = [(x, y + hy + half_h + 2), (x + hx + half_w + 4, y - 8), (x - hx - half_w - 4, y - 8),
+                   (x, y - hy - half_h - ROOM_LAND - 2)]
+        options += [(x + ox, y + hy + half_h + 2) for ox in (-30, 30, -50, 50)]
         choose(name, options, True, False)
     regions = [n for n in places.entries if "island" not in places.entries[n]]
     area = {n: int(np.sum(labels == layout.index[n])) for n in regions}

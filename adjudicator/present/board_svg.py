@@ -225,12 +225,14 @@ class _Drawing:
             self.owners = dict(state.owners)
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
         self.used_symbols: set[str] = set()
+        self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
 
     # the document ---------------------------------------------------------
     def svg(self) -> str:
         w, h = self.g.width, self.g.height
         legend = self.legend() if self.opt.legend else ("", 0.0)
         total_h = HEADER + h + legend[1]
+        labels = self.labels()            # first: it measures each space's label block
         title = self.title()
         size = (f'width="{escape(self.opt.width)}"' if self.opt.width
                 else f'width="{w:g}" height="{total_h:g}"')
@@ -251,7 +253,7 @@ class _Drawing:
             self.moves(),
             "</g>",
             f'<rect width="{w:g}" height="{h:g}" fill="none" stroke="{INK}" stroke-width="1.2"/>',
-            self.labels(),
+            labels,
             self.battles(),
             "</g>",
             legend[0],
@@ -351,12 +353,18 @@ class _Drawing:
             parts.append(f'<text class="{cls} pb-halo" {at}>{escape(line)}</text>'
                          f'<text class="{cls}" {at}>{escape(line)}</text>')
         cursor = top + len(shape.label) * lh + 1
+        bx0, by0, bx1, _ = label_box(shape.label, shape.at, self.size)
         if t.is_land and not t.impassable:
             row, height = self.info_row(name, x, cursor)
             parts.append(row)
             cursor += height
+        block = (bx0, by0, bx1, cursor)
         if self.opt.units and self.state is not None:
-            parts.append(self.unit_card(name, x, cursor + 1))
+            card, box = self.unit_card(name, x, cursor + 1)
+            parts.append(card)
+            if box:
+                block = (min(block[0], box[0]), block[1], max(block[2], box[2]), box[3])
+        self.blocks[name] = block
         parts.append("</g>")
         return "".join(parts)
 
@@ -404,16 +412,17 @@ class _Drawing:
             x += wd + 2
         return "".join(out), 12.0
 
-    def unit_card(self, name: str, cx: float, top: float) -> str:
+    def unit_card(self, name: str, cx: float, top: float) -> tuple[str, tuple | None]:
         """Units of a space: one row per owner (initials, then a symbol and a count per
-        type), wrapped after four types; on a white card so it reads over any border."""
+        type), wrapped after four types; on a white card so it reads over any border.
+        Returns the markup and the card's box (None: no units)."""
         counts: Counter = Counter()
         for unit in self.state.units_at(name):
             for u in (unit, *unit.cargo):
                 if u.type != FACTORY_TYPE:
                     counts[(u.owner, u.type)] += 1
         if not counts:
-            return ""
+            return "", None
         power_rank = {k: i for i, k in enumerate(self.styles)}
         owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
         rows: list[tuple[str, list[tuple[str, int]]]] = []
@@ -450,7 +459,7 @@ class _Drawing:
                 x += 16 + 5.6 * len(str(n)) + 3
             y += row_h
         out.append("</g>")
-        return "".join(out)
+        return "".join(out), (x0, top, x0 + card_w, top + card_h)
 
     @staticmethod
     def _row_owners(rows):
@@ -503,8 +512,8 @@ class _Drawing:
             px = pts[-1][0]
             x += w * round((px - x) / w) if self.g.wrap_x else 0
             pts.append((x, y))
-        pts = [(x, y + 4) for x, y in pts]
-        d, tip, heading = _curve(pts)
+        d, tip, heading = _curve(pts, self._exit(path[0], pts[0], pts[1]),
+                                 self._exit(path[-1], pts[-1], pts[-2]))
         style = self.styles.get(power)
         colour = style.strong if style else INK
         combat = phase == "combat"
@@ -530,6 +539,22 @@ class _Drawing:
         return (f'<g class="arrow {phase}" data-power="{escape(power)}" data-phase="{escape(phase)}" '
                 f'data-path="{escape(" > ".join(path))}"><title>{escape(self._power_name(power))} '
                 f'({phase}): {escape(what)}: {escape(" -> ".join(path))}</title>{"".join(body)}</g>')
+
+    def _exit(self, name: str, at, toward) -> float:
+        """How far from ``at`` a line toward ``toward`` leaves the label block of ``name``,
+        so that arrows start and end beside labels and units, never under them."""
+        x0, y0, x1, y1 = self.blocks.get(name, label_box(self.g.spaces[name].label, at, self.size))
+        shift = at[0] - self.g.spaces[name].at[0]            # the block, where the path has it
+        x0, x1 = x0 + shift, x1 + shift
+        dx, dy = toward[0] - at[0], toward[1] - at[1]
+        length = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / length, dy / length
+        reach = []
+        if dx:
+            reach.append(((x1 if dx > 0 else x0) - at[0]) / dx)
+        if dy:
+            reach.append(((y1 if dy > 0 else y0) - at[1]) / dy)
+        return max(0.0, min(reach, default=0.0)) + 4.0
 
     def battles(self) -> str:
         started = {ev.battle: ev for ev in self.events if isinstance(ev, BattleStarted)}
@@ -674,30 +699,41 @@ class _Drawing:
 
 # --------------------------------------------------------------------------- geometry helpers
 
-def _curve(pts: list[tuple[float, float]]):
-    """A gently bent path through ``pts``, shortened at both ends so it does not cover the
-    labels; returns (path data, tip, heading at the tip)."""
-    bend = 0.14
-    segs = list(zip(pts, pts[1:]))
-    d_parts = []
-    tip, heading = pts[-1], (1.0, 0.0)
-    for k, ((x0, y0), (x1, y1)) in enumerate(segs):
-        dx, dy = x1 - x0, y1 - y0
+def _curve(pts: list[tuple[float, float]], start_trim: float, end_trim: float):
+    """A smooth path through ``pts`` (one gently bent curve for a single step, a Catmull-Rom
+    spline through the spaces of a longer path), shortened by the trims at both ends so it
+    does not cover the labels; returns (path data, tip, heading at the tip)."""
+    def towards(a, b, dist):
+        dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / length, dy / length
-        trim0 = min(12.0, length * 0.25) if k == 0 else 0.0
-        trim1 = min(16.0, length * 0.3) if k == len(segs) - 1 else 0.0
-        sx, sy = x0 + ux * trim0, y0 + uy * trim0
-        ex, ey = x1 - ux * trim1, y1 - uy * trim1
-        cx, cy = (x0 + x1) / 2 - uy * length * bend, (y0 + y1) / 2 + ux * length * bend
-        if k == 0:
-            d_parts.append(f"M{sx:.1f},{sy:.1f}")
-        d_parts.append(f"Q{cx:.1f},{cy:.1f} {ex:.1f},{ey:.1f}")
-        tip = (ex, ey)
-        hx, hy = ex - cx, ey - cy
-        norm = math.hypot(hx, hy) or 1.0
-        heading = (hx / norm, hy / norm)
-    return "".join(d_parts), tip, heading
+        return (a[0] + dx / length * dist, a[1] + dy / length * dist), length
+
+    first, len0 = towards(pts[0], pts[1], 0.0)
+    first, _ = towards(pts[0], pts[1], min(start_trim, len0 * 0.4))
+    last_len = math.hypot(pts[-1][0] - pts[-2][0], pts[-1][1] - pts[-2][1])
+    last, _ = towards(pts[-1], pts[-2], min(end_trim, last_len * 0.45))
+    if len(pts) == 2:
+        (x0, y0), (x1, y1) = first, last
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        bend = 0.14 * length
+        cx = (x0 + x1) / 2 - (y1 - y0) / length * bend
+        cy = (y0 + y1) / 2 + (x1 - x0) / length * bend
+        d = f"M{x0:.1f},{y0:.1f}Q{cx:.1f},{cy:.1f} {x1:.1f},{y1:.1f}"
+        control = (cx, cy)
+    else:
+        p = [first, *pts[1:-1], last]
+        ext = [p[0], *p, p[-1]]
+        parts = [f"M{p[0][0]:.1f},{p[0][1]:.1f}"]
+        for i in range(1, len(ext) - 2):
+            a, b, c, e = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
+            c1 = (b[0] + (c[0] - a[0]) / 6, b[1] + (c[1] - a[1]) / 6)
+            c2 = (c[0] - (e[0] - b[0]) / 6, c[1] - (e[1] - b[1]) / 6)
+            parts.append(f"C{c1[0]:.1f},{c1[1]:.1f} {c2[0]:.1f},{c2[1]:.1f} {c[0]:.1f},{c[1]:.1f}")
+            control = c2
+        d = "".join(parts)
+    hx, hy = last[0] - control[0], last[1] - control[1]
+    norm = math.hypot(hx, hy) or 1.0
+    return d, last, (hx / norm, hy / norm)
 
 
 def _arrow_head(tip, heading, size: float) -> str:
