@@ -53,8 +53,8 @@ def boards(game_dir: Path):
     for number, power, path in layout.list_turns(game_dir):
         turn = decode_turn_file(path.read_bytes(), path)
         name = game.ruleset.powers[turn.power].name if turn.power in game.ruleset.powers else turn.power
-        title = (f"{game.ruleset.title}: round {turn.round}, after {name}'s turn "
-                 f"(turn {turn.turn_number})")
+        possessive = name + ("'" if name.endswith("s") else "'s")
+        title = f"{game.ruleset.title}: round {turn.round}, after {possessive} turn (turn {turn.turn_number})"
         yield f"{number:02d}-{power}", board_svg(game, turn.state, turn.events, BoardOptions(title=title))
 
 

@@ -35,12 +35,15 @@ HEADER = 34.0
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
+# The fills also differ in lightness, so they stay apart for deuteranopes and protanopes
+# (checked with a simulated deuteranopia filter): Soviet olive, British and Japanese yellows
+# of two lightnesses, German mid grey, American pale grey-green.
 KNOWN_COLOURS = {
-    "ussr": ("#D55E00", "#F0B48C"),      # vermillion
-    "germany": ("#4D4D4D", "#B4B4B4"),   # grey
+    "ussr": ("#D55E00", "#EC9C74"),      # vermillion
+    "germany": ("#4D4D4D", "#A3A3A3"),   # grey
     "uk": ("#E69F00", "#F3D27F"),        # orange
-    "japan": ("#F0E442", "#F8F2A6"),     # yellow
-    "usa": ("#009E73", "#8CD2BC"),       # bluish green
+    "japan": ("#F0E442", "#FAF4B0"),     # yellow
+    "usa": ("#009E73", "#A8DFCB"),       # bluish green
     "italy": ("#8B5A2B", "#D2B48C"),
     "china": ("#CC79A7", "#E8BDD5"),
     "anzac": ("#56B4E9", "#B7DEF5"),

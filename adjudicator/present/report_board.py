@@ -20,7 +20,9 @@ def board_figure(events: Sequence[Event], game: Game, state_after: GameState | N
     title = game.ruleset.title or game.game_id
     if started is not None:
         power = game.ruleset.powers.get(started.power)
-        title += f": the board after {power.name if power else started.power}'s turn (round {started.round})"
+        name = power.name if power else started.power
+        possessive = name + ("'" if name.endswith("s") else "'s")
+        title += f": the board after {possessive} turn (round {started.round})"
     svg = board_svg(game, state_after, events, BoardOptions(title=title, width="100%"))
     return f'<figure style="margin:0 0 1.5em 0;max-width:2000px">{svg}</figure>'
 
