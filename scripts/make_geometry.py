@@ -32,7 +32,9 @@ import argparse
 import heapq
 import math
 import os
+import shutil
 import sys
+import tempfile
 import tomllib
 import zlib
 from collections import Counter, defaultdict
@@ -47,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.io.geometry import GEOMETRY_FILE, parse_geometry  # noqa: E402
-from adjudicator.io.loader import _Builder, _read_docs, game_dir  # noqa: E402
+from adjudicator.io.loader import DATA_FILES, game_dir, load_game  # noqa: E402
 from adjudicator.model.geometry import LINE_HEIGHT, boxes_overlap, label_box  # noqa: E402
 
 PLACES_FILE = "places.toml"
@@ -65,9 +67,13 @@ UNSET = -3
 
 
 def load_map(edition: str):
-    """The map alone: the script must run while geometry.toml is missing, stale or broken."""
+    """The map alone, read from a copy of the rules' data files: the script must run while
+    geometry.toml is missing, stale or broken."""
     directory = game_dir(edition)
-    return _Builder(_read_docs(directory), {}).build(directory).map
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in DATA_FILES:
+            shutil.copy(directory / name, Path(tmp) / name)
+        return load_game(tmp).map
 
 
 # --------------------------------------------------------------------------- places

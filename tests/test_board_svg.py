@@ -21,6 +21,7 @@ from adjudicator.cli import main
 from adjudicator.io import layout
 from adjudicator.io.loader import initial_state, load_game
 from adjudicator.io.turnfile import decode_game_file, decode_turn_file
+from adjudicator.model.game import SetupEntry
 from adjudicator.model.events import BattleEnded, Captured, Landed, Loaded, Moved, Unloaded
 from adjudicator.model.state import GameState, Unit
 from adjudicator.present.board_svg import (
@@ -231,6 +232,10 @@ def test_factories_as_units_and_as_map_flags(game, start):
     flagged = [t.key for t in game.map.land() if t.factory]
     plain = parse(board_svg(game, start))
     assert len(elements(plain, "factory")) == len(flagged)
+    # the empty board shows factories that the setup places as units
+    with_unit = attrs.evolve(game, setup=game.setup + (SetupEntry("usa", "Brazil", {FACTORY_TYPE: 1}),))
+    empty = parse(board_svg(with_unit))
+    assert len(elements(empty, "factory")) == len(flagged) + 1
 
 
 def test_victory_cities_where_the_map_has_them(game, start):

@@ -391,6 +391,11 @@ class _Drawing:
             items.append((11, _star(5.5, 5, 5.6, self.styles[t.capital_of].strong
                                     if t.capital_of in self.styles else "#FFFFFF")))
         factories = [u for u in self.state.units_at(name) if u.type == FACTORY_TYPE] if self.state else []
+        if self.state is None:          # the empty board: factories the setup places as units
+            setup = [e for e in self.game.setup if e.space == name and e.units.get(FACTORY_TYPE)]
+            if setup and not t.factory:
+                colour = self.styles[setup[0].power].strong if setup[0].power in self.styles else "#FFFFFF"
+                items.append((15, f'<g class="factory">{_symbol(self.game, FACTORY_TYPE, colour, 0, 0)}</g>'))
         if factories:
             by_owner = Counter(u.owner for u in factories)
             for fowner, n in sorted(by_owner.items()):
