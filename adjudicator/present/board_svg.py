@@ -227,7 +227,6 @@ class _Drawing:
         else:
             self.owners = dict(state.owners)
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
-        self.used_symbols: set[str] = set()
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
 
     # the document ---------------------------------------------------------
@@ -400,7 +399,6 @@ class _Drawing:
             by_owner = Counter(u.owner for u in factories)
             for fowner, n in sorted(by_owner.items()):
                 colour = self.styles[fowner].strong if fowner in self.styles else "#FFFFFF"
-                self.used_symbols.add(FACTORY_TYPE)
                 items.append((15, f'<g class="chip factory" data-space="{escape(name)}" '
                                   f'data-owner="{fowner}" data-type="{FACTORY_TYPE}" data-count="{n}">'
                                   f'{_symbol(self.game, FACTORY_TYPE, colour, 0, 0)}</g>'))
@@ -458,7 +456,6 @@ class _Drawing:
                            f'{style.initials if style else escape(owner[:2].upper())}</text>')
             x += tag_w
             for utype, n in chips:
-                self.used_symbols.add(symbol_key(self.game, utype))
                 out.append(f'<g class="chip" data-space="{escape(name)}" data-owner="{escape(owner_key)}" '
                            f'data-type="{escape(utype)}" data-count="{n}">'
                            f'<title>{escape(self._power_name(owner_key))}: {n} {escape(self._unit_name(utype, n))}</title>'
