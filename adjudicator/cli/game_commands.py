@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..model.errors import PbemError
+from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
@@ -47,6 +48,14 @@ def cmd_new(args, console: Console) -> int:
 def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
     game, state = load_game_dir(args.game)
+    if wants_picture(args):
+        from .pictures import save_board
+        from ..io import layout
+        from ..io.turnfile import read_turn_file
+        turns = layout.list_turns(args.game)
+        events = read_turn_file(turns[-1][2])[0].events if turns and not args.no_events else ()
+        save_board(console, args, game, state, events)
+        return EXIT_OK
     power = None
     if args.power:
         from ..io.names import Names
@@ -217,9 +226,12 @@ def register(sub) -> None:
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
     p.set_defaults(func=cmd_new)
 
-    p = sub.add_parser("show", help="show the board")
+    p = sub.add_parser("show", help="show the board (as tables, or as a picture with --svg/--png)")
     game_option(p)
     p.add_argument("--power", help="show only this power")
+    picture_options(p)
+    p.add_argument("--no-events", action="store_true",
+                   help="picture without the last turn's moves, battles and captures")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")

@@ -26,6 +26,7 @@ from typing import Any
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
+from .geometry import with_geometry
 from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.conditions import VictoryRule
 from ..model.rules import CargoRule, Domain, Power, Ruleset, TurnPlan, UnitType
@@ -53,11 +54,14 @@ def game_dir(name_or_path: str | Path) -> Path:
 
 
 def content_hash(directory: str | Path) -> str:
-    """``sha256:<hex>`` over every ``*.toml`` file of a game folder, in name order, each
-    preceded by its name and byte length, then every file of the grammar folder the same
-    way (so the rules hash changes when the order language does)."""
+    """``sha256:<hex>`` over the rules' data files (``DATA_FILES``) of a game folder, in name
+    order, each preceded by its name and byte length, then every file of the grammar folder
+    the same way (so the rules hash changes when the order language does).  Presentation
+    files (the board's ``geometry.toml``) and the rules cases are not hashed: redrawing the
+    board never invalidates a game."""
     digest = hashlib.sha256()
-    for path in sorted(Path(directory).glob("*.toml"), key=lambda p: p.name):
+    for path in sorted((p for p in Path(directory).glob("*.toml") if p.name in DATA_FILES),
+                       key=lambda p: p.name):
         data = path.read_bytes()
         digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
         digest.update(data)
@@ -76,7 +80,7 @@ def load_game(name_or_path: str | Path,
     resulting options."""
     directory = game_dir(name_or_path)
     docs = _read_docs(directory)
-    return _Builder(docs, options or {}).build(directory)
+    return with_geometry(_Builder(docs, options or {}).build(directory), directory)
 
 
 def initial_state(game: Game, game_id: str) -> GameState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from .board import GameMap
+from .geometry import Geometry
 from .rules import Ruleset
 
 
@@ -29,6 +30,7 @@ class Game:
     content_hash: str          # "sha256:<hex>" over the data files, in a fixed order
     source_dir: str = ""
     edition: str = ""
+    geometry: Geometry | None = None   # the board picture's shapes; None: no picture
 
     @property
     def game_id(self) -> str:

@@ -61,6 +61,7 @@ from .wording import (
     problem_text, render, retreat_reason,
 )
 from ..model.state import GameState
+from .report_board import with_board
 
 REPORT_WIDTH = 100
 ARROW = " → "
@@ -654,10 +655,11 @@ def report_text(events: Iterable[Event], game: Game, state_before: GameState | N
 
 def report_html(events: Iterable[Event], game: Game, state_before: GameState | None = None,
                 state_after: GameState | None = None) -> str:
-    """The report as a standalone HTML page."""
+    """The report as a standalone HTML page, the board picture after the turn on top."""
+    events = list(events)
     console = _recording_console()
     render_report(events, game, console, state_before, state_after)
-    return console.export_html(inline_styles=True)
+    return with_board(console.export_html(inline_styles=True), events, game, state_after)
 
 
 def report_document(path: str | os.PathLike, events: Iterable[Event], game: Game,

@@ -1,0 +1,745 @@
+"""The board as a picture: ``board_svg(game, state, events) -> str`` (an SVG document).
+
+A pure function of the game definition (its map and its ``geometry``), a position and,
+optionally, the events of a turn, in the manner of python-chess's ``chess.svg``.  It draws
+every territory and sea zone in the controlling power's colour (neutrals hatched), the power's
+initials, IPC values, capitals, factories and victory cities, the units of each space as
+counts per type with a drawn symbol, and, from the events, an arrow per move (combat solid,
+noncombat dashed), a marker per battle with its outcome and an outline round every captured
+territory.  A legend explains it all.  Colours follow the Okabe-Ito palette (distinguishable
+with colour-blindness) and are never the only cue: every owner is also written as initials.
+
+Machine-readable attributes make the picture testable: every space is one ``path`` with
+``data-space`` and ``data-owner``; every unit count is an element with ``data-space``,
+``data-owner``, ``data-type`` and ``data-count``; arrows carry ``data-power``, ``data-phase``
+and ``data-path``; battle markers ``data-space`` and ``data-outcome``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from html import escape
+
+import attrs
+
+from ..model.events import BattleEnded, BattleStarted, Captured, Event, Landed, Loaded, Moved, Unloaded
+from ..model.game import Game
+from ..model.geometry import LINE_HEIGHT, Geometry, label_box
+from ..model.rules import Domain
+from ..model.state import GameState
+
+FACTORY_TYPE = "industrial_complex"
+HEADER = 34.0
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+
+# Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
+# The fills also differ in lightness, so they stay apart for deuteranopes and protanopes
+# (checked with a simulated deuteranopia filter): Soviet olive, British and Japanese yellows
+# of two lightnesses, German mid grey, American pale grey-green.
+KNOWN_COLOURS = {
+    "ussr": ("#D55E00", "#EC9C74"),      # vermillion
+    "germany": ("#4D4D4D", "#A3A3A3"),   # grey
+    "uk": ("#E69F00", "#F3D27F"),        # orange
+    "japan": ("#F0E442", "#FAF4B0"),     # yellow
+    "usa": ("#009E73", "#A8DFCB"),       # bluish green
+    "italy": ("#8B5A2B", "#D2B48C"),
+    "china": ("#CC79A7", "#E8BDD5"),
+    "anzac": ("#56B4E9", "#B7DEF5"),
+    "france": ("#0072B2", "#8CBCDD"),
+}
+SPARE_COLOURS = [("#CC79A7", "#E8BDD5"), ("#0072B2", "#8CBCDD"), ("#56B4E9", "#B7DEF5"),
+                 ("#8B5A2B", "#D2B48C"), ("#000000", "#A0A0A0")]
+SEA_FILL, SEA_EDGE = "#D4E8F4", "#6F9FC0"
+NEUTRAL_FILL, NEUTRAL_HATCH = "#E4DFD0", "#B1A78C"
+GAP_FILL = "#6F7C85"          # what shows where two spaces do not connect
+INK = "#1E1E1E"
+CAPTURE = "#B00020"           # this turn's captures and battles
+OUTCOME_LETTERS = {"attacker_wins": "W", "defender_wins": "H", "attacker_retreats": "R",
+                   "both_destroyed": "X", "stalemate": "S"}
+OUTCOME_TEXT = {"W": "attacker won", "H": "defender held", "R": "attacker retreated",
+                "X": "both sides destroyed", "S": "stalemate"}
+
+
+@attrs.frozen
+class BoardOptions:
+    """How to draw: ``title`` (default: game, round and power to play), ``legend``,
+    ``units`` (draw the units), ``width`` (the SVG's width attribute; None: board units)."""
+
+    title: str | None = None
+    legend: bool = True
+    units: bool = True
+    width: str | None = None
+
+
+class NoGeometry(ValueError):
+    """The edition brings no board geometry, so it has no picture."""
+
+
+def board_svg(game: Game, state: GameState | None = None, events: Iterable[Event] = (),
+              options: BoardOptions = BoardOptions()) -> str:
+    """The board of ``game`` as an SVG document: ``state`` (None: the empty starting map
+    with original owners and no units), with the moves, battles and captures of ``events``
+    drawn on top."""
+    geometry = game.geometry
+    if geometry is None:
+        raise NoGeometry(f"{game.ruleset.title or game.game_id} has no board geometry "
+                         "(maps/<edition>/geometry.toml)")
+    return _Drawing(game, geometry, state, list(events), options).svg()
+
+
+# --------------------------------------------------------------------------- powers
+
+@attrs.frozen
+class PowerStyle:
+    key: str
+    name: str
+    initials: str
+    strong: str
+    fill: str
+    text: str          # readable text colour on ``strong``
+
+
+def power_styles(game: Game) -> dict[str, PowerStyle]:
+    """Colour and initials of every power, in turn order."""
+    rules = game.ruleset
+    order = list(rules.turn_order) + [k for k in rules.powers if k not in rules.turn_order]
+    spare = iter(SPARE_COLOURS)
+    styles = {}
+    for key in order:
+        power = rules.powers[key]
+        strong, fill = KNOWN_COLOURS.get(key) or next(spare, ("#777777", "#CCCCCC"))
+        words = power.name.split()
+        initials = "".join(w[0] for w in words[:2]).upper() if len(words) > 1 else power.name[:2].upper()
+        styles[key] = PowerStyle(key, power.name, initials, strong, fill, _text_on(strong))
+    return styles
+
+
+def _text_on(colour: str) -> str:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
+
+
+# --------------------------------------------------------------------------- unit symbols
+
+# Each symbol is drawn in a 14 x 10 box; "C" is replaced by the owner's colour.
+_STROKE = f'stroke="{INK}" stroke-width="0.9" stroke-linejoin="round"'
+SYMBOLS = {
+    "infantry": f'<rect x="1" y="1.5" width="12" height="7" fill="C" {_STROKE}/>'
+                f'<path d="M1 1.5L13 8.5M13 1.5L1 8.5" {_STROKE} fill="none"/>',
+    "tank": f'<rect x="1" y="1.5" width="12" height="7" fill="C" {_STROKE}/>'
+            f'<rect x="3.2" y="3.3" width="7.6" height="3.4" rx="1.7" fill="none" {_STROKE}/>',
+    "artillery": f'<rect x="1" y="1.5" width="12" height="7" fill="C" {_STROKE}/>'
+                 f'<circle cx="7" cy="5" r="1.8" fill="{INK}"/>',
+    "aa_gun": f'<rect x="1" y="1.5" width="12" height="7" fill="C" {_STROKE}/>'
+              f'<path d="M2.5 8.5Q7 1 11.5 8.5" fill="none" {_STROKE}/>',
+    "fighter": f'<path d="M7 0.6L8 3.8L13.4 5.6L13.4 6.6L8 6L7.8 8.4L9.6 9.4L4.4 9.4L6.2 8.4'
+               f'L6 6L0.6 6.6L0.6 5.6L6 3.8Z" fill="C" {_STROKE}/>',
+    "bomber": f'<path d="M7 0.4L8 3L13.6 4.6L13.6 6L8 5.4L7.8 8.2L10.2 9.4L3.8 9.4L6.2 8.2'
+              f'L6 5.4L0.4 6L0.4 4.6L6 3Z" fill="C" {_STROKE}/>'
+              f'<path d="M3 4.4V6.4M11 4.4V6.4" {_STROKE}/>',
+    "submarine": f'<path d="M0.8 6.2Q1.5 4.2 5 4.2L5.6 2.4L8.2 2.4L8.6 4.2Q12.6 4.2 13.2 6.2'
+                 f'Q12.6 8 7 8Q1.5 8 0.8 6.2Z" fill="C" {_STROKE}/>',
+    "transport": f'<path d="M0.6 5.6L13.4 5.6L12 8.6L2 8.6Z" fill="C" {_STROKE}/>'
+                 f'<rect x="3.4" y="2" width="6" height="3.6" fill="C" {_STROKE}/>',
+    "destroyer": f'<path d="M0.6 6L13.4 6L11.6 8.6L2.2 8.6Z" fill="C" {_STROKE}/>'
+                 f'<path d="M5.5 6V4H8.5V6M7 4V2.4" fill="C" {_STROKE}/>',
+    "cruiser": f'<path d="M0.6 5.6L13.4 5.6L11.8 8.6L2 8.6Z" fill="C" {_STROKE}/>'
+               f'<path d="M3.5 5.6V4H6V5.6M7.5 5.6V3H10.5V5.6" fill="C" {_STROKE}/>',
+    "carrier": f'<path d="M0.4 5.2L13.6 5.2L12.6 8.6L1.6 8.6Z" fill="C" {_STROKE}/>'
+               f'<rect x="9.4" y="2.4" width="2.4" height="2.8" fill="C" {_STROKE}/>',
+    "battleship": f'<path d="M0.4 5.6L13.6 5.6L12 8.8L1.8 8.8Z" fill="C" {_STROKE}/>'
+                  f'<path d="M2.6 5.6V4.2H5V5.6M9 5.6V4.2H11.4V5.6M6 5.6V2.6H8V5.6" fill="C" {_STROKE}/>',
+    FACTORY_TYPE: f'<path d="M1 9V4.4L4.4 2.4V4.4L7.8 2.4V4.4L11 2.4V0.8H12.8V9Z" fill="C" {_STROKE}/>',
+}
+ALIASES = {"armour": "tank", "armor": "tank", "aagun": "aa_gun", "aa": "aa_gun",
+           "antiaircraft": "aa_gun", "factory": FACTORY_TYPE, "sub": "submarine"}
+DOMAIN_FALLBACK = {Domain.LAND: "infantry", Domain.AIR: "fighter", Domain.SEA: "destroyer"}
+
+
+def symbol_key(game: Game, unit_type: str) -> str:
+    """Which drawn symbol stands for ``unit_type`` (by key, else by its domain)."""
+    key = unit_type.lower().replace("-", "_").replace(" ", "_")
+    key = ALIASES.get(key.replace("_", ""), ALIASES.get(key, key))
+    if key in SYMBOLS:
+        return key
+    utype = game.ruleset.units.get(unit_type)
+    return DOMAIN_FALLBACK.get(utype.domain, "infantry") if utype else "infantry"
+
+
+def _symbol(game: Game, unit_type: str, colour: str, x: float, y: float, scale: float = 1.0) -> str:
+    body = SYMBOLS[symbol_key(game, unit_type)].replace('"C"', f'"{colour}"')
+    return f'<g transform="translate({x:.1f},{y:.1f}) scale({scale:g})">{body}</g>'
+
+
+def _star(cx: float, cy: float, r: float, fill: str) -> str:
+    pts = []
+    for k in range(10):
+        a = -math.pi / 2 + k * math.pi / 5
+        rr = r if k % 2 == 0 else r * 0.45
+        pts.append(f"{cx + rr * math.cos(a):.1f},{cy + rr * math.sin(a):.1f}")
+    return f'<polygon points="{" ".join(pts)}" fill="{fill}" stroke="{INK}" stroke-width="0.8"/>'
+
+
+# --------------------------------------------------------------------------- shapes
+
+_path_cache: dict[int, tuple[Geometry, dict[str, str]]] = {}
+
+
+def space_paths(geometry: Geometry) -> dict[str, str]:
+    """SVG path data per space; on a wrapping board a shape that runs past an edge gets a
+    second copy one board width over (the board is clipped to its frame)."""
+    cached = _path_cache.get(id(geometry))
+    if cached is not None and cached[0] is geometry:
+        return cached[1]
+    w = geometry.width
+    paths = {}
+    for name, shape in geometry.spaces.items():
+        parts = []
+        for ring in shape.outline:
+            xs = [p[0] for p in ring]
+            shifts = [0.0]
+            if geometry.wrap_x and min(xs) < 0:
+                shifts.append(w)
+            if geometry.wrap_x and max(xs) > w:
+                shifts.append(-w)
+            for dx in shifts:
+                parts.append("M" + " ".join(f"{x + dx:.1f},{y:.1f}" for x, y in ring) + "Z")
+        paths[name] = "".join(parts)
+    if len(_path_cache) > 8:
+        _path_cache.clear()
+    _path_cache[id(geometry)] = (geometry, paths)
+    return paths
+
+
+# --------------------------------------------------------------------------- drawing
+
+class _Drawing:
+    def __init__(self, game: Game, geometry: Geometry, state: GameState | None,
+                 events: list[Event], options: BoardOptions):
+        self.game, self.g, self.state, self.events, self.opt = game, geometry, state, events, options
+        self.styles = power_styles(game)
+        self.gmap = game.map
+        self.size = geometry.label_size
+        if state is None:
+            self.owners = {t.key: t.original_owner for t in self.gmap.land() if t.original_owner}
+        else:
+            self.owners = dict(state.owners)
+        self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
+        self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
+
+    # the document ---------------------------------------------------------
+    def svg(self) -> str:
+        w, h = self.g.width, self.g.height
+        legend = self.legend() if self.opt.legend else ("", 0.0)
+        total_h = HEADER + h + legend[1]
+        labels = self.labels()            # first: it measures each space's label block
+        title = self.title()
+        size = (f'width="{escape(self.opt.width)}"' if self.opt.width
+                else f'width="{w:g}" height="{total_h:g}"')
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:g} {total_h:g}" '
+            f'{size} font-family="{FONT}" role="img" aria-label="{escape(title)}" '
+            f'data-map="{escape(self.gmap.map_id)}">',
+            f"<title>{escape(title)}</title>",
+            self.defs(),
+            f'<rect width="{w:g}" height="{total_h:g}" fill="#FFFFFF"/>',
+            f'<text x="12" y="23" font-size="17" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+            f'<g transform="translate(0,{HEADER:g})">',
+            f'<rect width="{w:g}" height="{h:g}" fill="{GAP_FILL}"/>',
+            '<g clip-path="url(#pbem-board)">',
+            self.spaces(),
+            self.links(),
+            self.captures(),
+            self.moves(),
+            "</g>",
+            f'<rect width="{w:g}" height="{h:g}" fill="none" stroke="{INK}" stroke-width="1.2"/>',
+            labels,
+            self.battles(),
+            "</g>",
+            legend[0],
+            "</svg>",
+        ]
+        return "\n".join(part for part in out if part)
+
+    def title(self) -> str:
+        if self.opt.title is not None:
+            return self.opt.title
+        base = self.game.ruleset.title or self.game.game_id
+        if self.state is None:
+            return f"{base}: the board"
+        who = self.styles.get(self.state.power)
+        return f"{base}: round {self.state.round}, {who.name if who else self.state.power} to play"
+
+    def defs(self) -> str:
+        w, h = self.g.width, self.g.height
+        return (
+            "<defs>"
+            f'<clipPath id="pbem-board"><rect width="{w:g}" height="{h:g}"/></clipPath>'
+            '<pattern id="pbem-neutral" width="7" height="7" patternUnits="userSpaceOnUse" '
+            'patternTransform="rotate(45)">'
+            f'<rect width="7" height="7" fill="{NEUTRAL_FILL}"/>'
+            f'<line x1="0" y1="0" x2="0" y2="7" stroke="{NEUTRAL_HATCH}" stroke-width="2.2"/></pattern>'
+            "</defs>"
+            "<style>"
+            ".pb-lbl{font-size:%gpx;text-anchor:middle;fill:%s}"
+            ".pb-sea{font-style:italic;fill:#1D4E6E}"
+            ".pb-neutral{font-style:italic;fill:#5F5646}"
+            ".pb-small{font-size:8.5px;text-anchor:middle}"
+            ".pb-count{font-size:9px;font-weight:bold;fill:%s}"
+            ".pb-legend{font-size:11px;fill:%s}"
+            ".pb-lbl.pb-halo{fill:#fff;stroke:#fff;stroke-width:2.8px;stroke-linejoin:round;stroke-opacity:0.9}"
+            "</style>" % (self.size, INK, INK, INK)
+        )
+
+    # spaces ----------------------------------------------------------------
+    def fill_of(self, name: str) -> tuple[str, str]:
+        t = self.gmap[name]
+        if t.is_sea:
+            return SEA_FILL, ""
+        if t.impassable:
+            return "url(#pbem-neutral)", ""
+        owner = self.owners.get(name)
+        if owner in self.styles:
+            return self.styles[owner].fill, owner
+        return NEUTRAL_FILL, owner or ""
+
+    def spaces(self) -> str:
+        paths = space_paths(self.g)
+        out = ['<g class="spaces" stroke-linejoin="round">']
+        order = sorted(self.g.spaces, key=lambda n: (self.gmap[n].island, not self.gmap[n].is_sea))
+        for name in order:
+            t = self.gmap[name]
+            fill, owner = self.fill_of(name)
+            kind = "sea" if t.is_sea else "neutral" if t.impassable else "land"
+            edge = SEA_EDGE if t.is_sea else "#4A4A4A"
+            width = 0.8 if t.is_sea else 1.0
+            out.append(f'<path class="space {kind}" data-space="{escape(name)}" data-owner="{owner}" '
+                       f'fill="{fill}" stroke="{edge}" stroke-width="{width}" d="{paths[name]}"/>')
+        out.append("</g>")
+        return "\n".join(out)
+
+    def links(self) -> str:
+        out = ['<g class="links">']
+        for link in self.g.links:
+            (x0, y0), (x1, y1) = link.start, link.end
+            canal = self.gmap.canal_between(link.a, link.b)
+            what = canal.name if canal else "connected"
+            out.append(f'<g data-link="{escape(link.a)}|{escape(link.b)}"><title>{escape(link.a)} - '
+                       f'{escape(link.b)}: {escape(what)}</title>'
+                       f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                       f'stroke="#FFFFFF" stroke-width="5" stroke-linecap="round"/>'
+                       f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                       f'stroke="#1D4E6E" stroke-width="2" stroke-dasharray="3 2"/></g>')
+        out.append("</g>")
+        return "\n".join(out)
+
+    # labels, badges and units --------------------------------------------
+    def labels(self) -> str:
+        out = ['<g class="labels">']
+        for name, shape in self.g.spaces.items():
+            out.append(self.label(name, shape))
+        out.append("</g>")
+        return "\n".join(part for part in out if part)
+
+    def label(self, name: str, shape) -> str:
+        t = self.gmap[name]
+        x, y = shape.at
+        lh = self.size * LINE_HEIGHT
+        top = y - len(shape.label) * lh / 2
+        cls = "pb-lbl pb-sea" if t.is_sea else "pb-lbl pb-neutral" if t.impassable else "pb-lbl"
+        parts = [f'<g class="place" data-space="{escape(name)}">']
+        for k, line in enumerate(shape.label):     # a white halo first: readable over any border
+            at = f'x="{x:.1f}" y="{top + (k + 0.78) * lh:.1f}"'
+            parts.append(f'<text class="{cls} pb-halo" {at}>{escape(line)}</text>'
+                         f'<text class="{cls}" {at}>{escape(line)}</text>')
+        cursor = top + len(shape.label) * lh + 1
+        bx0, by0, bx1, _ = label_box(shape.label, shape.at, self.size)
+        if t.is_land and not t.impassable:
+            row, height = self.info_row(name, x, cursor)
+            parts.append(row)
+            cursor += height
+        block = (bx0, by0, bx1, cursor)
+        if self.opt.units and self.state is not None:
+            card, box = self.unit_card(name, x, cursor + 1)
+            parts.append(card)
+            if box:
+                block = (min(block[0], box[0]), block[1], max(block[2], box[2]), box[3])
+        self.blocks[name] = block
+        parts.append("</g>")
+        return "".join(parts)
+
+    def info_row(self, name: str, cx: float, top: float) -> tuple[str, float]:
+        """Owner initials, IPC value, capital star, factory, victory city: one row."""
+        t = self.gmap[name]
+        owner = self.owners.get(name)
+        items: list[tuple[float, str]] = []       # (width, markup drawn at x=0, y=top)
+        style = self.styles.get(owner)
+        if style:
+            items.append((16, f'<rect x="0" y="0" width="16" height="10" rx="2" fill="{style.strong}" '
+                              f'stroke="{INK}" stroke-width="0.6"/><text class="pb-small" x="8" y="8" '
+                              f'fill="{style.text}" font-weight="bold">{style.initials}</text>'))
+        if t.ipc:
+            digits = len(str(t.ipc))
+            wd = 7 + 5 * digits
+            items.append((wd, f'<rect x="0" y="0" width="{wd}" height="10" rx="5" fill="#FFFFFF" '
+                              f'stroke="{INK}" stroke-width="0.7"/><text class="pb-small" x="{wd / 2:g}" '
+                              f'y="8" fill="{INK}">{t.ipc}</text>'))
+        if t.capital_of:
+            items.append((11, _star(5.5, 5, 5.6, self.styles[t.capital_of].strong
+                                    if t.capital_of in self.styles else "#FFFFFF")))
+        units = self.game.ruleset.units
+        is_factory = lambda key: key in units and units[key].has("factory")  # noqa: E731
+        factories = [u for u in self.state.units_at(name) if is_factory(u.type)] if self.state else []
+        if self.state is None:          # the empty board: factories the setup places as units
+            setup = [(e.power, k) for e in self.game.setup if e.space == name
+                     for k in e.units if is_factory(k)]
+            if setup:
+                power, key = setup[0]
+                colour = self.styles[power].strong if power in self.styles else "#FFFFFF"
+                items.append((15, f'<g class="factory">{_symbol(self.game, key, colour, 0, 0)}</g>'))
+        by_owner = Counter((u.owner, u.type) for u in factories)
+        for (fowner, key), n in sorted(by_owner.items()):
+            colour = self.styles[fowner].strong if fowner in self.styles else "#FFFFFF"
+            items.append((15, f'<g class="chip factory" data-space="{escape(name)}" '
+                              f'data-owner="{fowner}" data-type="{key}" data-count="{n}">'
+                              f'{_symbol(self.game, key, colour, 0, 0)}</g>'))
+        if getattr(t, "victory_city", False):
+            items.append((11, f'<g class="victory-city"><circle cx="5.5" cy="5" r="4.6" fill="#FFFFFF" '
+                              f'stroke="{INK}" stroke-width="1"/><circle cx="5.5" cy="5" r="2" fill="{INK}"/></g>'))
+        if not items:
+            return "", 0.0
+        total = sum(wd for wd, _ in items) + 2 * (len(items) - 1)
+        x = cx - total / 2
+        out = []
+        for wd, markup in items:
+            out.append(f'<g transform="translate({x:.1f},{top:.1f})">{markup}</g>')
+            x += wd + 2
+        return "".join(out), 12.0
+
+    def unit_card(self, name: str, cx: float, top: float) -> tuple[str, tuple | None]:
+        """Units of a space: one row per owner (initials, then a symbol and a count per
+        type), wrapped after four types; on a white card so it reads over any border.
+        Returns the markup and the card's box (None: no units)."""
+        counts: Counter = Counter()
+        units = self.game.ruleset.units
+        for unit in self.state.units_at(name):
+            for u in (unit, *unit.cargo):
+                if not (u.type in units and units[u.type].has("factory")):   # in the info row
+                    counts[(u.owner, u.type)] += 1
+        if not counts:
+            return "", None
+        power_rank = {k: i for i, k in enumerate(self.styles)}
+        owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
+        rows: list[tuple[str, list[tuple[str, int]]]] = []
+        for owner in owners:
+            types = sorted((t for o, t in counts if o == owner), key=lambda t: self.unit_order.get(t, 99))
+            for k in range(0, len(types), 4):
+                rows.append((owner if k == 0 else "", [(t, counts[(owner, t)]) for t in types[k:k + 4]]))
+        row_h, tag_w = 12.0, 17.0
+        widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
+        card_w = max(widths) + 4
+        card_h = row_h * len(rows) + 3
+        x0 = min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1)      # inside the board
+        out = [f'<g class="units" data-space="{escape(name)}">',
+               f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="3" '
+               f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
+        y = top + 2
+        for (owner, chips), owner_key in zip(rows, self._row_owners(rows)):
+            style = self.styles.get(owner_key)
+            colour = style.strong if style else "#FFFFFF"
+            x = x0 + 2
+            if owner:
+                out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="15" height="10" rx="2" fill="{colour}" '
+                           f'stroke="{INK}" stroke-width="0.5"/><text class="pb-small" x="{x + 7.5:.1f}" '
+                           f'y="{y + 8:.1f}" fill="{style.text if style else INK}" font-weight="bold">'
+                           f'{style.initials if style else escape(owner[:2].upper())}</text>')
+            x += tag_w
+            for utype, n in chips:
+                out.append(f'<g class="chip" data-space="{escape(name)}" data-owner="{escape(owner_key)}" '
+                           f'data-type="{escape(utype)}" data-count="{n}">'
+                           f'<title>{escape(self._power_name(owner_key))}: {n} {escape(self._unit_name(utype, n))}</title>'
+                           f'{_symbol(self.game, utype, colour, x, y)}'
+                           f'<text class="pb-count" x="{x + 15:.1f}" y="{y + 8.6:.1f}">{n}</text></g>')
+                x += 16 + 5.6 * len(str(n)) + 3
+            y += row_h
+        out.append("</g>")
+        return "".join(out), (x0, top, x0 + card_w, top + card_h)
+
+    @staticmethod
+    def _row_owners(rows):
+        current = ""
+        for owner, _ in rows:
+            current = owner or current
+            yield current
+
+    def _power_name(self, key: str) -> str:
+        return self.styles[key].name if key in self.styles else key
+
+    def _unit_name(self, utype: str, n: int) -> str:
+        unit = self.game.ruleset.units.get(utype)
+        if unit is None:
+            return utype
+        return unit.name if n == 1 else (unit.plural or unit.name + "s")
+
+    # events ----------------------------------------------------------------
+    def anchor(self, name: str) -> tuple[float, float]:
+        return self.g.spaces[name].at
+
+    def moves(self) -> str:
+        """One arrow per distinct (power, phase, path); units moving together are summed."""
+        grouped: dict[tuple, Counter] = {}
+        for ev in self.events:
+            if isinstance(ev, Moved):
+                key = (ev.power, ev.phase, tuple(ev.path))
+            elif isinstance(ev, Loaded):
+                key = (ev.power, ev.phase, (ev.origin, ev.zone))
+            elif isinstance(ev, Unloaded):
+                key = (ev.power, "combat" if ev.amphibious else ev.phase, (ev.zone, ev.target))
+            elif isinstance(ev, Landed):
+                key = (ev.power, "noncombat", tuple(ev.path))
+            else:
+                continue
+            if len(key[2]) < 2 or any(p not in self.g.spaces for p in key[2]):
+                continue
+            grouped.setdefault(key, Counter()).update(ev.units)
+        out = ['<g class="moves" stroke-linecap="round" stroke-linejoin="round">']
+        for (power, phase, path), units in grouped.items():
+            out.append(self.arrow(power, phase, path, units))
+        out.append("</g>")
+        return "\n".join(out)
+
+    def arrow(self, power: str, phase: str, path: tuple[str, ...], units: Counter) -> str:
+        w = self.g.width
+        pts = [self.anchor(path[0])]
+        for name in path[1:]:
+            x, y = self.anchor(name)
+            px = pts[-1][0]
+            x += w * round((px - x) / w) if self.g.wrap_x else 0
+            pts.append((x, y))
+        d, tip, heading = _curve(pts, self._exit(path[0], pts[0], pts[1]),
+                                 self._exit(path[-1], pts[-1], pts[-2]))
+        style = self.styles.get(power)
+        colour = style.strong if style else INK
+        combat = phase == "combat"
+        dash = "" if combat else ' stroke-dasharray="7 4.5"'
+        head = _arrow_head(tip, heading, 9.5 if combat else 8.5)
+        what = ", ".join(f"{n} {self._unit_name(t, n)}" for t, n in sorted(
+            units.items(), key=lambda kv: self.unit_order.get(kv[0], 99)))
+        shifts = [0.0]
+        if self.g.wrap_x:
+            xs = [p[0] for p in pts]
+            if min(xs) < 0:
+                shifts.append(w)
+            if max(xs) > w:
+                shifts.append(-w)
+        body = []
+        for dx in shifts:
+            tr = f' transform="translate({dx:g},0)"' if dx else ""
+            body.append(f'<g{tr}><path d="{d}" fill="none" stroke="#FFFFFF" stroke-width="{8 if combat else 7}"'
+                        f' stroke-opacity="0.85"/>'
+                        f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="{5.4 if combat else 4.6}"/>'
+                        f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{3.4 if combat else 2.8}"{dash}/>'
+                        f'<polygon points="{head}" fill="{colour}" stroke="{INK}" stroke-width="1.2"/></g>')
+        return (f'<g class="arrow {phase}" data-power="{escape(power)}" data-phase="{escape(phase)}" '
+                f'data-path="{escape(" > ".join(path))}"><title>{escape(self._power_name(power))} '
+                f'({phase}): {escape(what)}: {escape(" -> ".join(path))}</title>{"".join(body)}</g>')
+
+    def _exit(self, name: str, at, toward) -> float:
+        """How far from ``at`` a line toward ``toward`` leaves the label block of ``name``,
+        so that arrows start and end beside labels and units, never under them."""
+        x0, y0, x1, y1 = self.blocks.get(name, label_box(self.g.spaces[name].label, at, self.size))
+        shift = at[0] - self.g.spaces[name].at[0]            # the block, where the path has it
+        x0, x1 = x0 + shift, x1 + shift
+        dx, dy = toward[0] - at[0], toward[1] - at[1]
+        length = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / length, dy / length
+        reach = []
+        if dx:
+            reach.append(((x1 if dx > 0 else x0) - at[0]) / dx)
+        if dy:
+            reach.append(((y1 if dy > 0 else y0) - at[1]) / dy)
+        return max(0.0, min(reach, default=0.0)) + 4.0
+
+    def battles(self) -> str:
+        started = {ev.battle: ev for ev in self.events if isinstance(ev, BattleStarted)}
+        out = ['<g class="battles">']
+        seen: Counter = Counter()
+        for ev in self.events:
+            if not isinstance(ev, BattleEnded) or ev.space not in self.g.spaces:
+                continue
+            letter = OUTCOME_LETTERS.get(ev.outcome, "?")
+            start = started.get(ev.battle)
+            winner = None
+            if start is not None and ev.outcome == "attacker_wins":
+                winner = start.attacker
+            elif start is not None and ev.outcome in ("defender_wins", "attacker_retreats") and start.defenders:
+                winner = start.defenders[0]
+            style = self.styles.get(winner)
+            fill, text = (style.strong, style.text) if style else ("#FFFFFF", INK)
+            x0, y0, x1, _ = label_box(self.g.spaces[ev.space].label, self.g.spaces[ev.space].at, self.size)
+            cx, cy = x1 + 9 + 18 * seen[ev.space], y0 + 2
+            seen[ev.space] += 1
+            burst = " ".join(
+                f"{cx + (9.5 if k % 2 == 0 else 6.2) * math.cos(k * math.pi / 8):.1f},"
+                f"{cy + (9.5 if k % 2 == 0 else 6.2) * math.sin(k * math.pi / 8):.1f}" for k in range(16))
+            attacker = self._power_name(start.attacker) if start else "?"
+            out.append(f'<g class="battle" data-space="{escape(ev.space)}" data-outcome="{escape(ev.outcome)}">'
+                       f'<title>Battle of {escape(ev.space)} ({escape(attacker)} attacking): '
+                       f'{OUTCOME_TEXT.get(letter, escape(ev.outcome))} after {ev.rounds} round(s)</title>'
+                       f'<polygon points="{burst}" fill="{fill}" stroke="{CAPTURE}" stroke-width="1.6"/>'
+                       f'<text x="{cx:.1f}" y="{cy + 3.6:.1f}" font-size="10" font-weight="bold" '
+                       f'text-anchor="middle" fill="{text}">{letter}</text></g>')
+        out.append("</g>")
+        return "\n".join(out)
+
+    def captures(self) -> str:
+        paths = space_paths(self.g)
+        out = ['<g class="captures" fill="none">']
+        for ev in self.events:
+            if isinstance(ev, Captured) and ev.territory in paths:
+                out.append(f'<g class="captured" data-space="{escape(ev.territory)}" data-by="{escape(ev.by)}">'
+                           f'<title>captured by {escape(self._power_name(ev.by))}</title>'
+                           f'<path d="{paths[ev.territory]}" stroke="#FFFFFF" stroke-width="5"/>'
+                           f'<path d="{paths[ev.territory]}" stroke="{CAPTURE}" stroke-width="3" '
+                           f'stroke-dasharray="7 4"/></g>')
+        out.append("</g>")
+        return "\n".join(out)
+
+    # legend ----------------------------------------------------------------
+    def legend(self) -> tuple[str, float]:
+        """Rows explaining what this picture shows: powers always; units, moves, captures
+        and battles only when drawn."""
+        row = 22.0
+        rows = [self.legend_powers()]
+        if self.opt.units and self.state is not None:
+            rows.append(self.legend_units())
+        rows.append(self.legend_marks())
+        if any(isinstance(ev, BattleEnded) for ev in self.events):
+            rows.append(self.legend_battles())
+        top = HEADER + self.g.height
+        out = [f'<g class="legend-box" transform="translate(0,{top + 8:g})">']
+        for k, (heading, items) in enumerate(rows):
+            y = 12.0 + k * row
+            out.append(f'<text class="pb-legend" x="12" y="{y + 4}" font-weight="bold">{heading}</text>')
+            x = 64.0
+            for width, markup in items:
+                out.append(f'<g transform="translate({x:.1f},{y:.1f})">{markup}</g>')
+                x += width
+        out.append("</g>")
+        return "\n".join(out), 8 + len(rows) * row + 6
+
+    @staticmethod
+    def _text(x: float, text: str) -> str:
+        return f'<text class="pb-legend" x="{x:g}" y="4">{escape(text)}</text>'
+
+    def legend_powers(self):
+        items = []
+        for style in self.styles.values():
+            items.append((40 + 6.6 * len(style.name),
+                          f'<rect x="0" y="-7" width="26" height="14" fill="{style.fill}" stroke="{INK}" '
+                          f'stroke-width="0.7"/><rect x="5" y="-5" width="16" height="10" rx="2" '
+                          f'fill="{style.strong}" stroke="{INK}" stroke-width="0.6"/>'
+                          f'<text class="pb-small" x="13" y="3" fill="{style.text}" font-weight="bold">'
+                          f'{style.initials}</text>{self._text(31, style.name)}'))
+        items.append((170, f'<rect x="0" y="-7" width="26" height="14" fill="url(#pbem-neutral)" '
+                           f'stroke="{INK}" stroke-width="0.7"/>{self._text(31, "neutral (impassable)")}'))
+        items.append((100, f'<rect x="0" y="-7" width="26" height="14" fill="{SEA_FILL}" stroke="{SEA_EDGE}"/>'
+                           f'{self._text(31, "sea zone")}'))
+        items.append((240, f'<rect x="0" y="-4" width="26" height="8" fill="{GAP_FILL}"/>'
+                           f'{self._text(31, "no border (not neighbours)")}'))
+        return "Powers", items
+
+    def legend_units(self):
+        items = []
+        for utype, unit in self.game.ruleset.units.items():
+            name = unit.name
+            items.append((30 + 6.4 * len(name),
+                          _symbol(self.game, utype, "#FFFFFF", 0, -6.5, 1.25) + self._text(21, name)))
+        items.append((0, self._text(6, "(count beside each; a row per owner, starting with its initials)")))
+        return "Units", items
+
+    def legend_marks(self):
+        items = [(70, _star(6, 0, 6.2, "#FFFFFF") + self._text(16, "capital")),
+                 (90, f'<rect x="0" y="-5" width="17" height="10" rx="5" fill="#FFFFFF" stroke="{INK}" '
+                      f'stroke-width="0.7"/><text class="pb-small" x="8.5" y="3">3</text>'
+                      f'{self._text(22, "IPC value")}')]
+        if any(getattr(t, "victory_city", False) for t in self.gmap.land()):
+            items.append((95, f'<circle cx="5" cy="0" r="4.6" fill="#FFFFFF" stroke="{INK}"/>'
+                              f'<circle cx="5" cy="0" r="2" fill="{INK}"/>{self._text(15, "victory city")}'))
+        if self.g.links:
+            items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
+                               f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
+        moves = {getattr(ev, "phase", "") for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        if any(isinstance(ev, Landed) for ev in self.events):
+            moves.add("noncombat")
+        for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
+            if phase in moves:
+                items.append((150 if phase == "combat" else 170,
+                              f'<path d="M0,0 H34" stroke="{INK}" stroke-width="{width}"/>'
+                              f'<path d="M0,0 H34" stroke="#FFFFFF" stroke-width="{width - 2}"{dash}/>'
+                              f'<polygon points="{_arrow_head((42, 0), (1, 0), 9)}" fill="#FFFFFF" '
+                              f'stroke="{INK}" stroke-width="1.1"/>{self._text(48, phase + " move")}'))
+        if moves:
+            items.append((180, self._text(0, "(arrows in the mover's colour)")))
+        if any(isinstance(ev, Captured) for ev in self.events):
+            items.append((150, f'<rect x="0" y="-7" width="26" height="14" fill="none" stroke="{CAPTURE}" '
+                               f'stroke-width="3" stroke-dasharray="7 4"/>{self._text(31, "captured this turn")}'))
+        return "Marks", items
+
+    def legend_battles(self):
+        items = []
+        for letter, text in OUTCOME_TEXT.items():
+            items.append((30 + 6.4 * len(text),
+                          f'<circle cx="7" cy="0" r="8" fill="#FFFFFF" stroke="{CAPTURE}" stroke-width="1.6"/>'
+                          f'<text x="7" y="3.6" font-size="10" font-weight="bold" text-anchor="middle" '
+                          f'fill="{INK}">{letter}</text>{self._text(20, text)}'))
+        items.append((0, self._text(6, "(marker in the colour of the side holding the field)")))
+        return "Battles", items
+
+
+# --------------------------------------------------------------------------- geometry helpers
+
+def _curve(pts: list[tuple[float, float]], start_trim: float, end_trim: float):
+    """A smooth path through ``pts`` (one gently bent curve for a single step, a Catmull-Rom
+    spline through the spaces of a longer path), shortened by the trims at both ends so it
+    does not cover the labels; returns (path data, tip, heading at the tip)."""
+    def towards(a, b, dist):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        return (a[0] + dx / length * dist, a[1] + dy / length * dist), length
+
+    first, len0 = towards(pts[0], pts[1], 0.0)
+    first, _ = towards(pts[0], pts[1], min(start_trim, len0 * 0.4))
+    last_len = math.hypot(pts[-1][0] - pts[-2][0], pts[-1][1] - pts[-2][1])
+    last, _ = towards(pts[-1], pts[-2], min(end_trim, last_len * 0.45))
+    if len(pts) == 2:
+        (x0, y0), (x1, y1) = first, last
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        bend = 0.14 * length
+        cx = (x0 + x1) / 2 - (y1 - y0) / length * bend
+        cy = (y0 + y1) / 2 + (x1 - x0) / length * bend
+        d = f"M{x0:.1f},{y0:.1f}Q{cx:.1f},{cy:.1f} {x1:.1f},{y1:.1f}"
+        control = (cx, cy)
+    else:
+        p = [first, *pts[1:-1], last]
+        ext = [p[0], *p, p[-1]]
+        parts = [f"M{p[0][0]:.1f},{p[0][1]:.1f}"]
+        for i in range(1, len(ext) - 2):
+            a, b, c, e = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
+            c1 = (b[0] + (c[0] - a[0]) / 6, b[1] + (c[1] - a[1]) / 6)
+            c2 = (c[0] - (e[0] - b[0]) / 6, c[1] - (e[1] - b[1]) / 6)
+            parts.append(f"C{c1[0]:.1f},{c1[1]:.1f} {c2[0]:.1f},{c2[1]:.1f} {c[0]:.1f},{c[1]:.1f}")
+            control = c2
+        d = "".join(parts)
+    hx, hy = last[0] - control[0], last[1] - control[1]
+    norm = math.hypot(hx, hy) or 1.0
+    return d, last, (hx / norm, hy / norm)
+
+
+def _arrow_head(tip, heading, size: float) -> str:
+    (x, y), (hx, hy) = tip, heading
+    bx, by = x - hx * size, y - hy * size
+    px, py = -hy * size * 0.55, hx * size * 0.55
+    return f"{x + hx * 2:.1f},{y + hy * 2:.1f} {bx + px:.1f},{by + py:.1f} {bx - px:.1f},{by - py:.1f}"
