@@ -27,8 +27,8 @@ import attrs
 
 from ..model.errors import OrdersSyntaxError, PbemError
 
-MAX_ORDERS_BYTES = 64 * 1024     # an orders file (UTF-8); a full turn is 1-3 KB
-MAX_LINES = 1000
+MAX_ORDERS_BYTES = 32 * 1024     # an orders file (UTF-8); a full turn is 1-3 KB
+MAX_LINES = 500
 MAX_LINE_CHARS = 500
 MAX_NUMBER_DIGITS = 4            # unit counts, thresholds, rounds: at most 9999
 MAX_TURN_DIGITS = 7              # the turn header: at most 9,999,999
