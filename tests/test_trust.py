@@ -244,3 +244,28 @@ def test_new_refuses_bad_player_options(args, message, tmp_path, capsys):
     code, out = pbem(capsys, "new", tmp_path / "g", "--demo-seeds", *args)
     assert code == 2 and message in out
     assert not (tmp_path / "g" / "game.json").exists()
+
+
+def test_check_tells_a_player_with_a_key_to_add_the_headers(tmp_path, capsys):
+    keys.new_keypair(tmp_path / "su", "su")
+    d = tmp_path / "g"
+    assert main(["new", str(d), "--id", "g7", "--demo-seeds",
+                 "--player", f"ussr={tmp_path / 'su.pub'}"]) == 0
+    orders = tmp_path / "o.txt"
+    orders.write_text(USSR.read_text())
+    code, out = pbem(capsys, "check", orders, "-g", d, "--no-odds")
+    assert code == 1 and "must name the game and the turn" in out
+    assert "'game: g7' and 'turn: 1'" in out
+    orders.write_text("game: g7\nturn: 1\n" + USSR.read_text())
+    code, out = pbem(capsys, "check", orders, "-g", d, "--no-odds")
+    assert code == 0, out
+    orders.write_text("game: g7\nturn: 2\n" + USSR.read_text())
+    code, out = pbem(capsys, "check", orders, "-g", d, "--no-odds")
+    assert code == 1 and "for turn 2, but the game is at turn 1" in out
+
+
+def test_report_checks_the_turn_signature(gm_dir, capsys):
+    path = gm_dir / "turns" / "0001-ussr.json"
+    path.write_bytes(path.read_bytes().replace(b'"round": 1', b'"round": 1 ', 1))
+    code, out = pbem(capsys, "report", "-g", gm_dir)
+    assert code == 2 and "signature does not verify" in out
