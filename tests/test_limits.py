@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from adjudicator.cli import main
-from adjudicator.io import codec, keys, orders_text, sshsig, storage
+from adjudicator.io import codec, keys, orders_text, sshsig, storage, turnfile
 from adjudicator.io.codec import canonical_json
 from adjudicator.io.limits import MAX_UNITS
 from adjudicator.io.parser import parse_orders, parse_orders_partial
@@ -260,3 +260,30 @@ def test_cli_refuses_fifo_orders_and_a_fifo_game_file(tmp_path, fifo, capsys):
         assert result.get("code") in (1, 2)
         out = capsys.readouterr()
         assert "not a regular file" in out.out + out.err
+
+
+@pytest.mark.parametrize("path, where", [
+    ("turns/aa1941-example/game/game.json", ("options",)),
+    ("tests/data/aa1941-schema1/turns/0001-ussr.json", ("events", 0)),   # kept as raw JSON
+])
+def test_deeply_nested_json_is_refused_not_a_recursion_crash(path, where):
+    from conftest import ROOT
+    doc = json.loads((ROOT / path).read_bytes())
+    deep = cur = {}
+    for _ in range(900):
+        cur["a"] = cur = {}
+    target = doc
+    for step in where:
+        target = target[step]
+    target["deep"] = deep
+    decode = turnfile.decode_game_file if path.endswith("game.json") else turnfile.decode_turn_file
+    with pytest.raises(StateFileError, match="nested too deeply"):
+        decode(json.dumps(doc).encode())
+
+
+def test_process_refuses_huge_orders_before_anything_else(tmp_path):
+    d = tmp_path / "g"
+    gamedir.create_game(d, game_1941(), "g", created="x", seeds=gamedir.demo_seeds("g"))
+    with pytest.raises(orders_text.OrdersLimitError):
+        gamedir.process_turn(d, game_1941(), b"#" * (orders_text.MAX_ORDERS_BYTES + 1))
+    assert not list((d / "turns").iterdir())

@@ -287,9 +287,12 @@ def _decode(data: bytes | dict, classes: dict, path, what: str):
     cls, upgrade = classes[version]
     try:
         doc = codec.structure(raw, cls, "$")
+        canonical = encode(doc) if isinstance(data, (bytes, bytearray)) else None
     except codec.DecodeError as exc:
         raise StateFileError(f"{what} {path}: {exc}") from None
-    if isinstance(data, (bytes, bytearray)) and encode(doc) != bytes(data):
+    except RecursionError:
+        raise StateFileError(f"{what} {path}: nested too deeply") from None
+    if canonical is not None and canonical != bytes(data):
         raise StateFileError(f"{what} {path}: not in canonical form (the same content would "
                              "be written with other bytes); published files are never "
                              "re-spelt")

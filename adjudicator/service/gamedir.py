@@ -461,6 +461,7 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
     ``TurnAlreadyProcessed`` if the orders are those of a published turn.
     """
     text = _decode_orders(orders_text_or_bytes)
+    orders_text.check_size(text)              # refuse huge orders before anything else
     if parse is None:
         from ..io.parser import parse_orders as parse
     if canonical is None:
