@@ -328,6 +328,9 @@ def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, 
     except PbemError as exc:
         _fail(report, directory, gpath, "game_data", f"cannot load {gf.ruleset!r}: {exc}")
     report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
+    why = versions.mismatch(gf.engine, gf.rules_hash, game.content_hash)
+    if why is not None:
+        return _no_replay(report, directory, gpath, gf, why, require_replay)
     if dict(game.ruleset.options) != gf.options:
         _fail(report, directory, gpath, "game_data",
               f"the game was played with options {gf.options}, the loaded game has "
@@ -336,9 +339,6 @@ def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, 
     if unknown:
         _fail(report, directory, gpath, "format",
               f"players lists {', '.join(unknown)}, not a power of {gf.ruleset}")
-    why = versions.mismatch(gf.engine, gf.rules_hash, game.content_hash)
-    if why is not None:
-        return _no_replay(report, directory, gpath, gf, why, require_replay)
     if parse is None:
         from ..io.parser import parse_orders as parse
     if canonical is None:

@@ -22,7 +22,6 @@ turn is then either published (and the same orders are recognised as done:
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from pathlib import Path
 from typing import Callable
@@ -232,7 +231,7 @@ def _locked(directory):
             pass
         yield
     finally:
-        os.close(fd)
+        fs.close(fd)
 
 
 def _gm_private_key(directory, gm_key, gf: GameFile):
@@ -334,7 +333,8 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
     if initial.game_id != game_id:
         raise PbemError(f"initial state is for game {initial.game_id!r}, not {game_id!r}")
     player_records = _normalise_players(game, players)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    fs.mkdir(directory, exist_ok=True)
     for sub in (TURNS_DIR, ORDERS_DIR):
         fs.mkdir(directory / sub, exist_ok=True)
     sdir = _secret_dir(directory)
