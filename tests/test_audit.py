@@ -18,6 +18,7 @@ from adjudicator.io import hmac_dice
 from adjudicator.io import keys
 from adjudicator.io import sshsig
 from adjudicator.io import turnfile
+from adjudicator.model.errors import PbemError
 from adjudicator.model.events import BattleStarted, DiceRolled
 
 try:
@@ -434,3 +435,13 @@ def test_engine_not_available_is_not_a_verdict(game_dir):
     with pytest.raises(audit.AuditUnavailable, match="replay=False"):
         audit.verify_game(game_dir, lambda name: stub_game(), parse=stub_parse,
                           adjudicate=missing)
+
+
+def test_rules_that_cannot_be_loaded_are_a_note_not_a_verdict(game_dir):
+    def missing(name, options=None):
+        raise PbemError(f"unknown game '{name}'")
+    report = audit.verify_game(game_dir, missing, parse=stub_parse, adjudicate=stub_adjudicate)
+    assert report.ok and report.turns_replayed == 0 and report.dice_checked == 10 * TURNS
+    assert "the rules 'stub' cannot be loaded here" in report.replay_note
+    report = audit.verify_game(game_dir, missing, require_replay=True)
+    assert (report.failure.file, report.failure.check) == ("game.json", "replay")

@@ -12,7 +12,7 @@ format             the file parses, has the documented shape, is in canonical by
 signature          ``X.sig`` is a valid SSHSIG (namespace pbem-turn) of ``X``'s
                    exact bytes by the game master key named in game.json
 gm_key             (optional) that key is the one the caller expected
-game_data          the game definition can be loaded with the recorded options
+game_data          the loaded game definition has the recorded options
 sequence           turn numbers, rounds, powers, ids, schema, engine and rules
                    follow on from the game file and the previous state
 chain              ``previous`` is the digest of the previous file's bytes
@@ -326,7 +326,9 @@ def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, 
         if dict(game.ruleset.options) != gf.options:
             game = load_game(gf.ruleset, options=dict(gf.options))
     except PbemError as exc:
-        _fail(report, directory, gpath, "game_data", f"cannot load {gf.ruleset!r}: {exc}")
+        return _no_replay(report, directory, gpath, gf,
+                          f"the rules {gf.ruleset!r} cannot be loaded here ({exc})",
+                          require_replay)
     report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
     why = versions.mismatch(gf.engine, gf.rules_hash, game.content_hash)
     if why is not None:
