@@ -84,8 +84,10 @@ def save_report(path: str, *args, overwrite: bool = False, **kwargs) -> None:
     write_atomic(Path(path), content.encode("utf-8"), overwrite=overwrite)
 
 
-def game_of(game_dir: str):
-    """The game definition a game directory was created with (same data, same options)."""
+def game_of(game_dir: str, command: str = "COMMAND"):
+    """The game definition a game directory was created with (same data, same options).
+    ``command``: the pbem command line to suggest with a pinned release if this
+    installation has another engine or other rules."""
     from ..service import gamedir
     from ..io import versions
     from ..io.loader import load_game
@@ -94,13 +96,13 @@ def game_of(game_dir: str):
     why = versions.mismatch(info.engine, info.rules_hash, game.content_hash)
     if why is not None:
         raise PbemError(f"{game_dir}: {why}. Use the release that made the game: "
-                        f"{versions.pinned(info.program, 'COMMAND -g ' + str(game_dir))}")
+                        f"{versions.pinned(info.program, command)}")
     return game
 
 
-def load_game_dir(game_dir: str):
+def load_game_dir(game_dir: str, command: str = "COMMAND"):
     from ..service import gamedir
-    game = game_of(game_dir)
+    game = game_of(game_dir, command)
     state, _ = gamedir.current_state(game_dir)
     check_state(game, state, game_dir)
     return game, state

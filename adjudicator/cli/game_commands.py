@@ -67,7 +67,7 @@ def _player_options(game, player_items, email_items) -> dict[str, dict]:
 
 def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
-    game, state = load_game_dir(args.game)
+    game, state = load_game_dir(args.game, f"show -g {args.game}")
     power = None
     if args.power:
         from ..io.names import Names
@@ -79,7 +79,7 @@ def cmd_show(args, console: Console) -> int:
 def cmd_check(args, console: Console) -> int:
     from ..io.parser import parse_orders_partial
     from ..engine.turn import check
-    game, state = load_game_dir(args.game)
+    game, state = load_game_dir(args.game, f"check {args.orders} -g {args.game}")
     text = read_text(args.orders, "orders file")
     orders, syntax_errors = parse_orders_partial(text, game, power=state.power)
     # The rules are checked on every line that parsed, so all problems show at once.
@@ -110,7 +110,7 @@ def cmd_process(args, console: Console) -> int:
     from ..service import gamedir
     from ..present.report import render_report
     check_report_path(args.report, args.force)
-    game, state = load_game_dir(args.game)
+    game, state = load_game_dir(args.game, f"process {args.orders} -g {args.game}")
     data = read_bytes(args.orders, "orders file")
     signature = (read_text(args.signature, "signature file", MAX_SIGNATURE_BYTES)
                  if args.signature else None)
@@ -133,7 +133,7 @@ def cmd_report(args, console: Console) -> int:
     from ..service import gamedir
     from ..present.report import render_report
     check_report_path(args.out, args.force)
-    game = game_of(args.game)
+    game = game_of(args.game, f"report -g {args.game}")
     from ..io import layout
     turns = layout.list_turns(args.game)
     if not turns:
