@@ -29,6 +29,7 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     expect rejected blitz_blocked line 2   # an error with this problem code (and line)
     expect rejected units_cannot_move why=already_moved   # (and parameters, as for events)
     expect warning retreat_redirected
+    expect errors 3                     # exactly this many errors (no stray ones)
     expect skipped units_not_there line 5  # played: an order skipped with this reason
     expect units Archangel: germany 1 tank # played: exactly these units of that owner there
     expect no units Karelia: ussr          #   (cargo counted), or none at all
@@ -63,7 +64,8 @@ MAX_CASE_FILE = 1_000_000
 @attrs.frozen
 class Expectation:
     kind: str                     # valid, rejected, warning, skipped, units, no_units, owner,
-                                  # ipcs, damage, event, no_event, winner, no_winner, turn
+                                  # ipcs, damage, event, no_event, winner, no_winner, turn,
+                                  # errors
     args: tuple[str, ...] = ()
     line: int = 0                 # where in the case file (for failure messages)
 
@@ -182,7 +184,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             negated, kind, args = bool(m.group(1)), m.group(2).casefold(), m.group(3).strip()
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
-                     "ipcs", "damage", "event", "no_event", "winner", "no_winner", "turn")
+                     "ipcs", "damage", "event", "no_event", "winner", "no_winner", "turn", "errors")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             current["expect"].append(Expectation(kind, (args,) if args else (), number))

@@ -205,6 +205,10 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
     errors = [p for p in problems if p.is_error]
     if kind == "valid":
         return None if not errors else "expected valid orders, found " + _codes(errors)
+    if kind == "errors":
+        want = int(args[0]) if args and args[0].isdigit() else -1
+        return None if len(errors) == want else \
+            f"expected {text} errors, found {len(errors)}: {_codes(errors) or 'none'}"
     if kind in ("rejected", "warning"):
         code, line, wanted = _code_args(args)
         pool = errors if kind == "rejected" else [p for p in problems if not p.is_error]
