@@ -29,6 +29,7 @@ class CaseResult:
     case: Case
     failures: tuple[str, ...]
     problems: tuple[Problem, ...] = ()
+    events: tuple = ()                  # the played turn's events (cases with dice)
 
     @property
     def ok(self) -> bool:
@@ -314,7 +315,7 @@ def run_case(case: Case, edition: str) -> CaseResult:
         why = evaluate(game, case, exp, problems, result)
         if why:
             failures.append(f"line {exp.line}: {why}")
-    return CaseResult(case, tuple(failures), tuple(problems))
+    return CaseResult(case, tuple(failures), tuple(problems), tuple(result.events) if result else ())
 
 
 def run_edition(edition: str, folder: str | Path | None = None) -> list[CaseResult]:
