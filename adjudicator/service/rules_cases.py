@@ -18,8 +18,8 @@ from ..model.dice import FixedDice, SideDice
 from ..model.errors import DataError, OrdersSyntaxError, PbemError
 from ..model.events import OrderSkipped
 from ..model.game import Game
-from ..model.problems import Problem
 from ..model.orders import StandingOrders
+from ..model.problems import Problem
 from ..model.state import GameState, Unit
 from .games import initial_state, load_game
 
@@ -255,6 +255,8 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         if ":" in text:                  # "SPACE: TYPE N": every unit of that type there
             space, rest = _split_space(names, case, exp.line, text)
             type_word, _, amount_text = rest.rpartition(" ")
+            if not amount_text.isdigit():
+                raise DataError(f"{case.file}:{exp.line}: expected 'expect damage SPACE: TYPE N'")
             unit_type = names.resolve_unit(type_word.strip())
             got = [u.damage for u in state.units_at(space) if u.type == unit_type]
             amount = int(amount_text)
@@ -275,8 +277,10 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
     if kind == "no_winner":
         return None if state.winner is None else f"expected no winner, found {state.winner}"
     if kind == "turn":
+        if not args or (len(args) > 1 and (len(args) != 3 or args[1] != "round" or not args[2].isdigit())):
+            raise DataError(f"{case.file}:{exp.line}: expected 'expect turn POWER [round N]'")
         who = names.resolve_power(args[0])
-        rnd = int(args[2]) if len(args) >= 3 and args[1] == "round" else state.round
+        rnd = int(args[2]) if len(args) == 3 else state.round
         return None if (state.power, state.round) == (who, rnd) else \
             f"expected {who} to play round {rnd} next, found {state.power} round {state.round}"
     return f"unknown expectation {kind}"
