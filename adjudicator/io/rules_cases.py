@@ -12,9 +12,12 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     clear Karelia, West Russia          # remove every unit from these spaces
     units West Russia: germany 2 tank   # add units: a power, then unit groups as in orders,
     units SZ 5: uk 1 cv (2 ftr)         #   cargo in parentheses
+    cargo SZ 5: usa 1 ftr               # put units aboard a carrier/transport there with room
+                                        #   (an ally's cargo)
     damage Germany: 4                   # damage on the factory there
     owner Karelia: germany              # who controls a territory ("neutral" for nobody)
     ipcs germany 30
+    standing uk: defend all: submerge never    # another power's standing defence orders
     orders:                             # the orders text, up to "end"
       combat:
       move 1 tank West Russia -> Karelia -> Archangel
@@ -32,8 +35,11 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     expect ipcs germany 28
     expect damage Germany 4
     expect event battle_ended space=Karelia outcome=attacker_wins
+    expect event casualties side=defender killed.infantry=2   # one key of a dict field
+    expect event dice_rolled step=aa times=1                   # exactly one such event
     expect no event aircraft_lost
     expect winner Axis                  # or: expect no winner
+    expect next germany round 1         # whose turn comes next (and in which round)
 
 A case with ``dice`` is played (``adjudicate``) as well as checked; expectations about the
 position after the turn need dice.  Names follow the orders language (aliases, ``SZ 5``).
@@ -55,7 +61,7 @@ MAX_CASE_FILE = 1_000_000
 @attrs.frozen
 class Expectation:
     kind: str                     # valid, rejected, warning, skipped, units, no_units, owner,
-                                  # ipcs, damage, event, no_event, winner, no_winner
+                                  # ipcs, damage, event, no_event, winner, no_winner, next
     args: tuple[str, ...] = ()
     line: int = 0                 # where in the case file (for failure messages)
 
@@ -159,7 +165,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if rest not in ("setup", "empty"):
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
-        elif word in ("clear", "units", "damage", "owner", "ipcs"):
+        elif word in ("clear", "units", "cargo", "damage", "owner", "ipcs", "standing"):
             current["edits"].append((word, rest, number))
         elif word == "orders":
             in_orders, orders = True, []
@@ -174,7 +180,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             negated, kind, args = bool(m.group(1)), m.group(2).casefold(), m.group(3).strip()
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
-                     "ipcs", "damage", "event", "no_event", "winner", "no_winner")
+                     "ipcs", "damage", "event", "no_event", "winner", "no_winner", "next")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             current["expect"].append(Expectation(kind, (args,) if args else (), number))

@@ -18,6 +18,7 @@ from ..model.dice import FixedDice, SideDice
 from ..model.errors import DataError, OrdersSyntaxError, PbemError
 from ..model.events import OrderSkipped
 from ..model.game import Game
+from ..model.orders import DefenceOrder, StandingOrders
 from ..model.problems import Problem
 from ..model.state import GameState, Unit
 from .games import initial_state, load_game
@@ -80,6 +81,16 @@ def build_position(game: Game, case: Case) -> GameState:
         elif verb == "units":
             space, text = _split_space(names, case, line, rest)
             units[space] = tuple(units.get(space, ())) + tuple(_units(game, names, case, line, space, text))
+        elif verb == "cargo":
+            space, text = _split_space(names, case, line, rest)
+            here = list(units.get(space, ()))
+            for unit in _units(game, names, case, line, space, text):
+                i = _room_for(game, here, unit)
+                if i is None:
+                    raise DataError(f"{case.file}:{line}: nothing in {space} has room for "
+                                    f"{unit.type}")
+                here[i] = attrs.evolve(here[i], cargo=here[i].cargo + (unit,))
+            units[space] = tuple(here)
         elif verb == "owner":
             space, who = _split_space(names, case, line, rest)
             if who.casefold() == "neutral":
@@ -98,8 +109,41 @@ def build_position(game: Game, case: Case) -> GameState:
             here[found[0]] = attrs.evolve(here[found[0]], damage=int(amount))
             units[space] = tuple(here)
     power = names.resolve_power(case.power) if case.power else state.power
+    standing = dict(state.standing_orders)
+    for verb, rest, line in case.edits:
+        if verb == "standing":
+            who, _, text = rest.partition(":")
+            try:
+                key = names.resolve_power(who.strip())
+                defences = parse_orders(text.strip(), game, power=key).defences
+            except (UnknownName, OrdersSyntaxError) as exc:
+                raise DataError(f"{case.file}:{line}: {exc}") from None
+            if not defences:
+                raise DataError(f"{case.file}:{line}: expected 'standing POWER: defend ...'")
+            old = standing.get(key, StandingOrders())
+            standing[key] = StandingOrders(old.defences + tuple(
+                DefenceOrder(d.space, d.loss_order, d.submerge) for d in defences))
     return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
-                        units={k: v for k, v in units.items() if v})
+                        units={k: v for k, v in units.items() if v},
+                        standing_orders=dict(sorted(standing.items())))
+
+
+def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
+    """The index of the first unit in ``here`` whose cargo rule has room for ``unit``."""
+    types = game.ruleset.units
+    ut = types[unit.type]
+    for i, carrier in enumerate(here):
+        rule = types[carrier.type].cargo
+        if rule is None or rule.domain != ut.domain or ut.key in rule.except_types \
+                or (rule.only_types and ut.key not in rule.only_types):
+            continue
+        large = sum(1 for c in carrier.cargo if types[c.type].cargo_size == "large")
+        if len(carrier.cargo) >= rule.slots or (
+                ut.cargo_size == "large" and rule.large_slots is not None
+                and large >= rule.large_slots):
+            continue
+        return i
+    return None
 
 
 def _dice(case: Case):
@@ -127,10 +171,19 @@ def _line_arg(args: list[str]) -> tuple[str, int | None]:
     return code, line
 
 
+def _event_field(event, name: str):
+    """An event field; ``killed.infantry`` reads one key of a dict field (0 when absent)."""
+    field, _, key = name.partition(".")
+    value = getattr(event, field, None)
+    if key:
+        return value.get(key, 0) if isinstance(value, dict) else None
+    return value
+
+
 def _event_matches(event, kind: str, fields: dict[str, str]) -> bool:
     if event.kind != kind:
         return False
-    return all(str(getattr(event, k, None)) == v for k, v in fields.items())
+    return all(str(_event_field(event, k)) == v for k, v in fields.items())
 
 
 def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
@@ -187,14 +240,28 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         got = [u.damage for u in state.units_at(space) if game.ruleset.units[u.type].has("factory")]
         return None if got == [amount] else f"{space}: expected factory damage {amount}, found {got}"
     if kind in ("event", "no_event"):
+        bad = [a for a in args[1:] if "=" not in a]
+        if not args or bad:
+            return f"expected 'event KIND field=value ...' (quote values with spaces), " \
+                f"found {text!r}"
         ev_kind, fields = args[0], dict(a.split("=", 1) for a in args[1:])
+        times = fields.pop("times", None)
         hits = [e for e in events if _event_matches(e, ev_kind, fields)]
+        if kind == "event" and times is not None:
+            return None if len(hits) == int(times) else \
+                f"expected {times} event(s) {text}, found {len(hits)}"
         if kind == "event":
             return None if hits else f"expected an event {text}, found none " \
                 f"(kinds: {', '.join(sorted({e.kind for e in events}))})"
         return None if not hits else f"expected no event {text}, found {hits[0]!r}"
     if kind == "winner":
         return None if state.winner == text else f"expected winner {text}, found {state.winner}"
+    if kind == "next":
+        want = names.resolve_power(args[0]) if args else None
+        rnd = int(args[2]) if len(args) >= 3 and args[1] == "round" else None
+        if state.power == want and (rnd is None or state.round == rnd):
+            return None
+        return f"expected {want} to play next (round {rnd}), found {state.power} (round {state.round})"
     if kind == "no_winner":
         return None if state.winner is None else f"expected no winner, found {state.winner}"
     return f"unknown expectation {kind}"
@@ -223,6 +290,8 @@ def run_case(case: Case, edition: str) -> CaseResult:
         except OrdersRejected:
             failures.append("the orders were rejected, so the case could not be played")
         except AssertionError as exc:           # a dice script that ran out
+            failures.append(f"dice: {exc}")
+        except RuntimeError as exc:             # a battle the case's dice never end
             failures.append(f"dice: {exc}")
     for exp in case.expect:
         why = evaluate(game, case, exp, problems, result)
