@@ -27,6 +27,7 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
                                         #   script of faces: "dice 1 5 2 6 ..." in roll order
     expect valid                        # no error when the orders are checked
     expect rejected blitz_blocked line 2   # an error with this problem code (and line)
+    expect rejected units_cannot_move line 4 why=captured_this_turn   # (and parameters)
     expect warning retreat_redirected
     expect skipped units_not_there line 5  # played: an order skipped with this reason
     expect units Archangel: germany 1 tank # played: exactly these units of that owner there
@@ -37,6 +38,8 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     expect event battle_ended space=Karelia outcome=attacker_wins
     expect event casualties side=defender killed.infantry=2   # one key of a dict field
     expect event dice_rolled step=aa times=1                   # exactly one such event
+    expect sequence battle_started battle_type=raid then battle_started space=Karelia
+                                        # these events in this order (others may come between)
     expect no event aircraft_lost
     expect winner Axis                  # or: expect no winner
     expect next germany round 1         # whose turn comes next (and in which round)
@@ -61,7 +64,8 @@ MAX_CASE_FILE = 1_000_000
 @attrs.frozen
 class Expectation:
     kind: str                     # valid, rejected, warning, skipped, units, no_units, owner,
-                                  # ipcs, damage, event, no_event, winner, no_winner, next
+                                  # ipcs, damage, event, no_event, sequence, winner,
+                                  # no_winner, next
     args: tuple[str, ...] = ()
     line: int = 0                 # where in the case file (for failure messages)
 
@@ -180,7 +184,8 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             negated, kind, args = bool(m.group(1)), m.group(2).casefold(), m.group(3).strip()
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
-                     "ipcs", "damage", "event", "no_event", "winner", "no_winner", "next")
+                     "ipcs", "damage", "event", "no_event", "sequence", "winner", "no_winner",
+                     "next")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             current["expect"].append(Expectation(kind, (args,) if args else (), number))

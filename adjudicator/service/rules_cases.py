@@ -197,11 +197,13 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         return None if not errors else "expected valid orders, found " + _codes(errors)
     if kind in ("rejected", "warning"):
         code, line = _line_arg(args)
+        params = dict(a.split("=", 1) for a in args[1:] if "=" in a)
         pool = errors if kind == "rejected" else [p for p in problems if not p.is_error]
-        if any(p.code == code and (line is None or p.line == line) for p in pool):
+        if any(p.code == code and (line is None or p.line == line)
+               and all(str(p.params.get(k)) == v for k, v in params.items()) for p in pool):
             return None
-        return f"expected {kind} {code}" + (f" on line {line}" if line else "") + \
-            f", found {_codes(pool) or 'none'}"
+        return f"expected {kind} {text}, found " + \
+            (", ".join(f"line {p.line}: {p.code} {dict(p.params)}" for p in pool) or "none")
     if result is None:
         return f"'expect {kind}' needs dice (the case is not played)"
     state, events = result.state, result.events
@@ -239,6 +241,19 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         space, amount = names.resolve_space(" ".join(args[:-1])), int(args[-1])
         got = [u.damage for u in state.units_at(space) if game.ruleset.units[u.type].has("factory")]
         return None if got == [amount] else f"{space}: expected factory damage {amount}, found {got}"
+    if kind == "sequence":
+        parts = [shlex.split(p) for p in text.split(" then ")]
+        start = 0
+        for part in parts:
+            if not part or any("=" not in a for a in part[1:]):
+                return f"expected 'sequence KIND field=value ... then KIND ...', found {text!r}"
+            fields = dict(a.split("=", 1) for a in part[1:])
+            found = next((i for i in range(start, len(events))
+                          if _event_matches(events[i], part[0], fields)), None)
+            if found is None:
+                return f"no event {' '.join(part)} after the earlier ones of: {text}"
+            start = found + 1
+        return None
     if kind in ("event", "no_event"):
         bad = [a for a in args[1:] if "=" not in a]
         if not args or bad:
