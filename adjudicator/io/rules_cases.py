@@ -29,6 +29,7 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     expect rejected blitz_blocked line 2   # an error with this problem code (and line)
     expect rejected units_cannot_move line 4 why=captured_this_turn   # (and parameters)
     expect warning retreat_redirected
+    expect no warning overbuying_refunded
     expect skipped units_not_there line 5  # played: an order skipped with this reason
     expect units Archangel: germany 1 tank # played: exactly these units of that owner there
     expect no units Karelia: ussr          #   (cargo counted), or none at all
@@ -65,7 +66,7 @@ MAX_CASE_FILE = 1_000_000
 class Expectation:
     kind: str                     # valid, rejected, warning, skipped, units, no_units, owner,
                                   # ipcs, damage, event, no_event, sequence, winner,
-                                  # no_winner, next
+                                  # no_winner, next, no_warning
     args: tuple[str, ...] = ()
     line: int = 0                 # where in the case file (for failure messages)
 
@@ -185,7 +186,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
                      "ipcs", "damage", "event", "no_event", "sequence", "winner", "no_winner",
-                     "next")
+                     "next", "no_warning")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             current["expect"].append(Expectation(kind, (args,) if args else (), number))

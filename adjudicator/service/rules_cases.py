@@ -195,6 +195,11 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
     errors = [p for p in problems if p.is_error]
     if kind == "valid":
         return None if not errors else "expected valid orders, found " + _codes(errors)
+    if kind == "no_warning":
+        code, line = _line_arg(args)
+        found = [p for p in problems if not p.is_error and p.code == code
+                 and (line is None or p.line == line)]
+        return None if not found else f"expected no warning {code}, found line {found[0].line}"
     if kind in ("rejected", "warning"):
         code, line = _line_arg(args)
         params = dict(a.split("=", 1) for a in args[1:] if "=" in a)
