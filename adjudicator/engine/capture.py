@@ -4,7 +4,9 @@ Spring 1942 §5.5).
 Units with ``captured_with_territory`` (factories, AA guns) that belong to an enemy of the
 territory's new controller change owner with it; they cannot move for the rest of the
 turn.  Friendly ones stay with their owner (1942: when a capital is freed, AA guns in its
-other territories stay with the ally who held them, [L578-L580]).
+other territories stay with the ally who held them, [L578-L580]) -- except those the ally
+captured this turn: liberation is judged at the end of the turn ([L568]), so they go back
+to the original owner with the territory.
 """
 
 from __future__ import annotations
