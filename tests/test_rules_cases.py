@@ -114,3 +114,55 @@ def test_bad_position_lines_say_where(line, message):
 def test_bad_case_files_say_where(text, message):
     with pytest.raises(DataError, match=message):
         parse_cases(text, "bad.txt")
+
+
+POSITION_1942 = """
+power uk
+position empty
+units Sea Zone 7: uk 1 cv
+cargo Sea Zone 7: usa 1 ftr
+units Sea Zone 6: germany 1 sub
+standing germany: defend all: submerge never
+orders:
+combat:
+move 1 cv SZ 7 -> SZ 6
+end
+dice attacker 6 defender 1
+"""
+
+
+@pytest.mark.parametrize("expect,holds", [
+    ("expect units Sea Zone 6: germany 1 sub", True),
+    ("expect event casualties side=attacker cargo_lost.fighter=1", True),   # the ally's fighter
+    ("expect event casualties side=attacker cargo_lost.fighter=2", False),
+    ("expect event dice_rolled step=surprise times=1", True),               # never submerged
+    ("expect event dice_rolled step=surprise times=2", False),
+    ("expect sequence battle_started then casualties side=attacker", True),
+    ("expect sequence casualties side=attacker then battle_started", False),
+    ("expect next japan round 1", True),                       # uk, then japan
+    ("expect next germany round 1", False),
+])
+def test_case_format_extensions_can_fail(expect, holds):
+    """cargo/standing lines, dict fields, times=, sequence and next: each both holds and
+    fails on a concrete 1942 position."""
+    (case,) = parse_cases(f"case x: y{POSITION_1942}{expect}\n", "inline")
+    result = run_case(case, "aa1942")
+    assert result.ok is holds, result.failures
+
+
+@pytest.mark.parametrize("expect,holds", [
+    ("expect rejected units_cannot_move line 2 why=static_unit", True),
+    ("expect rejected units_cannot_move line 2 why=already_moved", False),
+])
+def test_rejections_match_parameters(expect, holds):
+    (case,) = parse_cases(f"""case x: y
+power germany
+position empty
+units Southern Europe: germany 1 ic
+orders:
+noncombat:
+move 1 ic Southern Europe -> Germany
+end
+{expect}
+""", "inline")
+    assert run_case(case, "aa1942").ok is holds

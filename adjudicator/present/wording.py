@@ -107,6 +107,10 @@ PROBLEMS: dict[str, str] = {
     "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
                   "(no deliberate overbuying)",
     "naval_overbuying": "{bought} sea units bought but coastal factories can place only {capacity}",
+    "overbuying_refunded": "{bought} units bought but your factories can place only {capacity} "
+                           "this turn; what is not placed will be refunded",
+    "naval_overbuying_refunded": "{bought} sea units bought but coastal factories can place only "
+                                 "{capacity}; what is not placed will be refunded",
     "nothing_to_repair": "no damaged factory of yours in {space}",
     "repair_too_much": "the factory in {space} has {damage} damage; {points} cannot be repaired",
     # -- placement ("cannot place {unit} in {space}: ...")

@@ -118,6 +118,16 @@ def build_position(game: Game, case: Case) -> GameState:
             power, orders = _standing(game, names, case, line, rest)
             old = standing.get(power, StandingOrders())
             standing[power] = StandingOrders(old.defences + orders.defences)
+        elif verb == "cargo":
+            space, text = _split_space(names, case, line, rest)
+            here = list(units.get(space, ()))
+            for unit in _units(game, names, case, line, space, text):
+                i = _room_for(game, here, unit)
+                if i is None:
+                    raise DataError(f"{case.file}:{line}: nothing in {space} has room for "
+                                    f"{unit.type}")
+                here[i] = attrs.evolve(here[i], cargo=here[i].cargo + (unit,))
+            units[space] = tuple(here)
         elif verb == "owner":
             space, who = _split_space(names, case, line, rest)
             if who.casefold() == "neutral":
@@ -137,7 +147,26 @@ def build_position(game: Game, case: Case) -> GameState:
             units[space] = tuple(here)
     power = names.resolve_power(case.power) if case.power else state.power
     return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
-                        units={k: v for k, v in units.items() if v}, standing_orders=standing)
+                        units={k: v for k, v in units.items() if v},
+                        standing_orders=dict(sorted(standing.items())))
+
+
+def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
+    """The index of the first unit in ``here`` whose cargo rule has room for ``unit``."""
+    types = game.ruleset.units
+    ut = types[unit.type]
+    for i, carrier in enumerate(here):
+        rule = types[carrier.type].cargo
+        if rule is None or rule.domain != ut.domain or ut.key in rule.except_types \
+                or (rule.only_types and ut.key not in rule.only_types):
+            continue
+        large = sum(1 for c in carrier.cargo if types[c.type].cargo_size == "large")
+        if len(carrier.cargo) >= rule.slots or (
+                ut.cargo_size == "large" and rule.large_slots is not None
+                and large >= rule.large_slots):
+            continue
+        return i
+    return None
 
 
 def _dice(case: Case):
@@ -179,7 +208,10 @@ def _params_match(params: dict, wanted: dict[str, str]) -> bool:
 
 def _field_matches(value, text: str) -> bool:
     """An event field against its text: dicts as ``type:count,...`` (empty: ``{}``),
-    tuples as ``a,b,...``, anything else as ``str()``."""
+    tuples as ``a,b,...``, anything else as ``str()``; Python's own ``str()`` of a dict or
+    tuple (``(6, 6)``) also matches."""
+    if str(value) == text:
+        return True
     if isinstance(value, dict):
         want = {}
         for item in filter(None, (t.strip() for t in text.split(","))):
@@ -191,10 +223,20 @@ def _field_matches(value, text: str) -> bool:
     return str(value) == text
 
 
+def _event_field(event, name: str):
+    """An event field; ``killed.infantry`` reads one key of a dict field (0 when absent)."""
+    field, _, key = name.partition(".")
+    value = getattr(event, field, None)
+    if key:
+        return value.get(key, 0) if isinstance(value, dict) else None
+    return value
+
+
 def _event_matches(event, kind: str, fields: dict[str, str]) -> bool:
     if event.kind != kind:
         return False
-    return all(hasattr(event, k) and _field_matches(getattr(event, k), v) for k, v in fields.items())
+    return all(hasattr(event, k.partition(".")[0]) and _field_matches(_event_field(event, k), v)
+               for k, v in fields.items())
 
 
 def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
@@ -217,6 +259,11 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
                for p in pool):
             return None
         return f"expected {kind} {text}, found {_codes(pool) or 'none'}"
+    if kind == "no_warning":
+        code, line, wanted = _code_args(args)
+        found = [p for p in problems if not p.is_error and p.code == code
+                 and (line is None or p.line == line) and _params_match(p.params, wanted)]
+        return None if not found else f"expected no warning {code}, found line {found[0].line}"
     if result is None:
         return f"'expect {kind}' needs dice (the case is not played)"
     state, events = result.state, result.events
@@ -265,15 +312,42 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         space, amount = names.resolve_space(" ".join(args[:-1])), int(args[-1])
         got = [u.damage for u in state.units_at(space) if game.ruleset.units[u.type].has("factory")]
         return None if got == [amount] else f"{space}: expected factory damage {amount}, found {got}"
+    if kind == "sequence":
+        parts = [shlex.split(p) for p in text.split(" then ")]
+        start = 0
+        for part in parts:
+            if not part or any("=" not in a for a in part[1:]):
+                return f"expected 'sequence KIND field=value ... then KIND ...', found {text!r}"
+            fields = dict(a.split("=", 1) for a in part[1:])
+            found = next((i for i in range(start, len(events))
+                          if _event_matches(events[i], part[0], fields)), None)
+            if found is None:
+                return f"no event {' '.join(part)} after the earlier ones of: {text}"
+            start = found + 1
+        return None
     if kind in ("event", "no_event"):
+        bad = [a for a in args[1:] if "=" not in a]
+        if not args or bad:
+            return f"expected 'event KIND field=value ...' (quote values with spaces), " \
+                f"found {text!r}"
         ev_kind, fields = args[0], dict(a.split("=", 1) for a in args[1:])
+        times = fields.pop("times", None)
         hits = [e for e in events if _event_matches(e, ev_kind, fields)]
+        if kind == "event" and times is not None:
+            return None if len(hits) == int(times) else \
+                f"expected {times} event(s) {text}, found {len(hits)}"
         if kind == "event":
             return None if hits else f"expected an event {text}, found none " \
                 f"(kinds: {', '.join(sorted({e.kind for e in events}))})"
         return None if not hits else f"expected no event {text}, found {hits[0]!r}"
     if kind == "winner":
         return None if state.winner == text else f"expected winner {text}, found {state.winner}"
+    if kind == "next":
+        want = names.resolve_power(args[0]) if args else None
+        rnd = int(args[2]) if len(args) >= 3 and args[1] == "round" else None
+        if state.power == want and (rnd is None or state.round == rnd):
+            return None
+        return f"expected {want} to play next (round {rnd}), found {state.power} (round {state.round})"
     if kind == "no_winner":
         return None if state.winner is None else f"expected no winner, found {state.winner}"
     if kind == "turn":
