@@ -63,7 +63,7 @@ def test_orders_grammar_and_checker_never_fail_internally(text):
     except PbemError as exc:
         assert str(exc)
         return
-    assert all(p.message for p in problems)
+    assert all(p.code for p in problems)
     if not errors:
         # the canonical text (what the dice are bound to) is a fixed point
         canonical = format_orders(orders, game)

@@ -14,7 +14,7 @@ from ..model.errors import PbemError
 from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
-    ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
+    DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
 )
 
 
@@ -170,37 +170,29 @@ def cmd_report(args, console: Console) -> int:
 
 
 def cmd_demo(args, console: Console) -> int:
-    """Play the bundled example game into a fresh directory, printing every report."""
-    from ..service import gamedir
+    """Play a bundled example game into a fresh directory, printing every report."""
+    from ..service import examples
     from ..service.games import load_game
-    from ..io.paths import TURNS_DIR
     from ..present.report import render_report
-    source = Path(args.example) if args.example else TURNS_DIR / "aa1941-example"
-    orders_files = sorted((source / "orders").glob("*.txt"))
-    if not orders_files:
-        raise PbemError(f"no orders files in {source / 'orders'}")
+    if args.example:
+        chosen = examples.example(args.ruleset, args.example)
+    else:
+        chosen = examples.example(args.ruleset or DEFAULT_RULESET)
+    chosen.orders_files()                      # no orders: say so before creating anything
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     if out.exists() and not out.is_dir():
         raise PbemError(f"{out} is not a directory: give an empty or new directory with --out")
     if out.exists() and any(out.iterdir()):
         raise PbemError(f"{out} is not empty: give an empty or new directory with --out")
-    game = load_game(args.ruleset)
-    seeds = gamedir.demo_seeds("aa1941-example")
-    gamedir.create_game(out, game, "aa1941-example", gm_key_path=None,
-                        created="2026-01-01", seeds=seeds)
-    from ..io.parser import parse_orders
-    from ..engine import check
-    for path in orders_files[: args.turns or None]:
-        state, _ = gamedir.current_state(out)
-        text = path.read_text(encoding="utf-8")
-        problems = check(game, state, parse_orders(text, game, power=state.power))
-        console.rule(f"[bold]{path.name}[/]: pbem check")
-        print_problems(console, problems, str(path), game)
-        if any(p.severity == "error" for p in problems):
+    game = load_game(chosen.ruleset)
+    for played in examples.play(chosen, out, turns=args.turns):
+        console.rule(f"[bold]{played.path.name}[/]: pbem check")
+        print_problems(console, list(played.problems), str(played.path), game)
+        if played.turn is None:
             return EXIT_REJECTED
         console.print("[green]orders valid[/]")
-        turn = gamedir.process_turn(out, game, path.read_bytes(), seeds=seeds)
-        render_report(turn.events, game, console, state_before=state, state_after=turn.state)
+        render_report(played.turn.events, game, console, state_before=played.state_before,
+                      state_after=played.turn.state)
     console.rule("[bold]pbem verify[/]")
     from ..service.audit import render_audit, verify_game
     report = verify_game(out, load_game)
@@ -261,10 +253,13 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("demo", help="play the bundled example game and print every report")
-    p.add_argument("--example", help="example folder (default turns/aa1941-example)")
+    p = sub.add_parser("demo", help="play a bundled example game and print every report")
+    p.add_argument("--ruleset", "--map", dest="ruleset", metavar="NAME",
+                   help=f"play the example of this edition, turns/NAME-example "
+                        f"(default {DEFAULT_RULESET}; with --example: the one its name says)")
+    p.add_argument("--example", metavar="DIR",
+                   help="an example folder of your own (orders/*.txt, played in name order)")
     p.add_argument("--out", help="where to write the game directory (default: a temp dir)")
     p.add_argument("--turns", type=positive_int, help="stop after this many turns")
-    ruleset_option(p)
     p.set_defaults(func=cmd_demo)
 

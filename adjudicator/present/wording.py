@@ -235,6 +235,15 @@ def retreat_reason(reason: str, condition) -> str:
     return "retreat condition: " + (" and ".join(parts) or "always")
 
 
+def raid_summary(game: Game | None, attacker: str | None, damage) -> str:
+    """"Germany bombs United Kingdom: 3 damage to the Industrial Complex (now 3)"."""
+    att = power_name(game, attacker) if attacker else "the attacker"
+    if damage is None:
+        return f"{att}'s raid is shot down before it bombs"
+    return (f"{att} bombs {damage.space}: {damage.damage} damage to the "
+            f"{unit_name(game, damage.unit_type)} (now {damage.total})")
+
+
 def battle_summary(game: Game | None, ended, attacker: str | None = None,
                    defenders: tuple[str, ...] = (), retreat_to: str | None = None,
                    names: Mapping[str, str] | None = None) -> str:
