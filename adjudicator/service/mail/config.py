@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from ...model.errors import PbemError
+from .address import parse_address
 
 CONFIG_FILE = "mail.toml"
 MAX_CONFIG_BYTES = 64 * 1024
@@ -283,7 +284,6 @@ class _Reader:
         return value.strip()
 
     def address(self, table: dict, key: str, where: str = "", required: bool = False):
-        from .message import parse_address
         value = self.string(table, key, where, required)
         if value is None:
             return None

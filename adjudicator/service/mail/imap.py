@@ -25,8 +25,9 @@ def _imap_errors():
 
 
 class ImapSource:
-    def __init__(self, cfg: ImapConfig):
+    def __init__(self, cfg: ImapConfig, filing: bool = True):
         self.cfg = cfg
+        self.filing = filing
         self.what = f"IMAP {cfg.username}@{cfg.host}:{cfg.port}"
         self.client = None
 
@@ -42,7 +43,7 @@ class ImapSource:
                 self.client.starttls(ctx)
             self.client.login(cfg.username, get_password(cfg.password, cfg.username, self.what))
             self.client.select_folder(cfg.folder)
-            for folder in (cfg.processed, cfg.rejected):
+            for folder in (cfg.processed, cfg.rejected) if self.filing else ():
                 if not self.client.folder_exists(folder):
                     self.client.create_folder(folder)
         except LoginError:
@@ -81,8 +82,9 @@ class ImapSource:
         except _imap_errors() as exc:
             raise SourceError(f"{self.what}: {exc or type(exc).__name__}") from None
 
-    def list(self) -> list[MessageRef]:
-        uids = self._call(self.client.search, ["NOT", "DELETED"])
+    def list(self, subject: str | None = None) -> list[MessageRef]:
+        criteria = ["NOT", "DELETED"] + (["SUBJECT", subject] if subject else [])
+        uids = self._call(self.client.search, criteria)
         if not uids:
             return []
         sizes = self._call(self.client.fetch, uids, ["RFC822.SIZE"])

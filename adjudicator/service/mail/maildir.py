@@ -14,14 +14,16 @@ from pathlib import Path
 
 from ...io.storage import fsync_dir
 from .config import MaildirConfig
+from .message import header, parse_headers
 from .sources import MessageRef, SourceError
 
 POLL_STEP = 0.2
 
 
 class MaildirSource:
-    def __init__(self, cfg: MaildirConfig):
+    def __init__(self, cfg: MaildirConfig, filing: bool = True):
         self.cfg = cfg
+        self.filing = filing
         self.root = Path(cfg.path)
         self.what = f"Maildir {self.root}"
 
@@ -29,7 +31,7 @@ class MaildirSource:
         try:
             self.box = mailbox.Maildir(self.root, create=True)
             self.folders = {}
-            for name in (self.cfg.processed, self.cfg.rejected):
+            for name in (self.cfg.processed, self.cfg.rejected) if self.filing else ():
                 existing = self.box.list_folders()
                 self.folders[name] = self.root / f".{name}"
                 if name not in existing:
@@ -55,7 +57,7 @@ class MaildirSource:
                 found[e.name.split(":", 1)[0]] = Path(e.path)
         return found
 
-    def list(self) -> list[MessageRef]:
+    def list(self, subject: str | None = None) -> list[MessageRef]:
         refs = []
         for key, path in self._paths().items():
             try:
@@ -63,7 +65,12 @@ class MaildirSource:
             except FileNotFoundError:
                 continue
             refs.append((st.st_mtime, key, MessageRef(key, st.st_size)))
-        return [r for _m, _k, r in sorted(refs)]
+        refs = [r for _m, _k, r in sorted(refs)]
+        if subject is not None:
+            wanted = subject.lower()
+            refs = [r for r in refs if wanted in header(parse_headers(self.read_head(r)),
+                                                        "Subject").lower()]
+        return refs
 
     def _path(self, ref: MessageRef) -> Path:
         path = self._paths().get(ref.id)

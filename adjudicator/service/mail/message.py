@@ -18,6 +18,7 @@ from email.message import EmailMessage
 
 import attrs
 
+from .address import parse_address
 from .config import Limits
 from .htmltext import html_to_text
 
@@ -70,18 +71,6 @@ class Incoming:
             if plus and base == local and rd == domain and tag:
                 return tag
         return None
-
-
-def parse_address(text: str | None) -> str | None:
-    """The bare address in ``text`` ("Name <a@b.c>" or "a@b.c"), lower case, or None."""
-    if not text:
-        return None
-    _name, addr = email.utils.parseaddr(str(text)[:MAX_HEADER_CHARS])
-    addr = addr.strip().lower()
-    if addr.count("@") != 1 or any(c.isspace() or not c.isprintable() for c in addr):
-        return None
-    local, domain = addr.split("@")
-    return addr if local and ("." in domain or domain == "localhost") else None
 
 
 def message_key(raw: bytes, message_id: str | None) -> str:

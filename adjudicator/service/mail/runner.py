@@ -44,7 +44,7 @@ from .outbox import FlushResult, Outbox
 from .players import Player, players_of, powers_of_address
 from .results import Renderers, published_digests, queue_turn_results
 from .senders import make_sender
-from .sources import open_source
+from .inbox import open_source
 
 PROCESSED, REJECTED = "processed", "rejected"
 KEYLESS_WARNING = ("Note: this game has no player keys, so the sender address alone counts. "

@@ -1,8 +1,9 @@
 """Inboxes: where the mail comes from.  ``open_source(config)`` returns an IMAP or a
 Maildir source; both offer the same small interface:
 
-``list()``
+``list(subject=None)``
     the messages waiting in the inbox, oldest first, as ``MessageRef`` (id and size);
+    only those whose subject contains ``subject`` if given;
 ``read(ref)`` / ``read_head(ref)``
     a message's bytes / only its header (for a message too large to read);
 ``move(ref, folder)``
@@ -17,7 +18,6 @@ from __future__ import annotations
 import attrs
 
 from ...model.errors import PbemError
-from .config import ImapConfig, MaildirConfig
 
 
 @attrs.frozen
@@ -28,13 +28,3 @@ class MessageRef:
 
 class SourceError(PbemError):
     """The inbox cannot be reached or read."""
-
-
-def open_source(cfg):
-    if isinstance(cfg, MaildirConfig):
-        from .maildir import MaildirSource
-        return MaildirSource(cfg)
-    if isinstance(cfg, ImapConfig):
-        from .imap import ImapSource
-        return ImapSource(cfg)
-    raise PbemError("mail.toml has no [inbox]: set type = \"imap\" or \"maildir\"")
