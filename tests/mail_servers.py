@@ -255,13 +255,15 @@ class SmtpServer:
                   and auth_data.login.decode() in USERS)
             if ok:
                 server.logins.append(auth_data.login.decode())
-            return AuthResult(success=ok)
+            return AuthResult(success=ok, handled=False)    # refused: 535
 
         self.port = free_port()
         ctx = server_context(certs)
         kwargs = dict(authenticator=authenticator, auth_required=True, auth_require_tls=True,
                       hostname="127.0.0.1", port=self.port)
         if implicit:
+            # aiosmtpd does not see the wrapped socket as TLS: the whole session is TLS.
+            kwargs["auth_require_tls"] = False
             self.controller = Controller(Handler(), ssl_context=ctx, **kwargs)
         else:
             self.controller = Controller(Handler(), tls_context=ctx, require_starttls=True, **kwargs)
