@@ -48,6 +48,8 @@ def cmd_mail_run(args, console: Console) -> int:
     if not args.watch:
         summary = gm.run_pass()
         _say(console, summary.line())
+        for name, reason in summary.flush.failed[:5]:
+            _say(console, f"not sent yet (kept for the next pass): {name}: {reason}")
         return EXIT_OK if not summary.flush.failed else EXIT_REJECTED
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

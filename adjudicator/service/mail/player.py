@@ -257,6 +257,8 @@ def _apply(game_dir: Path, turns: dict[int, list[_Turn]], load_game, result: Fet
                                            f"turn {n} could not be added first"))
             return
         t = accepted
+        for sub in (TURNS_DIR, ORDERS_DIR):
+            (game_dir / sub).mkdir(exist_ok=True)
         write_atomic(orders_path(game_dir, t.number, t.power), t.orders, overwrite=True)
         write_atomic(sig_path(turn_path(game_dir, t.number, t.power)), t.sig, overwrite=True)
         write_atomic(turn_path(game_dir, t.number, t.power), t.data)

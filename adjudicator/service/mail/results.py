@@ -105,6 +105,41 @@ def queue_turn_results(*, directory, game, game_id: str, turn_number: int,
     return queued
 
 
+def queue_welcome(*, directory, game, game_id: str, players: dict[str, Player], outbox,
+                  sender: str, sender_name: str, now: float) -> int:
+    """Queue, once per player address, the mail that starts the game: who plays what, how
+    to send orders, and the signed game file so that players can start their copy."""
+    recipients = addresses(players)
+    names = {a: f"welcome-{address_slug(a)}" for a in recipients}
+    if all(outbox.known(n) for n in names.values()):
+        return 0
+    gpath = game_file_path(directory)
+    from ...io.turnfile import read_game_file
+    gf, gdata = read_game_file(gpath)
+    first = power_name(game, gf.initial_state.power)
+    lines = [f"The game {game_id} ({game.ruleset.title}) has started; {first} moves first.", "",
+             "Players:"]
+    for power, rec in players.items():
+        lines.append(f"  {power_name(game, power):<16} {rec.email or '(no address)'}"
+                     + ("  (orders must be signed)" if rec.key else ""))
+    lines += ["", f"Send orders to {sender} with {compose.tag(game_id)} in the subject, e.g. with",
+              "  pbem mail send ORDERS -g GAME",
+              "Put 'check' in the subject to have orders checked without playing them.",
+              "Attached: the signed game file. Start your copy of the game with",
+              f"  pbem mail fetch -g GAME --id {game_id}", ""]
+    files = [(gpath.name, gdata, "application/json"),
+             (sig_path(gpath).name, sig_path(gpath).read_bytes(), "application/octet-stream")]
+    queued = 0
+    for address, name in names.items():
+        if outbox.known(name):
+            continue
+        queued += outbox.queue(name, compose.turn_result(
+            sender=sender, sender_name=sender_name, to=[address], game_id=game_id,
+            subject=f"The game has started; {first} to move", body="\n".join(lines), name=name,
+            now=now, turn_number=0, power="-", attachments=files))
+    return queued
+
+
 def published_digests(directory, power: str) -> dict[str, int]:
     """Digest of each published orders file of ``power`` -> its turn number."""
     from ...io.turnfile import file_digest
@@ -118,5 +153,3 @@ def published_digests(directory, power: str) -> dict[str, int]:
     return out
 
 
-__all__ = ["Renderers", "queue_turn_results", "published_digests", "turn_subject",
-           "result_name", "turn_path"]

@@ -42,7 +42,7 @@ from .journal import Journal
 from .message import header, message_key, parse_address, parse_headers, parse_message
 from .outbox import FlushResult, Outbox
 from .players import Player, players_of, powers_of_address
-from .results import Renderers, published_digests, queue_turn_results
+from .results import Renderers, published_digests, queue_turn_results, queue_welcome
 from .senders import make_sender
 from .inbox import open_source
 
@@ -132,8 +132,12 @@ class GameMaster:
 
     def _messages(self, source, summary: PassSummary) -> None:
         journal = Journal(self.state_dir)
-        refs = source.list()[: self.cfg.limits.max_messages_per_pass]
         self._pass_cache = {}
+        game, gf = self._game()
+        queue_welcome(directory=self.dir, game=game, game_id=gf.game_id, players=self._players(),
+                      outbox=self.outbox, sender=self.cfg.address, sender_name=self.cfg.name,
+                      now=self.clock())
+        refs = source.list()[: self.cfg.limits.max_messages_per_pass]
         for ref in refs:
             outcome = self._one(source, ref, journal)
             if outcome is None:

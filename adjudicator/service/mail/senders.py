@@ -7,6 +7,7 @@ A sender is used as a context manager (one connection for a batch) and raises
 
 from __future__ import annotations
 
+import re
 import smtplib
 import socket
 import ssl
@@ -74,6 +75,7 @@ class SmtpSender:
 
     def send(self, data: bytes, sender: str, recipients: list[str]) -> None:
         assert self.smtp is not None
+        data = re.sub(rb"\r?\n", b"\r\n", data)     # SMTP lines end in CRLF (RFC 5321)
         try:
             refused = self.smtp.sendmail(sender, recipients, data)
         except smtplib.SMTPRecipientsRefused as exc:
