@@ -4,7 +4,6 @@ and STARTTLS, MOVE, IDLE); passwords from env, a command and the keyring; mail.t
 
 from __future__ import annotations
 
-import os
 import stat
 import sys
 import threading

@@ -16,7 +16,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, read_bytes
 
 

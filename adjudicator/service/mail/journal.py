@@ -3,8 +3,11 @@
 One JSON object per line, appended and fsynced: ``key`` (the Message-ID, or a digest of
 the message when it has none), ``outcome``, ``folder`` (where the message goes:
 "processed" or "rejected"), and where it applies ``power``, ``turn``, ``digest`` (of the
-orders) and ``detail``.  A line torn by a crash is ignored (its message is simply handled
-again, which the rest of the design makes harmless).
+orders), ``detail`` and ``reply`` (the outbox name and the bytes of the reply, base64, so
+that the reply survives a crash that lost its outbox file).  A line torn by a crash is ignored (its message is simply handled
+again, which the rest of the design makes harmless).  A ``#checkpoint`` line says that
+the outbox files of the entries before it were synced to disk; the replies recorded after
+the last one are put back into the outbox if a crash lost them.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from pathlib import Path
 from ...io.storage import fsync_dir
 
 JOURNAL_FILE = "journal.jsonl"
+CHECKPOINT = "#checkpoint"
 
 
 class Journal:
     def __init__(self, state_dir: Path):
         self.path = Path(state_dir) / JOURNAL_FILE
         self.entries: dict[str, dict] = {}
+        self.unsynced: list[str] = []      # keys recorded after the last checkpoint
         self.torn = 0
         self._load()
 
@@ -35,8 +40,13 @@ class Journal:
                 except (ValueError, UnicodeDecodeError):
                     self.torn += 1
                     continue
-                if isinstance(entry, dict) and isinstance(entry.get("key"), str):
-                    self.entries[entry["key"]] = entry
+                if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+                    continue
+                if entry["key"] == CHECKPOINT:
+                    self.unsynced = []
+                    continue
+                self.entries[entry["key"]] = entry
+                self.unsynced.append(entry["key"])
 
     def get(self, key: str) -> dict | None:
         return self.entries.get(key)
@@ -45,6 +55,18 @@ class Journal:
         """Append an entry and make it durable before returning."""
         entry = {"key": key, "outcome": outcome, "folder": folder,
                  **{k: v for k, v in fields.items() if v is not None}}
+        self._append(entry)
+        self.entries[key] = entry
+        self.unsynced.append(key)
+        return entry
+
+    def checkpoint(self) -> None:
+        """Everything recorded so far is on disk with its replies (the caller synced)."""
+        if self.unsynced:
+            self._append({"key": CHECKPOINT})
+            self.unsynced = []
+
+    def _append(self, entry: dict) -> None:
         line = json.dumps(entry, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         new = not self.path.exists()
@@ -59,8 +81,18 @@ class Journal:
             os.close(fd)
         if new:
             fsync_dir(self.path.parent)
-        self.entries[key] = entry
-        return entry
+
+    def replies(self):
+        """(outbox name, bytes) of the replies recorded since the last checkpoint (whose
+        outbox files a power loss may have lost)."""
+        import base64
+        for key in self.unsynced:
+            r = self.entries[key].get("reply")
+            if isinstance(r, dict) and isinstance(r.get("name"), str):
+                try:
+                    yield r["name"], base64.b64decode(r.get("eml", ""), validate=True)
+                except ValueError:
+                    continue
 
     def processed_digests(self) -> dict[tuple[int, str], str]:
         """(turn, power) -> digest of the orders the journal recorded as processed."""

@@ -12,7 +12,6 @@ import os
 import time
 from pathlib import Path
 
-from ...io.storage import fsync_dir
 from .config import MaildirConfig
 from .message import header, parse_headers
 from .sources import MessageRef, SourceError
@@ -59,7 +58,8 @@ class MaildirSource:
 
     def list(self, subject: str | None = None) -> list[MessageRef]:
         refs = []
-        for key, path in self._paths().items():
+        self._known = self._paths()
+        for key, path in self._known.items():
             try:
                 st = path.stat()
             except FileNotFoundError:
@@ -73,6 +73,9 @@ class MaildirSource:
         return refs
 
     def _path(self, ref: MessageRef) -> Path:
+        path = getattr(self, "_known", {}).get(ref.id)
+        if path is not None and os.path.exists(path):
+            return path
         path = self._paths().get(ref.id)
         if path is None:
             raise SourceError(f"{self.what}: message {ref.id} is gone")
@@ -93,9 +96,9 @@ class MaildirSource:
         src = self._path(ref)
         info = src.name.split(":", 1)[1] if ":" in src.name else "2,S"
         dest = self.folders[folder] / "cur" / f"{ref.id}:{info}"
+        # No fsync: if the rename is lost in a crash the message shows up again, and the
+        # journal (which is durable) files it without handling it twice.
         os.rename(src, dest)
-        fsync_dir(dest.parent)
-        fsync_dir(src.parent)
 
     def wait(self, seconds: float, stop) -> None:
         deadline = time.monotonic() + seconds

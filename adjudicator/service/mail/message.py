@@ -47,6 +47,16 @@ class Incoming:
     forwarded_text: str = ""      # text of a mail forwarded as an attachment
     html_only: bool = False
     notes: tuple[str, ...] = ()   # what was dropped (oversized attachments, ...)
+    raw_message_id: str = ""      # the Message-ID header as written ("" if none)
+    auto_submitted: str = ""      # the Auto-Submitted header, lower case
+    return_path: str = ""
+
+    @property
+    def automatic(self) -> bool:
+        """An auto-reply, a bounce or another machine's mail: never answered."""
+        return ((self.auto_submitted not in ("", "no")) or self.return_path == "<>"
+                or self.sender is None
+                or self.sender.split("@")[0] in ("mailer-daemon", "postmaster"))
 
     @property
     def game_tag(self) -> str | None:
@@ -101,8 +111,9 @@ def parse_message(raw: bytes, limits: Limits = Limits()) -> Incoming:
     collector.walk(msg, forwarded=False)
     plain, html = collector.plain, collector.html
     text = plain[0] if plain else (html_to_text(html[0]) if html else "")
+    mid = header(msg, "Message-ID")
     return Incoming(
-        message_id=message_key(raw, header(msg, "Message-ID")),
+        message_id=message_key(raw, mid),
         sender=parse_address(header(msg, "From")),
         recipients=_recipients(msg),
         subject=header(msg, "Subject"),
@@ -110,7 +121,10 @@ def parse_message(raw: bytes, limits: Limits = Limits()) -> Incoming:
         attachments=tuple(collector.attachments),
         forwarded_text=collector.forwarded_text(),
         html_only=not plain and bool(html),
-        notes=tuple(collector.notes))
+        notes=tuple(collector.notes),
+        raw_message_id=mid,
+        auto_submitted=header(msg, "Auto-Submitted").lower(),
+        return_path=header(msg, "Return-Path"))
 
 
 def _recipients(msg) -> tuple[str, ...]:

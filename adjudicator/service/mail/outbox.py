@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 
-from ...io.storage import fsync_dir, write_atomic
+from ...io.storage import fsync_dir, temp_name, write_atomic
 from ...model.errors import PbemError
 from .message import parse_address, parse_headers
 from .senders import NoSender, SendError
@@ -43,17 +43,44 @@ class Outbox:
     def known(self, name: str) -> bool:
         return (self.dir / f"{name}.eml").exists() or (self.sent_dir / f"{name}.eml").exists()
 
-    def queue(self, name: str, data: bytes) -> bool:
-        """Queue ``data`` as ``name`` unless that name was queued or sent before."""
+    def queue(self, name: str, data: bytes, durable: bool = True) -> bool:
+        """Queue ``data`` as ``name`` unless that name was queued or sent before.
+        ``durable=False`` skips the fsync: for mail whose bytes the journal keeps (see
+        ``restore``), so one fsync (the journal's) makes the message's outcome durable."""
         if not _NAME_RE.match(name):
             raise PbemError(f"bad outbox name {name!r}")
         self._ensure()
         if self.known(name):
             return False
+        path = self.dir / f"{name}.eml"
         try:
-            write_atomic(self.dir / f"{name}.eml", data)
-        except PbemError:        # written meanwhile: it exists, which is all we want
+            if durable:
+                write_atomic(path, data)
+            else:
+                tmp = temp_name(path)
+                with open(tmp, "xb") as fh:
+                    fh.write(data)
+                try:
+                    os.link(tmp, path)
+                finally:
+                    os.unlink(tmp)
+        except (PbemError, FileExistsError):   # written meanwhile: it exists, all we want
             return False
+        return True
+
+    def restore(self, name: str, data: bytes) -> bool:
+        """Put back a mail that a crash (power loss) may have lost or truncated, unless it
+        is queued intact or already sent."""
+        queued = self.dir / f"{name}.eml"
+        if (self.sent_dir / f"{name}.eml").exists():
+            return False
+        try:
+            if queued.stat().st_size == len(data):
+                return False
+        except FileNotFoundError:
+            pass
+        self._ensure()
+        write_atomic(queued, data, overwrite=True)
         return True
 
     def pending(self) -> list[Path]:

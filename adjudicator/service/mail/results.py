@@ -12,7 +12,7 @@ from typing import Callable
 
 import attrs
 
-from ...io.layout import game_file_path, list_turns, orders_path, sig_path, turn_path
+from ...io.layout import game_file_path, list_turns, orders_path, sig_path
 from ...io.turnfile import read_turn_file
 from ...model.errors import PbemError
 from . import compose

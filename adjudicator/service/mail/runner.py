@@ -20,8 +20,9 @@ cannot be sent waits for the next pass, and the published turn never depends on 
 
 from __future__ import annotations
 
+import base64
 import hashlib
-import re
+import os
 import threading
 import time
 from collections import Counter
@@ -96,6 +97,7 @@ class GameMaster:
         self.log = log
         self.state_dir = config.state_path
         self.outbox = Outbox(self.state_dir)
+        self._pass_cache: dict = {}
 
     # ------------------------------------------------------------------ passes
 
@@ -132,53 +134,64 @@ class GameMaster:
 
     def _messages(self, source, summary: PassSummary) -> None:
         journal = Journal(self.state_dir)
+        for name, data in journal.replies():          # lost by a crash? queue them again
+            self.outbox.restore(name, data)
         self._pass_cache = {}
         game, gf = self._game()
         queue_welcome(directory=self.dir, game=game, game_id=gf.game_id, players=self._players(),
                       outbox=self.outbox, sender=self.cfg.address, sender_name=self.cfg.name,
                       now=self.clock())
         refs = source.list()[: self.cfg.limits.max_messages_per_pass]
-        for ref in refs:
-            outcome = self._one(source, ref, journal)
-            if outcome is None:
-                summary.other_games += 1
-            else:
-                summary.outcomes[outcome] += 1
+        try:
+            for ref in refs:
+                outcome = self._one(source, ref, journal)
+                if outcome is None:
+                    summary.other_games += 1
+                else:
+                    summary.outcomes[outcome] += 1
+        finally:
+            if journal.unsynced:
+                os.sync()           # the replies queued without fsync, all at once
+                journal.checkpoint()
 
     # ------------------------------------------------------------------ one message
 
     def _one(self, source, ref, journal: Journal) -> str | None:
         limits = self.cfg.limits
-        if ref.size > limits.max_message_bytes:
-            raw, too_large = source.read_head(ref), True
+        too_large = ref.size > limits.max_message_bytes
+        raw = source.read_head(ref) if too_large else source.read(ref)
+        if len(raw) > limits.max_message_bytes:
+            raw, too_large = raw[:64 * 1024], True
+        if too_large:
+            head = parse_headers(raw)
+            msg = None
+            key = message_key(b"size:%d:" % ref.size + raw, header(head, "Message-ID"))
+            sender, in_reply_to = parse_address(header(head, "From")), header(head, "Message-ID")
         else:
-            raw = source.read(ref)
-            too_large = len(raw) > limits.max_message_bytes
-            if too_large:
-                raw = raw[:64 * 1024]
-        head = parse_headers(raw if not too_large else raw)
-        key = message_key(raw if not too_large else b"size:%d:" % ref.size + raw,
-                          header(head, "Message-ID"))
+            msg = parse_message(raw, limits)
+            key, sender, in_reply_to = msg.message_id, msg.sender, msg.raw_message_id
         known = journal.get(key)
         if known is not None:
             source.move(ref, known["folder"])
             return known["outcome"]
-        if too_large:
-            decision = self._too_large(head, ref.size)
+        if msg is None:
+            decision = self._too_large(sender, ref.size)
         else:
-            decision = self._decide(raw, key)
+            decision = self._decide(msg, key)
             if decision is None:
                 return None
+        reply = None
         if decision.reply_to and decision.reply_body is not None:
             name = "reply-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
-            self.outbox.queue(name, compose.reply(
+            data = compose.reply(
                 sender=self.cfg.address, sender_name=self.cfg.name, to=decision.reply_to,
                 game_id=self._game_id(), subject=decision.reply_subject or "Re: your orders",
-                body=decision.reply_body, name=name, now=self.clock(),
-                in_reply_to=header(head, "Message-ID")))
+                body=decision.reply_body, name=name, now=self.clock(), in_reply_to=in_reply_to)
+            self.outbox.queue(name, data, durable=False)     # the journal keeps the bytes
+            reply = {"name": name, "eml": base64.b64encode(data).decode("ascii")}
         journal.record(key, decision.outcome, decision.folder, power=decision.power,
                        turn=decision.turn, digest=decision.digest, detail=decision.detail,
-                       sender=parse_address(header(head, "From")), at=int(self.clock()))
+                       sender=sender, at=int(self.clock()), reply=reply)
         source.move(ref, decision.folder)
         self.log(f"{key}: {decision.outcome}" + (f" ({decision.detail})" if decision.detail else ""))
         return decision.outcome
@@ -187,7 +200,7 @@ class GameMaster:
         return self._game()[1].game_id
 
     def _game(self):
-        cache = self._pass_cache if hasattr(self, "_pass_cache") else {}
+        cache = self._pass_cache
         if "game" not in cache:
             from ...io.loader import load_game
             gf, _ = gamedir.read_game(self.dir)
@@ -198,11 +211,22 @@ class GameMaster:
             cache["game"] = (game, gf)
         return cache["game"]
 
+    def _state(self):
+        """The position now (cached for the pass; a processed turn clears it)."""
+        if "state" not in self._pass_cache:
+            self._pass_cache["state"] = gamedir.current_state(self.dir)[0]
+        return self._pass_cache["state"]
+
+    def _names(self):
+        if "names" not in self._pass_cache:
+            from ...io.names import Names
+            self._pass_cache["names"] = Names(self._game()[0])
+        return self._pass_cache["names"]
+
     def _players(self) -> dict[str, Player]:
         return players_of(self._game()[1], self.cfg)
 
-    def _too_large(self, head, size: int) -> Decision:
-        sender = parse_address(header(head, "From"))
+    def _too_large(self, sender: str | None, size: int) -> Decision:
         players = self._players()
         detail = f"{size} bytes, the limit is {self.cfg.limits.max_message_bytes}"
         if not powers_of_address(players, sender):
@@ -213,18 +237,13 @@ class GameMaster:
                                    f"({self.cfg.limits.max_message_bytes} bytes), so it was not "
                                    "read. Send the orders as plain text or one .txt attachment.\n")
 
-    def _decide(self, raw: bytes, key: str) -> Decision | None:
+    def _decide(self, msg, key: str) -> Decision | None:
         game, gf = self._game()
         game_id = gf.game_id
-        msg = parse_message(raw, self.cfg.limits)
-        head = parse_headers(raw)
         players = self._players()
         sender = msg.sender
         known_sender = bool(powers_of_address(players, sender))
-        auto = header(head, "Auto-Submitted").lower()
-        if (auto and auto != "no") or sender in (None, self.cfg.address) or \
-                re.match(r"^(mailer-daemon|postmaster)@", sender or "") or \
-                header(head, "Return-Path") == "<>":
+        if msg.automatic or sender == self.cfg.address:
             return Decision("automatic", REJECTED, detail="automatic mail, bounce or our own")
         tag = msg.game_tag or msg.plus_tag(self.cfg.address)
         if tag is not None and tag != game_id:
@@ -263,7 +282,7 @@ class GameMaster:
                              "has registered (or the signature does not match the text); "
                              "nothing was processed.\n", detail="unknown signing key")
             return Decision("unknown-sender", REJECTED, detail=f"from {sender}")
-        state, _last = gamedir.current_state(self.dir)
+        state = self._state()
         power = self._power(game, found.text, candidates, state.power)
         if isinstance(power, Decision):
             return attrs.evolve(power, reply_to=self._reply_address(players, candidates, sender))
@@ -316,7 +335,7 @@ class GameMaster:
                          f"they can never be replayed into another turn: add the lines\n"
                          f"  game: {game_id}\n  turn: {state.turn_number}\n"
                          "at the top and sign again. Nothing was processed.\n", to=to, **base)
-        result = check_orders(game, state, text, odds=False)
+        result = check_orders(game, state, text, odds=False, names=self._names())
         if not result.ok:
             return reply("invalid", f"Orders for turn {state.turn_number} rejected",
                          f"Your orders for {pname}, turn {state.turn_number} (round "
@@ -325,6 +344,7 @@ class GameMaster:
                          + "\nNothing was processed; send corrected orders.\n"
                          + ("\n" + "\n".join(notes) + "\n" if notes else ""),
                          to=to, turn=state.turn_number, **base)
+        self._pass_cache.pop("state", None)
         try:
             tf = gamedir.process_turn(self.dir, game, orders_bytes(text), gm_key=self.gm_key,
                                       orders_signature=found.signature if signed else None,
@@ -375,9 +395,9 @@ class GameMaster:
                          f"{pname}'s turn; the position will have changed by then.")
             state = attrs.evolve(state, power=power)
         else:
-            intro.append(f"Checked only (you asked for a check); nothing was processed. "
+            intro.append("Checked only (you asked for a check); nothing was processed. "
                          f"Send the orders without 'check' in the subject to play them.")
-        result = check_orders(game, state, text)
+        result = check_orders(game, state, text, names=self._names())
         body = "\n".join(intro) + "\n\n" + describe_check(game, state, result, "orders")
         if notes:
             body += "\n" + "\n".join(notes) + "\n"
@@ -392,9 +412,8 @@ class GameMaster:
         move if the writer plays it, else the writer's first power."""
         named = orders_headers(text).get("power")
         if named:
-            from ...io.names import Names
             try:
-                key = Names(game).resolve_power(named)
+                key = self._names().resolve_power(named)
             except PbemError:
                 return Decision("invalid", REJECTED, reply_subject="Unknown power",
                                 reply_body=f"The orders name the power {named!r}, which this "
