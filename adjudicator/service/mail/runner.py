@@ -396,7 +396,7 @@ class GameMaster:
             state = attrs.evolve(state, power=power)
         else:
             intro.append("Checked only (you asked for a check); nothing was processed. "
-                         f"Send the orders without 'check' in the subject to play them.")
+                         "Send the orders without 'check' in the subject to play them.")
         result = check_orders(game, state, text, names=self._names())
         body = "\n".join(intro) + "\n\n" + describe_check(game, state, result, "orders")
         if notes:
