@@ -259,18 +259,40 @@ def test_replaced_orders_file_is_detected(copy):
 
 
 def test_replaced_orders_with_matching_turn_file_fail_the_dice(copy, regenerate):
-    """Rewriting the orders in both places (and re-signing) changes the orders digest,
-    so the seed no longer gives the recorded dice."""
+    """Rewriting the orders in both places (and re-signing): the dice are bound to the
+    canonical orders, so keeping the old canonical digest fails the canonical check, and
+    recording the new one means the seed no longer gives the recorded dice."""
+    from adjudicator.io.orders_text import canonical_digest
+    from adjudicator.io.parser import format_orders
     from adjudicator.io.turnfile import file_digest, orders_bytes
     key = regenerate.demo_gm_key()
     path, tf = _turn(copy, 2)
     text = tf.orders.replace("buy 2 inf, 1 tank", "buy 4 inf")
     assert text != tf.orders
     (copy / "orders" / "0002-germany.txt").write_bytes(orders_bytes(text))
-    _resign(copy, path, encode(attrs.evolve(tf, orders=text,
-                                            orders_digest=file_digest(orders_bytes(text)))), key)
+    changed = attrs.evolve(tf, orders=text, orders_digest=file_digest(orders_bytes(text)))
+    _resign(copy, path, encode(changed), key)
+    failure = verify_game(copy, load_game).failure
+    assert (failure.check, failure.file) == ("canonical", "turns/0002-germany.json")
+    game = load_game("aa1941")
+    new_digest = canonical_digest(format_orders(parse_orders(text, game, "germany"), game))
+    _resign(copy, path, encode(attrs.evolve(changed, canonical_orders_digest=new_digest)), key)
     failure = verify_game(copy, load_game).failure
     assert (failure.check, failure.file) == ("dice", "turns/0002-germany.json")
+
+
+def test_respaced_orders_keep_the_dice(copy):
+    """Whitespace and comments do not change the canonical orders, so a game master who
+    re-spaces unsigned orders cannot pick other dice (issue 8)."""
+    from adjudicator.io.orders_text import canonical_digest
+    from adjudicator.io.parser import format_orders
+    game = load_game("aa1941")
+    _path, tf = _turn(copy, 2)
+    respaced = "# re-spaced\n\n" + "\n".join("   " + " ".join(line.split()) + "   # x"
+                                          for line in tf.orders.splitlines()) + "\r\n"
+    digests = {canonical_digest(format_orders(parse_orders(t, game, "germany"), game))
+               for t in (tf.orders, respaced, tf.orders.replace(" ", "  "))}
+    assert digests == {tf.canonical_orders_digest}
 
 
 def test_changed_die_is_detected(copy, regenerate):

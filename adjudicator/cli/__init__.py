@@ -14,7 +14,8 @@ from rich.markup import escape
 from ..model.errors import OrdersSyntaxError, PbemError
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_REJECTED, console, error_console
 
-COMMANDS = ("game_commands", "mail_command", "keys_command", "odds_command", "rules_command")
+COMMANDS = ("game_commands", "audit_commands", "mail_command", "keys_command", "odds_command",
+            "rules_command")
 
 
 def build_parser() -> argparse.ArgumentParser:

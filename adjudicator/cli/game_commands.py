@@ -1,4 +1,4 @@
-"""Commands on a game directory: new, show, check, process, report, verify, demo."""
+"""Commands on a game directory: new, show, check, process, report, demo."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..io.limits import MAX_SIGNATURE_BYTES
 from ..model.errors import PbemError
 from .common import (
     positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
@@ -25,13 +26,7 @@ def cmd_new(args, console: Console) -> int:
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
-    players = {}
-    for item in args.player or ():
-        power, sep, key = item.partition("=")
-        if not sep or not key:
-            raise PbemError(f"--player wants POWER=PUBLIC_KEY_FILE, not {item!r}")
-        from ..io.names import Names
-        players[Names(game).resolve_power(power)] = key
+    players = _player_options(game, args.player or (), args.email or ())
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=args.key,
                                created=_dt.date.today().isoformat(), players=players or None,
                                seeds=seeds)
@@ -40,6 +35,34 @@ def cmd_new(args, console: Console) -> int:
     console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
                   "Check orders with [bold]pbem check ORDERS -g DIR[/].")
     return EXIT_OK
+
+
+def _player_options(game, player_items, email_items) -> dict[str, dict]:
+    """``--player POWER=KEY.pub[,email=ADDR][,name=NAME]`` and ``--email POWER=ADDR`` ->
+    power -> {"key", "email", "name"} (``gamedir.player_record`` checks the values)."""
+    from ..io.names import Names
+    names = Names(game)
+    players: dict[str, dict] = {}
+    for item in player_items:
+        power, sep, rest = item.partition("=")
+        if not sep or not rest:
+            raise PbemError(f"--player wants POWER=KEY.pub[,email=ADDRESS][,name=NAME], not {item!r}")
+        record = players.setdefault(names.resolve_power(power), {})
+        for i, part in enumerate(rest.split(",")):
+            field, is_field, value = part.partition("=")
+            if is_field and field.strip() in ("key", "email", "name"):
+                record[field.strip()] = value.strip()
+            elif i == 0 and not is_field:
+                record["key"] = part.strip()
+            else:
+                raise PbemError(f"--player {item!r}: {part!r} is not KEY.pub, email=ADDRESS "
+                                "or name=NAME")
+    for item in email_items:
+        power, sep, address = item.partition("=")
+        if not sep or not address:
+            raise PbemError(f"--email wants POWER=ADDRESS, not {item!r}")
+        players.setdefault(names.resolve_power(power), {})["email"] = address.strip()
+    return players
 
 
 def cmd_show(args, console: Console) -> int:
@@ -83,10 +106,15 @@ def cmd_process(args, console: Console) -> int:
     check_report_path(args.report, args.force)
     game, state = load_game_dir(args.game)
     data = read_bytes(args.orders, "orders file")
-    signature = read_text(args.signature, "signature file") if args.signature else None
+    signature = (read_text(args.signature, "signature file", MAX_SIGNATURE_BYTES)
+                 if args.signature else None)
     seeds = gamedir.demo_seeds(state.game_id) if args.demo_seeds else None
-    turn = gamedir.process_turn(args.game, game, data, gm_key=args.key, orders_signature=signature,
-                                seeds=seeds)
+    try:
+        turn = gamedir.process_turn(args.game, game, data, gm_key=args.key,
+                                    orders_signature=signature, seeds=seeds)
+    except gamedir.TurnAlreadyProcessed as done:
+        console.print(f"[green]Nothing to do[/]: {escape(str(done))}")
+        return EXIT_OK
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
         save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
@@ -120,14 +148,6 @@ def cmd_report(args, console: Console) -> int:
         save_report(args.out, turn.events, game, state_before=before, state_after=turn.state,
                      overwrite=args.force)
     return EXIT_OK
-
-
-def cmd_verify(args, console: Console) -> int:
-    from ..service.audit import render_audit, verify_game
-    from ..io.loader import load_game
-    report = verify_game(args.game, load_game, expected_gm_key=args.gm_key)
-    render_audit(report, console)
-    return EXIT_OK if report.ok else EXIT_REJECTED
 
 
 def cmd_demo(args, console: Console) -> int:
@@ -176,9 +196,12 @@ def register(sub) -> None:
     p.add_argument("--map", default="aa1941", help="map/ruleset under maps/ (default aa1941)")
     p.add_argument("--id", help="game id (default: the directory name)")
     p.add_argument("--key", help="game master's ed25519 private key (default: generate one in DIR/.secret)")
-    p.add_argument("--player", action="append", metavar="POWER=KEY.pub",
-                   help="a player's ed25519 public key; that power's orders must then be signed "
-                        "(ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS)")
+    p.add_argument("--player", action="append", metavar="POWER=KEY.pub[,email=ADDR][,name=NAME]",
+                   help="a player's ed25519 public key (and address, name); that power's orders "
+                        "must then be signed (ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS) "
+                        "and carry 'game:' and 'turn:' header lines")
+    p.add_argument("--email", action="append", metavar="POWER=ADDRESS",
+                   help="a player's email address")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
     p.set_defaults(func=cmd_new)
@@ -213,12 +236,6 @@ def register(sub) -> None:
     p.add_argument("--out", help="save as .txt or .html")
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_report)
-
-    p = sub.add_parser("verify", help="audit a whole game: signatures, chain, seeds, dice, replay")
-    p.add_argument("game", nargs="?", default=".")
-    p.add_argument("--gm-key", help="the game master's public key you expect (file or OpenSSH line); "
-                                    "without it any consistently re-signed game would pass")
-    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("demo", help="play the bundled example game and print every report")
     p.add_argument("--example", help="example folder (default turns/aa1941-example)")

@@ -17,7 +17,7 @@ from typing import Any
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
-from .paths import MAPS_DIR
+from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.rules import Ability, CargoRule, Domain, Power, Ruleset, UnitType, VictoryRule
 from ..model.state import GameState, Unit
 
@@ -40,12 +40,15 @@ def game_dir(name_or_path: str | Path = "aa1941") -> Path:
 
 
 def content_hash(directory: str | Path) -> str:
-    """``sha256:<hex>`` over every ``*.toml`` file of a game folder, in name order, each
+    """The rules hash: ``sha256:<hex>`` over every ``*.toml`` file of a game folder, in name
+    order, then every file of ``grammar/``, in name order (named ``grammar/<name>``), each
     preceded by its name and byte length."""
     digest = hashlib.sha256()
-    for path in sorted(Path(directory).glob("*.toml"), key=lambda p: p.name):
+    files = [(p.name, p) for p in sorted(Path(directory).glob("*.toml"), key=lambda p: p.name)]
+    files += [(f"grammar/{p.name}", p) for p in sorted(GRAMMAR_DIR.iterdir()) if p.is_file()]
+    for name, path in files:
         data = path.read_bytes()
-        digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
+        digest.update(f"{name}\n{len(data)}\n".encode("utf-8"))
         digest.update(data)
     return "sha256:" + digest.hexdigest()
 

@@ -26,6 +26,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
+from . import orders_text
 from .names import Names, UnknownName
 from .paths import GRAMMAR_DIR
 from ..model.orders import (
@@ -600,7 +601,7 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
         power = names.resolve_power(power)
     builder = _Builder(names, power)
     parser = _lark()
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, raw in orders_text.numbered_lines(text, builder.errors):
         code = _strip_comment(raw)
         if not code.strip():
             continue
