@@ -29,18 +29,18 @@ def players_toml(players: dict[str, str] = PLAYERS) -> str:
     return "[players]\n" + "".join(f'{p} = "{a}"\n' for p, a in players.items())
 
 
-def make_game(directory: Path, game_id: str, *, keyed: bool = False, key_dir: Path | None = None):
-    """A new 1941 game (demo seeds).  ``keyed``: an ed25519 key per power, written to
-    ``key_dir/<power>`` (private) and registered in the game file."""
+def make_game(directory: Path, game_id: str, *, keyed: bool = False, key_dir: Path | None = None,
+              emails: dict[str, str] = PLAYERS):
+    """A new 1941 game (demo seeds) whose game file records each player's address.
+    ``keyed``: also an ed25519 key per power, written to ``key_dir/<power>`` (private)."""
     game = load_game("aa1941")
-    players = None
+    players = {power: {"email": address} for power, address in emails.items()}
     if keyed:
         key_dir.mkdir(parents=True, exist_ok=True)
-        players = {}
-        for power in PLAYERS:
+        for power in players:
             if not (key_dir / power).exists():
                 keys.new_keypair(key_dir / power, f"{power}@pbem-test")
-            players[power] = str(key_dir / f"{power}.pub")
+            players[power]["key"] = str(key_dir / f"{power}.pub")
     gamedir.create_game(directory, game, game_id, created="2026-03-01", players=players,
                         seeds=gamedir.demo_seeds(game_id))
     return game
@@ -51,7 +51,7 @@ def write_mail_toml(directory: Path, body: str) -> None:
 
 
 def maildir_toml(inbox: Path, address: str = "gm@example.org", extra: str = "") -> str:
-    return (f'address = "{address}"\nname = "Game Master"\n{extra}\n{players_toml()}\n'
+    return (f'address = "{address}"\nname = "Game Master"\n{extra}\n'
             f'[inbox]\ntype = "maildir"\npath = "{inbox}"\n')
 
 

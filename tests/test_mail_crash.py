@@ -24,8 +24,7 @@ from adjudicator.io.loader import load_game
 from adjudicator.service.audit import verify_game
 from adjudicator.service.mail.journal import Journal
 from mail_helpers import (
-    EXAMPLE_ORDERS, copy_game, deliver, folder_keys, game_master, make_game, players_toml,
-    write_mail_toml,
+    EXAMPLE_ORDERS, copy_game, deliver, folder_keys, game_master, make_game, write_mail_toml,
 )
 from mail_servers import PASSWORD, certs, smtp  # noqa: F401
 
@@ -76,7 +75,7 @@ def template(tmp_path_factory, certs):
 def _setup(template, tmp_path, smtp, certs):
     base = copy_game(template, tmp_path / "run")
     write_mail_toml(base / "game", (
-        f'address = "gm@example.org"\n{players_toml()}\n'
+        f'address = "gm@example.org"\n'
         f'[inbox]\ntype = "maildir"\npath = "{base / "inbox"}"\n'
         f'[send]\ntype = "smtp"\nhost = "127.0.0.1"\nport = {smtp.port}\nusername = "gm"\n'
         f'password_env = "{ENV}"\nca_file = "{certs["ca"]}"\n'))

@@ -1,7 +1,9 @@
 """A whole round of the bundled 1941 example played by email: five players and a game
 master, each with an IMAP account on a real Dovecot and a login on a real SMTP server
-(STARTTLS), all through the ``pbem`` command line.  At the end every player's copy of the
-game equals the game master's published files and passes ``pbem verify``."""
+(STARTTLS), all through the ``pbem`` command line.  Every player has a registered key,
+so ``pbem mail send`` signs the orders (with game:/turn: headers) and the game master
+accepts only signed orders.  At the end every player's copy of the game equals the game
+master's published files and passes ``pbem verify``."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import email.policy
 import pytest
 
 from adjudicator.cli import main
+from adjudicator.io import keys
 from adjudicator.io.loader import load_game
 from adjudicator.service import gamedir
 from adjudicator.service.audit import verify_game
@@ -30,25 +33,28 @@ def _servers(user: str, imap, smtp, certs) -> str:
             f'ca_file = "{certs["ca"]}"\n')
 
 
-def _players_table() -> str:
-    return "[players]\n" + "".join(f'{p} = "{p}@example.org"\n' for p in POWERS)
-
-
 @pytest.fixture
 def table(tmp_path, imap, smtp_imap, certs, monkeypatch):
     """The game master's directory and one empty directory per player, with mail.toml."""
     monkeypatch.setenv(ENV, PASSWORD)
-    gm = tmp_path / "gm"
-    gamedir.create_game(gm, load_game("aa1941"), GAME_ID, created="2026-03-01",
+    gm, key_dir = tmp_path / "gm", tmp_path / "keys"
+    key_dir.mkdir()
+    records = {}
+    for power in POWERS:
+        keys.new_keypair(key_dir / power, f"{power}@example.org")
+        records[power] = {"key": str(key_dir / f"{power}.pub"), "email": f"{power}@example.org",
+                          "name": power.upper()}
+    gamedir.create_game(gm, load_game("aa1941"), GAME_ID, created="2026-03-01", players=records,
                         seeds=gamedir.demo_seeds(GAME_ID))
     (gm / "mail.toml").write_text(f'address = "gm@example.org"\nname = "Game Master"\n'
-                                  f'{_players_table()}{_servers("gm", imap, smtp_imap, certs)}')
+                                  f'{_servers("gm", imap, smtp_imap, certs)}')
     players = {}
     for power in POWERS:
         d = tmp_path / power
         d.mkdir()
         (d / "mail.toml").write_text(f'address = "{power}@example.org"\n'
-                                     f'game_master = "gm@example.org"\n{_players_table()}'
+                                     f'game_master = "gm@example.org"\n'
+                                     f'key = "{key_dir / power}"\n'
                                      f'{_servers(power, imap, smtp_imap, certs)}')
         players[power] = d
     return gm, players
@@ -86,6 +92,10 @@ def test_a_round_by_email(table, imap, smtp_imap, capsys):
     assert gamedir.current_state(gm)[1] == len(EXAMPLE_ORDERS)
     assert imap.count("gm", "processed") == len(EXAMPLE_ORDERS) + 1 and imap.count("gm") == 0
     assert imap.count("gm", "rejected") == 0
+    # The orders went in signed, with their game and turn named.
+    accepted = (gm / "orders" / "0003-uk.txt").read_text(encoding="utf-8")
+    assert accepted.startswith(f"game: {GAME_ID}\nturn: 3\n")
+    assert gamedir.read_game(gm)[0].players["uk"].key
     expected = published(gm)
     assert len([k for k in expected if k.startswith("turns/") and k.endswith(".json")]) == 5
     for power, d in players.items():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 
-from ...io import keys, sshsig
+from ...io import keys, orders_text, sshsig
 from ...io.layout import (
     GAME_FILE, ORDERS_DIR, TURN_RE, TURNS_DIR, game_file_path, list_turns, orders_path, sig_path,
     turn_path,
@@ -70,9 +70,11 @@ def prepare_orders(game_dir, game, cfg: MailConfig, data: bytes) -> PreparedOrde
     state, _last = gamedir.current_state(game_dir)
     power = _power_for(game, gf, cfg, text, state.power)
     record = players_of(gf, cfg).get(power)
-    headers = orders_headers(text)
+    headers = orders_text.read_headers(text)
     signature = None
-    if record is not None and record.key:
+    # Sign what can count: this power's orders for the turn now due (or the turn they
+    # name).  Orders of a power that is not to move are only checked by the game master.
+    if record is not None and record.key and (power == state.power or headers.turn is not None):
         if cfg.key is None:
             raise PbemError(f"{power}'s orders must be signed: set key = \"PATH\" (your private "
                             f"key) in {cfg.path}")
@@ -81,12 +83,9 @@ def prepare_orders(game_dir, game, cfg: MailConfig, data: bytes) -> PreparedOrde
             raise PbemError(f"the key {cfg.key} ({keys.fingerprint(private)}) is not the one "
                             f"registered for {power} ({keys.fingerprint(record.key)})")
         lines = []
-        if "game" not in headers:
+        if headers.game is None:
             lines.append(f"game: {gf.game_id}")
-        if "turn" not in headers:
-            if power != state.power:
-                raise PbemError(f"it is not {power}'s turn in your copy of the game (fetch "
-                                "the latest results first), or add a 'turn: N' line")
+        if headers.turn is None:
             lines.append(f"turn: {state.turn_number}")
         if lines:
             text = "\n".join(lines) + "\n" + text

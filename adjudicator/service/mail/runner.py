@@ -31,9 +31,9 @@ from typing import Callable
 
 import attrs
 
-from ...io import sshsig
+from ...io import orders_text, sshsig
 from ...io.turnfile import file_digest, orders_bytes
-from ...model.errors import PbemError
+from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
 from ..checking import check_orders, describe_check
 from . import compose
@@ -205,9 +205,7 @@ class GameMaster:
             from ...io.loader import load_game
             gf, _ = gamedir.read_game(self.dir)
             game = load_game(gf.ruleset, options=gf.options)
-            if game.content_hash != gf.map_hash:
-                raise PbemError(f"{self.dir}: the game was created with map data {gf.map_hash}, "
-                                f"but maps/{gf.ruleset} now hashes to {game.content_hash}")
+            gamedir.check_compatible(gf, game, "mail run -g DIR")
             cache["game"] = (game, gf)
         return cache["game"]
 
@@ -298,17 +296,22 @@ class GameMaster:
         if state.winner is not None:
             return reply("game-over", "The game is over", f"The game is over: {state.winner} "
                          "won. Nothing was processed.\n", to=to, **base)
-        headers = orders_headers(text)
-        if headers.get("game") not in (None, game_id):
+        try:
+            headers = orders_text.read_headers(text)
+        except OrdersSyntaxError as exc:
+            return reply("invalid", "Orders not read: header",
+                         f"The header lines of your orders are wrong:\n  {exc}\n"
+                         "Nothing was processed.\n", to=to, **base)
+        if headers.game not in (None, game_id):
             return reply("wrong-game", "Orders for another game",
-                         f"These orders name the game {headers['game']!r}, but this is "
+                         f"These orders name the game {headers.game!r}, but this is "
                          f"{game_id!r}. Nothing was processed.\n", to=to, **base)
         # Orders already published?  The published turns are the record that counts.
         done = published_digests(self.dir, power)
         if digest in done:
             return self._already(journal_key=key, turn=done[digest], power=power, to=to,
                                  base=base, game=game, players=players)
-        wanted_turn = _int(headers.get("turn"))
+        wanted_turn = headers.turn
         if wanted_turn is not None and wanted_turn < state.turn_number:
             return reply("late", f"Turn {wanted_turn} was already processed",
                          f"These orders are for turn {wanted_turn}, which was processed "
@@ -329,7 +332,7 @@ class GameMaster:
                          f"  pbem mail send ORDERS -g GAME\nor\n"
                          f"  ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS\n"
                          "Nothing was processed.\n", to=to, **base)
-        if signed and (headers.get("game") is None or wanted_turn is None):
+        if signed and (headers.game is None or wanted_turn is None):
             return reply("unauthorised", "Orders not accepted: game and turn missing",
                          f"Signed orders must name the game and the turn they are for, so that "
                          f"they can never be replayed into another turn: add the lines\n"
@@ -349,6 +352,10 @@ class GameMaster:
             tf = gamedir.process_turn(self.dir, game, orders_bytes(text), gm_key=self.gm_key,
                                       orders_signature=found.signature if signed else None,
                                       seeds=self.seeds)
+        except (OrdersSyntaxError, sshsig.SignatureError) as exc:
+            return reply("invalid", f"Orders for turn {state.turn_number} rejected",
+                         f"Your orders were not processed:\n\n{exc}\n", to=to,
+                         turn=state.turn_number, **base)
         except PbemError as exc:
             if getattr(exc, "problems", None):
                 return reply("invalid", f"Orders for turn {state.turn_number} rejected",
@@ -453,9 +460,3 @@ def _signed_powers(players: dict[str, Player], found) -> tuple[list[str], str | 
         return powers, text
     return [], None
 
-
-def _int(value) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
