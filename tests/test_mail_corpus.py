@@ -141,3 +141,20 @@ def test_second_pass_changes_nothing(templates, tmp_path):
     assert [n for n, _p, _x in list_turns(game_dir)] == [1]
     assert outbox_messages(game_dir).keys() == before.keys()
     assert len(folder_keys(inbox, "processed")) == 2 and not folder_keys(inbox, None)
+
+
+def test_second_different_submission_gets_a_clear_reply(templates, tmp_path):
+    """Unsigned, without a turn header: new orders from the power that just moved are only
+    checked, and the reply says its turn was already processed."""
+    game_dir = copy_game(templates / "plain", tmp_path / "game")
+    inbox = tmp_path / "inbox"
+    write_mail_toml(game_dir, maildir_toml(inbox))
+    gm = game_master(game_dir, "corpus")
+    deliver(inbox, (CORPUS / "base64.eml").read_bytes())
+    assert gm.run_pass().outcomes == {"processed": 1}
+    changed = (CORPUS / "top-posted.eml").read_bytes().replace(b"buy 2 inf ", b"buy 1 inf ")
+    deliver(inbox, changed)
+    assert gm.run_pass().outcomes == {"checked": 1}
+    reply, = [m for k, m in outbox_messages(game_dir).items() if k.startswith("reply-")]
+    assert "turn 1 was already processed with the orders received earlier" in body_text(reply)
+    assert [n for n, _p, _x in list_turns(game_dir)] == [1]

@@ -32,6 +32,7 @@ from typing import Callable
 import attrs
 
 from ...io import orders_text, sshsig
+from ...io.layout import list_turns
 from ...io.turnfile import file_digest, orders_bytes
 from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
@@ -400,6 +401,10 @@ class GameMaster:
             intro.append(f"It is not {pname}'s turn ({mover} is to move), so these orders "
                          f"were only checked, against the current position as if it were "
                          f"{pname}'s turn; the position will have changed by then.")
+            turns = list_turns(self.dir)
+            if turns and turns[-1][1] == power and not asked:
+                intro.append(f"{pname}'s turn {turns[-1][0]} was already processed with the "
+                             "orders received earlier; these orders were not used.")
             state = attrs.evolve(state, power=power)
         else:
             intro.append("Checked only (you asked for a check); nothing was processed. "
