@@ -88,6 +88,11 @@ def cmd_check(args, console: Console) -> int:
                       highlight=False, soft_wrap=True)
     print_problems(console, problems, args.orders)
     errors = len(syntax_errors) + sum(p.severity == "error" for p in problems)
+    from ..service import gamedir
+    header = gamedir.header_problem(gamedir.read_game(args.game)[0], state, text)
+    if header:
+        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(header)}", soft_wrap=True)
+        errors += 1
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below)
@@ -126,7 +131,6 @@ def cmd_process(args, console: Console) -> int:
 def cmd_report(args, console: Console) -> int:
     from ..service import gamedir
     from ..present.report import render_report
-    from ..io.turnfile import read_turn_file
     check_report_path(args.out, args.force)
     game = game_of(args.game)
     from ..io import layout
@@ -138,9 +142,10 @@ def cmd_report(args, console: Console) -> int:
     if wanted not in numbers:
         raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
     index = numbers.index(wanted)
-    turn, _ = read_turn_file(turns[index][2])
-    before = (read_turn_file(turns[index - 1][2])[0].state if index
-              else gamedir.read_game(args.game)[0].initial_state)
+    gf, _ = gamedir.read_game(args.game)
+    turn = gamedir.read_turn(args.game, turns[index][2], gf)
+    before = (gamedir.read_turn(args.game, turns[index - 1][2], gf).state if index
+              else gf.initial_state)
     for st in (before, turn.state):
         check_state(game, st, args.game)
     render_report(turn.events, game, console, state_before=before, state_after=turn.state)

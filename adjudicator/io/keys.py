@@ -18,7 +18,8 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from ..model.errors import PbemError
-from .storage import write_atomic
+from .limits import MAX_KEY_BYTES
+from .storage import read_regular, write_atomic
 
 
 class KeyFileError(PbemError):
@@ -53,13 +54,7 @@ def load_private_key(path) -> Ed25519PrivateKey:
     """An unencrypted OpenSSH Ed25519 private key from ``path``."""
     if isinstance(path, Ed25519PrivateKey):
         return path
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise KeyFileError(f"private key {path}: file not found") from None
-    except OSError as exc:
-        raise KeyFileError(f"private key {path}: cannot be read ({exc.strerror or exc})") from None
+    data = read_regular(Path(path), "private key", MAX_KEY_BYTES, KeyFileError)
     try:
         key = load_ssh_private_key(data, password=None)
     except TypeError:
@@ -104,11 +99,9 @@ def load_public_key(line_or_path) -> Ed25519PublicKey:
         return _parse_line(line_or_path, "public key")
     path = Path(line_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise KeyFileError(f"public key {path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KeyFileError(f"public key {path}: cannot be read ({exc})") from None
+        text = read_regular(path, "public key", MAX_KEY_BYTES, KeyFileError).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KeyFileError(f"public key {path}: not UTF-8 text ({exc})") from None
     for line in text.splitlines():
         if line.strip() and not line.lstrip().startswith("#"):
             return _parse_line(line, f"public key {path}")

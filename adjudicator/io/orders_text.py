@@ -27,8 +27,8 @@ import attrs
 
 from ..model.errors import OrdersSyntaxError, PbemError
 
-MAX_ORDERS_BYTES = 64 * 1024     # an orders file (UTF-8); a full turn is 1-3 KB
-MAX_LINES = 1000
+MAX_ORDERS_BYTES = 32 * 1024     # an orders file (UTF-8); a full turn is 1-3 KB
+MAX_LINES = 500
 MAX_LINE_CHARS = 500
 MAX_NUMBER_DIGITS = 4            # unit counts, thresholds, rounds: at most 9999
 MAX_TURN_DIGITS = 7              # the turn header: at most 9,999,999
@@ -78,7 +78,8 @@ def check_size(text: str) -> str:
 
 
 def line_problem(raw: str) -> tuple[int, str] | None:
-    """(1-based column, message) of the first thing wrong with one line, or None."""
+    """(1-based column, message) of the first thing wrong with the layout of one line --
+    its length or a forbidden character -- or None."""
     if len(raw) > MAX_LINE_CHARS:
         return MAX_LINE_CHARS + 1, (f"the line is {len(raw)} characters long; at most "
                                     f"{MAX_LINE_CHARS} are accepted")
@@ -86,12 +87,18 @@ def line_problem(raw: str) -> tuple[int, str] | None:
     if bad:
         return bad.start() + 1, (f"{describe_char(bad.group())} is not allowed in orders "
                                  "(lines end at a line feed, optionally after a carriage return)")
-    long_number = _LONG_NUMBER_RE.search(raw.split("#", 1)[0])
-    if long_number:
-        return long_number.start() + 1, (f"the number {long_number.group()[:12]}"
-                                         f"{'...' if len(long_number.group()) > 12 else ''} "
-                                         f"is too large (at most {MAX_NUMBER_DIGITS} digits)")
     return None
+
+
+def number_problem(raw: str) -> tuple[int, str] | None:
+    """(1-based column, message) for a number of more than ``MAX_NUMBER_DIGITS`` digits
+    outside the comment, or None."""
+    long_number = _LONG_NUMBER_RE.search(_code(raw))
+    if long_number is None:
+        return None
+    shown = long_number.group()[:12] + ("..." if len(long_number.group()) > 12 else "")
+    return long_number.start() + 1, (f"the number {shown} is too large (at most "
+                                     f"{MAX_NUMBER_DIGITS} digits)")
 
 
 def _split(text: str) -> Iterator[tuple[int, str]]:
@@ -111,22 +118,23 @@ def numbered_lines(text: str, errors: list) -> Iterator[tuple[int, str]]:
     yielded.  Stops, with one last error, once ``errors`` holds ``MAX_ERRORS``."""
     in_header = True
     for number, raw in _split(check_size(text)):
-        if len(errors) >= MAX_ERRORS:
+        if len(errors) >= MAX_ERRORS and raw.strip():
             errors.append(OrdersSyntaxError(
                 f"stopped after {MAX_ERRORS} errors; the rest of the orders was not checked",
                 number, 1))
             return
         problem = line_problem(raw)
+        code = _code(raw)
+        if problem is None and in_header and _HEADER_RE.match(code):
+            continue                     # read_headers checks the header's value
+        if code.strip() and not _POWER_RE.match(code):
+            in_header = False
+        problem = problem or number_problem(raw)
         if problem is not None:
             column, message = problem
             errors.append(OrdersSyntaxError(message, number, column,
                                             raw[:MAX_LINE_CHARS].replace("\t", " ")))
             continue
-        code = _code(raw)
-        if in_header and _HEADER_RE.match(code):
-            continue
-        if code.strip() and not _POWER_RE.match(code):
-            in_header = False
         yield number, raw
 
 

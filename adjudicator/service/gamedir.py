@@ -94,6 +94,34 @@ def _last_turn(directory, gf: GameFile, gf_bytes: bytes):
     return tf.state, file_digest(data), tf.next_commitment, tf.turn_number, (path, data, tf)
 
 
+def read_turn(directory, path, gf: GameFile | None = None) -> TurnFile:
+    """A published turn file, its signature checked before it is decoded."""
+    if gf is None:
+        gf, _ = read_game(directory)
+    data = read_bytes(path, "turn file")
+    _check_signed(Path(path), data, gf.game_master)
+    return decode_turn_file(data, path)
+
+
+def header_problem(gf: GameFile, state: GameState, text: str) -> str | None:
+    """Why ``process_turn`` would refuse the ``game:``/``turn:`` headers of these orders
+    (signed orders must carry both; any present must match), or None."""
+    try:
+        record = gf.players.get(state.power)
+        if record is not None and record.key is not None:
+            orders_text.check_headers(text, state.game_id, state.turn_number)
+        else:
+            headers = orders_text.read_headers(text)
+            if headers.game not in (None, state.game_id) or \
+                    headers.turn not in (None, state.turn_number):
+                orders_text.check_headers(text, state.game_id, state.turn_number)
+    except OrdersSyntaxError:
+        return None                      # the parser reports it, with its position
+    except PbemError as exc:
+        return str(exc)
+    return None
+
+
 def current_state(directory) -> tuple[GameState, int]:
     """The state after the last published turn and that turn's number (0: none yet)."""
     gf, gf_bytes = read_game(directory)
