@@ -15,6 +15,7 @@ from pathlib import Path
 
 import attrs
 
+from ...io.orders_text import MAX_ORDERS_BYTES
 from ...model.errors import PbemError
 from .address import parse_address
 
@@ -91,7 +92,7 @@ class OutboxConfig:
 @attrs.frozen
 class Limits:
     max_message_bytes: int = 2 * 1024 * 1024
-    max_orders_bytes: int = 64 * 1024
+    max_orders_bytes: int = MAX_ORDERS_BYTES     # what the orders parser accepts
     max_attachment_bytes: int = 1024 * 1024
     max_attachments: int = 20
     max_messages_per_pass: int = 1000

@@ -27,6 +27,7 @@ class Journal:
         self.path = Path(state_dir) / JOURNAL_FILE
         self.entries: dict[str, dict] = {}
         self.unsynced: list[str] = []      # keys recorded after the last checkpoint
+        self.dirty = False                 # entries written but not yet fsynced
         self.torn = 0
         self._load()
 
@@ -51,11 +52,13 @@ class Journal:
     def get(self, key: str) -> dict | None:
         return self.entries.get(key)
 
-    def record(self, key: str, outcome: str, folder: str, **fields) -> dict:
-        """Append an entry and make it durable before returning."""
+    def record(self, key: str, outcome: str, folder: str, *, durable: bool = True,
+               **fields) -> dict:
+        """Append an entry; durable before returning, or (``durable=False``) at the next
+        ``sync`` -- the caller then files the message only after that."""
         entry = {"key": key, "outcome": outcome, "folder": folder,
                  **{k: v for k, v in fields.items() if v is not None}}
-        self._append(entry)
+        self._append(entry, durable)
         self.entries[key] = entry
         self.unsynced.append(key)
         return entry
@@ -66,7 +69,17 @@ class Journal:
             self._append({"key": CHECKPOINT})
             self.unsynced = []
 
-    def _append(self, entry: dict) -> None:
+    def sync(self) -> None:
+        """Make every entry recorded so far durable (one fsync for a batch)."""
+        if self.dirty:
+            fd = os.open(self.path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            self.dirty = False
+
+    def _append(self, entry: dict, durable: bool = True) -> None:
         line = json.dumps(entry, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         new = not self.path.exists()
@@ -76,7 +89,9 @@ class Journal:
             if not new and os.fstat(fd).st_size and not _ends_with_newline(self.path):
                 os.write(fd, b"\n")
             os.write(fd, line)
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
+            self.dirty = not durable or self.dirty
         finally:
             os.close(fd)
         if new:

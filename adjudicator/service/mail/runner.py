@@ -9,8 +9,9 @@ For each waiting message, oldest first:
    move) gets the ``pbem check`` result; valid orders of the power to move are
    processed, published and their result queued for every player; anything else gets a
    reply saying why nothing happened (unknown senders and automatic mail get none);
-3. replies and results are queued in the outbox, then the outcome is journaled
-   (fsync), and only then is the message moved to "processed" or "rejected".
+3. replies and results are queued in the outbox, then the outcome is journaled, and only
+   once the journal is fsynced (every ``FILE_BATCH`` messages, after each processed turn
+   and at the end of the pass) is the message moved to "processed" or "rejected".
 
 A crash anywhere repeats at most the current message, harmlessly: replies and results
 have fixed outbox names, a published turn is recognised by its orders digest, and a
@@ -49,6 +50,7 @@ from .senders import make_sender
 from .inbox import open_source
 
 PROCESSED, REJECTED = "processed", "rejected"
+FILE_BATCH = 25                 # messages journaled per fsync before they are filed
 KEYLESS_WARNING = ("Note: this game has no player keys, so the sender address alone counts. "
                    "Anyone who can forge your address could send orders for you.")
 
@@ -143,21 +145,36 @@ class GameMaster:
                       outbox=self.outbox, sender=self.cfg.address, sender_name=self.cfg.name,
                       now=self.clock())
         refs = source.list()[: self.cfg.limits.max_messages_per_pass]
+        to_file: list = []          # (message, folder): filed once their entries are durable
+
+        def file_them():
+            journal.sync()
+            for ref, folder in to_file:
+                source.move(ref, folder)
+            to_file.clear()
+
         try:
             for ref in refs:
-                outcome = self._one(source, ref, journal)
+                outcome, folder = self._one(source, ref, journal)
                 if outcome is None:
                     summary.other_games += 1
-                else:
-                    summary.outcomes[outcome] += 1
+                    continue
+                summary.outcomes[outcome] += 1
+                if folder is not None:
+                    to_file.append((ref, folder))
+                if len(to_file) >= FILE_BATCH or outcome == "processed":
+                    file_them()
         finally:
+            file_them()
             if journal.unsynced:
                 os.sync()           # the replies queued without fsync, all at once
                 journal.checkpoint()
 
     # ------------------------------------------------------------------ one message
 
-    def _one(self, source, ref, journal: Journal) -> str | None:
+    def _one(self, source, ref, journal: Journal) -> tuple[str | None, str | None]:
+        """Handle one message: (outcome, folder to file it in once the journal is synced;
+        None: filed already or left alone)."""
         limits = self.cfg.limits
         too_large = ref.size > limits.max_message_bytes
         raw = source.read_head(ref) if too_large else source.read(ref)
@@ -174,13 +191,13 @@ class GameMaster:
         known = journal.get(key)
         if known is not None:
             source.move(ref, known["folder"])
-            return known["outcome"]
+            return known["outcome"], None
         if msg is None:
             decision = self._too_large(sender, ref.size)
         else:
             decision = self._decide(msg, key)
             if decision is None:
-                return None
+                return None, None
         reply = None
         if decision.reply_to and decision.reply_body is not None:
             name = "reply-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
@@ -192,10 +209,9 @@ class GameMaster:
             reply = {"name": name, "eml": base64.b64encode(data).decode("ascii")}
         journal.record(key, decision.outcome, decision.folder, power=decision.power,
                        turn=decision.turn, digest=decision.digest, detail=decision.detail,
-                       sender=sender, at=int(self.clock()), reply=reply)
-        source.move(ref, decision.folder)
+                       sender=sender, at=int(self.clock()), reply=reply, durable=False)
         self.log(f"{key}: {decision.outcome}" + (f" ({decision.detail})" if decision.detail else ""))
-        return decision.outcome
+        return decision.outcome, decision.folder
 
     def _game_id(self) -> str:
         return self._game()[1].game_id
