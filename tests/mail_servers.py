@@ -33,11 +33,6 @@ PASSWORD = "s3cret-pw"
 USERS = ("gm", "ussr", "germany", "uk", "japan", "usa", "other")
 DOMAIN = "example.org"
 
-needs_dovecot = pytest.mark.skipif(
-    DOVECOT is None or os.geteuid() != 0,
-    reason="Dovecot IMAP tests need the dovecot binary (apt-get install dovecot-imapd; "
-           ".ci/run installs it) and root to start it")
-
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -290,12 +290,7 @@ class GameMaster:
             signer_powers, signed_text = _signed_powers(players, found)
         address_powers = powers_of_address(players, sender)
         candidates = signer_powers or address_powers
-        if not candidates:
-            if found.signature and known_sender:
-                return reply("unauthorised", "Signature not recognised",
-                             "Your orders are signed with a key that no power of this game "
-                             "has registered (or the signature does not match the text); "
-                             "nothing was processed.\n", detail="unknown signing key")
+        if not candidates:          # neither a player's address nor a player's signature
             return Decision("unknown-sender", REJECTED, detail=f"from {sender}")
         state = self._state()
         power = self._power(game, found.text, candidates, state.power)
