@@ -158,3 +158,19 @@ def test_second_different_submission_gets_a_clear_reply(templates, tmp_path):
     reply, = [m for k, m in outbox_messages(game_dir).items() if k.startswith("reply-")]
     assert "turn 1 was already processed with the orders received earlier" in body_text(reply)
     assert [n for n, _p, _x in list_turns(game_dir)] == [1]
+
+
+def test_signature_counts_from_another_address(templates, tmp_path):
+    """In a game with keys the signature decides: signed orders from the player's other
+    address are processed; unsigned ones from it are mail from a stranger."""
+    game_dir = copy_game(templates / "keyed", tmp_path / "game")
+    inbox = tmp_path / "inbox"
+    write_mail_toml(game_dir, maildir_toml(inbox))
+    gm = game_master(game_dir, "corpus")
+    raw = _signed_mail(templates, "game: corpus\nturn: 1\n" + USSR_ORDERS, "<mobile-1@x>")
+    deliver(inbox, raw.replace(b"ivan@example.org", b"ivan.phone@example.net"))
+    deliver(inbox, (CORPUS / "base64.eml").read_bytes().replace(b"ivan@example.org",
+                                                                  b"ivan.phone@example.net"))
+    assert gm.run_pass().outcomes == {"processed": 1, "unknown-sender": 1}
+    assert [n for n, _p, _x in list_turns(game_dir)] == [1]
+    assert not [k for k in outbox_messages(game_dir) if k.startswith("reply-")]
