@@ -14,7 +14,7 @@ import sys
 import time
 
 from adjudicator.io import layout
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from adjudicator.io.paths import TURNS_DIR
 from adjudicator.io.turnfile import decode_turn_file
 from adjudicator.model.events import Loaded, Moved, Unloaded

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.io import layout  # noqa: E402
-from adjudicator.io.loader import load_game  # noqa: E402
+from adjudicator.service.games import load_game  # noqa: E402
 from adjudicator.io.turnfile import decode_turn_file  # noqa: E402
 from adjudicator.present.board_svg import BoardOptions, board_svg  # noqa: E402
 from adjudicator.service import gamedir  # noqa: E402

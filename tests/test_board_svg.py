@@ -19,7 +19,7 @@ import pytest
 
 from adjudicator.cli import main
 from adjudicator.io import layout
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from adjudicator.io.turnfile import decode_game_file, decode_turn_file
 from adjudicator.model.game import SetupEntry
 from adjudicator.model.events import BattleEnded, Captured, Landed, Loaded, Moved, Unloaded

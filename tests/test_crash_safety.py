@@ -22,7 +22,7 @@ import pytest
 
 from adjudicator.cli import main
 from adjudicator.io import fs, hmac_dice, layout, turnfile
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from adjudicator.service import gamedir
 from adjudicator.service.audit import verify_game
 from conftest import EXAMPLE_ORDERS

@@ -17,7 +17,7 @@ import pytest
 from adjudicator.cli import main
 from adjudicator.io import sshsig, turnfile
 from adjudicator.io.codec import canonical_json
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from adjudicator.service import audit, gamedir
 
 SCHEMA1 = Path(__file__).resolve().parent / "data" / "aa1941-schema1"

@@ -13,7 +13,7 @@ import pytest
 from adjudicator.cli import main
 from adjudicator.io import keys, sshsig, turnfile
 from adjudicator.io.codec import canonical_json
-from adjudicator.io.loader import load_game
+from adjudicator.service.games import load_game
 from adjudicator.service import audit, gamedir, known
 from conftest import EXAMPLE_ORDERS
 

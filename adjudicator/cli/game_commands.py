@@ -88,13 +88,12 @@ def cmd_show(args, console: Console) -> int:
 
 
 def cmd_check(args, console: Console) -> int:
-    from ..io.parser import parse_orders_partial
-    from ..engine import check
+    from ..service.checking import check_orders
     game, state = load_game_dir(args.game, f"check {args.orders} -g {args.game}")
     text = read_text(args.orders, "orders file")
-    orders, syntax_errors = parse_orders_partial(text, game, power=state.power)
     # The rules are checked on every line that parsed, so all problems show at once.
-    problems = check(game, state, orders)
+    result = check_orders(game, state, text, odds=False)
+    orders, syntax_errors, problems = result.orders, result.syntax_errors, result.problems
     for e in syntax_errors:
         console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
                       highlight=False, soft_wrap=True)

@@ -1,0 +1,99 @@
+"""Helpers for the mail tests: a 1941 game with players' addresses (and keys), its
+mail.toml, a Maildir inbox, one game master pass, and reading the outbox."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import shutil
+from pathlib import Path
+
+from adjudicator.io import keys
+from adjudicator.service.games import load_game
+from adjudicator.present.check_view import check_text
+from adjudicator.present.report import report_html, report_text
+from adjudicator.service import gamedir
+from adjudicator.service.mail.config import load_config
+from adjudicator.service.mail.results import Renderers
+from adjudicator.service.mail.runner import GameMaster
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE_ORDERS = sorted((ROOT / "turns" / "aa1941-example" / "orders").glob("*.txt"))
+CORPUS = Path(__file__).resolve().parent / "mail_corpus"
+PLAYERS = {"ussr": "ivan@example.org", "germany": "hans@example.org", "uk": "tom@example.org",
+           "japan": "taro@example.org", "usa": "sam@example.org"}
+RENDERERS = Renderers(report_text, report_html, check_text)
+
+
+def players_toml(players: dict[str, str] = PLAYERS) -> str:
+    return "[players]\n" + "".join(f'{p} = "{a}"\n' for p, a in players.items())
+
+
+def make_game(directory: Path, game_id: str, *, keyed: bool = False, key_dir: Path | None = None,
+              emails: dict[str, str] = PLAYERS):
+    """A new 1941 game (demo seeds) whose game file records each player's address.
+    ``keyed``: also an ed25519 key per power, written to ``key_dir/<power>`` (private)."""
+    game = load_game("aa1941")
+    players = {power: {"email": address} for power, address in emails.items()}
+    if keyed:
+        key_dir.mkdir(parents=True, exist_ok=True)
+        for power in players:
+            if not (key_dir / power).exists():
+                keys.new_keypair(key_dir / power, f"{power}@pbem-test")
+            players[power]["key"] = str(key_dir / f"{power}.pub")
+    gamedir.create_game(directory, game, game_id, created="2026-03-01", players=players,
+                        seeds=gamedir.demo_seeds(game_id))
+    return game
+
+
+def write_mail_toml(directory: Path, body: str) -> None:
+    (directory / "mail.toml").write_text(body, encoding="utf-8")
+
+
+def maildir_toml(inbox: Path, address: str = "gm@example.org", extra: str = "") -> str:
+    return (f'address = "{address}"\nname = "Game Master"\n{extra}\n'
+            f'[inbox]\ntype = "maildir"\npath = "{inbox}"\n')
+
+
+def deliver(inbox: Path, data: bytes) -> str:
+    return mailbox.Maildir(inbox, create=True).add(data)
+
+
+def game_master(directory: Path, game_id: str, **kw) -> GameMaster:
+    return GameMaster(directory, load_config(directory), renderers=RENDERERS,
+                      seeds=gamedir.demo_seeds(game_id), **kw)
+
+
+def folder_keys(inbox: Path, folder: str | None) -> list[str]:
+    box = mailbox.Maildir(inbox, create=False)
+    if folder:
+        box = box.get_folder(folder)
+    return list(box.keys())
+
+
+def outbox_messages(directory: Path, sub: str = "outbox") -> dict[str, email.message.EmailMessage]:
+    d = directory / ".mail" / sub
+    if not d.is_dir():
+        return {}
+    return {p.stem: email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in sorted(d.glob("*.eml"))}
+
+
+def body_text(msg) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
+def published(directory: Path) -> dict[str, bytes]:
+    """The published files of a game directory (what every player's copy must equal)."""
+    out = {}
+    for p in sorted(directory.rglob("*")):
+        rel = p.relative_to(directory).as_posix()
+        if p.is_file() and (rel.startswith(("turns/", "orders/")) or rel in ("game.json", "game.json.sig")):
+            out[rel] = p.read_bytes()
+    return out
+
+
+def copy_game(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, symlinks=True)
+    return dest
