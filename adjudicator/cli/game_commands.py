@@ -69,9 +69,13 @@ def cmd_check(args, console: Console) -> int:
     from ..engine import check
     game, state = load_game_dir(args.game)
     text = read_text(args.orders, "orders file")
-    orders, syntax_errors = parse_orders_partial(text, game, power=state.power)
+    notes: list = []
+    orders, syntax_errors = parse_orders_partial(text, game, power=state.power, notes=notes)
     # The rules are checked on every line that parsed, so all problems show at once.
     problems = check(game, state, orders)
+    for note in notes:             # mail greetings, quotes, signatures skipped on purpose
+        console.print(f"[yellow]{escape(args.orders)}:[/] {escape(str(note))}", markup=True,
+                      highlight=False, soft_wrap=True)
     for e in syntax_errors:
         console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
                       highlight=False, soft_wrap=True)
