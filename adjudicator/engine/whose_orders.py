@@ -28,21 +28,28 @@ def _counts_at(state: GameState, space: str) -> Counter:
 
 
 def foreign_owner(state: GameState, orders: OrderSet, turn_order: tuple[str, ...]) -> str | None:
-    """The other power whose orders ``orders`` look like, or None.  Only moves and loads
-    count (their start is where the units must be); any of them that the power to move can
-    make, or one that no single other power could, means the orders are not foreign."""
-    movements = [(o.path[0] if o.kind == "move" else o.origin, o.units)
-                 for o in orders.of("move", "load")]
-    if len(movements) < MIN_MOVES:
-        return None
+    """The other power whose orders ``orders`` look like, or None.  Moves and loads are
+    compared with the board at the start of the turn: one that the power to move could
+    make means the orders are its own; one whose units nobody has there tells nothing (they
+    may get there during the turn); every other one names the powers that have its units.
+    Foreign orders are at least ``MIN_MOVES`` such moves, all of one other power."""
     candidates: set[str] | None = None
-    for space, groups in movements:
+    telling = 0
+    for order in orders.of("move", "load"):
+        space = order.path[0] if order.kind == "move" else order.origin
         counts = _counts_at(state, space)
-        if all(counts[(state.power, g.type)] >= g.count for g in groups):
+
+        def has_all(power: str) -> bool:
+            return all(counts[(power, g.type)] >= g.count for g in order.units)
+        if has_all(state.power):
             return None
-        owners = {owner for owner in turn_order if owner != state.power
-                  and all(counts[(owner, g.type)] >= g.count for g in groups)}
+        owners = {power for power in turn_order if power != state.power and has_all(power)}
+        if not owners:
+            continue
+        telling += 1
         candidates = owners if candidates is None else candidates & owners
         if not candidates:
             return None
-    return min(candidates, key=turn_order.index) if len(candidates) == 1 else None
+    if telling < MIN_MOVES or candidates is None or len(candidates) != 1:
+        return None
+    return next(iter(candidates))
