@@ -731,7 +731,7 @@ class _LineReader:
             return clean[0][1]
         if len(clean) > 1:
             ambiguous = self.builder.fork()
-            readings = " or ".join(f"'{_arrows_text(code, line.code)}'" for code, _ in clean)
+            readings = " or ".join(f"'{_arrows_text(code)}'" for code, _ in clean)
             column = hyphens[0] + 1
             word = re.search(r"\S+$", line.code[:column]).start() + 1
             ambiguous.error(line, word, "a '-' here can be read in several ways: " + readings
@@ -748,11 +748,9 @@ def _word_hyphens(code: str) -> list[int]:
     return [m.start() for m in _WORD_HYPHEN.finditer(code)]
 
 
-def _arrows_text(code: str, original: str) -> str:
-    """One reading of a line's hyphens, shown with ' -> ' for each arrow, trimmed to the
-    part around the hyphens."""
-    text = code.replace("→", " -> ").strip()
-    return re.sub(r"\s+", " ", text)
+def _arrows_text(code: str) -> str:
+    """One reading of a line, each hyphen read as an arrow shown as ' -> '."""
+    return re.sub(r"\s+", " ", code.replace("→", " -> ")).strip()
 
 
 # ---- writing orders back as text --------------------------------------------------------------
