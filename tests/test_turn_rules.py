@@ -214,7 +214,7 @@ def test_victory_is_declared_at_the_end_of_the_us_turn():
     state = position(power="usa", owners={"Russia": "germany", "United Kingdom": "germany"},
                      place={"Russia": units("1 infantry", "germany"),
                             "United Kingdom": units("1 infantry", "germany")})
-    result = play("", state, SideDice(MISS, MISS))
+    result = play("pass", state, SideDice(MISS, MISS))
     assert kinds(result.events, VictoryDeclared)[0].side == "Axis"
     assert result.state.winner == "Axis"
 
@@ -223,12 +223,12 @@ def test_no_victory_check_after_other_powers():
     state = position(power="germany", owners={"Russia": "germany", "United Kingdom": "germany"},
                      place={"Russia": units("1 infantry", "germany"),
                             "United Kingdom": units("1 infantry", "germany")})
-    result = play("", state, SideDice(MISS, MISS))
+    result = play("pass", state, SideDice(MISS, MISS))
     assert result.state.winner is None
 
 
 def test_turn_passes_to_the_next_power_and_round():
-    result = play("", position(power="usa"), SideDice(MISS, MISS))
+    result = play("pass", position(power="usa"), SideDice(MISS, MISS))
     assert (result.state.power, result.state.round) == ("ussr", 2)
     assert result.state.turn_number == 2
 

@@ -89,8 +89,10 @@ class _Table:
         self.forms: dict[str, set[str]] = {}
         self.display: dict[str, str] = {}          # key -> canonical display name
         self.order: dict[str, int] = {}            # key -> registration order (stable messages)
+        self._suggestions: dict[str, str | None] = {}   # normalized text -> suggestion
 
     def add(self, key: str, display: str, spellings: Iterable[str]) -> None:
+        self._suggestions.clear()
         self.display.setdefault(key, display)
         self.order.setdefault(key, len(self.order))
         for spelling in (key, display, *spellings):
@@ -129,15 +131,24 @@ class _Table:
         that ``text`` abbreviates (initials or word prefixes: "WRus", "E Eur", "Cauc") ranks
         above any misspelling; then the closest spelling by letters (difflib)."""
         form = normalize(text)
+        if form not in self._suggestions:
+            if len(self._suggestions) > 1024:
+                self._suggestions.clear()
+            self._suggestions[form] = self._suggest(form)
+        return self._suggestions[form]
+
+    def _suggest(self, form: str) -> str | None:
         if not form:
             return None
         tries = [form] + (_singulars(form) if self.plurals else [])
         best: tuple[tuple, str] | None = None
         for attempt in tries:
+            matcher = difflib.SequenceMatcher()
+            matcher.set_seq2(attempt)
             for spelling, keys in self.forms.items():
                 if len(keys) != 1:
                     continue
-                score = _closeness(attempt, spelling)
+                score = _closeness(matcher, attempt, spelling)
                 if score is None:
                     continue
                 key = next(iter(keys))
@@ -150,17 +161,19 @@ class _Table:
 _FUZZY_CUTOFF = 0.6
 
 
-def _closeness(typed: str, spelling: str) -> tuple | None:
-    """How well the normalized ``typed`` matches the normalized ``spelling``, as a sortable
-    tuple, or None if it does not: (1, -skipped words, ratio) when ``typed`` abbreviates it,
-    (0, 0, ratio) when it is only similar letter by letter."""
-    ratio = difflib.SequenceMatcher(None, typed, spelling).ratio()
-    skipped = abbreviation_skips(typed, spelling)
+def _closeness(matcher: difflib.SequenceMatcher, typed: str, spelling: str) -> tuple | None:
+    """How well the normalized ``typed`` (``matcher``'s second sequence) matches the
+    normalized ``spelling``, as a sortable tuple, or None if it does not: (1, -skipped
+    words, ratio) when ``typed`` abbreviates it, (0, 0, ratio) when it is only similar
+    letter by letter."""
+    matcher.set_seq1(spelling)
+    skipped = abbreviation_skips(typed, spelling) if len(typed) > 1 else None
     if skipped is not None:
-        return (1, -skipped, ratio)
-    if ratio >= _FUZZY_CUTOFF:
-        return (0, 0, ratio)
-    return None
+        return (1, -skipped, matcher.ratio())
+    if matcher.real_quick_ratio() < _FUZZY_CUTOFF or matcher.quick_ratio() < _FUZZY_CUTOFF:
+        return None
+    ratio = matcher.ratio()
+    return (0, 0, ratio) if ratio >= _FUZZY_CUTOFF else None
 
 
 def abbreviation_skips(typed: str, spelling: str) -> int | None:

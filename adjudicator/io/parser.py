@@ -709,10 +709,11 @@ class _LineReader:
                      literal_parsed: bool) -> _Builder:
         """Try every choice of which hyphens inside words are arrows.  The one reading
         without errors wins; several are an ambiguity error; with none, the reading with
-        the most helpful errors is reported (parsed, fewest names without a suggestion)."""
+        the most helpful errors is reported (parsed, fewest errors, fewest names without a
+        suggestion, fewest arrows)."""
         def score(trial: _Builder, parsed: bool, arrows: int) -> tuple:
-            return (not parsed, sum(e.suggestion is None for e in trial.errors),
-                    len(trial.errors), arrows)
+            return (not parsed, len(trial.errors),
+                    sum(e.suggestion is None for e in trial.errors), arrows)
 
         best = (score(literal, literal_parsed, 0), literal)
         clean: list[tuple[str, _Builder]] = []
