@@ -88,7 +88,7 @@ def run(seed, turns=40):
             if not any(p.severity == "error" for p in probs):
                 best = o; break
         if best is None:
-            best = parse_orders("", game, power=state.power)
+            best = parse_orders("pass", game, power=state.power)
         else:
             accepted += 1
         try:

@@ -402,7 +402,7 @@ def test_real_engine_end_to_end(tmp_path):
         gamedir.process_turn(d, game, orders.read_bytes())
     except NotImplementedError:  # pragma: no cover
         pytest.skip("engine not implemented yet")
-    gamedir.process_turn(d, game, "# no orders this turn\n")
+    gamedir.process_turn(d, game, "# no orders this turn\npass\n")
     report = audit.verify_game(d, load_game)
     assert report.ok, report.failure
     assert report.turns_replayed == 2 and report.dice_checked > 0

@@ -139,8 +139,27 @@ def test_check_lists_every_error(game, capsys, tmp_path):
     assert snapshot(game) == before
 
 
+def test_check_reads_a_pasted_mail_and_notes_what_it_skipped(game, capsys, tmp_path):
+    body = ("Hi all,\n\n" + re.sub(r"(?m)^combat:", "CM:", USSR.read_text(encoding="utf-8"))
+            + "\nCheers,\nIvan\n-- \nsent from my phone\n")
+    orders = write(tmp_path / "mail.txt", body)
+    code, out = pbem(capsys, "check", orders, "-g", game, "--no-odds")
+    assert code == 0, out
+    assert "line 1: note: greeting ignored: 'Hi all,'" in out
+    assert "note: closing ignored: 'Cheers,'" in out and "note: the signature" in out
+
+
+def test_check_says_once_that_the_orders_are_another_powers(game, capsys, tmp_path):
+    orders = write(tmp_path / "german.txt", GERMANY.read_text(encoding="utf-8").replace(
+        "power: Germany", ""))
+    code, out = pbem(capsys, "check", orders, "-g", game)
+    assert_clean_failure(code, out, (1,))
+    assert "these look like Germany's orders" in out
+    assert "1 error(s)" in out
+
+
 def test_check_lists_every_syntax_error(game, capsys, tmp_path):
-    orders = write(tmp_path / "o.txt", "hello world\ncombat:\nmove 2 inf Karlia -> Archangel\n"
+    orders = write(tmp_path / "o.txt", "my orders:\ncombat:\nmove 2 inf Karlia -> Archangel\n"
                    "$$$ garbage\nmove\nbuy 2 infantery\n")
     code, out = pbem(capsys, "check", orders, "-g", game)
     assert_clean_failure(code, out, (1,))
@@ -292,8 +311,21 @@ def test_bad_orders_fail_cleanly_and_change_nothing(case, command, game, capsys,
     assert snapshot(game) == before
 
 
-@pytest.mark.parametrize("content", ["", "\n\n   \n# only a comment\n", "\ufeffpower: USSR\n"])
-def test_empty_orders_are_a_legal_turn(content, game, capsys, tmp_path):
+@pytest.mark.parametrize("content", ["", "\n\n   \n# only a comment\n", "\ufeffpower: USSR\n",
+                                     "Hi all,\n-- \nIvan\n"])
+@pytest.mark.parametrize("command", ["check", "process"])
+def test_an_empty_orders_file_is_rejected(content, command, game, capsys, tmp_path):
+    orders = write(tmp_path / "empty.txt", content)
+    before = snapshot(game)
+    code, out = pbem(capsys, command, orders, "-g", game, *(["--demo-seeds"] if command == "process" else []))
+    assert_clean_failure(code, out, (1,))
+    assert "write 'pass' for a turn without orders" in out
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("content", ["pass\n", "\ufeffpower: USSR\npass # nothing this turn\n",
+                                     "Hello GM,\n\nUSSR: pass\n\nCheers,\nIvan\n"])
+def test_pass_is_a_legal_turn_without_orders(content, game, capsys, tmp_path):
     orders = write(tmp_path / "empty.txt", content)
     code, out = pbem(capsys, "check", orders, "-g", game)
     assert code == 0 and "OK" in out, out

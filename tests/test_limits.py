@@ -46,7 +46,7 @@ def test_orders_over_the_byte_limit_are_refused_before_parsing():
 
 
 def test_orders_over_the_line_limit_are_refused():
-    parse("\n" * (orders_text.MAX_LINES - 1))                  # exactly the limit: fine
+    parse("\n" * (orders_text.MAX_LINES - 1) + "pass")          # exactly the limit: fine
     with pytest.raises(orders_text.OrdersLimitError, match="501 lines; at most 500"):
         parse("\n" * orders_text.MAX_LINES + "buy 1 inf")
 

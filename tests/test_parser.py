@@ -297,10 +297,10 @@ def test_noncombat_then_combat_again():
 
 
 def test_power_header_and_argument():
-    assert parse("power: Germany").power == "germany"
-    assert parse("power: ger", power="germany").power == "germany"
-    assert parse("POWER:  the_unknown".replace("the_unknown", "Soviets")).power == "ussr"
-    assert parse("power soviet union").power == "ussr"
+    assert parse("power: Germany\npass").power == "germany"
+    assert parse("power: ger\npass", power="germany").power == "germany"
+    assert parse("POWER:  the_unknown\npass".replace("the_unknown", "Soviets")).power == "ussr"
+    assert parse("power soviet union\npass").power == "ussr"
     assert parse("buy 1 inf", power="Germany").power == "germany"
     assert parse("buy 1 inf").power is None
 
@@ -738,7 +738,7 @@ def test_real_map_every_name_parses(real_game):
             assert orders.places[0].space == key
     for power in real_game.ruleset.powers.values():
         for spelling in (power.key, power.name, *power.aliases):
-            assert parse_orders(f"power: {spelling}", real_game).power == power.key
+            assert parse_orders(f"power: {spelling}\npass", real_game).power == power.key
 
 
 def test_real_map_sea_zone_forms(real_game):

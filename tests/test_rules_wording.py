@@ -28,7 +28,8 @@ def _run(name: str):
 
 
 @pytest.mark.parametrize("case, code, sentence", [
-    ("1941-move-02", "not_adjacent", "Karelia is not adjacent to Ukraine"),
+    ("1941-move-02", "not_adjacent", "Karelia is not adjacent to Ukraine (Karelia borders Archangel, "
+     "Eastern Europe, Norway Finland, Sea Zone 4, Sea Zone 5, West Russia)"),
     ("1941-move-03", "path_too_long", "Infantry moves 1, the path is 2 long"),
     ("1941-move-05", "impassable", "Turkey is neutral and impassable"),
     ("1941-move-08", "combat_move_to_friendly",

@@ -139,7 +139,7 @@ def two_histories(gm_dir, tmp_path):
     shutil.copytree(gm_dir, b)
     game = load_game("aa1941")
     gamedir.process_turn(a, game, GERMANY.read_bytes())
-    gamedir.process_turn(b, game, b"# no orders\n")
+    gamedir.process_turn(b, game, b"# no orders\npass\n")
     return published_copy(a, tmp_path / "pa"), published_copy(b, tmp_path / "pb")
 
 

@@ -91,9 +91,13 @@ def cmd_check(args, console: Console) -> int:
     from ..service.checking import check_orders
     game, state = load_game_dir(args.game, f"check {args.orders} -g {args.game}")
     text = read_text(args.orders, "orders file")
+    notes: list = []
     # The rules are checked on every line that parsed, so all problems show at once.
-    result = check_orders(game, state, text, odds=False)
+    result = check_orders(game, state, text, odds=False, notes=notes)
     orders, syntax_errors, problems = result.orders, result.syntax_errors, result.problems
+    for note in notes:             # mail greetings, quotes, signatures skipped on purpose
+        console.print(f"[yellow]{escape(args.orders)}:[/] {escape(str(note))}", markup=True,
+                      highlight=False, soft_wrap=True)
     for e in syntax_errors:
         console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
                       highlight=False, soft_wrap=True)

@@ -112,7 +112,8 @@ def check_steps(board: WorkingBoard, path: tuple[str, ...]) -> None:
         raise OrderFailed("path_too_short")
     for a, b in zip(path, path[1:]):
         if not board.map.adjacent(a, b):
-            raise OrderFailed("not_adjacent", a=a, b=b)
+            raise OrderFailed("not_adjacent", a=a, b=b,
+                              neighbours=sorted(board.map.neighbours(a)))
     for space in path[1:]:
         if board.map[space].impassable:
             raise OrderFailed("impassable", space=space)
@@ -245,7 +246,8 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     if board.map[order.origin].is_sea or board.map[order.zone].is_land:
         raise OrderFailed("load_direction")
     if not board.map.adjacent(order.origin, order.zone):
-        raise OrderFailed("not_adjacent", a=order.origin, b=order.zone)
+        raise OrderFailed("not_adjacent", a=order.origin, b=order.zone,
+                          neighbours=sorted(board.map.neighbours(order.origin)))
     if board.hostile_zone(order.zone, power):
         raise OrderFailed("load_in_hostile_zone", zone=order.zone)
     for g in order.units:
@@ -283,7 +285,8 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
     if board.map[zone].is_land or board.map[target].is_sea:
         raise OrderFailed("unload_direction")
     if not board.map.adjacent(zone, target):
-        raise OrderFailed("not_adjacent", a=zone, b=target)
+        raise OrderFailed("not_adjacent", a=zone, b=target,
+                          neighbours=sorted(board.map.neighbours(zone)))
     if board.map[target].impassable:
         raise OrderFailed("impassable", space=target)
     amphibious = board.is_enemy_territory(target, power)

@@ -27,6 +27,7 @@ from .raids import declare_raids
 from .context import TurnContext
 from .steps import STEPS
 from .victory import check_victory
+from .whose_orders import foreign_owner
 from .working import WorkingBoard
 
 __all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate", "planned_battles"]
@@ -82,6 +83,10 @@ def _preflight(ctx: TurnContext, state: GameState) -> bool:
         return False
     if ctx.orders.power is not None and ctx.orders.power != state.power:
         ctx.error(0, "wrong_power", power=state.power, orders_for=ctx.orders.power)
+        return False
+    other = foreign_owner(state, ctx.orders, ctx.game.ruleset.turn_order)
+    if other is not None:          # one error, not one per move checked as the wrong power
+        ctx.error(0, "orders_of_another_power", power=state.power, orders_for=other)
         return False
     return True
 

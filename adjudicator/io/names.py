@@ -4,7 +4,9 @@ Matching ignores case, collapses whitespace, treats ``-`` and ``_`` as spaces an
 ``.``, ``'`` and ``"``.  Units also match with a plural ending removed ("tanks", "subs",
 "infantries").  Sea zones match in every usual spelling ("SZ 5", "sz5", "5 Sea Zone",
 "Sea Zone 5", "zone 5") as long as the map has that zone under any of those spellings.
-There is no prefix matching: an unknown name gets a "did you mean" suggestion instead.
+There is no prefix matching: an unknown name gets a "did you mean" suggestion instead, and the
+suggestion understands abbreviations and initials ("WRus" suggests West Russia, never
+Western United States).
 
 The parser, the engine and the CLI share one :class:`Names` per game for their messages.
 """
@@ -87,8 +89,10 @@ class _Table:
         self.forms: dict[str, set[str]] = {}
         self.display: dict[str, str] = {}          # key -> canonical display name
         self.order: dict[str, int] = {}            # key -> registration order (stable messages)
+        self._suggestions: dict[str, str | None] = {}   # normalized text -> suggestion
 
     def add(self, key: str, display: str, spellings: Iterable[str]) -> None:
+        self._suggestions.clear()
         self.display.setdefault(key, display)
         self.order.setdefault(key, len(self.order))
         for spelling in (key, display, *spellings):
@@ -123,20 +127,97 @@ class _Table:
         raise UnknownName(self.kind, text.strip(), self.suggest(text))
 
     def suggest(self, text: str) -> str | None:
+        """The display name of the key whose spelling is closest to ``text``: a spelling
+        that ``text`` abbreviates (initials or word prefixes: "WRus", "E Eur", "Cauc") ranks
+        above any misspelling; then the closest spelling by letters (difflib)."""
         form = normalize(text)
+        if form not in self._suggestions:
+            if len(self._suggestions) > 1024:
+                self._suggestions.clear()
+            self._suggestions[form] = self._suggest(form)
+        return self._suggestions[form]
+
+    def _suggest(self, form: str) -> str | None:
         if not form:
             return None
         tries = [form] + (_singulars(form) if self.plurals else [])
-        best: tuple[float, str] | None = None
+        best: tuple[tuple, str] | None = None
         for attempt in tries:
-            for match in difflib.get_close_matches(attempt, list(self.forms), n=5, cutoff=0.6):
-                keys = self.forms[match]
+            matcher = difflib.SequenceMatcher()
+            matcher.set_seq2(attempt)
+            for spelling, keys in self.forms.items():
                 if len(keys) != 1:
                     continue
-                score = difflib.SequenceMatcher(None, attempt, match).ratio()
-                if best is None or score > best[0]:
-                    best = (score, self.display[next(iter(keys))])
-        return best[1] if best else None
+                score = _closeness(matcher, attempt, spelling)
+                if score is None:
+                    continue
+                key = next(iter(keys))
+                rank = (score, -self.order[key])
+                if best is None or rank > best[0]:
+                    best = (rank, key)
+        return self.display[best[1]] if best else None
+
+
+_FUZZY_CUTOFF = 0.6
+
+
+def _closeness(matcher: difflib.SequenceMatcher, typed: str, spelling: str) -> tuple | None:
+    """How well the normalized ``typed`` (``matcher``'s second sequence) matches the
+    normalized ``spelling``, as a sortable tuple, or None if it does not: (1, -skipped
+    words, ratio) when ``typed`` abbreviates it, (0, 0, ratio) when it is only similar
+    letter by letter."""
+    matcher.set_seq1(spelling)
+    skipped = abbreviation_skips(typed, spelling) if len(typed) > 1 else None
+    if skipped is not None:
+        return (1, -skipped, matcher.ratio())
+    if matcher.real_quick_ratio() < _FUZZY_CUTOFF or matcher.quick_ratio() < _FUZZY_CUTOFF:
+        return None
+    ratio = matcher.ratio()
+    return (0, 0, ratio) if ratio >= _FUZZY_CUTOFF else None
+
+
+def abbreviation_skips(typed: str, spelling: str) -> int | None:
+    """If ``typed`` abbreviates ``spelling`` (both normalized), the fewest words of
+    ``spelling`` it leaves out before its last piece; else None.
+
+    Every typed word is read as prefixes of consecutive words of the spelling, in order:
+    "wrus" = w(est) rus(sia), "e eur" = e(astern) eur(ope), "wus" = w(estern) u(nited)
+    s(tates), "safr" = s(outh) afr(ica) with "union of" left out.  A typed word never
+    spans two typed words' worth of the spelling across a space the player wrote."""
+    words = spelling.split()
+    typed_words = typed.split()
+    if not typed_words or not words or len(typed) > len(spelling):
+        return None
+    letters = "".join(typed_words)
+    starts = set()
+    position = 0
+    for word in typed_words:
+        starts.add(position)
+        position += len(word)
+
+    memo: dict[tuple[int, int], int | None] = {}
+
+    def go(i: int, j: int) -> int | None:
+        if i == len(letters):
+            return 0
+        if (i, j) in memo:
+            return memo[(i, j)]
+        best = None
+        for k in range(j, len(words)):
+            word = words[k]
+            for length in range(1, min(len(word), len(letters) - i) + 1):
+                if letters[i + length - 1] != word[length - 1]:
+                    break
+                if length > 1 and (i + length - 1) in starts:
+                    break                 # a piece never runs over a space the player wrote
+                rest = go(i + length, k + 1)
+                if rest is not None:
+                    total = (k - j) + rest
+                    best = total if best is None else min(best, total)
+        memo[(i, j)] = best
+        return best
+
+    return go(0, 0)
 
 
 class Names:

@@ -101,7 +101,7 @@ def number_problem(raw: str) -> tuple[int, str] | None:
                                      f"{MAX_NUMBER_DIGITS} digits)")
 
 
-def _split(text: str) -> Iterator[tuple[int, str]]:
+def split_lines(text: str) -> Iterator[tuple[int, str]]:
     """(line number, line) with the line ending (``\\n`` or ``\\r\\n``) removed."""
     for number, raw in enumerate(text.split("\n"), start=1):
         yield number, raw[:-1] if raw.endswith("\r") else raw
@@ -111,17 +111,26 @@ def _code(raw: str) -> str:
     return raw.split("#", 1)[0]
 
 
+def too_many_errors(errors: list, number: int, raw: str) -> bool:
+    """Whether to stop before line ``number``: ``errors`` holds ``MAX_ERRORS`` and there is
+    more to read (then the last error says so)."""
+    if len(errors) >= MAX_ERRORS and raw.strip():
+        if not errors[-1].args[0].startswith("stopped after"):
+            errors.append(OrdersSyntaxError(
+                f"stopped after {MAX_ERRORS} errors; the rest of the orders was not checked",
+                number, 1))
+        return True
+    return False
+
+
 def numbered_lines(text: str, errors: list) -> Iterator[tuple[int, str]]:
     """The lines the parser should parse, as (line number, line).  Checks the limits first
     (``OrdersLimitError``); a line that is too long or holds a forbidden character or number
     is reported in ``errors`` and not yielded; ``game:``/``turn:`` header lines are not
     yielded.  Stops, with one last error, once ``errors`` holds ``MAX_ERRORS``."""
     in_header = True
-    for number, raw in _split(check_size(text)):
-        if len(errors) >= MAX_ERRORS and raw.strip():
-            errors.append(OrdersSyntaxError(
-                f"stopped after {MAX_ERRORS} errors; the rest of the orders was not checked",
-                number, 1))
+    for number, raw in split_lines(check_size(text)):
+        if too_many_errors(errors, number, raw):
             return
         problem = line_problem(raw)
         code = _code(raw)
@@ -152,7 +161,7 @@ def read_headers(text: str) -> Headers:
     """The headers before the first order line.  ``OrdersSyntaxError`` for a malformed
     or repeated header, or a text over the limits."""
     found: dict[str, object] = {}
-    for number, raw in _split(check_size(text)):
+    for number, raw in split_lines(check_size(text)):
         problem = line_problem(raw)
         if problem is not None:
             raise OrdersSyntaxError(problem[1], number, problem[0])

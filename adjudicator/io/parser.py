@@ -9,9 +9,14 @@ resolved afterwards with :class:`~adjudicator.names.Names`; every unknown name i
 with its line, column and a "did you mean" suggestion.  All problems are raised together as
 one :class:`OrdersError`.
 
+Orders are read as players write them (``io.loose_text``): mail greetings, quotes and
+signatures are skipped with a note, list prefixes, trailing ``;`` and power prefixes
+(``Ger:``) are blanked out, and a ``-`` inside a word is an arrow when that is the only
+reading in which every name resolves ("Karelia-Archangel", but "Anglo-Egypt Sudan").
+
 Public API::
 
-    parse_orders(text, game, power=None, *, names=None) -> OrderSet
+    parse_orders(text, game, power=None, *, names=None, notes=None) -> OrderSet
     format_orders(order_set, game=None) -> str          # canonical text; parses back equal
     pretty(order, game=None) -> str                     # one order as one line
     strip_positions(order_set) -> OrderSet              # line numbers and source removed
@@ -19,8 +24,10 @@ Public API::
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
+import itertools
 import re
 
 import attrs
@@ -31,6 +38,7 @@ from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
 from ..model.orders import Order, OrderSet, Phase, UnitGroup
 from . import orders_text
+from .loose_text import OrdersNote, blank_prefix, mail_noise, power_prefix, strip_decorations
 from .names import Names, UnknownName
 from .order_kinds import KINDS, section_of
 from .paths import GRAMMAR_DIR
@@ -38,6 +46,7 @@ from .paths import GRAMMAR_DIR
 CORE_GRAMMAR = GRAMMAR_DIR / "core.lark"
 KIND_GRAMMARS = GRAMMAR_DIR / "kinds"
 MAX_COUNT = 10_000          # largest unit count or number an order may carry
+MAX_HYPHEN_READINGS = 64    # readings of '-' inside words tried per line (2 ** 6)
 
 
 class OrdersError(OrdersSyntaxError):
@@ -66,7 +75,7 @@ ALL_KINDS = ("buy", "repair", "move", "load", "unload", "bomb", "bombard", "batt
 def grammar_text(kinds: tuple[str, ...]) -> str:
     """The whole grammar for an edition accepting ``kinds``."""
     parts = [CORE_GRAMMAR.read_text(encoding="utf-8"),
-             "?statement: power_header\n          | section\n"
+             "?statement: power_header\n          | section\n          | pass_turn\n"
              + "".join(f"          | {k}\n" for k in kinds)]
     for k in kinds:
         parts.append(f"// ---- kinds/{k}.lark\n" + (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8"))
@@ -90,6 +99,8 @@ def edition_kinds(game: Game) -> tuple[str, ...]:
 _DESCRIBE = {
     "_ARROW": "'->'",
     "_COMMA": "','",
+    "_AND": "'and'",
+    "_THEN": "'then'",
     "_LPAR": "'('",
     "_RPAR": "')'",
     "_COLON": "':'",
@@ -125,7 +136,7 @@ _CORE_CONTEXT = {
 
 
 def _line_start(kinds: tuple[str, ...]) -> str:
-    words = [KINDS[k].words[0] for k in kinds] + ["power:", "combat:", "noncombat:"]
+    words = [KINDS[k].words[0] for k in kinds] + ["power:", "combat:", "noncombat:", "pass"]
     return "a line starts with " + ", ".join(words[:-1]) + " or " + words[-1]
 
 
@@ -216,11 +227,12 @@ def _syntax_error(err: UnexpectedInput, number: int, raw: str, code: str,
 
     if {"POWER", "BUY", "COMBAT"} <= expected:
         word = found.strip("'")
-        spellings = [w for k in kinds for w in KINDS[k].words] + ["power", "combat", "noncombat"]
+        spellings = [w for k in kinds for w in KINDS[k].words] + ["power", "combat", "noncombat",
+                                                                  "pass"]
         close = difflib.get_close_matches(word.casefold(), spellings, n=1, cutoff=0.6)
         suggestion = close[0] if close else None
         message = f"{found} is not an order: {_line_start(kinds)}"
-    elif expected and expected <= {"INT", "A"}:
+    elif expected and expected <= {"INT", "A", "PRECOUNT", "UNIT_TIMES"}:
         message = f"expected the number of units in digits (e.g. '2 inf'), found {found}"
     else:
         wanted = _describe_expected(expected, verb)
@@ -272,6 +284,22 @@ class _Builder:
         self.errors: list[OrdersSyntaxError] = []
         self.items: list[Order] = []
         self.merged: dict[tuple[str, object], int] = {}   # (kind, key) -> index in items
+        self.orders_written = 0                 # statements that are orders (not headers)
+        self.pass_line: _Line | None = None
+        self.wrong_power: OrdersSyntaxError | None = None
+
+    def fork(self) -> "_Builder":
+        """A copy to try one reading of a line on; :meth:`adopt` keeps it."""
+        trial = copy.copy(self)
+        trial.errors = []
+        trial.items = list(self.items)
+        trial.merged = dict(self.merged)
+        return trial
+
+    def adopt(self, trial: "_Builder") -> None:
+        errors = self.errors + trial.errors
+        self.__dict__.update(trial.__dict__)
+        self.errors = errors
 
     # ---- errors, names, numbers ------------------------------------------------------------
 
@@ -322,6 +350,7 @@ class _Builder:
     def statement(self, line: _Line, tree: Tree) -> None:
         stmt = tree.children[0]
         if stmt.data in KINDS:
+            self.orders_written += 1
             KINDS[stmt.data].build(self, line, stmt)
         else:
             getattr(self, "do_" + stmt.data)(line, stmt)
@@ -331,17 +360,30 @@ class _Builder:
         key = self.resolve(line, "power", name.children)
         if key is None:
             return
-        column = name.children[0].column
-        if self.power_arg is not None and key != self.power_arg:
-            self.error(line, column,
-                       f"these orders are for {self.names.power_name(self.power_arg)}, "
-                       f"but the header says {self.names.power_name(key)}")
-        elif self.header is not None and key != self.header:
-            self.error(line, column,
-                       f"a second power header: the orders were already for "
-                       f"{self.names.power_name(self.header)}")
-        else:
+        self.claim_power(line, name.children[0].column, key, "the header")
+
+    def claim_power(self, line: _Line, column: int, key: str, what: str) -> None:
+        """A header or a line prefix says the orders are ``key``'s.  The first power named
+        (or the ``power`` argument) is whose orders these are; naming another is the one
+        error of the file (:attr:`wrong_power`), so that no order is checked as the wrong
+        power's."""
+        expected = self.power_arg if self.power_arg is not None else self.header
+        if expected is None:
             self.header = key
+            return
+        if key == expected or self.wrong_power is not None:
+            return
+        name, other = self.names.power_name(expected), self.names.power_name(key)
+        if self.power_arg is not None:
+            message = (f"these orders are for {name}, but {what} says {other} "
+                       f"(one power's orders per file, sent on its turn)")
+        else:
+            message = (f"a second power: {what} says {other}, but the orders were already "
+                       f"for {name} (one power's orders per file)")
+        self.wrong_power = OrdersSyntaxError(message, line.number, column, line.source)
+
+    def do_pass_turn(self, line: _Line, tree: Tree) -> None:
+        self.pass_line = self.pass_line or line
 
     def _section(self, line: _Line, tree: Tree) -> None:
         self.section = _SECTIONS[tree.data]
@@ -355,6 +397,10 @@ class _Builder:
         token = tree.children[0]
         if token.type == "A":
             return 1
+        if token.type == "PRECOUNT":                            # "2x": the digits
+            digits = re.search(r"[0-9]+", token.value)
+            token = Token("INT", digits.group(), token.start_pos + digits.start(), token.line,
+                          token.column + digits.start())
         return self.number(line, token, what="a unit count")
 
     def cargo(self, line: _Line, tree: Tree) -> tuple[UnitGroup, ...] | None:
@@ -367,18 +413,20 @@ class _Builder:
     def unit_only(self, line: _Line, group: Tree, what: str) -> UnitGroup | None:
         """A group that must not be followed by a space (buy lines, cargo lists, groups
         before a ',')."""
-        count_tree, name, *more = group.children
+        count_tree, name, cargo_tree, place = _group_parts(group)
         count = self.count(line, count_tree)
         cargo = None
-        if more:
-            if what in ("buy", "bomb", "bombard"):
-                self.error(line, more[0].meta.column,
-                           f"a {what} line lists units only, without cargo")
-            cargo = self.cargo(line, more[0])
-            if len(more) > 1:
-                self.error(line, more[1].children[0].column,
-                           f"'{line.text(more[1].children)}' is out of place: the territory "
-                           "comes once, after the last unit group")
+        if cargo_tree is not None or group.data == "group_postcount":
+            if cargo_tree is not None:
+                if what in ("buy", "bomb", "bombard"):
+                    self.error(line, cargo_tree.meta.column,
+                               f"a {what} line lists units only, without cargo")
+                cargo = self.cargo(line, cargo_tree)
+            if place is not None:
+                self.error(line, place.children[0].column,
+                           f"'{line.text(place.children)}' is out of place: " + (
+                               f"a {what} line names no territory" if what in ("buy", "bomb", "bombard") else
+                               "the territory comes once, after the last unit group"))
             unit = self.resolve(line, "unit", name.children)
         else:
             unit = self.names.find("unit", line.text(name.children))
@@ -393,7 +441,7 @@ class _Builder:
                                    "the territory comes once, after the last unit group"))
                     return None
                 unit = self.resolve(line, "unit", name.children)
-        if count is None or unit is None or (more and cargo is None):
+        if count is None or unit is None or (cargo_tree is not None and cargo is None):
             return None
         return UnitGroup(count, unit, cargo)
 
@@ -402,21 +450,22 @@ class _Builder:
         Returns (tuple of groups or None, space key or None)."""
         *firsts, last = groups.children
         units = [self.unit_only(line, g, what=verb) for g in firsts]
-        count_tree, name, *more = last.children
+        count_tree, name, cargo_tree, place_tree = _group_parts(last)
         count = self.count(line, count_tree)
         cargo = None
         place = None
-        if more:
+        if cargo_tree is not None or last.data == "group_postcount":   # the space is apart
             unit = self.resolve(line, "unit", name.children)
-            cargo = self.cargo(line, more[0])
-            if len(more) > 1:
-                tokens = more[1].children
+            if cargo_tree is not None:
+                cargo = self.cargo(line, cargo_tree)
+            if place_tree is not None:
+                tokens = place_tree.children
                 if len(tokens) > 1 and tokens[0].value.casefold() in _PLACE_WORDS \
                         and self.names.find("space", line.text(tokens)) is None:
                     tokens = tokens[1:]              # "(1 inf) from SZ 5"
                 place = self.resolve(line, "space", tokens)
             else:
-                self.missing_place(line, more[0], verb)
+                self.missing_place(line, cargo_tree if cargo_tree is not None else last, verb)
         else:
             unit = place = None
             tokens = name.children
@@ -430,7 +479,7 @@ class _Builder:
                     self.missing_place(line, name, verb)
             else:
                 self.split(line, tokens, report=True)
-        if count is not None and unit is not None and not (more and cargo is None):
+        if count is not None and unit is not None and not (cargo_tree is not None and cargo is None):
             units.append(UnitGroup(count, unit, cargo))
         else:
             units.append(None)
@@ -485,23 +534,54 @@ class _Builder:
 _PLACE_WORDS = frozenset({"from", "in", "at"})
 
 
+def _unit_times(token: Token) -> tuple[Tree, Tree]:
+    """An "inf x2" token as a unit name and a count, each keeping its columns."""
+    match = re.fullmatch(r"(.*?)\s*[x×]\s*([0-9]+)", token.value, re.IGNORECASE | re.DOTALL)
+
+    def piece(kind: str, group: int) -> Token:
+        start = match.start(group)
+        return Token(kind, match.group(group), token.start_pos + start, token.line,
+                     token.column + start, token.line, token.column + match.end(group),
+                     token.start_pos + match.end(group))
+    unit, count = piece("WORD", 1), piece("INT", 2)
+    return Tree("name", [unit]), Tree("count", [count], meta=None)
+
+
+def _group_parts(group: Tree) -> tuple[Tree, Tree, Tree | None, Tree | None]:
+    """(count, unit name, cargo, start space) of a group in either form: "2 inf ...",
+    "2 trn (1 inf) SZ 5" or "inf x2 Karelia".  In the first form without cargo the unit
+    name may run on into the start space (the caller splits it)."""
+    if group.data == "group_postcount":
+        token, *more = group.children
+        name, count = _unit_times(token)
+    else:
+        count, name, *more = group.children
+    cargo = next((m for m in more if m.data == "cargo"), None)
+    place = next((m for m in more if m.data == "name"), None)
+    return count, name, cargo, place
+
+
 def _strip_comment(raw: str) -> str:
     return raw.split("#", 1)[0]
 
 
 def parse_orders(text: str, game: Game, power: str | None = None, *,
-                 names: Names | None = None) -> OrderSet:
+                 names: Names | None = None,
+                 notes: list[OrdersNote] | None = None) -> OrderSet:
     """Parse one power's orders.  ``power`` (key or any name of a power), if given, is who
     the orders are for: a ``power:`` header naming another power is an error.  Raises
-    :class:`OrdersError` listing every problem found."""
-    orders, errors = parse_orders_partial(text, game, power, names=names)
+    :class:`OrdersError` listing every problem found.  Lines skipped on purpose (mail
+    greetings, quotes, signatures) are appended to ``notes`` if it is given."""
+    orders, errors = parse_orders_partial(text, game, power, names=names, notes=notes)
     if errors:
         raise OrdersError(errors)
     return orders
 
 
 def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
-                         names: Names | None = None) -> tuple[OrderSet, list[OrdersSyntaxError]]:
+                         names: Names | None = None,
+                         notes: list[OrdersNote] | None = None,
+                         ) -> tuple[OrderSet, list[OrdersSyntaxError]]:
     """Like :func:`parse_orders`, but returns the orders from every line that parsed
     together with the errors of the lines that did not (for ``pbem check``, which then
     checks the rules on the rest so that a player sees every problem at once)."""
@@ -509,27 +589,177 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if power is not None:
         power = names.resolve_power(power)
     builder = _Builder(names, power)
-    kinds = edition_kinds(game)
-    parser = _lark(kinds)
-    for number, raw in orders_text.numbered_lines(text, builder.errors):
-        code = _strip_comment(raw)
+    reader = _LineReader(game, edition_kinds(game), builder)
+    # The limits, line endings and game:/turn: headers first (orders_text), then the mail
+    # around the orders (loose_text), judged on the lines the parser would read.
+    text = text.lstrip("\ufeff")
+    numbered = list(orders_text.numbered_lines(text, builder.errors))
+    readable = {number for number, _ in numbered}
+    lines = [raw if number in readable else "" for number, raw in orders_text.split_lines(text)]
+    skipped, found_notes = mail_noise(lines)
+    if notes is not None:
+        notes.extend(found_notes)
+    for number, raw in numbered:
+        if number - 1 in skipped:
+            continue
+        if orders_text.too_many_errors(builder.errors, number, raw):
+            break
+        code = strip_decorations(_strip_comment(raw))
         if not code.strip():
             continue
-        line = _Line(number, raw, code)
+        reader.read(_Line(number, raw, code))
+    if builder.wrong_power is not None:      # one clear error; nothing checked as that power
+        return OrderSet(power=power if power is not None else builder.header, source=text), \
+            [builder.wrong_power]
+    _check_empty_or_pass(builder, lines)
+    errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
+    return builder.order_set(text), errors
+
+
+def _check_empty_or_pass(builder: _Builder, lines: list[str]) -> None:
+    """An orders file must say something: orders, or ``pass`` for a turn without any."""
+    if builder.errors:
+        return
+    if builder.pass_line is not None and builder.orders_written:
+        line = builder.pass_line
+        builder.error(line, len(line.code) - len(line.code.lstrip()) + 1,
+                      "'pass' means a turn without orders, but this file has orders: "
+                      "remove 'pass' or the orders")
+    elif builder.pass_line is None and not builder.orders_written:
+        what = "the file is empty" if not any(x.strip() for x in lines) else "no orders found"
+        builder.errors.append(OrdersSyntaxError(
+            f"{what}: write 'pass' for a turn without orders", 1, 1))
+
+
+class _LineReader:
+    """Reads one line into the builder: its power prefix, then the statement, trying the
+    readings of '-' inside words when the line as written does not work."""
+
+    def __init__(self, game: Game, kinds: tuple[str, ...], builder: _Builder):
+        self.game = game
+        self.kinds = kinds
+        self.parser = _lark(kinds)
+        self.builder = builder
+
+    def read(self, line: _Line) -> None:
+        line = self.take_prefix(line)
+        if line is None:
+            return
+        hyphens = _word_hyphens(line.code)
+        if not hyphens:
+            self.parse_into(self.builder, line)
+            return
+        trial = self.builder.fork()
+        parsed = self.parse_into(trial, line)
+        if trial.errors:
+            trial = self.best_reading(line, hyphens, trial, parsed)
+        self.builder.adopt(trial)
+
+    def parse_into(self, builder: _Builder, line: _Line) -> bool:
+        """Parse ``line`` and build it into ``builder``; False if it did not parse."""
+        code = line.code
         try:
-            tree = parser.parse(code)
+            tree = self.parser.parse(code)
         except UnexpectedInput as err:
-            foreign = _foreign_kind(code, kinds)
+            foreign = _foreign_kind(code, self.kinds)
             if foreign is not None:
                 builder.error(line, len(code) - len(code.lstrip()) + 1,
                               f"'{_first_word(code)}' orders do not exist in "
-                              f"{game.ruleset.title or game.ruleset.game_id}")
+                              f"{self.game.ruleset.title or self.game.ruleset.game_id}")
             else:
-                builder.errors.append(_syntax_error(err, number, raw, code, kinds))
-            continue
+                builder.errors.append(_syntax_error(err, line.number, line.raw, code, self.kinds))
+            return False
         builder.statement(line, tree)
-    errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
-    return builder.order_set(text), errors
+        return True
+
+    # ---- "Ger: move ...", "Germany:" -------------------------------------------------------
+
+    def take_prefix(self, line: _Line) -> _Line | None:
+        """``line`` without a power prefix (after checking whose it is), or None when the
+        line was only a prefix ("Germany:" is a power header) or a bad one."""
+        prefix = power_prefix(line.code)
+        if prefix is None:
+            return line
+        b = self.builder
+        rest = line.code[prefix.rest:]
+        key = b.names.find("power", prefix.text)
+        if key is None:
+            if rest.strip() and _line_verb(rest, self.kinds) in KINDS:
+                section = self.section_prefix(line, prefix)
+                if section is not None:
+                    return section
+                suggestion = b.names.suggest("power", prefix.text)
+                if suggestion is not None:
+                    b.error(line, prefix.column, f"unknown power '{prefix.text}' in front of "
+                                                 "the order", suggestion)
+                    return None
+            return line
+        b.claim_power(line, prefix.column, key, f"'{prefix.text}:'")
+        if not rest.strip():
+            return None
+        return attrs.evolve(line, code=blank_prefix(line.code, prefix))
+
+    def section_prefix(self, line: _Line, prefix) -> _Line | None:
+        """"CM: move ..." is a section line and an order on one line."""
+        head = line.code[:prefix.rest]
+        try:
+            tree = self.parser.parse(head)
+        except UnexpectedInput:
+            return None
+        if tree.children[0].data not in _SECTIONS:
+            return None
+        self.builder.statement(line, tree)
+        return attrs.evolve(line, code=blank_prefix(line.code, prefix))
+
+    # ---- "Karelia-Archangel" ---------------------------------------------------------------
+
+    def best_reading(self, line: _Line, hyphens: list[int], literal: _Builder,
+                     literal_parsed: bool) -> _Builder:
+        """Try every choice of which hyphens inside words are arrows.  The one reading
+        without errors wins; several are an ambiguity error; with none, the reading with
+        the most helpful errors is reported (parsed, fewest errors, fewest names without a
+        suggestion, fewest arrows)."""
+        def score(trial: _Builder, parsed: bool, arrows: int) -> tuple:
+            return (not parsed, len(trial.errors),
+                    sum(e.suggestion is None for e in trial.errors), arrows)
+
+        best = (score(literal, literal_parsed, 0), literal)
+        clean: list[tuple[str, _Builder]] = []
+        subsets = itertools.chain.from_iterable(
+            itertools.combinations(hyphens, n) for n in range(1, len(hyphens) + 1))
+        for chosen in itertools.islice(subsets, MAX_HYPHEN_READINGS - 1):
+            code = line.code
+            for at in chosen:
+                code = code[:at] + "→" + code[at + 1:]          # same length: columns stay
+            trial = self.builder.fork()
+            parsed = self.parse_into(trial, attrs.evolve(line, code=code))
+            if not trial.errors:
+                clean.append((code, trial))
+            best = min(best, (score(trial, parsed, len(chosen)), trial), key=lambda x: x[0])
+        if len(clean) == 1:
+            return clean[0][1]
+        if len(clean) > 1:
+            ambiguous = self.builder.fork()
+            readings = " or ".join(f"'{_arrows_text(code)}'" for code, _ in clean)
+            column = hyphens[0] + 1
+            word = re.search(r"\S+$", line.code[:column]).start() + 1
+            ambiguous.error(line, word, "a '-' here can be read in several ways: " + readings
+                            + "; write '->' between spaces")
+            return ambiguous
+        return best[1]
+
+
+_WORD_HYPHEN = re.compile(r"(?<=[^\s(),:;#<>=→⇒+&×\-–—])-(?=[^\s(),:;#<>=→⇒+&×\-–—])")
+
+
+def _word_hyphens(code: str) -> list[int]:
+    """Positions of the hyphens inside words ("Karelia-Archangel", "Anglo-Egypt")."""
+    return [m.start() for m in _WORD_HYPHEN.finditer(code)]
+
+
+def _arrows_text(code: str) -> str:
+    """One reading of a line, each hyphen read as an arrow shown as ' -> '."""
+    return re.sub(r"\s+", " ", code.replace("→", " -> ")).strip()
 
 
 # ---- writing orders back as text --------------------------------------------------------------
@@ -560,7 +790,7 @@ def _written_position(order: Order) -> int:
 def format_orders(order_set: OrderSet, game: Game | None = None) -> str:
     """The whole order set as canonical orders text, section by section, each kind in the
     order written: ``parse_orders(format_orders(o), game) == o`` up to line numbers and
-    source, and up to the order of kinds within a section."""
+    source, and up to the order of kinds within a section.  No orders at all is ``pass``."""
     names = Names(game) if game is not None else None
     lines: list[str] = []
     if order_set.power is not None:
@@ -573,6 +803,8 @@ def format_orders(order_set: OrderSet, game: Game | None = None) -> str:
         if orders and section in SECTION_HEADERS:
             lines.append(SECTION_HEADERS[section])
         lines += [_pretty(o, names) for o in orders]
+    if not order_set.items:
+        lines.append("pass")
     return "\n".join(lines) + "\n"
 
 

@@ -20,6 +20,9 @@ PROBLEMS: dict[str, str] = {
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
+    "orders_of_another_power": "it is {power}'s turn, but every move is of {orders_for}'s "
+                               "units: these look like {orders_for}'s orders (nothing else "
+                               "was checked)",
     # -- which units
     "units_not_there": "needs {count} {unit_n}{cargo_text} in {space}, but none of yours is there now "
                        "(lost in battle, moved away, or never there)",
@@ -40,7 +43,7 @@ PROBLEMS: dict[str, str] = {
     "captured_this_turn": "was captured this turn and cannot move",
     # -- paths
     "path_too_short": "the path needs at least a start and a destination",
-    "not_adjacent": "{a} is not adjacent to {b}",
+    "not_adjacent": "{a} is not adjacent to {b} ({a} borders {neighbours})",
     "impassable": "{space} is neutral and impassable",
     "land_unit_at_sea": "{unit} cannot enter sea zones (load it onto a transport)",
     "path_too_long": "{unit} moves {move}, the path is {length} long",

@@ -50,12 +50,13 @@ class CheckResult:
 
 
 def check_orders(game: Game, state: GameState, text: str, *, odds: bool = True,
-                 names=None) -> CheckResult:
+                 names=None, notes: list | None = None) -> CheckResult:
     """Every problem with ``text`` as orders of the power to move in ``state``; with
     ``odds``, also the exact odds of the planned battles when there is no error.
     ``names``: an ``io.names.Names`` of ``game`` to reuse (building one takes a while)."""
     try:
-        orders, syntax_errors = parse_orders_partial(text, game, power=state.power, names=names)
+        orders, syntax_errors = parse_orders_partial(text, game, power=state.power, names=names,
+                                                     notes=notes)
     except OrdersSyntaxError as err:   # e.g. a power header naming another power
         return CheckResult(state.power, OrderSet(power=state.power), (err,), ())
     problems = tuple(check(game, state, orders))

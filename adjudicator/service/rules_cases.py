@@ -95,6 +95,14 @@ def _standing(game: Game, names: Names, case: Case, line: int, text: str) -> tup
     return power, StandingOrders(tuple(parsed.defences))
 
 
+def _orders_text(case: Case) -> str:
+    """The case's orders; a case with none (or only comments) plays a turn without
+    orders, which the orders language writes ``pass``."""
+    if all(not line.split("#", 1)[0].strip() for line in case.orders.splitlines()):
+        return "pass\n"
+    return case.orders
+
+
 def build_position(game: Game, case: Case) -> GameState:
     names = Names(game)
     state = initial_state(game, f"case-{case.name}")
@@ -371,7 +379,7 @@ def run_case(case: Case, edition: str) -> CaseResult:
     try:
         game = load_game(edition, options=dict(case.options) or None)
         state = build_position(game, case)
-        orders = parse_orders(case.orders, game, power=state.power)
+        orders = parse_orders(_orders_text(case), game, power=state.power)
     except PbemError as exc:
         return CaseResult(case, (f"setup: {exc}",))
     try:
