@@ -5,4 +5,7 @@ The core (``rules``, ``board``, ``state``, ``orders``, ``combat``, ``turn``) is 
 and the CLI sit around it.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+# The adjudication version: changes only when adjudication output (dice use, events, states)
+# changes, so a game can be replayed by every release with the same ENGINE_VERSION.
+ENGINE_VERSION = "2"

@@ -18,6 +18,7 @@ from adjudicator.io import hmac_dice
 from adjudicator.io import keys
 from adjudicator.io import sshsig
 from adjudicator.io import turnfile
+from adjudicator.model.errors import PbemError
 from adjudicator.model.events import BattleStarted, DiceRolled
 
 try:
@@ -43,7 +44,7 @@ def template(tmp_path_factory):
     gamedir.create_game(d, game, "test-game", None, "2024-05-01",
                         {"ussr": keys.public_key_line(player)}, initial=stub_state())
     for i in range(TURNS):
-        text = f"turn {i + 1} orders ♞\n"
+        text = f"game: test-game\nturn: {i + 1}\nturn {i + 1} orders ♞\n"
         sig = sshsig.sign(text.encode(), player, "pbem-orders") if i % 2 == 0 else None
         play(d, game, text, orders_signature=sig)
     return d
@@ -346,7 +347,13 @@ def test_changed_game_data_detected(game_dir):
     other = attrs.evolve(stub_game(), content_hash="sha256:" + "2" * 64)
     report = audit.verify_game(game_dir, lambda name: other, parse=stub_parse,
                                adjudicate=stub_adjudicate)
-    assert (report.failure.file, report.failure.check) == ("game.json", "game_data")
+    # not a failure: every other check ran, the replay needs the original rules
+    assert report.ok and report.turns_replayed == 0 and report.dice_checked == 10 * TURNS
+    assert "rules" in report.replay_note and other.content_hash in report.replay_note
+    assert "pipx run --spec pbem-adjudicator==" in report.replay_note
+    report = audit.verify_game(game_dir, lambda name: other, parse=stub_parse,
+                               adjudicate=stub_adjudicate, require_replay=True)
+    assert (report.failure.file, report.failure.check) == ("game.json", "replay")
 
 
 def test_different_engine_detected(game_dir):
@@ -417,7 +424,8 @@ def test_unencodable_orders_text_is_a_failure_not_a_crash(game_dir):
     path.write_bytes(json.dumps(doc, sort_keys=True, indent=2).encode("ascii") + b"\n")
     resign(path, gm_key(game_dir))
     f = verify(game_dir).failure
-    assert (f.file, f.check) == ("turns/0002-germany.json", "orders")
+    assert (f.file, f.check) == ("turns/0002-germany.json", "format")
+    assert "UTF-8" in f.detail
 
 
 def test_engine_not_available_is_not_a_verdict(game_dir):
@@ -426,3 +434,13 @@ def test_engine_not_available_is_not_a_verdict(game_dir):
     with pytest.raises(audit.AuditUnavailable, match="replay=False"):
         audit.verify_game(game_dir, lambda name: stub_game(), parse=stub_parse,
                           adjudicate=missing)
+
+
+def test_rules_that_cannot_be_loaded_are_a_note_not_a_verdict(game_dir):
+    def missing(name, options=None):
+        raise PbemError(f"unknown game '{name}'")
+    report = audit.verify_game(game_dir, missing, parse=stub_parse, adjudicate=stub_adjudicate)
+    assert report.ok and report.turns_replayed == 0 and report.dice_checked == 10 * TURNS
+    assert "the rules 'stub' cannot be loaded here" in report.replay_note
+    report = audit.verify_game(game_dir, missing, require_replay=True)
+    assert (report.failure.file, report.failure.check) == ("game.json", "replay")

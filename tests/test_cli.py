@@ -171,9 +171,15 @@ def test_process_writes_turn_and_report(game, capsys, tmp_path):
     code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds", "--report", report)
     assert_clean_failure(code, out, (2,))
     assert "already exists" in out
-    # ... and with a new report path: the USSR has played, it is Germany's turn now.
+    # ... and with a new report path: the USSR has played, so these orders are recognised
+    # as done (as after a crash right after publishing) and nothing changes.
     code, out = pbem(capsys, "process", USSR, "-g", game, "--demo-seeds",
                      "--report", tmp_path / "other.html")
+    assert code == 0 and "turn 1 (ussr) was already processed with these orders" in out, out
+    assert snapshot(game) == before
+    # other USSR orders are checked against Germany's turn and rejected
+    other = write(tmp_path / "ussr-again.txt", USSR.read_text() + "\n# again\n")
+    code, out = pbem(capsys, "process", other, "-g", game, "--demo-seeds")
     assert_clean_failure(code, out, (1,))
     assert "Germany" in out
     assert snapshot(game) == before

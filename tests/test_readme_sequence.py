@@ -46,7 +46,8 @@ def test_readme_game_by_email_on_a_fresh_machine(tmp_path):
     home.mkdir()
     work.mkdir()
     commands = readme_commands()
-    orders_files = {tok for c in commands for tok in c.split() if tok.endswith(".txt")}
+    orders_files = {tok for c in commands if c.split()[1] in ("check", "process")
+                    for tok in c.split() if tok.endswith(".txt")}
     for name in orders_files:   # what the player mailed: the example's first orders
         shutil.copy(EXAMPLE_DIR / "orders" / "01-ussr.txt", work / name)
 
@@ -54,7 +55,15 @@ def test_readme_game_by_email_on_a_fresh_machine(tmp_path):
            if k not in ("SSH_AUTH_SOCK", "SSH_AGENT_PID", "PBEM_DEBUG")}
     env.update(HOME=str(home), COLUMNS="200",
                PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""))
+    copies: set[str] = set()
     for command in commands:
+        words = command.split()
+        if words[1] == "compare":     # two copies of the game the player received
+            copies.update(words[2:4])
+            for copy in words[2:4]:
+                if not (work / copy).exists():
+                    game = next(p.parent for p in work.glob("*/game.json"))
+                    shutil.copytree(game, work / copy, ignore=shutil.ignore_patterns(".secret"))
         result = subprocess.run(["bash", "-c", command], cwd=work, env=env,
                                 stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                 timeout=300)
@@ -65,7 +74,7 @@ def test_readme_game_by_email_on_a_fresh_machine(tmp_path):
     key = next(p for p in ssh.iterdir() if p.suffix != ".pub")
     assert stat.S_IMODE(ssh.stat().st_mode) == 0o700
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
-    games = [p.parent for p in work.glob("*/game.json")]
+    games = [p.parent for p in work.glob("*/game.json") if p.parent.name not in copies]
     assert len(games) == 1
     assert (games[0] / "turns" / "0001-ussr.json").is_file()
     assert (games[0] / "turns" / "0001-ussr.json.sig").is_file()

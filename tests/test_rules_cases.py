@@ -39,6 +39,71 @@ expect valid
     assert not result.ok and "path_too_long" in result.failures[0]
 
 
+SEA_FIGHT = """
+case sea: a battleship sinks a lone transport
+power uk
+position empty
+units Sea Zone 8: uk 1 bb
+units Sea Zone 7: germany 1 trn (2 inf)
+standing germany: defend all: submerge never
+orders:
+combat:
+move 1 bb SZ 8 -> SZ 7
+end
+dice attacker 6 defender 6
+"""
+
+
+@pytest.mark.parametrize("expectation, holds", [
+    ("expect event casualties side=defender killed=transport:1 cargo_lost=infantry:2", True),
+    ("expect event casualties side=defender killed=transport:2", False),
+    ("expect event casualties side=defender killed=transport:1 damaged=", True),
+    ("expect event moved path=\"Sea Zone 8,Sea Zone 7\"", True),
+    ("expect event moved path=\"Sea Zone 8\"", False),
+    ("expect turn japan round 1", True),
+    ("expect turn japan round 2", False),
+    ("expect errors 0", True),
+    ("expect errors 1", False),
+    ("expect damage SZ 7: battleship 0", True),
+    ("expect damage SZ 7: battleship 1", False),
+])
+def test_expectations_about_events_turn_errors_and_damage(expectation, holds):
+    (case,) = parse_cases(SEA_FIGHT + expectation + "\n", "inline")
+    assert run_case(case, "aa1941").ok is holds
+
+
+def test_cargo_of_another_power_and_standing_orders_build_the_position():
+    """``aboard`` puts an ally's units on a carrying unit; ``standing`` gives a power its
+    defence orders before the turn."""
+    from adjudicator.service.games import load_game
+    from adjudicator.service.rules_cases import build_position
+    (case,) = parse_cases("""
+case pos: an allied cargo and a standing order
+power uk
+position empty
+units Sea Zone 4: uk 1 trn, 1 cv
+aboard Sea Zone 4: ussr 2 inf
+aboard Sea Zone 4: usa 1 ftr
+standing germany: defend all: losses tank, inf
+expect valid
+""", "inline")
+    state = build_position(load_game("aa1941"), case)
+    trn, cv = state.units["Sea Zone 4"]
+    assert [(u.type, u.owner) for u in trn.cargo] == [("infantry", "ussr")] * 2
+    assert [(u.type, u.owner) for u in cv.cargo] == [("fighter", "usa")]
+    assert state.standing_orders["germany"].for_space("Germany").loss_order == ("tank", "infantry")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("aboard Sea Zone 4: ussr 1 inf", "nothing there can carry infantry"),
+    ("standing germany: buy 1 inf", "expected 'standing POWER: defend ...'"),
+])
+def test_bad_position_lines_say_where(line, message):
+    (case,) = parse_cases(f"case x: y\nposition empty\n{line}\nexpect valid\n", "bad.txt")
+    result = run_case(case, "aa1941")
+    assert not result.ok and "bad.txt:3" in result.failures[0] and message in result.failures[0]
+
+
 @pytest.mark.parametrize("text,message", [
     ("expect valid", "expected 'case NAME: title' first"),
     ("case x: y\nexpect nothing", "unknown expectation 'nothing'"),
@@ -49,3 +114,55 @@ expect valid
 def test_bad_case_files_say_where(text, message):
     with pytest.raises(DataError, match=message):
         parse_cases(text, "bad.txt")
+
+
+POSITION_1942 = """
+power uk
+position empty
+units Sea Zone 7: uk 1 cv
+cargo Sea Zone 7: usa 1 ftr
+units Sea Zone 6: germany 1 sub
+standing germany: defend all: submerge never
+orders:
+combat:
+move 1 cv SZ 7 -> SZ 6
+end
+dice attacker 6 defender 1
+"""
+
+
+@pytest.mark.parametrize("expect,holds", [
+    ("expect units Sea Zone 6: germany 1 sub", True),
+    ("expect event casualties side=attacker cargo_lost.fighter=1", True),   # the ally's fighter
+    ("expect event casualties side=attacker cargo_lost.fighter=2", False),
+    ("expect event dice_rolled step=surprise times=1", True),               # never submerged
+    ("expect event dice_rolled step=surprise times=2", False),
+    ("expect sequence battle_started then casualties side=attacker", True),
+    ("expect sequence casualties side=attacker then battle_started", False),
+    ("expect next japan round 1", True),                       # uk, then japan
+    ("expect next germany round 1", False),
+])
+def test_case_format_extensions_can_fail(expect, holds):
+    """cargo/standing lines, dict fields, times=, sequence and next: each both holds and
+    fails on a concrete 1942 position."""
+    (case,) = parse_cases(f"case x: y{POSITION_1942}{expect}\n", "inline")
+    result = run_case(case, "aa1942")
+    assert result.ok is holds, result.failures
+
+
+@pytest.mark.parametrize("expect,holds", [
+    ("expect rejected units_cannot_move line 2 why=static_unit", True),
+    ("expect rejected units_cannot_move line 2 why=already_moved", False),
+])
+def test_rejections_match_parameters(expect, holds):
+    (case,) = parse_cases(f"""case x: y
+power germany
+position empty
+units Southern Europe: germany 1 ic
+orders:
+noncombat:
+move 1 ic Southern Europe -> Germany
+end
+{expect}
+""", "inline")
+    assert run_case(case, "aa1942").ok is holds

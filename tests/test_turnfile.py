@@ -11,6 +11,8 @@ import subprocess
 
 import pytest
 
+import adjudicator
+from adjudicator.io import orders_text, parser
 from adjudicator.service import gamedir
 from adjudicator.io import layout
 from adjudicator.io import hmac_dice
@@ -114,10 +116,13 @@ def test_create_game_layout(tmp_path):
     assert stat.S_IMODE(os.stat(d / ".secret" / "next-seed").st_mode) == 0o600
     gf, data = turnfile.read_game_file(d / "game.json")
     assert data == turnfile.encode(gf)                     # canonical bytes
-    assert gf.schema_version == 1 and gf.game_id == "test-game" and gf.ruleset == "stub"
-    assert gf.map_id == "stubmap" and gf.map_hash == game.content_hash
-    assert gf.created == "2024-05-01" and gf.dice == "pbem-dice-v1" and gf.dice_sides == 6
-    assert gf.players == {"ussr": None, "germany": None}
+    assert gf.schema_version == 2 and gf.game_id == "test-game" and gf.ruleset == "stub"
+    assert gf.map_id == "stubmap" and gf.rules_hash == game.content_hash
+    assert gf.engine == adjudicator.ENGINE_VERSION
+    assert gf.program == f"pbem-adjudicator {adjudicator.__version__}"
+    assert gf.created == "2024-05-01" and gf.dice == "pbem-dice-v2" and gf.dice_sides == 6
+    assert gf.players == {"ussr": turnfile.PlayerRecord(), "germany": turnfile.PlayerRecord()}
+    assert json.loads(data)["players"]["ussr"] == {"email": None, "key": None, "name": None}
     assert gf.initial_state == stub_state()
     seed = bytes.fromhex((d / ".secret" / "next-seed").read_text().strip())
     assert gf.seed_commitment == hmac_dice.commitment(seed)
@@ -141,8 +146,9 @@ def test_create_game_with_given_key_and_players(tmp_path):
                         {"ussr": tmp_path / "ussr.pub"}, initial=stub_state())
     gf, _ = turnfile.read_game_file(d / "game.json")
     assert keys.same_key(gf.game_master, gm)
-    assert keys.same_key(gf.players["ussr"], player) and gf.players["germany"] is None
-    assert gf.players["ussr"].endswith(" ussr player")
+    assert keys.same_key(gf.players["ussr"].key, player)
+    assert gf.players["germany"] == turnfile.PlayerRecord()
+    assert gf.players["ussr"].key.endswith(" ussr player")
     assert not (d / ".secret" / "gm_ed25519").exists()
     with pytest.raises(PbemError, match="unknown power"):
         gamedir.create_game(tmp_path / "g2", game, "test-game", tmp_path / "gm", "x",
@@ -153,7 +159,7 @@ def test_create_game_with_given_key_and_players(tmp_path):
                         {"germany": f"someone@example {line} comment  here"},
                         initial=stub_state())
     gf, _ = turnfile.read_game_file(tmp_path / "g3" / "game.json")
-    assert gf.players["germany"] == line + " comment here"
+    assert gf.players["germany"].key == line + " comment here"
 
 
 @pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen not installed")
@@ -195,8 +201,12 @@ def test_process_turns_chain_and_contents(tmp_path):
         assert opath.read_bytes() == text.encode("utf-8")
         assert tf.orders_digest == "sha256:" + hashlib.sha256(text.encode()).hexdigest()
         faces = [f for rec in tf.dice for f in rec.faces]
+        # the dice are bound to the canonical orders (here the stub parser's: the power)
+        canonical = parser.format_orders(stub_parse(text, game, tf.power), game)
+        assert tf.canonical_orders_digest == orders_text.canonical_digest(canonical)
         assert faces == hmac_dice.stream(tf.seed, tf.game_id, tf.turn_number,
-                                         tf.orders_digest, len(faces))
+                                         tf.canonical_orders_digest, len(faces),
+                                         algorithm="pbem-dice-v2")
         rolled = [r for ev in tf.events if isinstance(ev, DiceRolled) for r in ev.rolls]
         assert rolled == faces and len(faces) == 10
         sshsig.verify(data, layout.sig_path(path).read_text(), gf.game_master, "pbem-turn",
@@ -256,7 +266,8 @@ def test_refuses_changed_game_data(tmp_path):
     game, d = new_game(tmp_path)
     import attrs
     other = attrs.evolve(game, content_hash="sha256:" + "0" * 64)
-    with pytest.raises(PbemError, match="game data changed"):
+    with pytest.raises(PbemError, match="refusing to extend this game: the game was played "
+                                        "with rules .* Continue it with the release"):
         play(d, other, "x")
 
 
@@ -318,24 +329,54 @@ def test_refuses_tampered_last_turn(tmp_path):
 def test_signed_orders(tmp_path):
     player = keys.new_keypair(tmp_path / "ussr", "ussr")
     game, d = new_game(tmp_path, players={"ussr": keys.public_key_line(player)})
+    text = "game: test-game\nturn: 1\nattack\n"
     with pytest.raises(PbemError, match="must be signed"):
-        play(d, game, "attack\n")
-    wrong = sshsig.sign(b"attack\n", player, "pbem-turn")
+        play(d, game, text)
+    wrong = sshsig.sign(text.encode(), player, "pbem-turn")
     with pytest.raises(sshsig.SignatureError) as exc:
-        play(d, game, "attack\n", orders_signature=wrong)
+        play(d, game, text, orders_signature=wrong)
     assert exc.value.check == "namespace"
-    good = sshsig.sign(b"attack\n", player, "pbem-orders")
-    tf = play(d, game, "attack\n", orders_signature=good)
+    good = sshsig.sign(text.encode(), player, "pbem-orders")
+    tf = play(d, game, text, orders_signature=good)
     assert tf.orders_signature == good
     with pytest.raises(PbemError, match="lists no key"):
         play(d, game, "germany\n", orders_signature=good)
     play(d, game, "germany\n")       # germany has no key: unsigned is fine
 
 
+@pytest.mark.parametrize("headers, message", [
+    ("", "must name the game and the turn.*'game: test-game' and 'turn: 1'"),
+    ("game: test-game\n", "must name the game and the turn.*'turn: 1'"),
+    ("TURN: 1\n", "must name the game and the turn.*'game: test-game'"),
+    ("game: other-game\nturn: 1\n", "for game 'other-game', not 'test-game'"),
+    ("game: test-game\nturn: 7\n", "for turn 7, but the game is at turn 1"),
+])
+def test_signed_orders_must_name_game_and_turn(tmp_path, headers, message):
+    """A validly signed mail for another game or turn can never be replayed."""
+    player = keys.new_keypair(tmp_path / "ussr", "ussr")
+    game, d = new_game(tmp_path, players={"ussr": keys.public_key_line(player)})
+    text = headers + "attack\n"
+    with pytest.raises(PbemError, match=message):
+        play(d, game, text, orders_signature=sshsig.sign(text.encode(), player, "pbem-orders"))
+    assert not list((d / "turns").iterdir())
+
+
+def test_old_signed_orders_cannot_be_replayed_into_a_later_turn(tmp_path):
+    player = keys.new_keypair(tmp_path / "ussr", "ussr")
+    game, d = new_game(tmp_path, players={"ussr": keys.public_key_line(player)})
+    text = "# my orders\nGame: test-game\n  turn : 1\nattack\n"
+    sig = sshsig.sign(text.encode(), player, "pbem-orders")
+    play(d, game, text, orders_signature=sig)
+    play(d, game, "germany\n")
+    with pytest.raises(PbemError, match="already processed"):
+        play(d, game, text, orders_signature=sig)     # turn 3 is ussr's again
+    assert len(layout.list_turns(d)) == 2
+
+
 def test_orders_as_bytes_kept_exactly(tmp_path):
     player = keys.new_keypair(tmp_path / "ussr", "ussr")
     game, d = new_game(tmp_path, players={"ussr": tmp_path / "ussr.pub"})
-    raw = "attack karelia\r\n# ♞\r\n".encode("utf-8")
+    raw = "game: test-game\r\nturn: 1\r\nattack karelia\r\n# ♞\r\n".encode("utf-8")
     tf = play(d, game, raw, orders_signature=sshsig.sign(raw, player, "pbem-orders"))
     assert (d / "orders" / "0001-ussr.txt").read_bytes() == raw
     assert tf.orders.encode("utf-8") == raw
@@ -348,7 +389,7 @@ def test_turn_file_decode_errors(tmp_path):
     tf = play(d, game, "x")
     doc = turnfile.unstructure(tf)
     assert turnfile.decode_turn_file(doc) == tf
-    bad = dict(doc, schema_version=2)
+    bad = dict(doc, schema_version=3)
     with pytest.raises(StateFileError, match="newer"):
         turnfile.decode_turn_file(bad)
     bad = dict(doc, seed="zz")

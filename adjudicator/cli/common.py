@@ -34,15 +34,14 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-def read_text(path: str, what: str) -> str:
+def read_text(path: str, what: str, limit: int | None = None) -> str:
+    """A regular file's text (UTF-8, exactly as written: line endings are the orders
+    reader's business), at most ``limit`` bytes (default: the orders limit)."""
+    data = read_bytes(path, what, limit)
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PbemError(f"{what} {path} does not exist")
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise PbemError(f"{what} {path} is not UTF-8 text (byte {err.start})")
-    except OSError as err:
-        raise PbemError(f"cannot read {what} {path}: {err.strerror}")
+        raise PbemError(f"{what} {path} is not UTF-8 text (byte {err.start})") from None
 
 
 def print_problems(console: Console, problems, path: str, game=None) -> None:
@@ -97,33 +96,38 @@ def save_report(path: str, *args, overwrite: bool = False, **kwargs) -> None:
     write_atomic(Path(path), content.encode("utf-8"), overwrite=overwrite)
 
 
-def game_of(game_dir: str):
-    """The game definition a game directory was created with (same data, same options)."""
+def game_of(game_dir: str, command: str = "COMMAND"):
+    """The game definition a game directory was created with (same data, same options).
+    ``command``: the pbem command line to suggest with a pinned release if this
+    installation has another engine or other rules."""
     from ..service import gamedir
+    from ..io import versions
     from ..service.games import load_game
     info, _ = gamedir.read_game(game_dir)
     game = load_game(info.ruleset, options=info.options)
-    if info.map_hash != game.content_hash:
-        raise PbemError(f"{game_dir}: the game was created with map data {info.map_hash}, "
-                        f"but maps/{info.ruleset} now hashes to {game.content_hash}")
+    why = versions.mismatch(info.engine, info.rules_hash, game.content_hash)
+    if why is not None:
+        raise PbemError(f"{game_dir}: {why}. Use the release that made the game: "
+                        f"{versions.pinned(info.program, command)}")
     return game
 
 
-def load_game_dir(game_dir: str):
+def load_game_dir(game_dir: str, command: str = "COMMAND"):
     from ..service import gamedir
-    game = game_of(game_dir)
+    game = game_of(game_dir, command)
     state, _ = gamedir.current_state(game_dir)
     check_state(game, state, game_dir)
     return game, state
 
 
-def read_bytes(path: str, what: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
+def read_bytes(path: str, what: str, limit: int | None = None) -> bytes:
+    """A regular file's bytes (never a FIFO or device), at most ``limit`` bytes (default:
+    the orders limit)."""
+    from ..io.orders_text import MAX_ORDERS_BYTES
+    from ..io.storage import read_regular
+    if not Path(path).exists() and not Path(path).is_symlink():
         raise PbemError(f"{what} {path} does not exist")
-    except OSError as err:
-        raise PbemError(f"cannot read {what} {path}: {err.strerror}")
+    return read_regular(path, what, MAX_ORDERS_BYTES if limit is None else limit, PbemError)
 
 
 def positive_int(text: str) -> int:

@@ -1,4 +1,4 @@
-"""Commands on a game directory: new, show, check, process, report, verify, demo."""
+"""Commands on a game directory: new, show, check, process, report, demo."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..io.limits import MAX_SIGNATURE_BYTES
 from ..model.errors import PbemError
 from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
-    ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
+    DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
 )
 
 
@@ -27,13 +28,7 @@ def cmd_new(args, console: Console) -> int:
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
-    players = {}
-    for item in args.player or ():
-        power, sep, key = item.partition("=")
-        if not sep or not key:
-            raise PbemError(f"--player wants POWER=PUBLIC_KEY_FILE, not {item!r}")
-        from ..io.names import Names
-        players[Names(game).resolve_power(power)] = key
+    players = _player_options(game, args.player or (), args.email or ())
     key = gm_signing_key(args.key, args) if args.key else None
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=key,
                                created=_dt.date.today().isoformat(), players=players or None,
@@ -45,9 +40,37 @@ def cmd_new(args, console: Console) -> int:
     return EXIT_OK
 
 
+def _player_options(game, player_items, email_items) -> dict[str, dict]:
+    """``--player POWER=KEY.pub[,email=ADDR][,name=NAME]`` and ``--email POWER=ADDR`` ->
+    power -> {"key", "email", "name"} (``gamedir.player_record`` checks the values)."""
+    from ..io.names import Names
+    names = Names(game)
+    players: dict[str, dict] = {}
+    for item in player_items:
+        power, sep, rest = item.partition("=")
+        if not sep or not rest:
+            raise PbemError(f"--player wants POWER=KEY.pub[,email=ADDRESS][,name=NAME], not {item!r}")
+        record = players.setdefault(names.resolve_power(power), {})
+        for i, part in enumerate(rest.split(",")):
+            field, is_field, value = part.partition("=")
+            if is_field and field.strip() in ("key", "email", "name"):
+                record[field.strip()] = value.strip()
+            elif i == 0 and not is_field:
+                record["key"] = part.strip()
+            else:
+                raise PbemError(f"--player {item!r}: {part!r} is not KEY.pub, email=ADDRESS "
+                                "or name=NAME")
+    for item in email_items:
+        power, sep, address = item.partition("=")
+        if not sep or not address:
+            raise PbemError(f"--email wants POWER=ADDRESS, not {item!r}")
+        players.setdefault(names.resolve_power(power), {})["email"] = address.strip()
+    return players
+
+
 def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
-    game, state = load_game_dir(args.game)
+    game, state = load_game_dir(args.game, f"show -g {args.game}")
     if wants_picture(args):
         from .pictures import save_board
         from ..io import layout
@@ -67,7 +90,7 @@ def cmd_show(args, console: Console) -> int:
 def cmd_check(args, console: Console) -> int:
     from ..io.parser import parse_orders_partial
     from ..engine import check
-    game, state = load_game_dir(args.game)
+    game, state = load_game_dir(args.game, f"check {args.orders} -g {args.game}")
     text = read_text(args.orders, "orders file")
     orders, syntax_errors = parse_orders_partial(text, game, power=state.power)
     # The rules are checked on every line that parsed, so all problems show at once.
@@ -77,6 +100,11 @@ def cmd_check(args, console: Console) -> int:
                       highlight=False, soft_wrap=True)
     print_problems(console, problems, args.orders, game)
     errors = len(syntax_errors) + sum(p.severity == "error" for p in problems)
+    from ..service import gamedir
+    header = gamedir.header_problem(gamedir.read_game(args.game)[0], state, text)
+    if header:
+        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(header)}", soft_wrap=True)
+        errors += 1
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below)
@@ -93,14 +121,19 @@ def cmd_process(args, console: Console) -> int:
     from ..service import gamedir
     from ..present.report import render_report
     check_report_path(args.report, args.force)
-    game, state = load_game_dir(args.game)
+    game, state = load_game_dir(args.game, f"process {args.orders} -g {args.game}")
     data = read_bytes(args.orders, "orders file")
-    signature = read_text(args.signature, "signature file") if args.signature else None
+    signature = (read_text(args.signature, "signature file", MAX_SIGNATURE_BYTES)
+                 if args.signature else None)
     seeds = gamedir.demo_seeds(state.game_id) if args.demo_seeds else None
     source = args.key or gamedir.gm_key_location(args.game)
     key = gm_signing_key(source, args) if source is not None else None
-    turn = gamedir.process_turn(args.game, game, data, gm_key=key, orders_signature=signature,
-                                seeds=seeds)
+    try:
+        turn = gamedir.process_turn(args.game, game, data, gm_key=key,
+                                    orders_signature=signature, seeds=seeds)
+    except gamedir.TurnAlreadyProcessed as done:
+        console.print(f"[green]Nothing to do[/]: {escape(str(done))}")
+        return EXIT_OK
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
         save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
@@ -112,9 +145,8 @@ def cmd_process(args, console: Console) -> int:
 def cmd_report(args, console: Console) -> int:
     from ..service import gamedir
     from ..present.report import render_report
-    from ..io.turnfile import read_turn_file
     check_report_path(args.out, args.force)
-    game = game_of(args.game)
+    game = game_of(args.game, f"report -g {args.game}")
     from ..io import layout
     turns = layout.list_turns(args.game)
     if not turns:
@@ -124,9 +156,10 @@ def cmd_report(args, console: Console) -> int:
     if wanted not in numbers:
         raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
     index = numbers.index(wanted)
-    turn, _ = read_turn_file(turns[index][2])
-    before = (read_turn_file(turns[index - 1][2])[0].state if index
-              else gamedir.read_game(args.game)[0].initial_state)
+    gf, _ = gamedir.read_game(args.game)
+    turn = gamedir.read_turn(args.game, turns[index][2], gf)
+    before = (gamedir.read_turn(args.game, turns[index - 1][2], gf).state if index
+              else gf.initial_state)
     for st in (before, turn.state):
         check_state(game, st, args.game)
     render_report(turn.events, game, console, state_before=before, state_after=turn.state)
@@ -136,74 +169,30 @@ def cmd_report(args, console: Console) -> int:
     return EXIT_OK
 
 
-def _game_to_verify(args) -> str:
-    """The directory ``pbem verify`` audits: ``-g DIR`` or the positional (kept for
-    compatibility), refused as a usage error when it is plainly not a game -- an audit
-    that "FAILED" reads as evidence of cheating."""
-    from ..io.layout import GAME_FILE, TURN_RE, TURNS_DIR
-    if args.game and args.game_dir and Path(args.game).resolve() != Path(args.game_dir).resolve():
-        raise PbemError(f"two games given ({args.game_dir} and -g {args.game}): give one")
-    directory = args.game or args.game_dir or "."
-    path = Path(directory)
-    if not path.exists():
-        raise PbemError(f"{directory} does not exist: give the game directory "
-                        "(pbem verify -g DIR)")
-    if not path.is_dir():
-        raise PbemError(f"{directory} is not a directory: give the game directory "
-                        "(pbem verify -g DIR), not a file in it")
-    turns = path / TURNS_DIR
-    published = turns.is_dir() and any(TURN_RE.match(p.name) for p in turns.iterdir())
-    if not (path / GAME_FILE).exists() and not published:
-        inside = sorted(p.parent for p in path.glob(f"*/{GAME_FILE}"))
-        hint = f" (did you mean {inside[0]}?)" if inside else ""
-        raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}): give the "
-                        f"directory 'pbem new' created (pbem verify -g DIR){hint}")
-    return directory
-
-
-def cmd_verify(args, console: Console) -> int:
-    from ..service.audit import render_audit, verify_game
-    from ..service.games import load_game
-    from ..io.keys import load_public_key
-    directory = _game_to_verify(args)
-    expected = load_public_key(args.gm_key) if args.gm_key else None
-    report = verify_game(directory, load_game, expected_gm_key=expected)
-    render_audit(report, console)
-    return EXIT_OK if report.ok else EXIT_REJECTED
-
-
 def cmd_demo(args, console: Console) -> int:
-    """Play the bundled example game into a fresh directory, printing every report."""
-    from ..service import gamedir
+    """Play a bundled example game into a fresh directory, printing every report."""
+    from ..service import examples
     from ..service.games import load_game
-    from ..io.paths import TURNS_DIR
     from ..present.report import render_report
-    source = Path(args.example) if args.example else TURNS_DIR / "aa1941-example"
-    orders_files = sorted((source / "orders").glob("*.txt"))
-    if not orders_files:
-        raise PbemError(f"no orders files in {source / 'orders'}")
+    if args.example:
+        chosen = examples.example(args.ruleset, args.example)
+    else:
+        chosen = examples.example(args.ruleset or DEFAULT_RULESET)
+    chosen.orders_files()                      # no orders: say so before creating anything
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     if out.exists() and not out.is_dir():
         raise PbemError(f"{out} is not a directory: give an empty or new directory with --out")
     if out.exists() and any(out.iterdir()):
         raise PbemError(f"{out} is not empty: give an empty or new directory with --out")
-    game = load_game(args.ruleset)
-    seeds = gamedir.demo_seeds("aa1941-example")
-    gamedir.create_game(out, game, "aa1941-example", gm_key_path=None,
-                        created="2026-01-01", seeds=seeds)
-    from ..io.parser import parse_orders
-    from ..engine import check
-    for path in orders_files[: args.turns or None]:
-        state, _ = gamedir.current_state(out)
-        text = path.read_text(encoding="utf-8")
-        problems = check(game, state, parse_orders(text, game, power=state.power))
-        console.rule(f"[bold]{path.name}[/]: pbem check")
-        print_problems(console, problems, str(path), game)
-        if any(p.severity == "error" for p in problems):
+    game = load_game(chosen.ruleset)
+    for played in examples.play(chosen, out, turns=args.turns):
+        console.rule(f"[bold]{played.path.name}[/]: pbem check")
+        print_problems(console, list(played.problems), str(played.path), game)
+        if played.turn is None:
             return EXIT_REJECTED
         console.print("[green]orders valid[/]")
-        turn = gamedir.process_turn(out, game, path.read_bytes(), seeds=seeds)
-        render_report(turn.events, game, console, state_before=state, state_after=turn.state)
+        render_report(played.turn.events, game, console, state_before=played.state_before,
+                      state_after=played.turn.state)
     console.rule("[bold]pbem verify[/]")
     from ..service.audit import render_audit, verify_game
     report = verify_game(out, load_game)
@@ -219,9 +208,12 @@ def register(sub) -> None:
     p.add_argument("--id", help="game id (default: the directory name)")
     add_key_options(p, "game master's ed25519 key: a private key file, or a public key whose "
                        "private half is in ssh-agent (default: generate one in DIR/.secret)")
-    p.add_argument("--player", action="append", metavar="POWER=KEY.pub",
-                   help="a player's ed25519 public key; that power's orders must then be signed "
-                        "(ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS)")
+    p.add_argument("--player", action="append", metavar="POWER=KEY.pub[,email=ADDR][,name=NAME]",
+                   help="a player's ed25519 public key (and address, name); that power's orders "
+                        "must then be signed (ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS) "
+                        "and carry 'game:' and 'turn:' header lines")
+    p.add_argument("--email", action="append", metavar="POWER=ADDRESS",
+                   help="a player's email address")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
     p.set_defaults(func=cmd_new)
@@ -261,17 +253,13 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("verify", help="audit a whole game: signatures, chain, seeds, dice, replay")
-    p.add_argument("game_dir", nargs="?", metavar="DIR", help="the game directory (same as -g)")
-    p.add_argument("-g", "--game", help="game directory (default: .)")
-    p.add_argument("--gm-key", help="the game master's public key you expect (file or OpenSSH line); "
-                                    "without it any consistently re-signed game would pass")
-    p.set_defaults(func=cmd_verify)
-
-    p = sub.add_parser("demo", help="play the bundled example game and print every report")
-    p.add_argument("--example", help="example folder (default turns/aa1941-example)")
+    p = sub.add_parser("demo", help="play a bundled example game and print every report")
+    p.add_argument("--ruleset", "--map", dest="ruleset", metavar="NAME",
+                   help=f"play the example of this edition, turns/NAME-example "
+                        f"(default {DEFAULT_RULESET}; with --example: the one its name says)")
+    p.add_argument("--example", metavar="DIR",
+                   help="an example folder of your own (orders/*.txt, played in name order)")
     p.add_argument("--out", help="where to write the game directory (default: a temp dir)")
     p.add_argument("--turns", type=positive_int, help="stop after this many turns")
-    ruleset_option(p)
     p.set_defaults(func=cmd_demo)
 

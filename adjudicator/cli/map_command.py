@@ -9,7 +9,7 @@ from .pictures import picture_options, save_board
 
 
 def cmd_map(args, console: Console) -> int:
-    from ..io.loader import load_game
+    from ..service.games import load_game
     game = load_game(args.ruleset)
     if not (args.svg or args.png):
         args.svg = f"{game.ruleset.game_id or args.ruleset}-map.svg"

@@ -45,6 +45,11 @@ def register(edition: Edition) -> Edition:
     return edition
 
 
+def unregister(name: str) -> None:
+    """Forget an edition (tests register made-up editions for a while)."""
+    _EDITIONS.pop(name, None)
+
+
 def get(name: str) -> Edition:
     try:
         return _EDITIONS[name]

@@ -4,7 +4,9 @@ Spring 1942 §5.5).
 Units with ``captured_with_territory`` (factories, AA guns) that belong to an enemy of the
 territory's new controller change owner with it; they cannot move for the rest of the
 turn.  Friendly ones stay with their owner (1942: when a capital is freed, AA guns in its
-other territories stay with the ally who held them, [L578-L580]).
+other territories stay with the ally who held them, [L578-L580]) -- except those the ally
+captured this turn: liberation is judged at the end of the turn ([L568]), so they go back
+to the original owner with the territory.
 """
 
 from __future__ import annotations
@@ -50,22 +52,27 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
         ctx.emit(Plundered(power, capital_of, loot))
     if new_owner == capital_of:
         # A freed capital brings back its power's original territories held by allies.
+        # One an ally took from the enemy earlier this turn counts as liberated: whether a
+        # territory is liberated is judged at the end of the turn (1942 [L566]), so the
+        # units captured with it this turn go to the original owner too.
         for key, owner in sorted(board.owners.items()):
             t = board.map[key]
             if (t.original_owner == capital_of and owner != capital_of
                     and board.allied(owner, capital_of)):
-                set_owner(ctx, key, capital_of, owner, True)
+                set_owner(ctx, key, capital_of, owner, True, with_captured=True)
 
 
 def set_owner(ctx: TurnContext, territory: str, new_owner: str, previous: str | None,
-              liberated: bool) -> None:
-    """Change a territory's controller, with the units that are captured with it."""
+              liberated: bool, with_captured: bool = False) -> None:
+    """Change a territory's controller, with the units that are captured with it (and,
+    with ``with_captured``, those an ally captured with it this turn)."""
     board = ctx.board
     board.owners[territory] = new_owner
     ctx.emit(Captured(territory, new_owner, previous or "", board.map[territory].ipc, liberated))
     taken = [p for p in board.at(territory)
              if board.utype(p).has("captured_with_territory") and p.owner != new_owner
-             and (board.enemy_of(new_owner, p.owner) or board.utype(p).has("factory"))]
+             and (board.enemy_of(new_owner, p.owner) or board.utype(p).has("factory")
+                  or (with_captured and p.captured))]
     by_owner: dict[str, list] = {}
     for p in taken:
         by_owner.setdefault(p.owner, []).append(p)

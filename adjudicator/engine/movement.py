@@ -12,6 +12,7 @@ from ..model.events import Blitzed, Loaded, Moved, OrderSkipped, Unloaded
 from ..model.orders import Load, Move, Phase, Unload, UnitGroup
 from ..model.units import Domain
 from .abilities.base import hooks
+from .abilities.movement_rules import may_end_noncombat_in_hostile
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
@@ -183,7 +184,8 @@ def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
         if board.hostile_zone(s, power) and not sub:
             raise OrderFailed("must_stop_in_hostile_zone", space=s)
     dest = path[-1]
-    if phase == NONCOMBAT and board.hostile_zone(dest, power) and not sub:
+    if phase == NONCOMBAT and board.hostile_zone(dest, power) \
+            and not may_end_noncombat_in_hostile(ut):
         raise OrderFailed("noncombat_into_hostile_zone", space=dest)
 
 

@@ -76,12 +76,19 @@ def purchase(ctx: TurnContext) -> None:
     capacity = factory_capacity(ctx)
     needs_factory = {k: n for k, n in wanted.items() if not board.rules.units[k].has("factory")}
     total = sum(needs_factory.values())
+    # Buying more than the factories can place: an error where the edition forbids it
+    # (1941 FAQ: no deliberate overbuying), a warning where the excess is simply refunded
+    # at mobilization (Spring 1942 [L666]); option ``overbuying`` = "error" | "refund".
+    if board.rules.option("overbuying", "error") == "refund":
+        report, suffix = ctx.warn, "_refunded"
+    else:
+        report, suffix = ctx.error, ""
     if total > sum(capacity.values()):
-        ctx.error(line, "overbuying", bought=total, capacity=sum(capacity.values()))
+        report(line, "overbuying" + suffix, bought=total, capacity=sum(capacity.values()))
     naval = sum(n for k, n in needs_factory.items() if board.rules.units[k].domain == Domain.SEA)
     coastal = sum(c for f, c in capacity.items() if board.map.coastal_zones(f))
     if naval > coastal:
-        ctx.error(line, "naval_overbuying", bought=naval, capacity=coastal)
+        report(line, "naval_overbuying" + suffix, bought=naval, capacity=coastal)
     board.ipcs[economy] = have - cost
     ctx.pending_placements = dict(sorted(wanted.items()))
     ctx.bought = dict(ctx.pending_placements)

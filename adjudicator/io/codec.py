@@ -12,7 +12,9 @@ turn files.  Values become plain JSON-able dicts and lists and come back exactly
   trailing newline), so files can be hashed, signed and compared byte for byte.
 
 Decoding is strict: a wrong type is an error (``DecodeError``, a ``StateFileError``)
-naming where in the document it is, never a silent conversion.
+naming where in the document it is, never a silent conversion.  Numbers are bounded
+(``limits``): the unit counts of a state are added up and checked before any unit is
+built, so a count of 10**7 is refused at once.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
+from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
 
 T = TypeVar("T")
 
@@ -210,6 +213,31 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
     return tuple(out)
 
 
+def count_units(units_raw, where: str = "units", limit: int = MAX_UNITS) -> int:
+    """The number of units the groups of a state's ``units`` object stand for, cargo
+    included, without building any; ``DecodeError`` as soon as it passes ``limit``."""
+    total = 0
+    pending = [(groups, f"{where}.{space}") for space, groups in units_raw.items()]
+    while pending:
+        groups, here = pending.pop()
+        if not isinstance(groups, list):
+            continue                       # ungroup_units reports the shape
+        for i, group in enumerate(groups):
+            if not isinstance(group, dict):
+                continue
+            if "cargo" in group:
+                total += 1
+                pending.append((group["cargo"], f"{here}[{i}].cargo"))
+            else:
+                count = group.get("count")
+                if type(count) is int and count > 0:
+                    total += count
+            if total > limit:
+                raise DecodeError(f"{here}[{i}]: more than {limit} units in the state; "
+                                  "refusing to expand them")
+    return total
+
+
 def encode_state(state: GameState) -> dict:
     """``GameState`` -> plain dict (keys sorted, units grouped)."""
     return {
@@ -248,6 +276,7 @@ def decode_state(data, where: str = "state") -> GameState:
     units_raw = data["units"]
     if not isinstance(units_raw, dict):
         raise DecodeError(f"{where}.units: expected an object, found {_describe(units_raw)}")
+    count_units(units_raw, f"{where}.units")
     units = {space: ungroup_units(groups, f"{where}.units.{space}")
              for space, groups in units_raw.items()}
     so_raw = data.get("standing_orders", {})
@@ -262,6 +291,11 @@ def decode_state(data, where: str = "state") -> GameState:
     for key, value in (("round", data["round"]), ("turn_number", turn_number)):
         if type(value) is not int:
             raise DecodeError(f"{where}.{key}: expected an integer, found {_describe(value)}")
+    bounds = [("round", data["round"], 1, MAX_ROUND), ("turn_number", turn_number, 1, MAX_TURN_NUMBER)]
+    bounds += [(f"ipcs.{p}", v, -MAX_IPCS, MAX_IPCS) for p, v in ipcs.items()]
+    for key, value, low, high in bounds:
+        if not low <= value <= high:
+            raise DecodeError(f"{where}.{key}: {value} is out of range ({low} to {high})")
     relations = _str_map(data.get("relations", {}), f"{where}.relations", str)
     extras = data.get("extras", {})
     if not isinstance(extras, dict):

@@ -1,12 +1,14 @@
 """Verifiable dice: HMAC-SHA256 in counter mode, keyed by a committed-then-revealed seed.
 
 The game master commits to a random 32-byte seed (publishing ``sha256(seed)``) *before*
-the orders for a turn arrive.  The dice of the turn are then derived from that seed and
-the digest of the accepted orders file, the game id and the turn number.  Once the seed
-is revealed in the turn file anyone can recompute every die offline.  Neither side can
-steer the dice: the game master is bound to the seed by the commitment, the player does
-not know the seed when writing the orders.  The full specification, with test vectors,
-is docs/dice-spec.md; keep the two in step.
+the orders for a turn arrive.  The dice of the turn are then derived from that seed, the
+game id, the turn number and a digest of the orders: in ``pbem-dice-v2`` the digest of the
+canonical text of the parsed orders (so re-spacing or re-commenting the orders cannot
+change the dice), in ``pbem-dice-v1`` (schema 1 games) the digest of the exact bytes.
+Once the seed is revealed in the turn file anyone can recompute every die offline.
+Neither side can steer the dice: the game master is bound to the seed by the commitment,
+the player does not know the seed when writing the orders.  The full specification, with
+test vectors, is docs/dice-spec.md; keep the two in step.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ import struct
 
 from ..model.errors import PbemError
 
-DOMAIN = b"pbem-dice-v1\x00"
-ALGORITHM = "pbem-dice-v1"       # the name written in game files
+ALGORITHM_V1 = "pbem-dice-v1"    # schema 1 games: bound to the orders file's exact bytes
+ALGORITHM_V2 = "pbem-dice-v2"    # bound to the canonical text of the parsed orders
+ALGORITHM = ALGORITHM_V2         # the algorithm of new games (the name written in game.json)
+ALGORITHMS = (ALGORITHM_V1, ALGORITHM_V2)
+DOMAIN = ALGORITHM.encode("ascii") + b"\x00"
 SEED_BYTES = 32
 DIGEST_BYTES = 32
 
@@ -71,14 +76,30 @@ def parse_seed(value: bytes | str) -> bytes:
     return seed
 
 
-def message_prefix(game_id: str, turn_number: int, orders_digest: bytes | str) -> bytes:
-    """Every HMAC message except its trailing 8-byte block counter (see dice-spec.md)."""
+def domain(algorithm: str) -> bytes:
+    """The domain-separation label of ``algorithm``: its name and one zero byte."""
+    if algorithm not in ALGORITHMS:
+        raise PbemError(f"unknown dice algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
+    return algorithm.encode("ascii") + b"\x00"
+
+
+def demo_seed(game_id: str, turn_number: int) -> bytes:
+    """The predictable seed of a demo game (SHA-256 of a label, the game id and the turn
+    number).  Never for real games: anyone can compute it in advance -- which is also how
+    the audit recognises a game played with demo seeds."""
+    return hashlib.sha256(f"pbem-demo-seed|{game_id}|{turn_number}".encode()).digest()
+
+
+def message_prefix(game_id: str, turn_number: int, orders_digest: bytes | str,
+                   algorithm: str = ALGORITHM) -> bytes:
+    """Every HMAC message except its trailing 8-byte block counter (see dice-spec.md).
+    ``orders_digest``: for v2 the canonical orders digest, for v1 the orders file's."""
     gid = game_id.encode("utf-8")
     if len(gid) > 0xFFFFFFFF:
         raise PbemError("game id too long")
     if not 0 <= turn_number < 2 ** 64:
         raise PbemError(f"turn number out of range: {turn_number}")
-    return (DOMAIN + struct.pack(">I", len(gid)) + gid + struct.pack(">Q", turn_number)
+    return (domain(algorithm) + struct.pack(">I", len(gid)) + gid + struct.pack(">Q", turn_number)
             + parse_digest(orders_digest))
 
 
@@ -88,14 +109,15 @@ class HmacDice:
     face ``b % sides + 1``.  ``log`` records every roll as ``(purpose, faces)``."""
 
     def __init__(self, seed: bytes | str, game_id: str, turn_number: int,
-                 orders_digest: bytes | str, sides: int = 6):
+                 orders_digest: bytes | str, sides: int = 6, algorithm: str = ALGORITHM):
         if not 2 <= sides <= 256:
             raise PbemError(f"dice must have 2..256 sides, not {sides}")
         self.sides = sides
         self.game_id = game_id
         self.turn_number = turn_number
         self._limit = 256 - 256 % sides
-        self._mac = hmac.new(parse_seed(seed), message_prefix(game_id, turn_number, orders_digest),
+        self._mac = hmac.new(parse_seed(seed),
+                             message_prefix(game_id, turn_number, orders_digest, algorithm),
                              hashlib.sha256)
         self._counter = 0
         self._pending: list[int] = []   # accepted faces not yet handed out, in stream order
@@ -137,6 +159,6 @@ class HmacDice:
 
 
 def stream(seed: bytes | str, game_id: str, turn_number: int, orders_digest: bytes | str,
-           count: int, sides: int = 6) -> list[int]:
+           count: int, sides: int = 6, algorithm: str = ALGORITHM) -> list[int]:
     """The first ``count`` faces of a turn's stream (for audits and test vectors)."""
-    return HmacDice(seed, game_id, turn_number, orders_digest, sides).faces(count)
+    return HmacDice(seed, game_id, turn_number, orders_digest, sides, algorithm).faces(count)

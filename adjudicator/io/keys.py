@@ -20,7 +20,8 @@ from cryptography.hazmat.primitives.serialization import (
 
 from ..model.errors import PbemError
 from .agent import AgentError, AgentKey, agent_key, socket_path
-from .storage import write_atomic
+from .limits import MAX_KEY_BYTES
+from .storage import read_regular, write_atomic
 
 
 class KeyFileError(PbemError):
@@ -57,13 +58,7 @@ def load_private_key(path) -> Ed25519PrivateKey:
     ssh-agent key, is returned as it is).  Keys with a passphrase: :func:`load_signing_key`."""
     if isinstance(path, (Ed25519PrivateKey, AgentKey)):
         return path
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise KeyFileError(f"private key {path}: file not found") from None
-    except OSError as exc:
-        raise KeyFileError(f"private key {path}: cannot be read ({exc.strerror or exc})") from None
+    data = read_regular(Path(path), "private key", MAX_KEY_BYTES, KeyFileError)
     try:
         key = load_ssh_private_key(data, password=None)
     except TypeError:
@@ -108,11 +103,9 @@ def load_public_key(line_or_path) -> Ed25519PublicKey:
         return _parse_line(line_or_path, "public key")
     path = Path(line_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise KeyFileError(f"public key {path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KeyFileError(f"public key {path}: cannot be read ({exc})") from None
+        text = read_regular(path, "public key", MAX_KEY_BYTES, KeyFileError).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KeyFileError(f"public key {path}: not UTF-8 text ({exc})") from None
     if PRIVATE_KEY_MARK in text:
         raise KeyFileError(f"{path} is a private key, not a public key: give its .pub file "
                            "or the 'ssh-ed25519 AAAA...' line (and keep the private key to "

@@ -30,6 +30,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
 from ..model.orders import Order, OrderSet, Phase, UnitGroup
+from . import orders_text
 from .names import Names, UnknownName
 from .order_kinds import KINDS, section_of
 from .paths import GRAMMAR_DIR
@@ -510,7 +511,7 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     builder = _Builder(names, power)
     kinds = edition_kinds(game)
     parser = _lark(kinds)
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, raw in orders_text.numbered_lines(text, builder.errors):
         code = _strip_comment(raw)
         if not code.strip():
             continue

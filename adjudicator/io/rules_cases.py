@@ -12,9 +12,15 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     clear Karelia, West Russia          # remove every unit from these spaces
     units West Russia: germany 2 tank   # add units: a power, then unit groups as in orders,
     units SZ 5: uk 1 cv (2 ftr)         #   cargo in parentheses
+    aboard SZ 5: usa 1 ftr              # cargo of another power: it rides on the last unit
+                                        #   listed there that carries its kind (land/air)
+    standing germany: defend all: submerge never   # a power's standing defence orders
+    cargo SZ 5: usa 1 ftr               # put units aboard a carrier/transport there with room
+                                        #   (an ally's cargo)
     damage Germany: 4                   # damage on the factory there
     owner Karelia: germany              # who controls a territory ("neutral" for nobody)
     ipcs germany 30
+    standing uk: defend all: submerge never    # another power's standing defence orders
     orders:                             # the orders text, up to "end"
       combat:
       move 1 tank West Russia -> Karelia -> Archangel
@@ -24,16 +30,28 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
                                         #   script of faces: "dice 1 5 2 6 ..." in roll order
     expect valid                        # no error when the orders are checked
     expect rejected blitz_blocked line 2   # an error with this problem code (and line)
+    expect rejected units_cannot_move line 4 why=captured_this_turn   # (and parameters)
     expect warning retreat_redirected
+    expect no warning overbuying_refunded
+    expect errors 3                     # exactly this many errors (no stray ones)
     expect skipped units_not_there line 5  # played: an order skipped with this reason
     expect units Archangel: germany 1 tank # played: exactly these units of that owner there
     expect no units Karelia: ussr          #   (cargo counted), or none at all
     expect owner Karelia: germany
     expect ipcs germany 28
-    expect damage Germany 4
+    expect damage Germany 4             # the factory's damage there
+    expect damage SZ 5: battleship 0    # the damage of every unit of a type there
     expect event battle_ended space=Karelia outcome=attacker_wins
+    expect event casualties side=defender killed=transport:1,infantry:2   # dict fields as
+    expect event landed path="Sea Zone 14,Gibraltar"   #   type:count, tuple fields as a,b
+    expect event casualties side=defender killed.infantry=2   # one key of a dict field
+    expect event dice_rolled step=aa times=1                   # exactly one such event
+    expect sequence battle_started battle_type=raid then battle_started space=Karelia
+                                        # these events in this order (others may come between)
     expect no event aircraft_lost
+    expect turn ussr round 2            # whose turn is next, and the round
     expect winner Axis                  # or: expect no winner
+    expect next germany round 1         # whose turn comes next (and in which round)
 
 A case with ``dice`` is played (``adjudicate``) as well as checked; expectations about the
 position after the turn need dice.  Names follow the orders language (aliases, ``SZ 5``).
@@ -55,7 +73,8 @@ MAX_CASE_FILE = 1_000_000
 @attrs.frozen
 class Expectation:
     kind: str                     # valid, rejected, warning, skipped, units, no_units, owner,
-                                  # ipcs, damage, event, no_event, winner, no_winner
+                                  # ipcs, damage, event, no_event, sequence, winner,
+                                  # no_winner, next (or turn), no_warning, errors
     args: tuple[str, ...] = ()
     line: int = 0                 # where in the case file (for failure messages)
 
@@ -159,7 +178,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if rest not in ("setup", "empty"):
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
-        elif word in ("clear", "units", "damage", "owner", "ipcs"):
+        elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs"):
             current["edits"].append((word, rest, number))
         elif word == "orders":
             in_orders, orders = True, []
@@ -174,7 +193,8 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             negated, kind, args = bool(m.group(1)), m.group(2).casefold(), m.group(3).strip()
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
-                     "ipcs", "damage", "event", "no_event", "winner", "no_winner")
+                     "ipcs", "damage", "event", "no_event", "sequence", "winner", "no_winner",
+                     "turn", "next", "no_warning", "errors")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             current["expect"].append(Expectation(kind, (args,) if args else (), number))

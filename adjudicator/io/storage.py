@@ -1,9 +1,11 @@
-"""Safe file I/O for game files: atomic writes that never clobber, JSON reads that explain.
+"""Safe file I/O for game files: atomic writes that never clobber, bounded reads that explain.
 
 Every published file is written with ``write_atomic``: the bytes go to a temporary file
 in the same directory, are flushed to disk, and only then appear under their real name,
 so a crash never leaves a half-written file.  By default an existing file is never
-replaced (turn files are append-only).
+replaced (turn files are append-only).  Every call that changes the disk goes through
+``fs`` (the crash-test facade).  Reads accept only regular files (never a FIFO, a device
+or a symlink to one) and at most a given number of bytes.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
 from ..model.errors import PbemError, StateFileError
+from . import fs
+from .limits import MAX_JSON_BYTES, MAX_JSON_NUMBER_CHARS
 
 
 def temp_name(path: Path) -> Path:
@@ -23,17 +28,23 @@ def temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
 
 
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` is one of ``temp_name``'s (a file an interrupted write left)."""
+    return name.startswith(".") and name.endswith(".tmp")
+
+
 def write_temp(path: Path, data: bytes, mode: int = 0o644) -> Path:
     """Write ``data`` to a new temporary file next to ``path``, fsync it, return its name."""
     path = Path(path)
     tmp = temp_name(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    fd = fs.create_new(tmp, mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)  # the umask may have narrowed it
+        try:
+            fs.write_all(fd, data)
+            fs.fsync(fd)
+        finally:
+            fs.close(fd)
+        fs.chmod(tmp, mode)  # the umask may have narrowed it
     except BaseException:
         _unlink_quietly(tmp)
         raise
@@ -48,17 +59,17 @@ def commit_temp(tmp: Path, path: Path, overwrite: bool = False) -> None:
     tmp, path = Path(tmp), Path(path)
     try:
         if overwrite:
-            os.replace(tmp, path)
+            fs.replace(tmp, path)
         else:
             try:
-                os.link(tmp, path)
+                fs.link(tmp, path)
             except FileExistsError:
                 raise PbemError(f"{path} already exists; refusing to overwrite it") from None
             except OSError:
                 # File systems without hard links: check-then-rename (small race window).
                 if path.exists():
                     raise PbemError(f"{path} already exists; refusing to overwrite it") from None
-                os.replace(tmp, path)
+                fs.replace(tmp, path)
             _unlink_quietly(tmp)
     except BaseException:
         _unlink_quietly(tmp)
@@ -83,36 +94,78 @@ def write_atomic(path, data: bytes, overwrite: bool = False, mode: int = 0o644) 
 
 def fsync_dir(directory: Path) -> None:
     """Make a rename in ``directory`` durable (best effort; not all platforms allow it)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    fs.fsync_dir(directory)
 
 
 def _unlink_quietly(path: Path) -> None:
     try:
-        os.unlink(path)
+        fs.unlink(path)
     except FileNotFoundError:
         pass
 
 
-def read_bytes(path, what: str = "file") -> bytes:
-    """The bytes of ``path``, or a ``StateFileError`` saying why they cannot be read."""
+def read_regular(path, what: str = "file", limit: int = MAX_JSON_BYTES,
+                 error=StateFileError) -> bytes:
+    """The bytes of the regular file ``path`` (symlinks to one are followed), at most
+    ``limit`` of them.  A FIFO, device, socket or directory, a missing or unreadable file
+    or one over the limit raises ``error`` saying which -- without blocking on a FIFO or
+    reading a device."""
     path = Path(path)
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise StateFileError(f"{what} {path}: file not found") from None
+        raise error(f"{what} {path}: file not found") from None
     except IsADirectoryError:
-        raise StateFileError(f"{what} {path}: is a directory, not a file") from None
+        raise error(f"{what} {path}: is a directory, not a file") from None
     except OSError as exc:
-        raise StateFileError(f"{what} {path}: cannot be read ({exc.strerror or exc})") from None
+        raise error(f"{what} {path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise error(f"{what} {path}: is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{what} {path}: is not a regular file (a FIFO, device or socket); "
+                        "refusing to read it")
+        if info.st_size > limit:
+            raise error(f"{what} {path}: {info.st_size} bytes is over the limit of {limit}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise error(f"{what} {path}: more than the limit of {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise error(f"{what} {path}: cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def read_bytes(path, what: str = "file", limit: int = MAX_JSON_BYTES) -> bytes:
+    """The bytes of ``path``, or a ``StateFileError`` saying why they cannot be read."""
+    return read_regular(path, what, limit)
+
+
+class _NumberTooLong(ValueError):
+    pass
+
+
+def _bounded(convert):
+    def parse(text: str):
+        if len(text) > MAX_JSON_NUMBER_CHARS:
+            raise _NumberTooLong(text)
+        value = convert(text)
+        if value in (float("inf"), float("-inf")):
+            raise _NumberTooLong(text)
+        return value
+    return parse
+
+
+def _no_constant(name: str):
+    raise _NumberTooLong(name)
 
 
 def parse_json_bytes(data: bytes, path, what: str = "state file") -> dict[str, Any]:
@@ -122,7 +175,12 @@ def parse_json_bytes(data: bytes, path, what: str = "state file") -> dict[str, A
     except UnicodeDecodeError as exc:
         raise StateFileError(f"{what} {path}: not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_int=_bounded(int), parse_float=_bounded(float),
+                         parse_constant=_no_constant)
+    except _NumberTooLong as exc:
+        shown = str(exc)[:20] + ("..." if len(str(exc)) > 20 else "")
+        raise StateFileError(f"{what} {path}: the number {shown} is out of range (at most "
+                             f"{MAX_JSON_NUMBER_CHARS} characters; no NaN or Infinity)") from None
     except json.JSONDecodeError as exc:
         raise StateFileError(
             f"{what} {path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"

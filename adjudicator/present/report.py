@@ -58,7 +58,7 @@ from ..model.events import (
 from ..model.game import Game
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
-    problem_text, render, retreat_reason,
+    problem_text, raid_summary, render, retreat_reason,
 )
 from ..model.state import GameState
 from .report_board import with_board
@@ -166,6 +166,9 @@ def _line_cell(line: int) -> str:
 
 def _battle_summary_line(game: Game | None, battle: "_Battle") -> str:
     started, ended = battle.started, battle.ended
+    if started is not None and started.battle_type == "raid":
+        damage = next((ev for ev in battle.events if isinstance(ev, RaidDamage)), None)
+        return raid_summary(game, started.attacker, damage)
     retreat_to = next((ev.destination for ev in battle.events if isinstance(ev, Retreated)), None)
     summary = battle_summary(game, ended, started.attacker if started else None,
                              started.defenders if started else (), retreat_to)
@@ -195,13 +198,18 @@ class _Battle:
 def _group_battles(events: list[Event]) -> list[_Battle]:
     battles: list[_Battle] = []
     open_: dict[str, _Battle] = {}
+    ended: dict[str, _Battle] = {}     # a raid's damage dice come after its BattleEnded
     for ev in events:
         if isinstance(ev, BattleStarted):
             b = _Battle(ev.battle, ev)
             battles.append(b)
             open_[ev.battle] = b
+            ended.pop(ev.battle, None)
         elif isinstance(ev, _BATTLE_EVENTS):
             b = open_.get(ev.battle)
+            if b is None and not isinstance(ev, BattleEnded) and ev.battle in ended:
+                ended[ev.battle].events.append(ev)
+                continue
             if b is None:                      # events of a battle never started: keep them
                 b = _Battle(ev.battle)
                 battles.append(b)
@@ -209,6 +217,7 @@ def _group_battles(events: list[Event]) -> list[_Battle]:
             if isinstance(ev, BattleEnded):
                 b.ended = ev
                 del open_[ev.battle]
+                ended[ev.battle] = b
             else:
                 b.events.append(ev)
     return battles
@@ -253,7 +262,7 @@ def _dice_table(game: Game, rolls: list[DiceRolled]) -> Table:
         table.add_row(
             STEP_NAMES.get(ev.step, ev.step),
             Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
-            unit_name(game, ev.unit_type, len(ev.rolls)),
+            unit_name(game, ev.unit_type, 1 if ev.step == "aa" else len(ev.rolls)),  # one gun fires
             str(len(ev.rolls)),
             "damage" if damage else f"≤{ev.target}",
             Text(" ".join(map(str, ev.rolls))) if damage else _dice_text(ev),

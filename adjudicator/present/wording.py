@@ -107,6 +107,10 @@ PROBLEMS: dict[str, str] = {
     "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
                   "(no deliberate overbuying)",
     "naval_overbuying": "{bought} sea units bought but coastal factories can place only {capacity}",
+    "overbuying_refunded": "{bought} units bought but your factories can place only {capacity} "
+                           "this turn; what is not placed will be refunded",
+    "naval_overbuying_refunded": "{bought} sea units bought but coastal factories can place only "
+                                 "{capacity}; what is not placed will be refunded",
     "nothing_to_repair": "no damaged factory of yours in {space}",
     "repair_too_much": "the factory in {space} has {damage} damage; {points} cannot be repaired",
     # -- placement ("cannot place {unit} in {space}: ...")
@@ -229,6 +233,15 @@ def retreat_reason(reason: str, condition) -> str:
         comparison = getattr(condition.comparison, "value", condition.comparison)
         parts.append(f"{condition.side}{unit} {comparison} {condition.threshold}")
     return "retreat condition: " + (" and ".join(parts) or "always")
+
+
+def raid_summary(game: Game | None, attacker: str | None, damage) -> str:
+    """"Germany bombs United Kingdom: 3 damage to the Industrial Complex (now 3)"."""
+    att = power_name(game, attacker) if attacker else "the attacker"
+    if damage is None:
+        return f"{att}'s raid is shot down before it bombs"
+    return (f"{att} bombs {damage.space}: {damage.damage} damage to the "
+            f"{unit_name(game, damage.unit_type)} (now {damage.total})")
 
 
 def battle_summary(game: Game | None, ended, attacker: str | None = None,

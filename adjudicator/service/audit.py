@@ -7,24 +7,34 @@ every turn file:
 check              what is verified
 =================  =============================================================
 files              the directory holds only the expected files, none missing
-format             the file parses and has the documented shape
+format             the file parses, has the documented shape, is in canonical bytes
+                   and within the size bounds
 signature          ``X.sig`` is a valid SSHSIG (namespace pbem-turn) of ``X``'s
                    exact bytes by the game master key named in game.json
 gm_key             (optional) that key is the one the caller expected
-game_data          the game definition can be loaded; its hash is ``map_hash``
-sequence           turn numbers, rounds, powers and ids follow on from the state
+game_data          the loaded game definition has the recorded options
+sequence           turn numbers, rounds, powers, ids, schema, engine and rules
+                   follow on from the game file and the previous state
 chain              ``previous`` is the digest of the previous file's bytes
 orders             ``orders/NNNN-<power>.txt`` is exactly the text in the turn file
                    and its digest is ``orders_digest``
-orders_signature   the player's signature of the orders, if the game lists a key
+orders_signature   the player's signature of the orders and its game/turn headers
+                   if the game lists a key for the power; none if it lists no key
 commitment         the revealed seed opens the commitment published one file earlier
 dice               every recorded roll is reproduced, in order, by the HMAC stream
+canonical          the canonical text of the parsed orders has the digest the dice
+                   are bound to (needs this program's rules, like the replay)
 replay             re-adjudicating the turn from the previous state and the orders
                    gives byte-for-byte the published turn (dice, events, state)
 =================  =============================================================
 
-The report gives the first failure (file, check, detail), counts, and each power's luck:
-hits scored against the hits expected from the dice's targets.
+Only an installation with the game's engine version and rules hash can run the
+``canonical`` and ``replay`` checks; any other runs every other check and says, in
+``replay_note``, which release would replay the game (``require_replay`` makes that a
+failure).  The report also carries warnings that are not failures (demo seeds, a
+published ``.secret/``), the digest of every verified file (for ``pbem verify --known``
+and ``--record``), counts, and each power's luck: hits scored against the hits expected
+from the dice's targets.
 """
 
 from __future__ import annotations
@@ -37,19 +47,17 @@ from typing import Callable
 
 import attrs
 
-from ..io import hmac_dice
-
-from ..io import keys
-
-from ..io import sshsig
+from ..io import hmac_dice, keys, orders_text, sshsig, versions
+from ..io.limits import MAX_JSON_BYTES, MAX_SIGNATURE_BYTES
+from ..io.storage import read_regular
 from ..model.errors import PbemError
 from ..model.events import BattleStarted, DiceRolled
 from ..io.layout import (
-    GAME_FILE, ORDERS_DIR, ORDERS_RE, TURN_RE, TURN_SIG_RE, TURNS_DIR, sig_path,
+    GAME_FILE, ORDERS_DIR, ORDERS_RE, SECRET_DIR, TURN_RE, TURN_SIG_RE, TURNS_DIR, sig_path,
 )
 from ..io.turnfile import (
-    GameFile, TurnFile, decode_game_file, decode_turn_file, encode, file_digest,
-    make_turn_file, orders_bytes,
+    GAME_MASTER, GameFile, TurnFile, decode_game_file, decode_turn_file, dice_digest, encode,
+    file_digest, make_turn_file, orders_bytes,
 )
 
 
@@ -85,13 +93,19 @@ class AuditReport:
     directory: str
     game_id: str | None = None
     gm_fingerprint: str | None = None
+    schema_version: int | None = None
+    program: str | None = None           # the release that created the game
+    engine: str | None = None            # the engine version the game was played with
     turns_found: int = 0
     turns_checked: int = 0
     dice_checked: int = 0
     signatures_checked: int = 0
     turns_replayed: int = 0
     replay: bool = True
+    replay_note: str | None = None       # why the rules replay is not possible here
     failure: Failure | None = None
+    warnings: list[str] = attrs.field(factory=list)
+    verified_files: list[tuple[str, str]] = attrs.field(factory=list)  # (path, digest)
     luck: dict[str, PowerLuck] = attrs.field(factory=dict)
     final_state: object = None     # the GameState after the last verified turn
     power_names: dict[str, str] = attrs.field(factory=dict)   # power key -> display name
@@ -110,21 +124,37 @@ class _Stop(Exception):
     """Internal: the first failure has been recorded."""
 
 
+@attrs.define
+class _Rules:
+    """What the rules checks need: the game definition, the parser, the canonical
+    formatter and the engine (None where this installation cannot replay the game)."""
+
+    game: object = None
+    parse: Callable | None = None
+    canonical: Callable | None = None
+    adjudicate: Callable | None = None
+
+
 # --------------------------------------------------------------------------- verify
 
 def verify_game(directory, load_game: Callable | None = None, *, parse: Callable | None = None,
-                adjudicate: Callable | None = None, replay: bool = True,
-                expected_gm_key=None) -> AuditReport:
+                adjudicate: Callable | None = None, canonical: Callable | None = None,
+                replay: bool = True, expected_gm_key=None,
+                require_replay: bool = False) -> AuditReport:
     """Audit the game in ``directory``.  ``load_game(name)`` loads the game definition
-    named by game.json's ``ruleset`` (default: ``loader.load_game``); ``parse`` and
-    ``adjudicate`` default to the real parser and engine.  ``replay=False`` skips
-    re-adjudication (every other check still runs).  ``expected_gm_key``: a public key
-    (line, path or object) the game master must hold -- game.json names its own key, so
-    without this the audit proves consistency, not who the game master is."""
+    named by game.json's ``ruleset`` (default: ``loader.load_game``); ``parse``,
+    ``canonical`` and ``adjudicate`` default to the real parser, ``format_orders`` and
+    engine.  ``replay=False`` skips re-adjudication, and without ``load_game`` also the
+    ``canonical`` check (every other check still runs).
+    ``require_replay``: a game this installation cannot replay (other engine version or
+    rules) fails instead of getting a note.  ``expected_gm_key``: a public key (line, path
+    or object) the game master must hold -- game.json names its own key, so without this
+    the audit proves consistency, not who the game master is."""
     directory = Path(directory)
     report = AuditReport(directory=str(directory), replay=replay)
     try:
-        _verify(directory, report, load_game, parse, adjudicate, replay, expected_gm_key)
+        _verify(directory, report, load_game, parse, canonical, adjudicate, replay,
+                expected_gm_key, require_replay)
     except _Stop:
         pass
     except AuditUnavailable:
@@ -136,25 +166,26 @@ def verify_game(directory, load_game: Callable | None = None, *, parse: Callable
 
 def _fail(report: AuditReport, directory: Path, path: Path | str, check: str, detail: str):
     try:
-        rel = str(Path(path).relative_to(directory))
+        rel = Path(path).relative_to(directory).as_posix()
     except ValueError:
         rel = str(path)
     report.failure = Failure(rel, check, detail)
     raise _Stop
 
 
-def _read(report, directory, path: Path, check: str, what: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
+def _read(report, directory, path: Path, check: str, what: str,
+          limit: int = MAX_JSON_BYTES) -> bytes:
+    if not path.exists() and not path.is_symlink():
         _fail(report, directory, path, check, f"{what} is missing")
-    except OSError as exc:
-        _fail(report, directory, path, check, f"{what} cannot be read: {exc.strerror or exc}")
+    try:
+        return read_regular(path, what, limit)
+    except PbemError as exc:
+        _fail(report, directory, path, check, str(exc))
 
 
 def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
     spath = sig_path(path)
-    sig = _read(report, directory, spath, "signature", "signature file")
+    sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
     try:
         sshsig.verify(data, sig, gm_key, sshsig.NAMESPACE_TURN, strict=True)
     except sshsig.SignatureError as exc:
@@ -164,8 +195,8 @@ def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
     report.signatures_checked += 1
 
 
-def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, replay,
-            expected_gm_key) -> None:
+def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, adjudicate,
+            replay, expected_gm_key, require_replay) -> None:
     gpath = directory / GAME_FILE
     report.current_file = GAME_FILE
     if not directory.is_dir():
@@ -173,7 +204,8 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
     gdata = _read(report, directory, gpath, "files", "game file")
 
     # -- game file: the signature first (an SSHSIG names its key), then the contents.
-    gsig = _read(report, directory, sig_path(gpath), "signature", "signature file")
+    gsig = _read(report, directory, sig_path(gpath), "signature", "signature file",
+                 MAX_SIGNATURE_BYTES)
     try:
         gm_key = sshsig.signer(gsig)
     except sshsig.SignatureError as exc:
@@ -184,7 +216,8 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
         gf = decode_game_file(gdata, GAME_FILE)
     except PbemError as exc:
         _fail(report, directory, gpath, "format", str(exc))
-    report.game_id = gf.game_id
+    report.game_id, report.schema_version = gf.game_id, gf.schema_version
+    report.program, report.engine = gf.program, gf.engine
     try:
         named = keys.load_public_key(gf.game_master)
     except PbemError as exc:
@@ -197,36 +230,17 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
         _fail(report, directory, gpath, "gm_key",
               f"game master key is {report.gm_fingerprint}, expected "
               f"{keys.fingerprint(expected_gm_key)}")
-    for power, line in gf.players.items():
-        if line is not None:
+    for power, record in gf.players.items():
+        if record.key is not None:
             try:
-                keys.load_public_key(line)
+                keys.load_public_key(record.key)
             except PbemError as exc:
-                _fail(report, directory, gpath, "format", f"players.{power}: {exc}")
+                _fail(report, directory, gpath, "format", f"players.{power}.key: {exc}")
+    report.verified_files.append((GAME_FILE, file_digest(gdata)))
+    _warn_about_secrets(report, directory, gf)
 
-    game = None
-    if replay:
-        if load_game is None:
-            from .games import load_game
-        if parse is None:
-            from ..io.parser import parse_orders as parse
-        if adjudicate is None:
-            from ..engine.turn import adjudicate
-        try:
-            game = load_game(gf.ruleset)
-            if dict(game.ruleset.options) != gf.options:
-                game = load_game(gf.ruleset, options=dict(gf.options))
-        except PbemError as exc:
-            _fail(report, directory, gpath, "game_data", f"cannot load {gf.ruleset!r}: {exc}")
-        report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
-        if dict(game.ruleset.options) != gf.options:
-            _fail(report, directory, gpath, "game_data",
-                  f"the game was played with options {gf.options}, the loaded game has "
-                  f"{dict(game.ruleset.options)}")
-        if game.content_hash != gf.map_hash:
-            _fail(report, directory, gpath, "game_data",
-                  f"the game data for {gf.ruleset!r} hashes to {game.content_hash}, the game "
-                  f"was played with {gf.map_hash}")
+    rules = _rules(report, directory, gpath, gf, load_game, parse, canonical, adjudicate,
+                   replay, require_replay)
 
     # -- the files present
     turns = _inventory(report, directory)
@@ -237,29 +251,14 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
     prev_name = GAME_FILE
     commitment = gf.seed_commitment
     for number, power, tpath in turns:
-        report.current_file = str(tpath.relative_to(directory))
+        report.current_file = tpath.relative_to(directory).as_posix()
         tdata = _read(report, directory, tpath, "files", "turn file")
         _check_sig(report, directory, tpath, tdata, gm_key)
         try:
-            tf = decode_turn_file(tdata, tpath.relative_to(directory))
+            tf = decode_turn_file(tdata, tpath.relative_to(directory).as_posix())
         except PbemError as exc:
             _fail(report, directory, tpath, "format", str(exc))
-
-        # sequence
-        expected = {"turn_number": state.turn_number, "round": state.round,
-                    "power": state.power, "game_id": gf.game_id, "map_id": gf.map_id,
-                    "map_hash": gf.map_hash}
-        for name, value in expected.items():
-            if getattr(tf, name) != value:
-                _fail(report, directory, tpath, "sequence",
-                      f"{name} is {getattr(tf, name)!r}, expected {value!r} after {prev_name}")
-        if (number, power) != (tf.turn_number, tf.power):
-            _fail(report, directory, tpath, "sequence",
-                  f"file name says turn {number} of {power}, contents say turn "
-                  f"{tf.turn_number} of {tf.power}")
-        if state.winner is not None:
-            _fail(report, directory, tpath, "sequence",
-                  f"the game was already won by {state.winner} before this turn")
+        _check_sequence(report, directory, tpath, tf, gf, state, number, power, prev_name)
 
         # chain
         if tf.previous != file_digest(prev_bytes):
@@ -267,29 +266,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
                   f"previous is {tf.previous}, but {prev_name} has digest "
                   f"{file_digest(prev_bytes)}")
 
-        # orders
-        opath = directory / ORDERS_DIR / f"{number:04d}-{power}.txt"
-        odata = _read(report, directory, opath, "orders", "orders file")
-        if file_digest(odata) != tf.orders_digest:
-            _fail(report, directory, opath, "orders",
-                  f"orders file has digest {file_digest(odata)}, the turn file says "
-                  f"{tf.orders_digest}")
-        try:
-            text_bytes = orders_bytes(tf.orders)
-        except PbemError as exc:
-            _fail(report, directory, tpath, "orders", str(exc))
-        if text_bytes != odata:
-            _fail(report, directory, tpath, "orders",
-                  "the orders text in the turn file differs from the orders file")
-        player_key = gf.players.get(tf.power)
-        if player_key is not None:
-            if tf.orders_signature is None:
-                _fail(report, directory, tpath, "orders_signature",
-                      f"{tf.power}'s orders are not signed, but game.json lists a key")
-            try:
-                sshsig.verify(odata, tf.orders_signature, player_key, sshsig.NAMESPACE_ORDERS)
-            except sshsig.SignatureError as exc:
-                _fail(report, directory, tpath, "orders_signature", f"{exc.check}: {exc}")
+        _check_orders(report, directory, tpath, tf, gf, number, power)
 
         # commitment
         if tf.seed_commitment != commitment:
@@ -301,10 +278,12 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
             _fail(report, directory, tpath, "commitment",
                   f"the revealed seed hashes to {hmac_dice.commitment(seed)}, not to the "
                   f"commitment {commitment} published in {prev_name}")
+        if seed == hmac_dice.demo_seed(gf.game_id, tf.turn_number):
+            _warn_demo_seeds(report)
 
         # dice
-        stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, tf.orders_digest,
-                                    sides=gf.dice_sides)
+        stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, dice_digest(gf, tf),
+                                    sides=gf.dice_sides, algorithm=gf.dice)
         for i, record in enumerate(tf.dice):
             again = stream.faces(len(record.faces))
             if list(record.faces) != again:
@@ -314,17 +293,164 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, adjudicate, 
                       f"gives {again} (first difference at die {pos + 1})")
         report.dice_checked += sum(len(r.faces) for r in tf.dice)
 
-        # replay
-        if replay:
-            _replay(report, directory, tpath, tdata, tf, gf, game, state, prev_bytes,
-                    parse, adjudicate)
-            report.turns_replayed += 1
+        # canonical orders and replay: only with this game's engine and rules
+        if rules.parse is not None:
+            orders = _check_canonical(report, directory, tpath, tf, rules, state)
+            if rules.adjudicate is not None:
+                _replay(report, directory, tpath, tdata, tf, gf, rules, state, orders,
+                        prev_bytes)
+                report.turns_replayed += 1
 
         _add_luck(report, tf, gf.dice_sides)
         report.turns_checked += 1
-        state, prev_bytes, prev_name, commitment = tf.state, tdata, str(
-            tpath.relative_to(directory)), tf.next_commitment
+        report.verified_files.append((report.current_file, file_digest(tdata)))
+        state, prev_bytes, prev_name, commitment = tf.state, tdata, report.current_file, \
+            tf.next_commitment
     report.final_state = state
+
+
+def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, adjudicate,
+           replay, require_replay) -> _Rules:
+    """Load the game definition if this installation can replay the game; otherwise
+    record why not (or fail, with ``require_replay``)."""
+    rules = _Rules()
+    if not replay and load_game is None:
+        return rules                     # no rules checks asked for
+    if gf.engine != versions.ENGINE_VERSION:
+        why = versions.mismatch(gf.engine, gf.rules_hash, "")
+        return _no_replay(report, directory, gpath, gf, why, require_replay)
+    if load_game is None:
+        from .games import load_game
+    try:
+        game = load_game(gf.ruleset)
+        if dict(game.ruleset.options) != gf.options:
+            game = load_game(gf.ruleset, options=dict(gf.options))
+    except PbemError as exc:
+        return _no_replay(report, directory, gpath, gf,
+                          f"the rules {gf.ruleset!r} cannot be loaded here ({exc})",
+                          require_replay)
+    report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
+    why = versions.mismatch(gf.engine, gf.rules_hash, game.content_hash)
+    if why is not None:
+        return _no_replay(report, directory, gpath, gf, why, require_replay)
+    if dict(game.ruleset.options) != gf.options:
+        _fail(report, directory, gpath, "game_data",
+              f"the game was played with options {gf.options}, the loaded game has "
+              f"{dict(game.ruleset.options)}")
+    unknown = sorted(set(gf.players) - set(game.ruleset.powers))
+    if unknown:
+        _fail(report, directory, gpath, "format",
+              f"players lists {', '.join(unknown)}, not a power of {gf.ruleset}")
+    if parse is None:
+        from ..io.parser import parse_orders as parse
+    if canonical is None:
+        from ..io.parser import format_orders as canonical
+    if replay and adjudicate is None:
+        from ..engine.turn import adjudicate
+    rules.game, rules.parse, rules.canonical = game, parse, canonical
+    rules.adjudicate = adjudicate if replay else None
+    return rules
+
+
+def _no_replay(report, directory, gpath, gf: GameFile, why: str, require_replay) -> _Rules:
+    note = (f"{why}. Signatures, chain, seeds and every die are checked; the rules replay "
+            f"needs that release: {versions.pinned(gf.program, f'verify {directory}')}")
+    if require_replay:
+        _fail(report, directory, gpath, "replay", "replay not possible: " + note)
+    report.replay_note = note
+    return _Rules()
+
+
+def _warn_about_secrets(report: AuditReport, directory: Path, gf: GameFile) -> None:
+    if (directory / SECRET_DIR).exists():
+        report.warnings.append(
+            f"this directory contains {SECRET_DIR}/: it holds the game master's key and the "
+            "next seed and must never be published -- if this copy was published, the "
+            "seeds of future turns are known and the game master key is compromised")
+    if gf.seed_commitment == hmac_dice.commitment(hmac_dice.demo_seed(gf.game_id, 1)):
+        _warn_demo_seeds(report)
+
+
+def _warn_demo_seeds(report: AuditReport) -> None:
+    warning = ("this game uses demo seeds: anyone can compute every seed in advance, so "
+               "its dice prove nothing (for demos and tests only)")
+    if warning not in report.warnings:
+        report.warnings.append(warning)
+
+
+def _check_sequence(report, directory, tpath, tf: TurnFile, gf: GameFile, state, number,
+                    power, prev_name) -> None:
+    expected = {"turn_number": state.turn_number, "round": state.round,
+                "power": state.power, "game_id": gf.game_id, "map_id": gf.map_id,
+                "schema_version": gf.schema_version, "engine": gf.engine,
+                "rules_hash": gf.rules_hash}
+    for name, value in expected.items():
+        if getattr(tf, name) != value:
+            _fail(report, directory, tpath, "sequence",
+                  f"{name} is {getattr(tf, name)!r}, expected {value!r} after {prev_name}")
+    if (number, power) != (tf.turn_number, tf.power):
+        _fail(report, directory, tpath, "sequence",
+              f"file name says turn {number} of {power}, contents say turn "
+              f"{tf.turn_number} of {tf.power}")
+    if state.winner is not None:
+        _fail(report, directory, tpath, "sequence",
+              f"the game was already won by {state.winner} before this turn")
+    if tf.signer != GAME_MASTER:
+        _fail(report, directory, tpath, "signature",
+              f"signer is {tf.signer!r}; this program knows only files signed by the "
+              f"game master ({GAME_MASTER!r})")
+
+
+def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, power) -> None:
+    opath = directory / ORDERS_DIR / f"{number:04d}-{power}.txt"
+    odata = _read(report, directory, opath, "orders", "orders file",
+                  orders_text.MAX_ORDERS_BYTES)
+    if file_digest(odata) != tf.orders_digest:
+        _fail(report, directory, opath, "orders",
+              f"orders file has digest {file_digest(odata)}, the turn file says "
+              f"{tf.orders_digest}")
+    try:
+        text_bytes = orders_bytes(tf.orders)
+    except PbemError as exc:
+        _fail(report, directory, tpath, "orders", str(exc))
+    if text_bytes != odata:
+        _fail(report, directory, tpath, "orders",
+              "the orders text in the turn file differs from the orders file")
+    record = gf.players.get(tf.power)
+    player_key = record.key if record is not None else None
+    if player_key is None:
+        if tf.orders_signature is not None:
+            _fail(report, directory, tpath, "orders_signature",
+                  f"the turn file carries an orders signature, but game.json lists no key "
+                  f"for {tf.power} to check it with (it must be null)")
+        return
+    if tf.orders_signature is None:
+        _fail(report, directory, tpath, "orders_signature",
+              f"{tf.power}'s orders are not signed, but game.json lists a key")
+    try:
+        sshsig.verify(odata, tf.orders_signature, player_key, sshsig.NAMESPACE_ORDERS)
+    except sshsig.SignatureError as exc:
+        _fail(report, directory, tpath, "orders_signature", f"{exc.check}: {exc}")
+    if tf.schema_version >= 2:
+        try:
+            orders_text.check_headers(tf.orders, tf.game_id, tf.turn_number)
+        except PbemError as exc:
+            _fail(report, directory, tpath, "orders_signature", str(exc))
+
+
+def _check_canonical(report, directory, tpath, tf: TurnFile, rules: _Rules, state):
+    """Parse the orders; their canonical text must have the digest the dice are bound to.
+    Returns the parsed orders."""
+    try:
+        orders = rules.parse(tf.orders, rules.game, power=state.power)
+        digest = orders_text.canonical_digest(rules.canonical(orders, rules.game))
+    except PbemError as exc:
+        _fail(report, directory, tpath, "canonical", f"the orders do not parse: {exc}")
+    if tf.canonical_orders_digest is not None and digest != tf.canonical_orders_digest:
+        _fail(report, directory, tpath, "canonical",
+              f"the canonical text of the orders has digest {digest}, the dice are bound to "
+              f"{tf.canonical_orders_digest}")
+    return orders
 
 
 def _inventory(report: AuditReport, directory: Path) -> list[tuple[int, str, Path]]:
@@ -356,22 +482,24 @@ def _inventory(report: AuditReport, directory: Path) -> list[tuple[int, str, Pat
     for i, (n, p) in enumerate(keys_):
         if i and n == keys_[i - 1][0]:
             _fail(report, directory, turns[i][2], "sequence", f"two turn files for turn {n}")
+    last = keys_[-1][0] if keys_ else 0
+    interrupted = (" (a turn whose publication was interrupted: the next 'pbem process' "
+                   "rolls it back)")
     for n, p in sorted(sigs - set(keys_)):
         _fail(report, directory, tdir / f"{n:04d}-{p}.json.sig", "files",
-              "signature without a turn file")
+              "signature without a turn file" + (interrupted if n > last else ""))
     for n, p in sorted(orders - set(keys_)):
         _fail(report, directory, odir / f"{n:04d}-{p}.txt", "files",
-              "orders file without a turn file")
+              "orders file without a turn file" + (interrupted if n > last else ""))
     return turns
 
 
-def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, game, state,
-            prev_bytes, parse, adjudicate) -> None:
+def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: _Rules, state,
+            orders, prev_bytes) -> None:
     try:
-        orders = parse(tf.orders, game, power=state.power)
         dice = hmac_dice.HmacDice(bytes.fromhex(tf.seed), state.game_id, state.turn_number,
-                                  tf.orders_digest, sides=gf.dice_sides)
-        result = adjudicate(game, state, orders, dice)
+                                  dice_digest(gf, tf), sides=gf.dice_sides, algorithm=gf.dice)
+        result = rules.adjudicate(rules.game, state, orders, dice)
     except NotImplementedError as exc:
         raise AuditUnavailable(f"cannot re-adjudicate {tpath.name}: the engine is not available "
                         f"({exc or 'not implemented'}); audit with replay=False") from None
@@ -380,9 +508,9 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, game, s
               f"re-adjudicating the turn failed: {type(exc).__name__}: {exc}")
     again = make_turn_file(
         game_file=gf, state_before=state, previous=file_digest(prev_bytes), orders=tf.orders,
-        orders_signature=tf.orders_signature, seed=bytes.fromhex(tf.seed),
-        next_commitment=tf.next_commitment, dice_log=dice.log, events=result.events,
-        state=result.state)
+        orders_signature=tf.orders_signature, canonical_orders_digest=tf.canonical_orders_digest,
+        seed=bytes.fromhex(tf.seed), next_commitment=tf.next_commitment, dice_log=dice.log,
+        events=result.events, state=result.state, program=tf.program, signer=tf.signer)
     if encode(again) == tdata:
         return
     # Compare with the file as published (not as decoded: decoding fills in defaults).
@@ -459,13 +587,29 @@ def render_audit(report: AuditReport, console) -> None:
     summary.add_row("Game directory", escape(str(report.directory)))
     summary.add_row("Game", escape(report.game_id or "?"))
     summary.add_row("Game master key", report.gm_fingerprint or "?")
+    if report.program:
+        summary.add_row("Made with", escape(f"{report.program} (engine {report.engine}, "
+                                            f"schema {report.schema_version})"))
     summary.add_row("Turn files", f"{report.turns_checked} of {report.turns_found} verified")
     summary.add_row("Signatures", str(report.signatures_checked))
     summary.add_row("Dice", f"{report.dice_checked} recomputed from the revealed seeds")
-    summary.add_row("Replay", f"{report.turns_replayed} turns re-adjudicated" if report.replay
-                    else "skipped")
-    summary.add_row("Result", "[bold green]OK[/]" if report.ok else "[bold red]FAILED[/]")
+    if report.replay_note:
+        replay = "[yellow]not possible with this program (see the note below)[/]"
+    elif report.replay:
+        replay = f"{report.turns_replayed} turns re-adjudicated"
+    else:
+        replay = "skipped"
+    summary.add_row("Replay", replay)
+    result = "[bold green]OK[/]" if report.ok else "[bold red]FAILED[/]"
+    if report.ok and report.warnings:
+        result += f" [yellow]with {len(report.warnings)} warning(s)[/]"
+    summary.add_row("Result", result)
     console.print(summary)
+    for warning in report.warnings:
+        console.print(f"[bold yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+    if report.replay_note:
+        console.print(f"[bold]note:[/] rules replay not possible: {escape(report.replay_note)}",
+                      soft_wrap=True)
 
     if report.luck:
         table = Table(title="Luck (hits scored vs expected)", title_justify="left")

@@ -9,57 +9,117 @@
         gm_ed25519, gm_ed25519.pub     the game master's key, if generated here
         next-seed                      the committed-but-unrevealed seed (hex)
 
-Processing a turn writes every new file under a temporary name first and only then
-renames them into place, turn file last; the secret seed is replaced after that.  A crash
-therefore never leaves a half-written turn, and a turn interrupted after its turn file
-appeared is recovered on the next run (the pending seed is kept until promoted).
+Publishing a turn writes every new file under a temporary name first, then gives them
+their names: the orders file, the signature, and last the turn file, which is the one
+step that publishes the turn; the secret seed is replaced after that.  A crash at any
+point is repaired by the next ``process_turn`` (under the directory lock, before
+anything else): temporary files are removed, an orders file or signature without its
+turn file is rolled back, and a seed left pending by a published turn is promoted.  The
+turn is then either published (and the same orders are recognised as done:
+``TurnAlreadyProcessed``) or not published at all (and is processed again).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 from pathlib import Path
 from typing import Callable
 
-from ..io import hmac_dice
-
-from ..io import keys
-
-from ..io import sshsig
-from ..model.errors import PbemError
+from ..io import fs, hmac_dice, keys, orders_text, sshsig, versions
+from ..model.errors import OrdersSyntaxError, PbemError
 from ..model.state import GameState
 from ..io.layout import (
-    GAME_FILE, GM_KEY_FILE, GM_KEY_PATH_FILE, LOCK_FILE, ORDERS_DIR, SECRET_DIR, SEED_FILE, TURNS_DIR, game_file_path, list_turns, orders_path, sig_path, turn_path,
+    GAME_FILE, GM_KEY_FILE, GM_KEY_PATH_FILE, LOCK_FILE, ORDERS_DIR, ORDERS_RE, SECRET_DIR,
+    SEED_FILE, TURN_RE, TURN_SIG_RE, TURNS_DIR, game_file_path, list_turns, orders_path,
+    sig_path, turn_path,
 )
-from ..io.storage import commit_temp, read_bytes, write_atomic, write_temp
+from ..io.limits import MAX_SIGNATURE_BYTES
+from ..io.storage import commit_temp, is_temp_name, read_bytes, read_regular, write_atomic, write_temp
 from ..io.turnfile import (
-    GameFile, TurnFile, decode_game_file, decode_turn_file, encode, file_digest,
-    make_turn_file, orders_bytes, SCHEMA_VERSION,
+    GAME_MASTER, GameFile, PlayerRecord, TurnFile, decode_game_file, decode_turn_file, encode,
+    file_digest, make_turn_file, orders_bytes, valid_email, SCHEMA_VERSION,
 )
+
+
+class TurnAlreadyProcessed(PbemError):
+    """The orders given were already published as the last turn (e.g. a run interrupted
+    after publishing is started again).  ``path``: the turn file."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
 
 # --------------------------------------------------------------------------- reading
 
+def _check_signed(path: Path, data: bytes, signature_key) -> None:
+    """Verify ``path``'s detached signature before its contents are decoded."""
+    sig = read_regular(sig_path(path), "signature file", MAX_SIGNATURE_BYTES)
+    try:
+        sshsig.verify(data, sig, signature_key, sshsig.NAMESPACE_TURN, strict=True)
+    except PbemError as exc:
+        raise PbemError(f"{path}: its signature does not verify ({exc}); run 'pbem verify' "
+                        "for details") from None
+
+
 def read_game(directory) -> tuple[GameFile, bytes]:
+    """The game file, its signature checked (by the key it names) before it is decoded."""
+    from ..io.storage import parse_json_bytes
+
     path = game_file_path(directory)
     if not path.exists():
         raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}); "
                         "create one with 'pbem new'")
     data = read_bytes(path, "game file")
+    named = parse_json_bytes(data, path, "game file").get("game_master")
+    if not isinstance(named, str):
+        raise PbemError(f"game file {path}: game_master is missing")
+    _check_signed(path, data, named)
     return decode_game_file(data, path), data
 
 
 def _last_turn(directory, gf: GameFile, gf_bytes: bytes):
-    """(state after the last turn, digest of the last file, open commitment, last number)."""
+    """(state after the last turn, digest of the last file, open commitment, last number,
+    (path, bytes, turn file) of the last turn or None).  The last turn's signature is
+    checked before it is decoded."""
     turns = list_turns(directory)
     if not turns:
         return gf.initial_state, file_digest(gf_bytes), gf.seed_commitment, 0, None
-    number, _power, path = turns[-1]
+    _number, _power, path = turns[-1]
     data = read_bytes(path, "turn file")
+    _check_signed(path, data, gf.game_master)
     tf = decode_turn_file(data, path)
-    return tf.state, file_digest(data), tf.next_commitment, tf.turn_number, (path, data)
+    return tf.state, file_digest(data), tf.next_commitment, tf.turn_number, (path, data, tf)
+
+
+def read_turn(directory, path, gf: GameFile | None = None) -> TurnFile:
+    """A published turn file, its signature checked before it is decoded."""
+    if gf is None:
+        gf, _ = read_game(directory)
+    data = read_bytes(path, "turn file")
+    _check_signed(Path(path), data, gf.game_master)
+    return decode_turn_file(data, path)
+
+
+def header_problem(gf: GameFile, state: GameState, text: str) -> str | None:
+    """Why ``process_turn`` would refuse the ``game:``/``turn:`` headers of these orders
+    (signed orders must carry both; any present must match), or None."""
+    try:
+        record = gf.players.get(state.power)
+        if record is not None and record.key is not None:
+            orders_text.check_headers(text, state.game_id, state.turn_number)
+        else:
+            headers = orders_text.read_headers(text)
+            if headers.game not in (None, state.game_id) or \
+                    headers.turn not in (None, state.turn_number):
+                orders_text.check_headers(text, state.game_id, state.turn_number)
+    except OrdersSyntaxError:
+        return None                      # the parser reports it, with its position
+    except PbemError as exc:
+        return str(exc)
+    return None
 
 
 def current_state(directory) -> tuple[GameState, int]:
@@ -67,6 +127,20 @@ def current_state(directory) -> tuple[GameState, int]:
     gf, gf_bytes = read_game(directory)
     state, _digest, _commit, last, _ = _last_turn(directory, gf, gf_bytes)
     return state, last
+
+
+def check_compatible(gf: GameFile, game, command: str = "process ORDERS -g DIR") -> None:
+    """Refuse to extend a game made with another engine or other rules, saying which
+    release made it and how to run that one."""
+    why = versions.mismatch(gf.engine, gf.rules_hash, game.content_hash)
+    if why is not None:
+        raise PbemError(f"refusing to extend this game: {why}. Continue it with the release "
+                        f"that made it: {versions.pinned(gf.program, command)}"
+                        + ("" if gf.engine != versions.ENGINE_VERSION else
+                           " (or restore the original map data and grammar)"))
+    if dict(game.ruleset.options) != gf.options:
+        raise PbemError(f"the game was created with options {gf.options}, "
+                        f"not {dict(game.ruleset.options)}")
 
 
 # --------------------------------------------------------------------------- secrets
@@ -82,24 +156,34 @@ def _write_seed_secret(directory, seed: bytes) -> None:
 
 def _read_seed_file(path: Path) -> bytes | None:
     try:
-        return hmac_dice.parse_seed(path.read_text(encoding="ascii").strip())
-    except (OSError, UnicodeDecodeError, PbemError):
+        return hmac_dice.parse_seed(read_regular(path, "seed", 256).decode("ascii").strip())
+    except (UnicodeDecodeError, PbemError):
         return None
+
+
+def _pending_seeds(directory) -> list[Path]:
+    return sorted(_secret_dir(directory).glob(f".{SEED_FILE}.*.tmp"))
 
 
 def _secret_seed(directory, commitment: str) -> bytes:
     """The committed seed for the next turn, checked against the published commitment.
-    Recovers a seed left pending by an interrupted ``process_turn``."""
+    Promotes a seed left pending by an interrupted ``process_turn`` and removes the
+    pending seeds of turns that were rolled back."""
     sdir = _secret_dir(directory)
     main = sdir / SEED_FILE
     seed = _read_seed_file(main)
-    if seed is not None and hmac_dice.commitment(seed) == commitment:
-        return seed
-    for pending in sorted(sdir.glob(f".{SEED_FILE}.*.tmp")):
+    found = seed if seed is not None and hmac_dice.commitment(seed) == commitment else None
+    for pending in _pending_seeds(directory):
         candidate = _read_seed_file(pending)
-        if candidate is not None and hmac_dice.commitment(candidate) == commitment:
-            os.replace(pending, main)          # finish the interrupted turn's last step
-            return candidate
+        if found is None and candidate is not None and \
+                hmac_dice.commitment(candidate) == commitment:
+            fs.replace(pending, main)          # finish the interrupted turn's last step
+            fs.fsync_dir(sdir)
+            found = candidate
+        else:
+            fs.unlink(pending)                 # a seed of a turn that was never published
+    if found is not None:
+        return found
     if seed is None:
         raise PbemError(f"the secret seed {main} is missing or unreadable; without it the "
                         "dice of the next turn cannot be rolled verifiably")
@@ -107,12 +191,35 @@ def _secret_seed(directory, commitment: str) -> bytes:
                     f"{commitment}; refusing to roll dice that could not be verified")
 
 
+def _roll_back_unpublished(directory: Path) -> None:
+    """Undo what an interrupted ``process_turn`` left without publishing: temporary files
+    in turns/ and orders/, and orders files or signatures of a turn after the last turn
+    file (the turn file is the step that publishes a turn, so these were never part of
+    the game)."""
+    tdir = directory / TURNS_DIR
+    names = [entry.name for entry in tdir.iterdir()] if tdir.is_dir() else []
+    published = {(int(m.group(1)), m.group(2)) for m in map(TURN_RE.match, names) if m}
+    last = max((n for n, _ in published), default=0)
+    for sub, pattern in ((TURNS_DIR, TURN_SIG_RE), (ORDERS_DIR, ORDERS_RE)):
+        folder = directory / sub
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            if is_temp_name(entry.name) and entry.is_file():
+                fs.unlink(entry)
+                continue
+            m = pattern.match(entry.name)
+            if m and int(m.group(1)) > last and (int(m.group(1)), m.group(2)) not in published:
+                fs.unlink(entry)
+        fs.fsync_dir(folder)
+
+
 @contextlib.contextmanager
 def _locked(directory):
     """An exclusive lock on the game directory for the duration of a turn (POSIX)."""
     sdir = _secret_dir(directory)
-    sdir.mkdir(mode=0o700, exist_ok=True)
-    fd = os.open(sdir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    fs.mkdir(sdir, 0o700, exist_ok=True)
+    fd = fs.open_lock(sdir / LOCK_FILE)
     try:
         try:
             import fcntl
@@ -125,7 +232,7 @@ def _locked(directory):
             pass
         yield
     finally:
-        os.close(fd)
+        fs.close(fd)
 
 
 def _gm_private_key(directory, gm_key, gf: GameFile):
@@ -178,8 +285,8 @@ def _public_line(key) -> str:
     text = key
     if not (isinstance(key, str) and "ssh-ed25519 " in key):
         try:
-            text = Path(key).read_text(encoding="utf-8")
-        except (OSError, TypeError, UnicodeDecodeError):
+            text = read_regular(key, "public key", 16 * 1024).decode("utf-8")
+        except (PbemError, TypeError, UnicodeDecodeError):
             text = None
     comment = ""
     if isinstance(text, str):
@@ -191,13 +298,33 @@ def _public_line(key) -> str:
     return keys.public_key_line(keys.load_public_key(key), comment)
 
 
-def _normalise_players(game, players) -> dict[str, str | None]:
+def player_record(power: str, entry) -> PlayerRecord:
+    """A ``PlayerRecord`` from a key (line, ``.pub`` path or key object), None, a dict
+    ``{"key": ..., "email": ..., "name": ...}`` or a ``PlayerRecord``."""
+    if isinstance(entry, PlayerRecord):
+        entry = {"key": entry.key, "email": entry.email, "name": entry.name}
+    if not isinstance(entry, dict):
+        entry = {"key": entry}
+    unknown = set(entry) - {"key", "email", "name"}
+    if unknown:
+        raise PbemError(f"players.{power}: unknown field(s) {', '.join(sorted(unknown))}")
+    key, email, name = entry.get("key"), entry.get("email"), entry.get("name")
+    if email is not None and not valid_email(email):
+        raise PbemError(f"players.{power}: {email!r} is not an email address (user@domain)")
+    if name is not None:
+        name = " ".join(str(name).split())
+        if not name or len(name) > 100 or not name.isprintable():
+            raise PbemError(f"players.{power}: a name must be 1-100 printable characters")
+    return PlayerRecord(key=None if key is None else _public_line(key), email=email, name=name)
+
+
+def _normalise_players(game, players) -> dict[str, PlayerRecord]:
     powers = list(game.ruleset.turn_order) or sorted(game.ruleset.powers)
-    out: dict[str, str | None] = {p: None for p in powers}
-    for power, key in (players or {}).items():
+    out = {p: PlayerRecord() for p in powers}
+    for power, entry in (players or {}).items():
         if power not in game.ruleset.powers:
             raise PbemError(f"unknown power {power!r} in players (known: {', '.join(powers)})")
-        out[power] = None if key is None else _public_line(key)
+        out[power] = player_record(power, entry)
     return out
 
 
@@ -208,11 +335,11 @@ def _fresh_seed(turn_number: int) -> bytes:
 
 
 def demo_seeds(game_id: str) -> Callable[[int], bytes]:
-    """Predictable seeds (SHA-256 of a label, the game id and the turn number) so that an
-    example game comes out the same every time.  Never for real games: anyone can compute
-    them in advance.  The published files are verified exactly like any other game's."""
+    """Predictable seeds (``hmac_dice.demo_seed``) so that an example game comes out the
+    same every time.  Never for real games: anyone can compute them in advance, and
+    ``pbem verify`` warns about a game that uses them."""
     def seed(turn_number: int) -> bytes:
-        return hashlib.sha256(f"pbem-demo-seed|{game_id}|{turn_number}".encode()).digest()
+        return hmac_dice.demo_seed(game_id, turn_number)
     return seed
 
 
@@ -223,7 +350,8 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
     """Start a game in ``directory``: draw the first seed (kept in ``.secret/next-seed``),
     publish its commitment in a signed ``game.json``.  ``gm_key_path``: the game master's
     OpenSSH Ed25519 private key; None generates one in ``.secret/``.  ``created``: a date
-    string (the core has no clock).  ``players``: power -> public key line or .pub path.
+    string (the core has no clock).  ``players``: power -> public key line or .pub path,
+    or a dict ``{"key": ..., "email": ..., "name": ...}`` (``player_record``).
     ``initial``: the starting state (default ``loader.initial_state(game, game_id)``).
     ``seeds(turn_number) -> bytes``: where secret seeds come from (default: the OS CSPRNG;
     ``demo_seeds`` only for demos and tests).  ``gm_key_source``: where the key was read
@@ -239,13 +367,14 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
         initial = initial_state(game, game_id)
     if initial.game_id != game_id:
         raise PbemError(f"initial state is for game {initial.game_id!r}, not {game_id!r}")
-    player_keys = _normalise_players(game, players)
-    directory.mkdir(parents=True, exist_ok=True)
+    player_records = _normalise_players(game, players)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    fs.mkdir(directory, exist_ok=True)
     for sub in (TURNS_DIR, ORDERS_DIR):
-        (directory / sub).mkdir(exist_ok=True)
+        fs.mkdir(directory / sub, exist_ok=True)
     sdir = _secret_dir(directory)
-    sdir.mkdir(mode=0o700, exist_ok=True)
-    os.chmod(sdir, 0o700)
+    fs.mkdir(sdir, 0o700, exist_ok=True)
+    fs.chmod(sdir, 0o700)
     with _locked(directory):
         if gm_key_path is None:
             kpath = sdir / GM_KEY_FILE
@@ -261,20 +390,23 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
         _write_seed_secret(directory, seed)
         gf = GameFile(
             schema_version=SCHEMA_VERSION,
+            program=versions.PROGRAM,
+            engine=versions.ENGINE_VERSION,
             game_id=game_id,
             ruleset=game.game_id,
             map_id=game.map.map_id,
-            map_hash=game.content_hash,
+            rules_hash=game.content_hash,
             options=dict(game.ruleset.options),
             created=created,
             game_master=keys.public_key_line(key, f"pbem game master {game_id}"),
-            players=player_keys,
+            players=player_records,
             dice=hmac_dice.ALGORITHM,
             dice_sides=game.ruleset.dice_sides,
             seed_commitment=hmac_dice.commitment(seed),
             initial_state=initial,
         )
         data = encode(gf)
+        decode_game_file(data, gpath)          # never publish a file the audit would refuse
         signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
         sig_tmp = write_temp(sig_path(gpath), signature)
         data_tmp = write_temp(gpath, data)
@@ -285,46 +417,116 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
 
 # --------------------------------------------------------------------------- process a turn
 
-def process_turn(directory, game, orders_text: str | bytes, parse: Callable | None = None,
-                 adjudicate: Callable | None = None, gm_key=None,
-                 orders_signature: str | None = None,
-                 seeds: Callable[[int], bytes] | None = None) -> TurnFile:
-    """Adjudicate the next turn with ``orders_text`` and publish it.
-
-    Checks the secret seed against the published commitment before rolling anything,
-    parses with ``parse(text, game, power=...)`` and plays with
-    ``adjudicate(game, state, orders, dice)`` (defaults: the real parser and engine),
-    commits to a fresh seed for the next turn, then writes the orders file, the signed
-    turn file and its signature atomically.  ``orders_signature``: the player's armored
-    SSHSIG of the orders (namespace pbem-orders); required if the game file lists a key
-    for the power.  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).
-    Pass the orders file's raw bytes to keep them exactly (reading a file as text converts
-    line endings, which would break a player's signature); they must be UTF-8.
-    """
-    if isinstance(orders_text, (bytes, bytearray)):
+def _decode_orders(orders_text_or_bytes) -> str:
+    if isinstance(orders_text_or_bytes, (bytes, bytearray)):
         try:
-            orders_text = bytes(orders_text).decode("utf-8")
+            return bytes(orders_text_or_bytes).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PbemError(f"the orders are not UTF-8 text (bad byte at offset {exc.start})") from None
+    return orders_text_or_bytes
+
+
+def _already_processed(directory: Path, game, parse, state: GameState, obytes: bytes,
+                       headers, last_file) -> None:
+    """Raise ``TurnAlreadyProcessed`` if these orders are the ones of a published turn:
+    their ``turn:`` header names a published turn with the same orders, or they are the
+    last turn's orders and only fit the power that played it."""
+    if headers.turn is not None and headers.turn < state.turn_number:
+        for number, power, path in list_turns(directory):
+            if number == headers.turn:
+                done = read_bytes(orders_path(directory, number, power), "orders file")
+                if done == obytes:
+                    raise TurnAlreadyProcessed(
+                        f"turn {number} ({power}) was already processed with these orders: "
+                        f"{path}", path)
+        raise PbemError(f"these orders are for turn {headers.turn}, but the game is at turn "
+                        f"{state.turn_number}")
+    if last_file is None:
+        return
+    path, _data, last = last_file
+    if orders_bytes(last.orders) != obytes or last.power == state.power:
+        return
+    text = obytes.decode("utf-8")
+    try:
+        parse(text, game, power=state.power)
+        return                                   # they fit this turn too: process them
+    except PbemError:
+        pass
+    try:
+        parse(text, game, power=last.power)
+    except PbemError:
+        return
+    raise TurnAlreadyProcessed(f"turn {last.turn_number} ({last.power}) was already processed "
+                               f"with these orders: {path}", path)
+
+
+def _check_player_signature(gf: GameFile, state: GameState, text: str, obytes: bytes,
+                            orders_signature: str | None) -> str | None:
+    """The player's signature, checked and re-armored canonically (None: unsigned)."""
+    player_key = gf.players[state.power].key if state.power in gf.players else None
+    if orders_signature is None and player_key is None:
+        return None
+    if player_key is None:
+        raise PbemError(f"orders for {state.power} are signed, but the game file lists "
+                        "no key for that power")
+    if orders_signature is None:
+        raise PbemError(f"orders for {state.power} must be signed by the player's key "
+                        f"({keys.fingerprint(player_key)})")
+    sshsig.verify(obytes, orders_signature, player_key, sshsig.NAMESPACE_ORDERS)
+    orders_text.check_headers(text, state.game_id, state.turn_number)
+    return sshsig.armor(sshsig.dearmor(orders_signature))
+
+
+def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Callable | None = None,
+                 adjudicate: Callable | None = None, gm_key=None,
+                 orders_signature: str | None = None,
+                 seeds: Callable[[int], bytes] | None = None,
+                 canonical: Callable | None = None) -> TurnFile:
+    """Adjudicate the next turn with the orders and publish it.
+
+    First repairs what an interrupted run left (see the module docstring), refuses a game
+    made with another engine or other rules, and verifies every published file.  Checks
+    the secret seed against the published commitment before rolling anything, parses with
+    ``parse(text, game, power=...)``, binds the dice to the digest of
+    ``canonical(orders, game)`` (default ``parser.format_orders``) and plays with
+    ``adjudicate(game, state, orders, dice)`` (defaults: the real parser and engine),
+    commits to a fresh seed for the next turn, then publishes the orders file, the signed
+    turn file and its signature.  ``orders_signature``: the player's armored SSHSIG of the
+    orders (namespace pbem-orders); required if the game file lists a key for the power,
+    and then the orders must carry ``game:`` and ``turn:`` headers naming this game and
+    turn.  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).  Pass
+    the orders file's raw bytes to keep them exactly (reading a file as text converts
+    line endings, which would break a player's signature); they must be UTF-8.  Raises
+    ``TurnAlreadyProcessed`` if the orders are those of a published turn.
+    """
+    text = _decode_orders(orders_text_or_bytes)
+    orders_text.check_size(text)              # refuse huge orders before anything else
     if parse is None:
         from ..io.parser import parse_orders as parse
+    if canonical is None:
+        from ..io.parser import format_orders as canonical
     if adjudicate is None:
         from ..engine.turn import adjudicate
     directory = Path(directory)
+    check_compatible(read_game(directory)[0], game)     # before anything is written
+    if not _secret_dir(directory).is_dir():
+        raise PbemError(f"{directory} has no {SECRET_DIR}/ (the game master's key and seeds): "
+                        "turns are processed in the game master's own directory, not in a "
+                        "published copy")
     with _locked(directory):
+        _roll_back_unpublished(directory)
         gf, gf_bytes = read_game(directory)
-        if game.content_hash != gf.map_hash:
-            raise PbemError(f"the game data changed since this game was created (map hash "
-                            f"{game.content_hash} != {gf.map_hash}); use the original data")
-        if dict(game.ruleset.options) != gf.options:
-            raise PbemError(f"the game was created with options {gf.options}, "
-                            f"not {dict(game.ruleset.options)}")
+        check_compatible(gf, game)
         key = _gm_private_key(directory, gm_key, gf)
         state, previous, commitment, last, last_file = _last_turn(directory, gf, gf_bytes)
-        _check_own_signature(game_file_path(directory), gf_bytes, gf)
-        if last_file is not None:
-            _check_own_signature(last_file[0], last_file[1], gf)
-        _verify_published(directory, game)
+        seed = _secret_seed(directory, commitment)
+        _verify_published(directory, game, parse, canonical)
+        obytes = orders_bytes(text)
+        try:
+            headers = orders_text.read_headers(text)
+        except OrdersSyntaxError:
+            headers = orders_text.Headers()      # the parser reports it with the rest
+        _already_processed(directory, game, parse, state, obytes, headers, last_file)
         if state.winner is not None:
             raise PbemError(f"the game is over: {state.winner} won")
         if not re.fullmatch(r"[A-Za-z0-9_-]+", state.power):
@@ -334,82 +536,75 @@ def process_turn(directory, game, orders_text: str | bytes, parse: Callable | No
             raise PbemError(f"{tpath} already exists; turn {state.turn_number} was processed")
         if last and state.turn_number <= last:
             raise PbemError(f"the state after turn {last} has turn number {state.turn_number}")
-
-        seed = _secret_seed(directory, commitment)
         if seeds is not None and hmac_dice.commitment(seeds(state.turn_number)) != commitment:
             # Never switch a game with secret seeds to a predictable seed source.
             raise PbemError("this game's seeds are secret (it was not created with demo seeds); "
                             "refusing to make the next ones predictable")
-        obytes = orders_bytes(orders_text)
-        digest = file_digest(obytes)
-        player_key = gf.players.get(state.power)
-        if orders_signature is not None or player_key is not None:
-            if player_key is None:
-                raise PbemError(f"orders for {state.power} are signed, but the game file lists "
-                                "no key for that power")
-            if orders_signature is None:
-                raise PbemError(f"orders for {state.power} must be signed by the player's key "
-                                f"({keys.fingerprint(player_key)})")
-            sshsig.verify(obytes, orders_signature, player_key, sshsig.NAMESPACE_ORDERS)
-            orders_signature = sshsig.armor(sshsig.dearmor(orders_signature))
+        orders_signature = _check_player_signature(gf, state, text, obytes, orders_signature)
+        if headers.game is not None and headers.game != state.game_id:
+            raise PbemError(f"these orders are for game {headers.game!r}, not {state.game_id!r}")
+        if headers.turn is not None and headers.turn != state.turn_number:
+            raise PbemError(f"these orders are for turn {headers.turn}, but the game is at "
+                            f"turn {state.turn_number}")
 
-        orders = parse(orders_text, game, power=state.power)
-        dice = hmac_dice.HmacDice(seed, state.game_id, state.turn_number, digest,
-                                  sides=gf.dice_sides)
+        orders = parse(text, game, power=state.power)
+        canonical_digest = orders_text.canonical_digest(canonical(orders, game))
+        dice = hmac_dice.HmacDice(seed, state.game_id, state.turn_number, canonical_digest,
+                                  sides=gf.dice_sides, algorithm=gf.dice)
         result = adjudicate(game, state, orders, dice)
 
         next_seed = (seeds or _fresh_seed)(state.turn_number + 1)
         tf = make_turn_file(
-            game_file=gf, state_before=state, previous=previous, orders=orders_text,
-            orders_signature=orders_signature, seed=seed,
-            next_commitment=hmac_dice.commitment(next_seed),
-            dice_log=dice.log, events=result.events, state=result.state)
+            game_file=gf, state_before=state, previous=previous, orders=text,
+            orders_signature=orders_signature, canonical_orders_digest=canonical_digest,
+            seed=seed, next_commitment=hmac_dice.commitment(next_seed),
+            dice_log=dice.log, events=result.events, state=result.state, signer=GAME_MASTER)
         data = encode(tf)
         signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
-
-        opath = orders_path(directory, state.turn_number, state.power)
-        (directory / TURNS_DIR).mkdir(exist_ok=True)
-        (directory / ORDERS_DIR).mkdir(exist_ok=True)
-        temps, committed = [], []
-        try:
-            seed_tmp = write_temp(_secret_dir(directory) / SEED_FILE,
-                                  (next_seed.hex() + "\n").encode("ascii"), mode=0o600)
-            temps.append(seed_tmp)
-            temps.append(orders_tmp := write_temp(opath, obytes))
-            temps.append(sig_tmp := write_temp(sig_path(tpath), signature))
-            temps.append(turn_tmp := write_temp(tpath, data))
-            # Everything is on disk; now make it visible, the turn file last.  If that
-            # fails, take back what was already made visible: no half-published turn.
-            commit_temp(orders_tmp, opath, overwrite=True)
-            committed.append(opath)
-            commit_temp(sig_tmp, sig_path(tpath), overwrite=True)
-            committed.append(sig_path(tpath))
-            commit_temp(turn_tmp, tpath, overwrite=False)
-        except BaseException:
-            for t in temps + committed:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(t)
-            raise
-        os.replace(seed_tmp, _secret_dir(directory) / SEED_FILE)
+        _publish(directory, tf, obytes, data, signature, next_seed)
         return tf
 
 
-def _verify_published(directory: Path, game) -> None:
-    """Verify before writing: every published file's signature, chain link, seed and die
-    (no replay, which ``pbem verify`` does).  A game that fails is never extended."""
+def _publish(directory: Path, tf: TurnFile, obytes: bytes, data: bytes, signature: bytes,
+             next_seed: bytes) -> None:
+    """Write every file of the turn under a temporary name, then name them: orders file,
+    signature, turn file (the publishing step), and finally promote the next seed."""
+    tpath = turn_path(directory, tf.turn_number, tf.power)
+    opath = orders_path(directory, tf.turn_number, tf.power)
+    fs.mkdir(directory / TURNS_DIR, exist_ok=True)
+    fs.mkdir(directory / ORDERS_DIR, exist_ok=True)
+    temps, committed = [], []
+    try:
+        seed_tmp = write_temp(_secret_dir(directory) / SEED_FILE,
+                              (next_seed.hex() + "\n").encode("ascii"), mode=0o600)
+        temps.append(seed_tmp)
+        temps.append(orders_tmp := write_temp(opath, obytes))
+        temps.append(sig_tmp := write_temp(sig_path(tpath), signature))
+        temps.append(turn_tmp := write_temp(tpath, data))
+        commit_temp(orders_tmp, opath, overwrite=True)
+        committed.append(opath)
+        commit_temp(sig_tmp, sig_path(tpath), overwrite=True)
+        committed.append(sig_path(tpath))
+        commit_temp(turn_tmp, tpath, overwrite=False)
+    except BaseException:
+        # An error (not a crash): take back what was made visible.  After a crash the
+        # next run does the same (_roll_back_unpublished).
+        for t in temps + committed:
+            with contextlib.suppress(FileNotFoundError):
+                fs.unlink(t)
+        raise
+    fs.replace(seed_tmp, _secret_dir(directory) / SEED_FILE)
+    fs.fsync_dir(_secret_dir(directory))
+
+
+def _verify_published(directory: Path, game, parse, canonical) -> None:
+    """Verify before writing: every published file's signature, chain link, seed, die and
+    canonical orders digest (no replay, which ``pbem verify`` does).  A game that fails is
+    never extended."""
     from .audit import verify_game
-    report = verify_game(directory, lambda *args, **kwargs: game, replay=False)
+    report = verify_game(directory, lambda *args, **kwargs: game, parse=parse,
+                         canonical=canonical, replay=False)
     if not report.ok:
         f = report.failure
         raise PbemError(f"refusing to process a turn: {f.file} fails the {f.check} check "
                         f"({f.detail}); run 'pbem verify' for details")
-
-
-def _check_own_signature(path: Path, data: bytes, gf: GameFile) -> None:
-    """Refuse to build on a published file whose signature does not verify."""
-    try:
-        sig = read_bytes(sig_path(path), "signature")
-        sshsig.verify(data, sig, gf.game_master, sshsig.NAMESPACE_TURN, strict=True)
-    except PbemError as exc:
-        raise PbemError(f"{path}: its signature does not verify ({exc}); run the audit "
-                        "before processing more turns") from None

@@ -18,6 +18,7 @@ from ..model.dice import FixedDice, SideDice
 from ..model.errors import DataError, OrdersSyntaxError, PbemError
 from ..model.events import OrderSkipped
 from ..model.game import Game
+from ..model.orders import StandingOrders
 from ..model.problems import Problem
 from ..model.state import GameState, Unit
 from .games import initial_state, load_game
@@ -28,6 +29,7 @@ class CaseResult:
     case: Case
     failures: tuple[str, ...]
     problems: tuple[Problem, ...] = ()
+    events: tuple = ()                  # the played turn's events (cases with dice)
 
     @property
     def ok(self) -> bool:
@@ -67,11 +69,38 @@ def _units(game: Game, names: Names, case: Case, line: int, space: str, text: st
     return out
 
 
+def _aboard(game: Game, case: Case, line: int, here: list[Unit], riders: list[Unit]) -> None:
+    """Put ``riders`` (another power's units) on the last unit of ``here`` that carries
+    their domain."""
+    for unit in riders:
+        domain = game.ruleset.units[unit.type].domain
+        found = [i for i, u in enumerate(here)
+                 if (rule := game.ruleset.units[u.type].cargo) is not None and rule.domain == domain]
+        if not found:
+            raise DataError(f"{case.file}:{line}: nothing there can carry {unit.type}")
+        i = found[-1]
+        here[i] = here[i].with_cargo(here[i].cargo + (unit,))
+
+
+def _standing(game: Game, names: Names, case: Case, line: int, text: str) -> tuple[str, StandingOrders]:
+    """"germany: defend all: submerge never" -> (power, its standing orders)."""
+    who, sep, orders_text = text.partition(":")
+    try:
+        power = names.resolve_power(who.strip())
+        parsed = parse_orders(orders_text.strip() + "\n", game, power=power)
+    except (UnknownName, OrdersSyntaxError) as exc:
+        raise DataError(f"{case.file}:{line}: {exc}") from None
+    if not sep or not parsed.defences or len(parsed.defences) != len(parsed.items):
+        raise DataError(f"{case.file}:{line}: expected 'standing POWER: defend ...'")
+    return power, StandingOrders(tuple(parsed.defences))
+
+
 def build_position(game: Game, case: Case) -> GameState:
     names = Names(game)
     state = initial_state(game, f"case-{case.name}")
     units = dict(state.units) if case.position == "setup" else {}
     owners, ipcs = dict(state.owners), dict(state.ipcs)
+    standing = dict(state.standing_orders)
     for verb, rest, line in case.edits:
         if verb == "clear":
             for word in rest.split(","):
@@ -80,6 +109,25 @@ def build_position(game: Game, case: Case) -> GameState:
         elif verb == "units":
             space, text = _split_space(names, case, line, rest)
             units[space] = tuple(units.get(space, ())) + tuple(_units(game, names, case, line, space, text))
+        elif verb == "aboard":
+            space, text = _split_space(names, case, line, rest)
+            here = list(units.get(space, ()))
+            _aboard(game, case, line, here, _units(game, names, case, line, space, text))
+            units[space] = tuple(here)
+        elif verb == "standing":
+            power, orders = _standing(game, names, case, line, rest)
+            old = standing.get(power, StandingOrders())
+            standing[power] = StandingOrders(old.defences + orders.defences)
+        elif verb == "cargo":
+            space, text = _split_space(names, case, line, rest)
+            here = list(units.get(space, ()))
+            for unit in _units(game, names, case, line, space, text):
+                i = _room_for(game, here, unit)
+                if i is None:
+                    raise DataError(f"{case.file}:{line}: nothing in {space} has room for "
+                                    f"{unit.type}")
+                here[i] = attrs.evolve(here[i], cargo=here[i].cargo + (unit,))
+            units[space] = tuple(here)
         elif verb == "owner":
             space, who = _split_space(names, case, line, rest)
             if who.casefold() == "neutral":
@@ -99,7 +147,26 @@ def build_position(game: Game, case: Case) -> GameState:
             units[space] = tuple(here)
     power = names.resolve_power(case.power) if case.power else state.power
     return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
-                        units={k: v for k, v in units.items() if v})
+                        units={k: v for k, v in units.items() if v},
+                        standing_orders=dict(sorted(standing.items())))
+
+
+def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
+    """The index of the first unit in ``here`` whose cargo rule has room for ``unit``."""
+    types = game.ruleset.units
+    ut = types[unit.type]
+    for i, carrier in enumerate(here):
+        rule = types[carrier.type].cargo
+        if rule is None or rule.domain != ut.domain or ut.key in rule.except_types \
+                or (rule.only_types and ut.key not in rule.only_types):
+            continue
+        large = sum(1 for c in carrier.cargo if types[c.type].cargo_size == "large")
+        if len(carrier.cargo) >= rule.slots or (
+                ut.cargo_size == "large" and rule.large_slots is not None
+                and large >= rule.large_slots):
+            continue
+        return i
+    return None
 
 
 def _dice(case: Case):
@@ -121,16 +188,55 @@ def _owned(state: GameState, space: str, owner: str | None) -> Counter:
     return counts
 
 
-def _line_arg(args: list[str]) -> tuple[str, int | None]:
+def _code_args(args: list[str]) -> tuple[str, int | None, dict[str, str]]:
+    """"code [line N] [param=value ...]" -> (code, line, params)."""
     code = args[0] if args else ""
-    line = int(args[2]) if len(args) >= 3 and args[1] == "line" else None
-    return code, line
+    line, params, rest = None, {}, list(args[1:])
+    while rest:
+        word = rest.pop(0)
+        if word == "line" and rest:
+            line = int(rest.pop(0))
+        elif "=" in word:
+            key, _, value = word.partition("=")
+            params[key] = value
+    return code, line, params
+
+
+def _params_match(params: dict, wanted: dict[str, str]) -> bool:
+    return all(k in params and _field_matches(params[k], v) for k, v in wanted.items())
+
+
+def _field_matches(value, text: str) -> bool:
+    """An event field against its text: dicts as ``type:count,...`` (empty: ``{}``),
+    tuples as ``a,b,...``, anything else as ``str()``; Python's own ``str()`` of a dict or
+    tuple (``(6, 6)``) also matches."""
+    if str(value) == text:
+        return True
+    if isinstance(value, dict):
+        want = {}
+        for item in filter(None, (t.strip() for t in text.split(","))):
+            key, _, count = item.partition(":")
+            want[key.strip()] = int(count) if count.strip().isdigit() else count.strip()
+        return value == want
+    if isinstance(value, (tuple, list)):
+        return tuple(str(v) for v in value) == tuple(t.strip() for t in text.split(",") if t.strip())
+    return str(value) == text
+
+
+def _event_field(event, name: str):
+    """An event field; ``killed.infantry`` reads one key of a dict field (0 when absent)."""
+    field, _, key = name.partition(".")
+    value = getattr(event, field, None)
+    if key:
+        return value.get(key, 0) if isinstance(value, dict) else None
+    return value
 
 
 def _event_matches(event, kind: str, fields: dict[str, str]) -> bool:
     if event.kind != kind:
         return False
-    return all(str(getattr(event, k, None)) == v for k, v in fields.items())
+    return all(hasattr(event, k.partition(".")[0]) and _field_matches(_event_field(event, k), v)
+               for k, v in fields.items())
 
 
 def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
@@ -142,20 +248,30 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
     errors = [p for p in problems if p.is_error]
     if kind == "valid":
         return None if not errors else "expected valid orders, found " + _codes(errors)
+    if kind == "errors":
+        want = int(args[0]) if args and args[0].isdigit() else -1
+        return None if len(errors) == want else \
+            f"expected {text} errors, found {len(errors)}: {_codes(errors) or 'none'}"
     if kind in ("rejected", "warning"):
-        code, line = _line_arg(args)
+        code, line, wanted = _code_args(args)
         pool = errors if kind == "rejected" else [p for p in problems if not p.is_error]
-        if any(p.code == code and (line is None or p.line == line) for p in pool):
+        if any(p.code == code and (line is None or p.line == line) and _params_match(p.params, wanted)
+               for p in pool):
             return None
-        return f"expected {kind} {code}" + (f" on line {line}" if line else "") + \
-            f", found {_codes(pool) or 'none'}"
+        return f"expected {kind} {text}, found {_codes(pool) or 'none'}"
+    if kind == "no_warning":
+        code, line, wanted = _code_args(args)
+        found = [p for p in problems if not p.is_error and p.code == code
+                 and (line is None or p.line == line) and _params_match(p.params, wanted)]
+        return None if not found else f"expected no warning {code}, found line {found[0].line}"
     if result is None:
         return f"'expect {kind}' needs dice (the case is not played)"
     state, events = result.state, result.events
     if kind == "skipped":
-        code, line = _line_arg(args)
+        code, line, wanted = _code_args(args)
         skips = [e for e in events if isinstance(e, OrderSkipped)]
-        if any(e.reason == code and (line is None or e.line == line) for e in skips):
+        if any(e.reason == code and (line is None or e.line == line) and _params_match(e.params, wanted)
+               for e in skips):
             return None
         return f"expected a skipped order ({code}), found " + \
             (", ".join(f"line {e.line}: {e.reason}" for e in skips) or "none")
@@ -183,25 +299,69 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         got = state.ipcs.get(names.resolve_power(who))
         return None if got == amount else f"expected {who} to have {amount} IPCs, found {got}"
     if kind == "damage":
+        if ":" in text:                  # "SPACE: TYPE N": every unit of that type there
+            space, rest = _split_space(names, case, exp.line, text)
+            type_word, _, amount_text = rest.rpartition(" ")
+            if not amount_text.isdigit():
+                raise DataError(f"{case.file}:{exp.line}: expected 'expect damage SPACE: TYPE N'")
+            unit_type = names.resolve_unit(type_word.strip())
+            got = [u.damage for u in state.units_at(space) if u.type == unit_type]
+            amount = int(amount_text)
+            return None if got and set(got) == {amount} else \
+                f"{space}: expected {unit_type} damage {amount}, found {got}"
         space, amount = names.resolve_space(" ".join(args[:-1])), int(args[-1])
         got = [u.damage for u in state.units_at(space) if game.ruleset.units[u.type].has("factory")]
         return None if got == [amount] else f"{space}: expected factory damage {amount}, found {got}"
+    if kind == "sequence":
+        parts = [shlex.split(p) for p in text.split(" then ")]
+        start = 0
+        for part in parts:
+            if not part or any("=" not in a for a in part[1:]):
+                return f"expected 'sequence KIND field=value ... then KIND ...', found {text!r}"
+            fields = dict(a.split("=", 1) for a in part[1:])
+            found = next((i for i in range(start, len(events))
+                          if _event_matches(events[i], part[0], fields)), None)
+            if found is None:
+                return f"no event {' '.join(part)} after the earlier ones of: {text}"
+            start = found + 1
+        return None
     if kind in ("event", "no_event"):
+        bad = [a for a in args[1:] if "=" not in a]
+        if not args or bad:
+            return f"expected 'event KIND field=value ...' (quote values with spaces), " \
+                f"found {text!r}"
         ev_kind, fields = args[0], dict(a.split("=", 1) for a in args[1:])
+        times = fields.pop("times", None)
         hits = [e for e in events if _event_matches(e, ev_kind, fields)]
+        if kind == "event" and times is not None:
+            return None if len(hits) == int(times) else \
+                f"expected {times} event(s) {text}, found {len(hits)}"
         if kind == "event":
             return None if hits else f"expected an event {text}, found none " \
                 f"(kinds: {', '.join(sorted({e.kind for e in events}))})"
         return None if not hits else f"expected no event {text}, found {hits[0]!r}"
     if kind == "winner":
         return None if state.winner == text else f"expected winner {text}, found {state.winner}"
+    if kind == "next":
+        want = names.resolve_power(args[0]) if args else None
+        rnd = int(args[2]) if len(args) >= 3 and args[1] == "round" else None
+        if state.power == want and (rnd is None or state.round == rnd):
+            return None
+        return f"expected {want} to play next (round {rnd}), found {state.power} (round {state.round})"
     if kind == "no_winner":
         return None if state.winner is None else f"expected no winner, found {state.winner}"
+    if kind == "turn":
+        if not args or (len(args) > 1 and (len(args) != 3 or args[1] != "round" or not args[2].isdigit())):
+            raise DataError(f"{case.file}:{exp.line}: expected 'expect turn POWER [round N]'")
+        who = names.resolve_power(args[0])
+        rnd = int(args[2]) if len(args) == 3 else state.round
+        return None if (state.power, state.round) == (who, rnd) else \
+            f"expected {who} to play round {rnd} next, found {state.power} round {state.round}"
     return f"unknown expectation {kind}"
 
 
 def _codes(problems) -> str:
-    return ", ".join(f"line {p.line}: {p.code}" for p in problems)
+    return ", ".join(f"line {p.line}: {p.code} {p.params}" for p in problems)
 
 
 # ---- running -------------------------------------------------------------------------------
@@ -214,7 +374,10 @@ def run_case(case: Case, edition: str) -> CaseResult:
         orders = parse_orders(case.orders, game, power=state.power)
     except PbemError as exc:
         return CaseResult(case, (f"setup: {exc}",))
-    problems = check(game, state, orders)
+    try:
+        problems = check(game, state, orders)
+    except Exception as exc:                    # an engine bug: report it with the case
+        return CaseResult(case, (f"check: engine error {type(exc).__name__}: {exc}",))
     result = None
     failures: list[str] = []
     if case.played:
@@ -224,11 +387,13 @@ def run_case(case: Case, edition: str) -> CaseResult:
             failures.append("the orders were rejected, so the case could not be played")
         except AssertionError as exc:           # a dice script that ran out
             failures.append(f"dice: {exc}")
+        except Exception as exc:                # an engine bug (e.g. a battle that never ends)
+            failures.append(f"play: engine error {type(exc).__name__}: {exc}")
     for exp in case.expect:
         why = evaluate(game, case, exp, problems, result)
         if why:
             failures.append(f"line {exp.line}: {why}")
-    return CaseResult(case, tuple(failures), tuple(problems))
+    return CaseResult(case, tuple(failures), tuple(problems), tuple(result.events) if result else ())
 
 
 def run_edition(edition: str, folder: str | Path | None = None) -> list[CaseResult]:

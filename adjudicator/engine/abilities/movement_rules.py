@@ -22,7 +22,16 @@ class Blitz(Ability):
 class MovesThroughEnemy(Ability):
     name = "moves_through_enemy"
     doc = ("Passes hostile sea zones, unless an enemy anti_sub unit is there "
-           "(rule in engine.movement.check_sea_path).")
+           "(rule in engine.movement.check_sea_path).  ``noncombat_end_hostile``: it may also "
+           "end a noncombat move in a hostile zone (1941 [L577]); false in Spring 1942, where "
+           "a noncombat move never ends where a battle would follow (digest §4.3 [FLAG]).")
+    params = {"noncombat_end_hostile": (bool, True)}
+
+
+def may_end_noncombat_in_hostile(unit) -> bool:
+    """Whether a ship of type ``unit`` may end a noncombat move in a hostile sea zone."""
+    return unit.has(MovesThroughEnemy.name) and unit.param(
+        MovesThroughEnemy.name, "noncombat_end_hostile", True)
 
 
 @register

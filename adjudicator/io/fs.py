@@ -1,0 +1,107 @@
+"""Every file-system call that changes a game directory goes through this module.
+
+One small facade so that the crash-safety tests can stop the program at any of them: with
+``PBEM_CRASH_BEFORE=N`` (or ``PBEM_CRASH_AFTER=N``) in the environment the process exits
+at once with status ``CRASH_STATUS`` just before (after) the N-th call, counted from 1 at
+program start -- no clean-up runs, as in a crash or ``kill -9``.  The variables are read
+here and nowhere else; without them the calls are the plain ``os`` functions.
+"""
+
+from __future__ import annotations
+
+import os
+
+CRASH_STATUS = 86
+
+
+def _env_number(name: str) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.isdigit() else 0
+
+
+_calls = 0
+_before = _env_number("PBEM_CRASH_BEFORE")
+_after = _env_number("PBEM_CRASH_AFTER")
+
+
+def _step(call):
+    """Run ``call`` as file-system call number ``_calls + 1``, crashing around it if asked."""
+    global _calls
+    _calls += 1
+    if _calls == _before:
+        os._exit(CRASH_STATUS)
+    result = call()
+    if _calls == _after:
+        os._exit(CRASH_STATUS)
+    return result
+
+
+def mkdir(path, mode: int = 0o777, exist_ok: bool = False) -> None:
+    def call():
+        try:
+            os.mkdir(path, mode)
+        except FileExistsError:
+            if not (exist_ok and os.path.isdir(path)):
+                raise
+    _step(call)
+
+
+def create_new(path, mode: int = 0o644) -> int:
+    """A new file opened for writing; fails if ``path`` exists."""
+    return _step(lambda: os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, mode))
+
+
+def open_lock(path) -> int:
+    """The lock file, created if missing (mode 0600)."""
+    return _step(lambda: os.open(path, os.O_RDWR | os.O_CREAT | _CLOEXEC, 0o600))
+
+
+def write_all(fd: int, data: bytes) -> None:
+    def call():
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    _step(call)
+
+
+def fsync(fd: int) -> None:
+    _step(lambda: os.fsync(fd))
+
+
+def close(fd: int) -> None:
+    _step(lambda: os.close(fd))
+
+
+def chmod(path, mode: int) -> None:
+    _step(lambda: os.chmod(path, mode))
+
+
+def link(source, target) -> None:
+    _step(lambda: os.link(source, target))
+
+
+def replace(source, target) -> None:
+    _step(lambda: os.replace(source, target))
+
+
+def unlink(path) -> None:
+    _step(lambda: os.unlink(path))
+
+
+def fsync_dir(directory) -> None:
+    """Make the renames in ``directory`` durable (best effort: not every platform can)."""
+    def call():
+        try:
+            fd = os.open(directory, os.O_RDONLY | _CLOEXEC)
+        except OSError:
+            return
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    _step(call)
+
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -1,0 +1,158 @@
+"""No crash leaves a game stuck (issue 8).
+
+``pbem process`` runs in a subprocess that is killed (``os._exit``, no clean-up) just
+before, and in a second run just after, each file-system call it makes -- every one of
+them, counted through the facade ``adjudicator.io.fs`` (``PBEM_CRASH_BEFORE`` /
+``PBEM_CRASH_AFTER``).  After each crash the next ``pbem process`` with the same orders
+either says the turn is done or completes it, ``pbem verify`` passes, and the published
+files are byte for byte those of a run that never crashed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from adjudicator.cli import main
+from adjudicator.io import fs, hmac_dice, layout, turnfile
+from adjudicator.io.loader import load_game
+from adjudicator.service import gamedir
+from adjudicator.service.audit import verify_game
+from conftest import EXAMPLE_ORDERS
+
+GAME_ID = "crash-test"
+ORDERS = EXAMPLE_ORDERS[1]          # Germany's turn: fights three battles
+RUN = "import sys; from adjudicator.cli import main; sys.exit(main())"
+
+
+def published(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes()
+            for p in sorted(directory.rglob("*"))
+            if p.is_file() and layout.SECRET_DIR not in p.parts}
+
+
+def pbem_subprocess(directory: Path, **crash) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env.update({f"PBEM_CRASH_{k.upper()}": str(v) for k, v in crash.items()})
+    env["COLUMNS"] = "200"
+    return subprocess.run([sys.executable, "-c", RUN, "process", str(ORDERS), "-g",
+                           str(directory), "--demo-seeds"], env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory):
+    """A game after the Soviet turn (the template), and the files a clean German turn
+    publishes (the reference)."""
+    base = tmp_path_factory.mktemp("crash")
+    template = base / "template"
+    game = load_game("aa1941")
+    seeds = gamedir.demo_seeds(GAME_ID)
+    gamedir.create_game(template, game, GAME_ID, created="2026-01-01", seeds=seeds)
+    gamedir.process_turn(template, game, EXAMPLE_ORDERS[0].read_bytes(), seeds=seeds)
+    clean = base / "clean"            # published_reference() reads it
+    shutil.copytree(template, clean)
+    result = pbem_subprocess(clean)
+    assert result.returncode == 0, result.stderr
+    return template, published(clean), base
+
+
+def disk_state(directory: Path) -> tuple:
+    """Every file (name, mode, bytes), .secret/ included, with the random part of temporary
+    names masked: two crashes that leave the same disk state (after call N = before call
+    N+1, or around an fsync) are one case."""
+    return tuple((re.sub(r"\.[0-9a-f]{8}\.tmp$", ".*.tmp", p.relative_to(directory).as_posix()),
+                  p.stat().st_mode, p.read_bytes())
+                 for p in sorted(directory.rglob("*")) if p.is_file())
+
+
+def published_reference(base: Path) -> dict[str, bytes]:
+    return published(base / "clean")
+
+
+def recover_and_check(directory: Path, capsys, where: str) -> str:
+    """The next pbem process after a crash: done or completed, then everything verifies."""
+    code = main(["process", str(ORDERS), "-g", str(directory), "--demo-seeds"])
+    out = capsys.readouterr()
+    assert code == 0, f"{where}: {out.out}{out.err}"
+    text = " ".join(out.out.split())
+    outcome = "done" if "turn 2 (germany) was already processed" in text else "completed"
+    report = verify_game(directory, load_game)
+    assert report.ok, f"{where}: {report.failure}"
+    assert report.turns_checked == 2 == report.turns_replayed
+    assert not [p for p in directory.rglob("*.tmp")], where
+    last, _ = turnfile.read_turn_file(layout.list_turns(directory)[-1][2])
+    seed = (directory / layout.SECRET_DIR / layout.SEED_FILE).read_text().strip()
+    assert hmac_dice.commitment(bytes.fromhex(seed)) == last.next_commitment, where
+    return outcome
+
+
+def crash_runs(template: Path, base: Path, when: str) -> tuple[int, dict[int, Path]]:
+    """Run ``pbem process`` crashing {when} call 1, 2, ... (in parallel batches) until a
+    run gets past the last call.  Returns (number of calls, crashed directories by N)."""
+    workers = max(2, os.cpu_count() or 2)
+    crashed: dict[int, Path] = {}
+    first = 1
+    while True:
+        batch = range(first, first + workers)
+        for n in batch:
+            shutil.copytree(template, base / f"{when}-{n}")
+        with ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(lambda n: pbem_subprocess(base / f"{when}-{n}", **{when: n}),
+                                    batch))
+        for n, result in zip(batch, results):
+            if result.returncode == fs.CRASH_STATUS:
+                assert "Traceback" not in result.stderr
+                crashed[n] = base / f"{when}-{n}"
+                continue
+            assert result.returncode == 0, result.stderr      # n is past the last call
+            assert published(base / f"{when}-{n}") == published_reference(base)
+            assert sorted(crashed) == list(range(1, n))
+            return n - 1, crashed
+        first += workers
+
+
+def test_a_crash_at_any_file_system_call_never_leaves_the_game_stuck(scenario, capsys):
+    template, reference, base = scenario
+    outcomes, seen, calls = {}, {}, {}
+    for when in ("before", "after"):
+        calls[when], crashed = crash_runs(template, base, when)
+        for n, directory in sorted(crashed.items()):
+            state = disk_state(directory)
+            if state not in seen:       # the same state recovers the same way: check once
+                seen[state] = recover_and_check(directory, capsys, f"crash {when} call {n}")
+                assert published(directory) == reference, f"crash {when} call {n}"
+            outcomes[(when, n)] = seen[state]
+            shutil.rmtree(directory)
+    # every call was a crash point, before and after, and both outcomes occurred
+    assert calls["before"] == calls["after"] >= 20
+    print(f"{calls['before']} file-system calls, {2 * calls['before']} crash points, "
+          f"{len(seen)} distinct states after a crash")
+    assert len(outcomes) == 2 * calls["before"]
+    assert set(outcomes.values()) == {"done", "completed"}
+    # the turn is published exactly when the crash came after the turn file's link
+    done = sorted(n for (when, n), o in outcomes.items() if when == "before" and o == "done")
+    assert done == list(range(done[0], calls["before"] + 1))
+
+
+def test_a_half_published_turn_is_rolled_back_not_stuck(scenario, capsys):
+    """The stuck state of issue 8: the orders file and the signature were renamed into
+    place, the turn file was not.  verify explains it; the next process repairs it."""
+    template, reference, base = scenario
+    directory = base / "half"
+    shutil.copytree(template, directory)
+    (directory / "orders" / "0002-germany.txt").write_bytes(ORDERS.read_bytes())
+    (directory / "turns" / "0002-germany.json.sig").write_text("half\n")
+    (directory / "turns" / ".0002-germany.json.1234abcd.tmp").write_text("{")
+    report = verify_game(directory, load_game)
+    assert report.failure.check == "files"
+    assert re.search(r"interrupted.*next 'pbem process' rolls it back", report.failure.detail)
+    assert recover_and_check(directory, capsys, "half-published") == "completed"
+    assert published(directory) == reference
