@@ -18,7 +18,8 @@ How it works:
 4. The border between two regions is extracted from the fillers' Voronoi cells as one chain,
    straightened and rounded (Douglas-Peucker, then Chaikin), so neighbours still fit exactly.
    Islands are small blobs inside their only sea zone; the zone's region grows from the
-   island's point too.  Each label goes to the most open spot of its region.
+   island's point too.  An island between several zones is grown like a region (its
+   ``reach`` keeps it small).  Each label goes to the most open spot of its region.
 
 The script prints how the picture's neighbours compare with map.toml's adjacency.  Neighbours
 that do not touch become ``links`` (drawn as a connecting line); spaces that touch but are not
@@ -61,6 +62,7 @@ SEA_SIZE = 1.4         # target area of a sea zone relative to a land territory
 ROOM_LAND = 26.0       # room kept below a land label: the owner/IPC row and a row of units
 ROOM_SEA = 14.0        # ... below a sea zone's label: a row of units
 ROOM_WIDTH = 64.0      # width kept for that room
+                       # (a board may set all three: [board] room = [width, land, sea])
 FRAME = -1             # neighbour label of the board's north and south edges
 GAP = -2               # label of fillers no space may take (between two non-neighbours)
 UNSET = -3
@@ -77,6 +79,12 @@ def load_map(edition: str):
 
 
 # --------------------------------------------------------------------------- places
+
+def drawn_as_island(game_map, name: str) -> bool:
+    """An island bordering a single sea zone is drawn as a blob inside that zone; one between
+    several zones (Spring 1942's Australia, Japan, Madagascar) is grown like any region."""
+    return game_map[name].island and len(game_map.neighbours(name)) == 1
+
 
 def interpolate(table: list[list[float]], value: float) -> float:
     """Piecewise-linear interpolation in a [[x, y], ...] table sorted by x (either way)."""
@@ -108,8 +116,9 @@ class Places:
             self.entries[name] = raw
         problems += [f"{n!r} missing" for n in game_map.territories if n not in self.entries]
         for name, raw in self.entries.items():
-            if name in game_map.territories and ("island" in raw) != game_map[name].island:
-                problems.append(f"{name!r}: 'island' must be given exactly for islands")
+            if name in game_map.territories and ("island" in raw) != drawn_as_island(game_map, name):
+                problems.append(f"{name!r}: 'island' must be given exactly for islands that "
+                                "border one sea zone (an island between several is grown as a region)")
         if problems:
             sys.exit(f"{directory / PLACES_FILE}: " + "; ".join(problems))
 
@@ -185,7 +194,7 @@ class Layout:
 
     def __init__(self, places: Places, game_map, grid: Grid):
         self.places, self.grid, self.map = places, grid, game_map
-        self.spaces = [n for n in places.entries if not game_map[n].island]
+        self.spaces = [n for n in places.entries if "island" not in places.entries[n]]
         self.index = {n: k for k, n in enumerate(self.spaces)}
         points, owner, roles = [], [], []
         for name, raw in places.entries.items():
@@ -210,6 +219,9 @@ class Layout:
         sizes = np.array([places.entries[n].get("size", SEA_SIZE if game_map[n].is_sea else 1.0)
                           for n in self.spaces])
         self.target = sizes / sizes.sum() * grid.n
+        # how far (board units) a region may grow from its points: keeps an island that is grown
+        # as a region (one between several sea zones) island-sized
+        self.reach = [float(places.entries[n].get("reach", math.inf)) for n in self.spaces]
         self.wanted = np.zeros((len(self.spaces),) * 2, dtype=bool)
         for a in self.spaces:
             for b in game_map.neighbours(a):
@@ -218,9 +230,10 @@ class Layout:
 
     def grow(self) -> np.ndarray:
         """Grow every region from its seeds over the filler graph (multi-source Dijkstra,
-        each space at its own speed).  A filler never joins a space if a neighbouring filler
-        already belongs to a space that is not its neighbour in map.toml: such places stay
-        empty (GAP) unless a space compatible with all around them takes them afterwards."""
+        each space at its own speed, none further than its ``reach``).  A filler never joins a
+        space if a neighbouring filler already belongs to a space that is not its neighbour in
+        map.toml: such places stay empty (GAP) unless a space compatible with all around them
+        takes them afterwards."""
         g = self.grid
         nbrs = g.neighbour_lists()
         ok = self.wanted | np.eye(len(self.spaces), dtype=bool)
@@ -228,12 +241,12 @@ class Layout:
         label = [UNSET] * g.n
         tree = cKDTree(np.column_stack([g.points[:, 0], g.points[:, 1]]), boxsize=[g.width, 1e9])
         _, start = tree.query(np.column_stack([self.seeds[:, 0] % g.width, self.seeds[:, 1]]))
-        speed = self.weights
+        speed, reach = self.weights, self.reach
         heap = [(0.0, int(f), int(s)) for f, s in zip(start, self.owner)]
         heapq.heapify(heap)
         while heap:
             d, f, s = heapq.heappop(heap)
-            if label[f] != UNSET:
+            if label[f] != UNSET or d > reach[s]:
                 continue
             allowed = ok_sets[s]
             if any(label[h] >= 0 and label[h] not in allowed for h, _ in nbrs[f]):
@@ -399,8 +412,11 @@ def smooth_chain(chain, closed=False):
         simplify(chaikin(straight, True) + chaikin(straight, True)[:1], 0.25)[:-1]
 
 
-def smooth_ring(ring, vertices):
-    """Smooth a ring chain by chain (a chain: the border with one neighbour); junctions stay."""
+def smooth_ring(ring, vertices, width: float | None = None):
+    """Smooth a ring chain by chain (a chain: the border with one neighbour); junctions stay.
+    With ``width`` (the board's, for the seam) every chain is smoothed in one canonical
+    direction, so both neighbours draw exactly the same border: the simplification breaks ties
+    by order, and smoothing a chain from its two ends can differ enough to leave a sliver."""
     coords = [tuple(map(float, vertices[v])) for v, _ in ring]
     breaks = [k for k in range(len(ring)) if ring[k][1] != ring[k - 1][1]]
     if not breaks:
@@ -410,9 +426,16 @@ def smooth_ring(ring, vertices):
         chain = [coords[k % len(ring)] for k in range(a, b + 1)]
         if ring[a][1] == FRAME:
             out.extend(simplify(chain, 0.01)[:-1])
+        elif width is not None and canonical(chain[-1], width) < canonical(chain[0], width):
+            out.extend(smooth_chain(chain[::-1])[::-1][:-1])
         else:
             out.extend(smooth_chain(chain)[:-1])
     return out
+
+
+def canonical(point, width: float) -> tuple[float, float]:
+    """A point's place on the wrapping board, the same from every copy of it."""
+    return (round(point[0] % width, 3) % width, round(point[1], 3))
 
 
 def island_blob(center, rx, ry, angle, name):
@@ -462,12 +485,13 @@ def closest(grid: Grid, labels, a: int, b: int) -> tuple[float, float, float, fl
     return (x0, y0, x1, y1)
 
 
-def room_box(lines, at, size, land: bool):
+def room_box(lines, at, size, land: bool, room=(ROOM_WIDTH, ROOM_LAND, ROOM_SEA)):
     """The label's box grown downwards (and widened) to keep room for the owner/IPC row and
     a row or two of units, which the picture draws below the label."""
     x0, y0, x1, y1 = label_box(tuple(lines), at, size)
-    below = ROOM_LAND if land else ROOM_SEA
-    half = max((x1 - x0) / 2, ROOM_WIDTH / 2)
+    room_width, room_land, room_sea = room
+    below = room_land if land else room_sea
+    half = max((x1 - x0) / 2, room_width / 2)
     return (at[0] - half, y0, at[0] + half, y1 + below)
 
 
@@ -496,6 +520,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
     """Greedy placement: islands first (beside their island), then regions from the smallest;
     each label takes its best spot whose room box overlaps no box placed before it."""
     width, height = grid.width, grid.height
+    room = tuple(float(v) for v in places.board.get("room", (ROOM_WIDTH, ROOM_LAND, ROOM_SEA)))
     placed: dict[str, tuple] = {}
     boxes: list[tuple] = []
     blobs = [tuple(np.min(b, axis=0)) + tuple(np.max(b, axis=0))
@@ -512,7 +537,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         first = None
         for at in options:
             at = ((at[0] + dx) % width, at[1] + dy)
-            box = room_box(lines, at, size, land)
+            box = room_box(lines, at, size, land, room)
             if first is None:
                 first = (at, box)
             if fits(box) and not (pad_blobs and any(boxes_overlap(box, b) for b in blobs)):
@@ -535,7 +560,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         half_h = len(lines) * size * LINE_HEIGHT / 2
         half_w = max(len(t) for t in lines) * size * 0.31
         options = [(x, y + hy + half_h + 2), (x + hx + half_w + 4, y - 8), (x - hx - half_w - 4, y - 8),
-                   (x, y - hy - half_h - ROOM_LAND - 2)]
+                   (x, y - hy - half_h - room[1] - 2)]
         options += [(x + ox, y + hy + half_h + 2) for ox in (-30, 30, -50, 50)]
         choose(name, options, True, False)
     regions = [n for n in places.entries if "island" not in places.entries[n]]
@@ -563,6 +588,7 @@ def build(edition: str, rounds: int | None = None) -> tuple[str, list[str]]:
     grid = Grid(width, height)
     layout = Layout(places, game_map, grid)
     rounds = places.board.get("balance", 0) if rounds is None else rounds
+    symmetric = bool(places.board.get("symmetric_borders", False))
     labels = layout.balance(rounds)
     where = {role: tuple(p) for role, p in zip(layout.roles, layout.seeds) if role[1] != "more"}
     home_x = np.array([where[n, "main"][0] for n in layout.spaces])
@@ -578,7 +604,8 @@ def build(edition: str, rounds: int | None = None) -> tuple[str, list[str]]:
             zone = layout.index[next(iter(game_map.neighbours(name)))]
             islands_in[zone].append(blob)
         else:
-            outlines[name] = [smooth_ring(r, grid.vor.vertices) for r in rings[layout.index[name]]]
+            outlines[name] = [smooth_ring(r, grid.vor.vertices, width if symmetric else None)
+                              for r in rings[layout.index[name]]]
 
     # judge by the final, smoothed outlines: what a reader of the picture sees
     drawn = outline_borders(outlines, width)

@@ -6,7 +6,9 @@
 For the game directory (default: the bundled example, turns/aa1941-example/game) it writes
 ``00-map.svg`` (the empty board with names), ``00-start.svg`` (the position before the first
 turn) and one ``NN-power.svg`` per published turn: the position after that turn with the
-turn's moves, battles and captures drawn on top.  Each SVG is then photographed into a PNG
+turn's moves, battles and captures drawn on top; and ``00-map-EDITION.svg``, the empty board
+of every other registered edition that has a picture (Spring 1942: ``00-map-aa1942``).  Each
+SVG is then photographed into a PNG
 of the same size by a real headless browser (Debian's ``chromium``; set CHROMIUM to use
 another binary).  Prints the files it wrote.
 """
@@ -24,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.editions import names as edition_names  # noqa: E402
 from adjudicator.io import layout  # noqa: E402
 from adjudicator.service.games import load_game  # noqa: E402
 from adjudicator.io.turnfile import decode_turn_file  # noqa: E402
@@ -56,6 +59,11 @@ def boards(game_dir: Path):
         possessive = name + ("'" if name.endswith("s") else "'s")
         title = f"{game.ruleset.title}: round {turn.round}, after {possessive} turn (turn {turn.turn_number})"
         yield f"{number:02d}-{power}", board_svg(game, turn.state, turn.events, BoardOptions(title=title))
+    for edition in edition_names():
+        other = load_game(edition)
+        if edition != info.ruleset and other.geometry is not None:
+            yield f"00-map-{edition}", board_svg(other, None, options=BoardOptions(
+                title=f"{other.ruleset.title}: the map"))
 
 
 def svg_size(svg: str) -> tuple[int, int]:

@@ -18,6 +18,7 @@ import attrs
 import pytest
 
 from adjudicator.cli import main
+from adjudicator.editions import names as edition_names
 from adjudicator.io import layout
 from adjudicator.service.games import load_game
 from adjudicator.io.turnfile import decode_game_file, decode_turn_file
@@ -291,6 +292,30 @@ def test_pbem_map_draws_the_empty_board(tmp_path, capsys, monkeypatch, game):
     assert code == 0 and (tmp_path / "aa1941-map.svg").exists(), out
 
 
+@pytest.mark.parametrize("edition", edition_names())
+def test_every_edition_draws_its_empty_map_and_start(tmp_path, capsys, edition):
+    """Each registered edition's picture, as a player makes it: ``pbem map`` and, for a new
+    game, ``pbem show --svg``; every space once in its owner's colour, the setup's units."""
+    game = load_game(edition)
+    code, out = pbem(capsys, "map", "--ruleset", edition, "--svg", tmp_path / "m.svg")
+    assert code == 0, out
+    root = parse((tmp_path / "m.svg").read_text(encoding="utf-8"))
+    assert {e.get("data-space") for e in elements(root, "place")} == set(game.map.territories)
+    assert not unit_counts_in(root)
+    code, out = pbem(capsys, "new", tmp_path / "g", "--ruleset", edition, "--demo-seeds")
+    assert code == 0, out
+    start = decode_game_file((tmp_path / "g" / "game.json").read_bytes(), "game.json").initial_state
+    code, out = pbem(capsys, "show", "-g", tmp_path / "g", "--svg", tmp_path / "b.svg")
+    assert code == 0, out
+    root = parse((tmp_path / "b.svg").read_text(encoding="utf-8"))
+    styles = power_styles(game)
+    spaces = elements(root, "space")
+    assert sorted(e.get("data-space") for e in spaces) == sorted(game.map.territories)
+    for e in spaces:
+        assert (e.get("fill"), e.get("data-owner")) == expected_fill(game, start, e.get("data-space"), styles)
+    assert unit_counts_in(root) == unit_counts_of(start) != Counter()
+
+
 def test_pbem_show_svg_draws_the_position_and_last_turn(tmp_path, capsys, turns):
     game_dir = tmp_path / "game"
     shutil.copytree(PUBLISHED_GAME, game_dir)
@@ -357,8 +382,10 @@ def test_render_boards_script_photographs_every_board(tmp_path):
         pytest.skip("no chromium here (CI installs it): apt-get install -y chromium")
     files = script.render(PUBLISHED_GAME, tmp_path)
     turns = len(layout.list_turns(PUBLISHED_GAME))
+    others = [e for e in edition_names() if e != "aa1941"]
     pngs = [f for f in files if f.suffix == ".png"]
-    assert len(pngs) == turns + 2                       # the map, the start, every turn
+    assert len(pngs) == turns + 2 + len(others)         # the map, the start, every turn
+    assert {f"00-map-{e}.png" for e in others} <= {f.name for f in pngs}   # other editions' maps
     for png in pngs:
         svg = png.with_suffix(".svg").read_text(encoding="utf-8")
         data = png.read_bytes()

@@ -1,8 +1,10 @@
-"""The board geometry (maps/aa1941/geometry.toml) and its reader/checker, io/geometry.py.
+"""The board geometry (maps/<edition>/geometry.toml) and its reader/checker, io/geometry.py.
 
-* the bundled file places every space of the map exactly once, labels inside the board and
-  apart, and its shapes tell the truth: map neighbours touch (or are joined by a link),
-  non-neighbours share no border;
+* every registered edition brings a geometry file, and each places every space of its map
+  exactly once, labels inside the board and apart, and its shapes tell the truth: map
+  neighbours touch (or, at canals and closed straits only, are joined by a link),
+  non-neighbours share no border, islands lie in their sea zone; and the file is what its
+  places.toml gives;
 * the checker reports every kind of bad entry with the file and the entry;
 * geometry is optional and never part of a game's content hash.
 """
@@ -18,14 +20,16 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.editions import names as edition_names
 from adjudicator.io import geometry as geometry_io
 from adjudicator.io.geometry import GEOMETRY_FILE, parse_geometry, read_geometry
 from adjudicator.io.loader import DATA_FILES, content_hash, game_dir, load_game
 from adjudicator.model.errors import DataError
 from adjudicator.model.geometry import boxes_overlap, label_box
 
-MAP_DIR = game_dir("aa1941")
+MAP_DIR = game_dir("aa1941")      # the checker's tests below use the 1941 file
 TOUCH = 8.0         # board units of shared border that count as touching
+EDITIONS = edition_names()
 
 
 @pytest.fixture(scope="module")
@@ -38,16 +42,31 @@ def doc():
     return tomllib.loads((MAP_DIR / GEOMETRY_FILE).read_text(encoding="utf-8"))
 
 
-# --------------------------------------------------------------------------- the bundled file
+@pytest.fixture(scope="module", params=EDITIONS)
+def bundled(request):
+    """(edition, its loaded game) for every registered edition."""
+    return request.param, load_game(request.param)
 
-def test_every_space_is_placed_exactly_once(game, doc):
+
+# --------------------------------------------------------------------------- the bundled files
+
+def test_every_edition_brings_its_geometry(bundled):
+    edition, game = bundled
+    assert (game_dir(edition) / GEOMETRY_FILE).is_file(), f"{edition} has no {GEOMETRY_FILE}"
+    assert game.geometry is not None
+
+
+def test_every_space_is_placed_exactly_once(bundled):
+    edition, game = bundled
+    doc = tomllib.loads((game_dir(edition) / GEOMETRY_FILE).read_text(encoding="utf-8"))
     names = [entry["name"] for entry in doc["space"]]
     assert sorted(names) == sorted(game.map.territories)
-    assert len(names) == len(set(names)) == 120
+    assert len(names) == len(set(names)) == len(game.map.territories)
     assert set(game.geometry.spaces) == set(game.map.territories)
 
 
-def test_labels_lie_on_the_board_and_apart(game):
+def test_labels_lie_on_the_board_and_apart(bundled):
+    _, game = bundled
     g = game.geometry
     boxes = {n: label_box(s.label, s.at, g.label_size) for n, s in g.spaces.items()}
     for name, (x0, y0, x1, y1) in boxes.items():
@@ -81,17 +100,14 @@ def shared_borders(geometry) -> dict[frozenset, float]:
     return lengths
 
 
-@pytest.fixture(scope="module")
-def borders(game):
-    return shared_borders(game.geometry)
-
-
-def test_neighbours_touch_or_are_linked(game, borders):
+def test_neighbours_touch_or_are_linked(bundled):
+    _, game = bundled
     gmap, g = game.map, game.geometry
+    borders = shared_borders(g)
     linked = {frozenset((link.a, link.b)) for link in g.links}
     islands_ok = set()
     for t in gmap.territories.values():
-        if t.island:                                   # drawn inside its only sea zone
+        if drawn_inside_its_zone(gmap, t):
             islands_ok |= {frozenset((t.key, n)) for n in gmap.neighbours(t.key)}
     missing = []
     for a in gmap.territories:
@@ -101,20 +117,28 @@ def test_neighbours_touch_or_are_linked(game, borders):
                 if not (gmap[a].impassable or gmap[b].impassable):
                     missing.append((a, b))
     assert missing == []
-    # the links are the canals and the straits, nothing else
-    assert linked == {frozenset(("Sea Zone 12", "Sea Zone 19")), frozenset(("Sea Zone 17", "Sea Zone 28")),
-                      frozenset(("Sea Zone 17", "Sea Zone 18"))}
-    for canal in gmap.canals:
-        assert frozenset(canal.zones) in linked
+    # the links are canals (all of them) and ways into a closed strait's zone, nothing else
+    canals = {frozenset(canal.zones) for canal in gmap.canals}
+    straits = {pair for pair in linked if pair & gmap.closed_zones}
+    assert canals <= linked
+    assert linked - canals - straits == set()
 
 
-def test_non_neighbours_share_no_border(game, borders):
-    false = [(sorted(p), round(n)) for p, n in borders.items()
+def test_non_neighbours_share_no_border(bundled):
+    _, game = bundled
+    false = [(sorted(p), round(n)) for p, n in shared_borders(game.geometry).items()
              if n >= TOUCH and not game.map.adjacent(*p)]
     assert false == []
 
 
-def test_islands_lie_inside_their_sea_zone(game):
+def drawn_inside_its_zone(gmap, t) -> bool:
+    """An island with one sea zone is drawn inside it; one between several (Spring 1942's
+    Australia, Japan, Madagascar) is a region of its own that borders each of them."""
+    return t.island and len(gmap.neighbours(t.key)) == 1
+
+
+def test_islands_lie_inside_their_sea_zone(bundled):
+    _, game = bundled
     g = game.geometry
 
     def inside(x, y, rings):
@@ -126,7 +150,7 @@ def test_islands_lie_inside_their_sea_zone(game):
         return hit
 
     for t in game.map.land():
-        if not t.island:
+        if not drawn_inside_its_zone(game.map, t):
             continue
         zone = next(iter(game.map.neighbours(t.key)))
         ring = g.spaces[t.key].outline[0]
@@ -135,7 +159,8 @@ def test_islands_lie_inside_their_sea_zone(game):
         assert any(inside(cx + dx, cy, g.spaces[zone].outline) for dx in (0, g.width, -g.width)), t.key
 
 
-def test_geometry_file_is_what_places_toml_gives():
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_geometry_file_is_what_places_toml_gives(edition):
     """geometry.toml is generated: it must match its source, places.toml."""
     pytest.importorskip("scipy", reason="scripts/make_geometry.py needs the 'geometry' extra")
     import importlib.util
@@ -143,9 +168,9 @@ def test_geometry_file_is_what_places_toml_gives():
         "make_geometry", Path(__file__).resolve().parents[1] / "scripts" / "make_geometry.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    text, _ = module.build("aa1941")
-    assert text == (MAP_DIR / GEOMETRY_FILE).read_text(encoding="utf-8"), (
-        "maps/aa1941/geometry.toml is stale: run python scripts/make_geometry.py aa1941")
+    text, _ = module.build(edition)
+    assert text == (game_dir(edition) / GEOMETRY_FILE).read_text(encoding="utf-8"), (
+        f"maps/{edition}/geometry.toml is stale: run python scripts/make_geometry.py {edition}")
 
 
 # --------------------------------------------------------------------------- the checker
