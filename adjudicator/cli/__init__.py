@@ -15,8 +15,8 @@ from .. import __version__
 from ..model.errors import OrdersSyntaxError, PbemError
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_REJECTED, console, error_console
 
-COMMANDS = ("game_commands", "audit_commands", "mail_command", "keys_command", "odds_command",
-            "rules_command", "cases_command", "map_command")
+COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
+            "keys_command", "odds_command", "rules_command", "cases_command", "map_command")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -385,6 +385,15 @@ def gm_key_location(directory) -> Path | None:
     return _noted_key(directory, GM_KEY_PATH_FILE)
 
 
+def signing_key_location(directory, power: str) -> Path | None:
+    """Where the key that signs ``power``'s next turn is noted: the game master's, or
+    (its dice kept by a player) this player's own."""
+    gf, _ = read_game(directory)
+    if keeper_of(gf, power) == GAME_MASTER:
+        return gm_key_location(directory)
+    return player_key_location(directory)
+
+
 def _noted_key(directory, name: str) -> Path | None:
     note = _secret_dir(directory) / name
     try:

@@ -1,0 +1,226 @@
+"""Dice keepers by email, end to end (issue 12): a whole round of the 1941 example with no
+game master.  Each player has a copy, a Maildir inbox and an outbox; ``route`` plays the
+mail server.  The mover's ``pbem mail send`` goes to the keeper (a copy to the other
+player), the keeper's ``pbem mail run`` processes the orders and mails the result to
+everyone, every ``pbem mail run`` adds results to its copy after verifying them."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import shutil
+
+import pytest
+
+from adjudicator.io import layout
+from adjudicator.io.turnfile import read_turn_file
+from adjudicator.service import gamedir
+from adjudicator.service.audit import verify_game
+from adjudicator.service.games import load_game
+from keeper_helpers import (
+    AXIS, EMAIL, EXAMPLE_ORDERS, GAME_ID, SIDE_OF, deliver, make_keys, mail_toml, pbem, route,
+)
+from mail_helpers import published
+
+
+def _start(base, capsys):
+    """Bea joins, Al hosts (both with the command line), both set up their mail; Al's
+    first pass mails the game file, Bea fetches it."""
+    key = make_keys(base)
+    assert pbem("keeper", "join", base / "bea", "--id", GAME_ID, "--key", key["bea"],
+                "--plays", ",".join(AXIS), "--email", EMAIL["bea"], "--demo-seeds") == 0
+    assert pbem("new", base / "al", "--id", GAME_ID, "--key", key["al"],
+                "--plays", "ussr,uk,usa", "--email", EMAIL["al"],
+                "--join", base / "bea" / "keeper-join.json", "--demo-seeds") == 0
+    dirs = {"al": base / "al", "bea": base / "bea"}
+    for who, d in dirs.items():
+        (d / "mail.toml").write_text(mail_toml(who, base), encoding="utf-8")
+        (base / "inbox").mkdir(exist_ok=True)
+        mailbox.Maildir(base / "inbox" / who, create=True)
+    assert pbem("mail", "run", "-g", dirs["al"], "--demo-seeds") == 0   # the welcome
+    route(dirs, base)
+    assert pbem("mail", "fetch", "-g", dirs["bea"], "--id", GAME_ID) == 0
+    capsys.readouterr()
+    assert pbem("keeper", "status", "-g", dirs["bea"]) == 0
+    out = capsys.readouterr().out
+    assert "orders go to Germany (you)" in out and out.count(": ready") == 2
+    return dirs
+
+
+def _orders_file(base, who, n, path):
+    target = base / f"{who}-{n}.txt"
+    shutil.copy(path, target)
+    return target
+
+
+def _everyone_runs(dirs):
+    for d in dirs.values():
+        assert pbem("mail", "run", "-g", d, "--demo-seeds") == 0
+
+
+def test_a_round_with_no_game_master_every_copy_verifies_and_is_identical(tmp_path, capsys):
+    base = tmp_path
+    dirs = _start(base, capsys)
+    game = load_game("aa1941")
+    mails = 0
+    for n, path in enumerate(EXAMPLE_ORDERS, start=1):
+        state, _ = gamedir.current_state(dirs["al"])
+        mover = SIDE_OF[state.power]
+        assert pbem("mail", "send", _orders_file(base, mover, n, path), "-g", dirs[mover]) == 0
+        out = capsys.readouterr().out
+        keeper = gamedir.read_game(dirs["al"])[0].dice_keepers[state.power]
+        assert f"(to {EMAIL[SIDE_OF[keeper]]}, signed)" in out
+        mails += len(list((dirs[mover] / ".mail" / "outbox").glob("*.eml")))
+        route(dirs, base)
+        _everyone_runs(dirs)            # the keeper processes; the other notes the copy
+        mails += sum(len(list((d / ".mail" / "outbox").glob("*.eml"))) for d in dirs.values())
+        route(dirs, base)
+        _everyone_runs(dirs)            # both add the result to their copy
+        for d in dirs.values():
+            assert layout.list_turns(d)[-1][0] == n, f"turn {n} missing in {d}"
+        tf, _ = read_turn_file(layout.list_turns(dirs["al"])[-1][2])
+        assert (tf.power, tf.signer) == (state.power, keeper)
+    # per turn: the orders (to the keeper) and the result (one to each player), nothing else
+    assert mails == len(EXAMPLE_ORDERS) * 3
+    assert published(dirs["al"]) == published(dirs["bea"])
+    for d in dirs.values():
+        report = verify_game(d, load_game)
+        assert report.ok, report.failure
+        assert report.turns_replayed == len(EXAMPLE_ORDERS)
+        assert not any("dice keepers" in w for w in report.warnings)
+    assert game.ruleset.turn_order == tuple(
+        read_turn_file(p)[0].power for _n, _p, p in layout.list_turns(dirs["al"]))
+
+
+def test_second_orders_for_a_turn_are_refused_by_mail(tmp_path, capsys):
+    base = tmp_path
+    dirs = _start(base, capsys)
+    first = _orders_file(base, "al", 1, EXAMPLE_ORDERS[0])
+    assert pbem("mail", "send", first, "-g", dirs["al"]) == 0
+    # the mover's own tool refuses a second, different set for the same turn ...
+    second = base / "al-1b.txt"
+    second.write_text(EXAMPLE_ORDERS[0].read_text().replace(
+        "defend all: losses inf, tank, ftr, bmr", "defend all: losses tank, inf, ftr, bmr"))
+    capsys.readouterr()
+    assert pbem("mail", "send", second, "-g", dirs["al"]) == 2
+    assert "already sent other signed orders for turn 1" in capsys.readouterr().err
+    # ... and when forced past it, the keeper processes the first and refuses the second
+    assert pbem("mail", "send", second, "-g", dirs["al"], "--replace") == 0
+    route(dirs, base)
+    _everyone_runs(dirs)
+    tf, _ = read_turn_file(layout.list_turns(dirs["bea"])[-1][2])
+    assert "defend all: losses inf, tank" in tf.orders and tf.turn_number == 1
+    replies = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+               for p in sorted((dirs["bea"] / ".mail" / "outbox").glob("reply-*.eml"))]
+    assert len(replies) == 1 and "Turn 1 was already processed" in replies[0]["Subject"]
+    assert "not used" in replies[0].get_body(("plain",)).get_content()
+
+
+def test_orders_that_overtake_the_previous_result_wait_for_it(tmp_path, capsys):
+    """Bea processes turn 1 and, with it in her copy, sends Germany's orders; the mail
+    server delivers those orders to Al before turn 1's result.  Al's pass waits for the
+    result, adds it, then processes the orders: nothing is lost or refused."""
+    base = tmp_path
+    dirs = _start(base, capsys)
+    assert pbem("mail", "send", _orders_file(base, "al", 1, EXAMPLE_ORDERS[0]), "-g",
+                dirs["al"]) == 0
+    route(dirs, base)
+    assert pbem("mail", "run", "-g", dirs["bea"], "--demo-seeds") == 0     # turn 1
+    is_result = lambda m: m["X-Pbem-Turn"] is not None                  # noqa: E731
+    held = route(dirs, base, hold=is_result)                           # results delayed
+    assert pbem("mail", "run", "-g", dirs["bea"], "--demo-seeds") == 0
+    assert layout.list_turns(dirs["bea"])[-1][0] == 1
+    assert pbem("mail", "send", _orders_file(base, "bea", 2, EXAMPLE_ORDERS[1]), "-g",
+                dirs["bea"]) == 0
+    route(dirs, base)                                                  # the orders first
+    capsys.readouterr()
+    assert pbem("mail", "run", "-g", dirs["al"], "--demo-seeds", "-v") == 0
+    assert "waiting" in capsys.readouterr().out and layout.list_turns(dirs["al"]) == []
+    inbox_of = {a: base / "inbox" / w for w, a in EMAIL.items()}
+    for data in held:                                                  # ... then the result
+        deliver(data, inbox_of)
+    assert pbem("mail", "run", "-g", dirs["al"], "--demo-seeds") == 0
+    assert [n for n, _p, _path in layout.list_turns(dirs["al"])] == [1, 2]
+    route(dirs, base)
+    _everyone_runs(dirs)
+    assert published(dirs["al"]) == published(dirs["bea"])
+    assert verify_game(dirs["bea"], load_game).ok
+
+
+def test_results_in_reverse_order_are_all_added_in_one_pass(tmp_path, capsys):
+    """Al's fresh copy receives the results of turns 3, 2 and 1, in that order: one pass
+    waits, adds turn 1, reads the inbox again, and so on."""
+    from adjudicator.service.mail import compose
+    from keeper_helpers import play_turns
+    dirs = _start(tmp_path, capsys)
+    shutil.copytree(tmp_path / "keys", tmp_path / "ref" / "keys")
+    reference = _start(tmp_path / "ref", capsys)         # the same game, played on
+    play_turns(tmp_path / "ref", reference, 3)
+    src = reference["al"]
+    for number, power, path in reversed(layout.list_turns(src)):
+        files = [(p.name, p.read_bytes(), "application/octet-stream") for p in
+                 (path, path.with_name(path.name + ".sig"),
+                  src / "orders" / path.with_suffix(".txt").name)]
+        data = compose.turn_result(sender=EMAIL["bea"], sender_name="", to=[EMAIL["al"]],
+                                   game_id=GAME_ID, subject=f"Turn {number}", body="result",
+                                   name=f"t{number}", now=1_800_000_000 + 10 - number,
+                                   turn_number=number, power=power, attachments=files)
+        deliver(data, {EMAIL["al"]: tmp_path / "inbox" / "al"})
+    capsys.readouterr()
+    assert pbem("mail", "run", "-g", dirs["al"], "--demo-seeds", "-v") == 0
+    *log, summary = capsys.readouterr().out.strip().splitlines()
+    assert sum("waiting (turn 3 is ahead" in line for line in log) == 2     # rounds 1 and 2
+    assert summary.startswith("4 result,") and "waiting" not in summary   # + the welcome
+    assert published(dirs["al"]) == published(src)
+
+
+def test_a_fork_sent_by_mail_is_reported_and_kept_as_evidence(tmp_path, capsys):
+    base = tmp_path
+    dirs = _start(base, capsys)
+    assert pbem("mail", "send", _orders_file(base, "al", 1, EXAMPLE_ORDERS[0]), "-g",
+                dirs["al"]) == 0
+    route(dirs, base)
+    saved = base / "bea-before"
+    shutil.copytree(dirs["bea"], saved, symlinks=True)
+    _everyone_runs(dirs)                      # Bea processes turn 1 ...
+    route(dirs, base)
+    _everyone_runs(dirs)                      # ... and Al holds it
+    # Bea processes the same orders again from her saved directory with another next seed
+    other = base / "bea-fork"
+    shutil.copytree(saved, other, symlinks=True)
+    text = (dirs["bea"] / "orders" / "0001-ussr.txt").read_bytes()
+    sig = read_turn_file(dirs["bea"] / "turns" / "0001-ussr.json")[0].orders_signature
+    gamedir.process_turn(other, load_game("aa1941"), text, orders_signature=sig)
+    fork = other / "turns" / "0001-ussr.json"
+    assert fork.read_bytes() != (dirs["al"] / "turns" / "0001-ussr.json").read_bytes()
+    msg = email.message.EmailMessage()
+    msg["From"], msg["To"] = EMAIL["bea"], EMAIL["al"]
+    msg["Subject"] = f"[pbem {GAME_ID}] Turn 1"
+    msg["Message-ID"] = "<fork@example.org>"
+    msg["X-Pbem-Turn"] = f"{GAME_ID} 1 ussr"
+    msg.set_content("turn 1")
+    for p in (fork, other / "turns" / "0001-ussr.json.sig", other / "orders" / "0001-ussr.txt"):
+        msg.add_attachment(p.read_bytes(), maintype="application", subtype="octet-stream",
+                           filename=p.name)
+    mailbox.Maildir(base / "inbox" / "al").add(bytes(msg))
+    before = published(dirs["al"])
+    capsys.readouterr()
+    assert pbem("mail", "run", "-g", dirs["al"], "-v") == 0
+    out = capsys.readouterr().out
+    assert "fork" in out and "germany signed two different turn files for turn 1" in out
+    assert published(dirs["al"]) == before
+    evidence = sorted(p.name for p in (dirs["al"] / "forks").iterdir())
+    assert len([n for n in evidence if n.endswith(".json")]) == 2, evidence
+    rejected = mailbox.Maildir(base / "inbox" / "al").get_folder("rejected")
+    assert len(rejected) == 1
+
+
+@pytest.mark.parametrize("who", ["al", "bea"])
+def test_status_names_who_processes_the_turn(tmp_path, capsys, who):
+    dirs = _start(tmp_path, capsys)
+    capsys.readouterr()
+    assert pbem("keeper", "status", "-g", dirs[who]) == 0
+    out = capsys.readouterr().out
+    assert "Soviet Union     kept by Germany" in out
+    assert ("(you)" in out) == (who == "bea")
