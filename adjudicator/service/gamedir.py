@@ -616,6 +616,10 @@ def _keeper_fields(game, game_id: str, initial: GameState, players: dict[str, Pl
     for power, keeper in given.items():
         if power not in ruleset.powers or (keeper != GAME_MASTER and keeper not in ruleset.powers):
             raise PbemError(f"dice keepers: {power}={keeper} names no power of the game")
+    problems = [why for power, keeper in given.items()
+                if (why := keeper_rules.keeper_problem(ruleset, players, power, keeper, gm_line))]
+    if problems:
+        raise PbemError("refusing these dice keepers: " + "; ".join(problems))
     mapping = keeper_rules.complete_assignment(ruleset, players, given, gm_line)
     missing_keys = [p for p in ruleset.turn_order if players[p].key is None]
     if missing_keys:
