@@ -118,8 +118,8 @@ def orders_recipients(cfg: MailConfig, gf, power: str) -> tuple[str, list[str]]:
     if not to:
         raise PbemError(f"the game file has no address for {keeper}, who keeps {power}'s dice "
                         "and processes its orders")
-    copies = [a for a in dict.fromkeys(p.email for p in players.values() if p.email)
-              if a not in (to, cfg.address)]
+    everyone = [p.email for p in players.values() if p.email] + list(cfg.orders_copy)
+    copies = [a for a in dict.fromkeys(everyone) if a not in (to, cfg.address)]
     return to, copies
 
 
