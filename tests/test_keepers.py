@@ -363,3 +363,32 @@ def test_a_game_master_can_keep_some_powers_and_players_the_others(tmp_path):
     assert signers == [GAME_MASTER, GAME_MASTER, "japan"]
     report = _verify(dirs["al"])
     assert report.ok and report.turns_replayed == 3, report.failure
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--plays", "ussr,uk,usa"], "signed by your own key: give it with --key"),
+    (["--plays", "ussr", "--key", "KEY", "--keepers", "gm"], "cannot have the game master keep"),
+    (["--key", "KEY", "--join", "JOIN"], "say who keeps the dice (--keepers opponents)"),
+    (["--key", "KEY", "--email", "al@example.org"], "a bare address is the host's, with --plays"),
+    (["--plays", "ussr,uk,usa", "--key", "KEY"], "none for: germany, japan -- their players "
+                                                  "join with 'pbem keeper join'"),
+])
+def test_new_explains_keeper_mistakes(tmp_path, capsys, argv, message):
+    key = make_keys(tmp_path)
+    join = keeper_join.join_game(tmp_path / "bea", GAME, GAME_ID, key["bea"], list(AXIS))
+    argv = [str(key["al"]) if a == "KEY" else str(join) if a == "JOIN" else a for a in argv]
+    assert main(["new", str(tmp_path / "g"), "--id", GAME_ID, *argv]) == 2
+    assert message in " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "g" / "game.json").exists()
+
+
+def test_keeper_status_fails_on_a_copy_that_is_not_safe_to_play(fresh, capsys):
+    base, dirs = fresh
+    assert main(["keeper", "status", "-g", str(dirs["bea"])]) == 0
+    (dirs["bea"] / ".secret" / "next-seed-japan").write_text(hmac_dice.new_seed().hex() + "\n")
+    capsys.readouterr()
+    assert main(["keeper", "status", "-g", str(dirs["bea"])]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "keeps as Japan the dice of United Kingdom: not ready" in out
+    assert "keeps as Germany the dice of Soviet Union, United States: ready" in out
+    assert "problem: the seed this copy holds for japan does not open" in out

@@ -224,3 +224,6 @@ def test_status_names_who_processes_the_turn(tmp_path, capsys, who):
     out = capsys.readouterr().out
     assert "Soviet Union     kept by Germany" in out
     assert ("(you)" in out) == (who == "bea")
+    assert pbem("status", "-g", dirs[who]) == 0
+    assert "its orders go to Germany (bea@example.org), who keeps its dice" in \
+        " ".join(capsys.readouterr().out.split())

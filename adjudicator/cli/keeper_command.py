@@ -73,7 +73,9 @@ def cmd_keeper_status(args, console: Console) -> int:
         yours = " (you)" if keeper in view.mine else ""
         console.print(f"Turn {state.turn_number}: {escape(name(state.power))} to move; its "
                       f"orders go to {escape(name(keeper))}{yours}, who processes them.")
+    order = list(game.ruleset.turn_order)
     for keeper, powers in view.mine.items():
+        powers = sorted(powers, key=order.index)
         ready = "ready" if view.ready.get(keeper) else "[red]not ready[/]"
         console.print(f"This copy keeps as {escape(name(keeper))} the dice of "
                       f"{escape(', '.join(name(p) for p in powers))}: {ready}")
@@ -110,6 +112,9 @@ def keeper_new_arguments(args, game, players: dict, key, host_email: str | None)
     from ..io.turnfile import GAME_MASTER
     from ..service import keeper_join
     from ..service import keepers as keeper_rules
+    if host_email and not args.plays:
+        raise PbemError(f"--email {host_email}: say whose address it is (POWER=ADDRESS); a bare "
+                        "address is the host's, with --plays")
     if not (args.plays or args.join or args.keepers):
         return {}
     joins = [keeper_join.read_join(path) for path in args.join or ()]
@@ -120,8 +125,10 @@ def keeper_new_arguments(args, game, players: dict, key, host_email: str | None)
         if not args.key:
             raise PbemError("--plays starts a game without a game master, signed by your own "
                             "key: give it with --key")
-        if isinstance(keepers, dict) and GAME_MASTER in keepers.values():
-            raise PbemError("a game without a game master cannot have the game master keep dice")
+        if (isinstance(keepers, dict) and GAME_MASTER in keepers.values()) or \
+                (args.keepers and keepers is None):
+            raise PbemError("a game without a game master (--plays) cannot have the game "
+                            "master keep dice")
         from ..io import keys
         own = keys.public_key_line(key.public_key())
         powers = _powers(game, args.plays)
@@ -131,9 +138,6 @@ def keeper_new_arguments(args, game, players: dict, key, host_email: str | None)
             if host_email and "email" not in record:
                 record["email"] = host_email
         out["host"] = powers[0]
-    elif host_email:
-        raise PbemError(f"--email {host_email}: say whose address it is (POWER=ADDRESS); a bare "
-                        "address is the host's, with --plays")
     elif keepers is None and args.join:
         raise PbemError("join files were given for a game with a game master: say who keeps the "
                         "dice (--keepers opponents), or host the game yourself (--plays)")

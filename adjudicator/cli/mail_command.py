@@ -155,6 +155,15 @@ def cmd_status(args, console: Console) -> int:
     game = game_of(args.game)
     since = _dt.datetime.fromtimestamp(st.since).strftime("%Y-%m-%d %H:%M")
     _say(console, f"{_status_line(args.game, st)}, since {since}")
+    from ..service import gamedir
+    gf, _ = gamedir.read_game(args.game)
+    if gf.dice_keepers and st.winner is None:
+        keeper = gf.dice_keepers[st.to_move]
+        who = ("the game master" if keeper == "game_master"
+               else game.ruleset.powers[keeper].name)
+        address = gf.players[keeper].email if keeper in gf.players else None
+        _say(console, f"its orders go to {who}" + (f" ({address})" if address else "")
+                      + ", who keeps its dice and processes the turn")
     if st.last_turn is None:
         _say(console, "no turn played yet")
         return EXIT_OK

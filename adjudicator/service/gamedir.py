@@ -624,7 +624,9 @@ def _keeper_fields(game, game_id: str, initial: GameState, players: dict[str, Pl
     missing_keys = [p for p in ruleset.turn_order if players[p].key is None]
     if missing_keys:
         raise PbemError("a game with dice keepers needs every player's key (orders are "
-                        "signed; keepers sign the turns); none for: " + ", ".join(missing_keys))
+                        "signed; keepers sign the turns); none for: " + ", ".join(missing_keys)
+                        + " -- their players join with 'pbem keeper join' (give the file with "
+                        "--join), or give the key with --player")
     problems = keeper_rules.configuration_problems(ruleset, players, mapping, gm_line)
     if problems:
         raise PbemError("refusing these dice keepers: " + "; ".join(problems))
