@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import mailbox
 import shutil
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
 from adjudicator.cli import main
 from adjudicator.io import keys, sshsig
 from adjudicator.io.layout import ORDERS_DIR, TURNS_DIR
+from adjudicator.io.storage import write_atomic
 from adjudicator.service import gamedir, keeper_join
 from adjudicator.service.games import load_game
 
@@ -26,12 +31,20 @@ SIDE_OF = {**{p: "al" for p in ALLIES}, **{p: "bea" for p in AXIS}}
 
 
 def make_keys(base: Path) -> dict[str, Path]:
-    """al and bea's private key files under ``base/keys``."""
+    """al and bea's private key files under ``base/keys``, derived from public labels:
+    with demo seeds, the dice (bound to the players' signatures) are the same in every
+    run, so the example's later orders find the positions they were written for."""
     out = {}
     for who in ("al", "bea"):
         path = base / "keys" / who
         if not path.exists():
-            keys.new_keypair(path, f"{who}@pbem-test")
+            key = Ed25519PrivateKey.from_private_bytes(
+                hashlib.sha256(f"pbem-test-key|{who}".encode()).digest())
+            keys.make_private_dirs(path.parent)
+            write_atomic(path, key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH,
+                                                 NoEncryption()), mode=0o600)
+            write_atomic(path.with_name(who + ".pub"),
+                         (keys.public_key_line(key, f"{who}@pbem-test") + "\n").encode())
         out[who] = path
     return out
 
