@@ -194,6 +194,11 @@ def check_bombard_orders(ctx: TurnContext) -> None:
             if have < g.count:
                 ctx.error(order.line, "bombard_ships_missing", unit=g.type, count=g.count,
                           space=order.target, found=have)
+        named = sum(g.count for g in order.units)
+        going_ashore = sum(len(l.cargo) for l in ctx.landings if l.target == order.target)
+        if named > going_ashore:
+            ctx.warn(order.line, "bombard_more_than_landing", count=named, space=order.target,
+                     landing=going_ashore)
 
 
 # -- one battle -------------------------------------------------------------------------------
