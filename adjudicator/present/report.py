@@ -40,6 +40,7 @@ from ..model.events import (
     Landed,
     Loaded,
     Moved,
+    OrderReduced,
     OrderSkipped,
     Placed,
     Plundered,
@@ -428,7 +429,7 @@ def _header(console: Console, game: Game, events: list[Event],
 
 
 def _skipped(console: Console, game: Game, events: list[Event]) -> None:
-    skipped = [ev for ev in events if isinstance(ev, OrderSkipped)]
+    skipped = [ev for ev in events if isinstance(ev, (OrderSkipped, OrderReduced))]
     if not skipped:
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -436,7 +437,10 @@ def _skipped(console: Console, game: Game, events: list[Event]) -> None:
     table.add_column("Order")
     table.add_column("Why it was skipped", overflow="fold")
     for ev in skipped:
-        table.add_row(str(ev.line), ev.order, problem_text((ev.reason, ev.params), game))
+        why = problem_text((ev.reason, ev.params), game)
+        if isinstance(ev, OrderReduced):
+            why = f"only {format_units(game, ev.moved, 'nothing')} moved: {why}"
+        table.add_row(str(ev.line), ev.order, why)
     console.print()
     console.print(Panel(table, title=Text("Orders not carried out", style=WARNING_STYLE),
                         title_align="left", border_style="yellow"))
