@@ -15,6 +15,7 @@ from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
+    orders_argument, percentage, source_name,
 )
 
 
@@ -72,12 +73,18 @@ def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
     game, state = load_game_dir(args.game, f"show -g {args.game}")
     if wants_picture(args):
+        if args.json:
+            raise PbemError("--json prints the position, --svg/--png draw it: give one")
         from .pictures import save_board
         from ..io import layout
         from ..io.turnfile import read_turn_file
         turns = layout.list_turns(args.game)
         events = read_turn_file(turns[-1][2])[0].events if turns and not args.no_events else ()
         save_board(console, args, game, state, events)
+        return EXIT_OK
+    if args.json:
+        from .json_output import emit, show_json
+        emit(show_json(game, state))
         return EXIT_OK
     power = None
     if args.power:
@@ -89,25 +96,37 @@ def cmd_show(args, console: Console) -> int:
 
 def cmd_check(args, console: Console) -> int:
     from ..service.checking import check_orders
+    source = source_name(args.orders)
     game, state = load_game_dir(args.game, f"check {args.orders} -g {args.game}")
     text = read_text(args.orders, "orders file")
     notes: list = []
     # The rules are checked on every line that parsed, so all problems show at once.
     result = check_orders(game, state, text, odds=False, notes=notes)
     orders, syntax_errors, problems = result.orders, result.syntax_errors, result.problems
-    for note in notes:             # mail greetings, quotes, signatures skipped on purpose
-        console.print(f"[yellow]{escape(args.orders)}:[/] {escape(str(note))}", markup=True,
-                      highlight=False, soft_wrap=True)
-    for e in syntax_errors:
-        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
-                      highlight=False, soft_wrap=True)
-    print_problems(console, problems, args.orders, game)
     errors = len(syntax_errors) + sum(p.severity == "error" for p in problems)
     from ..service import gamedir
     header = gamedir.header_problem(gamedir.read_game(args.game)[0], state, text)
+    errors += bool(header)
+    if args.json:
+        from ..engine.turn import planned_battles
+        from ..engine.combat.odds import battle_odds
+        from .json_output import check_json, emit
+        battles = [] if errors or args.no_odds else [
+            (s, battle_odds(s, sides=game.ruleset.dice_sides))
+            for s in planned_battles(game, state, orders)]
+        emit(check_json(game, state, notes=notes, syntax_errors=syntax_errors,
+                        problems=problems, header=header, battles=battles,
+                        threshold=args.warn_below))
+        return EXIT_REJECTED if errors else EXIT_OK
+    for note in notes:             # mail greetings, quotes, signatures skipped on purpose
+        console.print(f"[yellow]{escape(source)}:[/] {escape(str(note))}", markup=True,
+                      highlight=False, soft_wrap=True)
+    for e in syntax_errors:
+        console.print(f"[red]{escape(source)}: error:[/] {escape(str(e))}", markup=True,
+                      highlight=False, soft_wrap=True)
+    print_problems(console, problems, source, game)
     if header:
-        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(header)}", soft_wrap=True)
-        errors += 1
+        console.print(f"[red]{escape(source)}: error:[/] {escape(header)}", soft_wrap=True)
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below)
@@ -227,18 +246,24 @@ def register(sub) -> None:
     picture_options(p)
     p.add_argument("--no-events", action="store_true",
                    help="picture without the last turn's moves, battles and captures")
+    p.add_argument("--json", action="store_true",
+                   help="print the position as JSON (docs/json.md; --power does not filter it)")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")
-    p.add_argument("orders")
+    orders_argument(p)
     game_option(p)
     p.add_argument("--no-odds", action="store_true", help="do not compute battle odds")
-    p.add_argument("--warn-below", type=float, default=0.5,
-                   help="warn about attacks with a lower chance of success (default 0.5)")
+    p.add_argument("--warn-below", type=percentage, default=0.5, metavar="PERCENT",
+                   help="warn about attacks whose chance of success is below PERCENT "
+                        "(50 or 50%%; default 50)")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON: problems with codes and parameters, odds "
+                        "(docs/json.md)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
-    p.add_argument("orders")
+    orders_argument(p)
     game_option(p)
     add_key_options(p, "game master's key, as for 'pbem new' (default: the key the game was "
                        "created with)")
