@@ -113,8 +113,8 @@ def keeper_new_arguments(args, game, players: dict, key, host_email: str | None)
     from ..service import keeper_join
     from ..service import keepers as keeper_rules
     if host_email and not args.plays:
-        raise PbemError(f"--email {host_email}: say whose address it is (POWER=ADDRESS); a bare "
-                        "address is the host's, with --plays")
+        raise PbemError(f"--email wants POWER=ADDRESS, not {host_email!r} (a bare address is "
+                        "the host's, with --plays)")
     if not (args.plays or args.join or args.keepers):
         return {}
     joins = [keeper_join.read_join(path) for path in args.join or ()]
