@@ -392,3 +392,21 @@ def test_keeper_status_fails_on_a_copy_that_is_not_safe_to_play(fresh, capsys):
     assert "keeps as Japan the dice of United Kingdom: not ready" in out
     assert "keeps as Germany the dice of Soviet Union, United States: ready" in out
     assert "problem: the seed this copy holds for japan does not open" in out
+
+
+def test_verify_json_names_the_host_and_the_keepers(fresh, capsys):
+    from test_cli_ux import validate          # the JSON Schema of docs/json-schema/
+    base, dirs = fresh
+    play_turns(base, dirs, 1)
+    assert main(["verify", "-g", str(dirs["al"]), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    validate(data, "verify")
+    assert data["signer"] == "ussr" and data["dice_keepers"]["ussr"] == "germany"
+    raw = json.loads((dirs["al"] / "turns" / "0001-ussr.json").read_bytes())
+    raw["signer"] = "japan"
+    (dirs["al"] / "turns" / "0001-ussr.json").write_bytes(canonical_json(raw))
+    _resign(dirs["al"] / "turns" / "0001-ussr.json", base / "keys" / "bea")
+    assert main(["verify", "-g", str(dirs["al"]), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    validate(data, "verify")
+    assert data["failure"]["check"] == "keeper"
