@@ -16,7 +16,7 @@ from ..model.errors import OrdersSyntaxError, PbemError
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_REJECTED, console, error_console
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keys_command", "odds_command",
-            "rules_command", "cases_command", "map_command")
+            "rules_command", "cases_command", "map_command", "tournament_command")
 
 
 def build_parser() -> argparse.ArgumentParser:
