@@ -46,7 +46,8 @@ def cmd_new(args, console: Console) -> int:
         from .signing import gm_signing_key
         key = gm_signing_key(args.key, args)
     path = organiser.new_tournament(args.dir, args.name or Path(args.dir).name, args.ruleset,
-                                    _now(args), gm_key=key, gm_key_source=args.key)
+                                    _now(args), gm_key=key, gm_key_source=args.key,
+                                    tournament_id=args.id)
     console.print(f"Created the tournament in {escape(str(path.parent))}: edit "
                   f"[bold]{escape(str(path))}[/] (every key is explained there), then add "
                   "players with [bold]pbem tournament add-player[/].")
@@ -219,7 +220,10 @@ def cmd_orders(args, console: Console) -> int:
 
 def cmd_bid_seal(args, console: Console) -> int:
     from ..service.tournament import bids
-    tournament = Path(args.dir).name
+    tournament = args.dir
+    if Path(args.dir, "tournament.toml").exists():
+        from ..service.tournament.config import load_config
+        tournament = load_config(args.dir).id
     nonce = bids.new_nonce()
     digest = bids.commitment(tournament, args.game, args.player, args.amount, nonce)
     console.print(f"commitment: {digest}\nnonce:      {nonce}")
@@ -324,6 +328,7 @@ def register(sub) -> None:
 
     c = command("new", cmd_new, "create a tournament directory with a tournament.toml")
     c.add_argument("--name", help="the tournament's title (default: the directory name)")
+    c.add_argument("--id", help="the word that names its games (default: the directory name)")
     ruleset_option(c)
     add_key_options(c, "game master's ed25519 key for every game (default: one is generated "
                     "in TOURNAMENT/.secret/)")
@@ -371,7 +376,8 @@ def register(sub) -> None:
 
     def bid(name, func, help_text):
         c = bsub.add_parser(name, help=help_text)
-        c.add_argument("dir", metavar="TOURNAMENT")
+        c.add_argument("dir", metavar="TOURNAMENT", help="the tournament directory (seal: "
+                       "or just its id)")
         c.add_argument("game")
         c.add_argument("player")
         c.add_argument("--now", metavar="TIME")

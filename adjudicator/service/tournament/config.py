@@ -37,6 +37,7 @@ TEMPLATE = '''\
 # Every change after the start is announced to every player by the next 'pbem tournament tick'.
 
 name = "{name}"                 # shown in notices, standings and pages
+id = "{id}"                     # names the games ({id}-r1-01) and binds the bids: never change it
 ruleset = "{ruleset}"           # the edition every game plays (aa1941, aa1942)
 organiser = ""                  # the organiser's mail address (receives the daily late notice)
 
@@ -175,6 +176,7 @@ class Ratings:
 @attrs.frozen
 class TournamentConfig:
     name: str
+    id: str
     ruleset: str
     organiser: str = ""
     options: dict[str, Any] = attrs.field(factory=dict)
@@ -195,8 +197,8 @@ class TournamentConfig:
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def template(name: str, ruleset: str) -> str:
-    return TEMPLATE.format(name=name.replace('"', "'"), ruleset=ruleset)
+def template(name: str, tournament_id: str, ruleset: str) -> str:
+    return TEMPLATE.format(name=name.replace('"', "'"), id=tournament_id, ruleset=ruleset)
 
 
 def load_config(directory) -> TournamentConfig:
@@ -217,7 +219,7 @@ def load_config(directory) -> TournamentConfig:
 
 def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentConfig:
     r = _Reader(where)
-    r.keys(raw, {"name", "ruleset", "organiser", "options", "format", "sides", "bid",
+    r.keys(raw, {"name", "id", "ruleset", "organiser", "options", "format", "sides", "bid",
                  "deadlines", "nmr", "end", "scoring", "ratings"}, "")
     options = r.table(raw, "options")
     for key, value in options.items():
@@ -244,8 +246,11 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
     name = r.string(raw, "name", required=True, where="")
     if not 1 <= len(name) <= 100 or not name.isprintable():
         r.fail("name", "must be 1-100 printable characters")
+    tournament_id = r.string(raw, "id", required=True, where="")
+    if not ID_RE.match(tournament_id):
+        r.fail("id", "must be 1-40 letters, digits, '-' and '_' (it names the games)")
     return TournamentConfig(
-        name=name,
+        name=name, id=tournament_id,
         ruleset=r.string(raw, "ruleset", required=True, where=""),
         organiser=r.string(raw, "organiser", where="") or "",
         options=dict(options),

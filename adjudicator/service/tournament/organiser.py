@@ -88,38 +88,35 @@ def open_tournament(directory) -> Context:
         raise PbemError(f"{tdir.path(CONFIG_FILE)}: sides.bid_side must be one of the "
                         f"ruleset's two sides ({', '.join(sides)})")
     first = next(s for s in sides if s != cfg.sides.bid_side)
-    tid = tdir.tournament_id
-    if not ID_RE.match(tid):
-        raise PbemError(f"the tournament directory's name {tid!r} must be a word of letters, "
-                        "digits, '-' and '_' (it names the games)")
-    return Context(tdir, cfg, tdir.players(), game, tid, first, cfg.sides.bid_side)
+    return Context(tdir, cfg, tdir.players(), game, cfg.id, first, cfg.sides.bid_side)
 
 
 # --------------------------------------------------------------------------- new, players
 
 def new_tournament(directory, name: str, ruleset: str, now: dt.datetime,
-                   gm_key=None, gm_key_source=None) -> Path:
+                   gm_key=None, gm_key_source=None, tournament_id: str | None = None) -> Path:
     """Create the directory with a ``tournament.toml`` to edit, and the game master's key
     (generated in ``.secret/`` unless ``gm_key`` is given)."""
     tdir = TournamentDir(directory)
     if tdir.exists:
         raise PbemError(f"{tdir.path(CONFIG_FILE)} already exists; refusing to overwrite a "
                         "tournament")
-    if not ID_RE.match(Path(directory).resolve().name):
-        raise PbemError(f"the directory name {Path(directory).name!r} names the games: use "
-                        "letters, digits, '-' and '_' (at most 40)")
+    tournament_id = tournament_id or Path(directory).resolve().name
+    if not ID_RE.match(tournament_id):
+        raise PbemError(f"the tournament id {tournament_id!r} names the games: use letters, "
+                        "digits, '-' and '_' (at most 40; --id)")
     load_game(ruleset)                                  # an unknown ruleset fails here
     Path(directory).mkdir(parents=True, exist_ok=True)
     sdir = tdir.path(SECRET_DIR)
     sdir.mkdir(mode=0o700, exist_ok=True)
     if gm_key is None:
         if not (sdir / GM_KEY_FILE).exists():
-            keys.new_keypair(sdir / GM_KEY_FILE, f"pbem tournament {tdir.tournament_id}")
+            keys.new_keypair(sdir / GM_KEY_FILE, f"pbem tournament {tournament_id}")
     else:
         keys.load_private_key(gm_key)
         (sdir / GM_KEY_PATH_FILE).write_text(
             str(Path(gm_key_source or gm_key).expanduser().resolve()) + "\n", encoding="utf-8")
-    text = template(name, ruleset)
+    text = template(name, tournament_id, ruleset)
     tdir.path(CONFIG_FILE).write_text(text, encoding="utf-8")
     tdir.save_players(())
     cfg = tdir.config()

@@ -83,10 +83,6 @@ class TournamentDir:
     def config(self) -> TournamentConfig:
         return load_config(self.dir)
 
-    @property
-    def tournament_id(self) -> str:
-        return self.dir.resolve().name
-
     def players(self) -> tuple[Player, ...]:
         path = self.path(PLAYERS_FILE)
         if not path.exists():
@@ -111,6 +107,13 @@ class TournamentDir:
                 continue
             data = parse_json_bytes(read_bytes(entry, "round file"), entry, "round file")
             try:
+                for p in data["pairings"]:
+                    sides = p.get("sides")
+                    if len(p["players"]) != 2 or len(set(p["players"])) != 2 or (
+                            sides is not None and (len(sides) != 2 or
+                                                   set(sides.values()) != set(p["players"]))):
+                        raise ValueError(f"pairing {p.get('game')!r} is not two players on "
+                                         "two sides")
                 plans.append(RoundPlan(
                     int(data["round"]),
                     tuple(Pairing(p["game"], int(data["round"]), tuple(p["players"]),
