@@ -113,7 +113,7 @@ def cmd_status(args, console: Console) -> int:
     rows = organiser.status(args.dir, now)
     table = Table(title=f"{ctx.cfg.name}: games at {_stamp(now)}")
     for col in ("game", "players", "state", "to move", "deadline"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for s in rows:
         players = " v ".join(f"{ctx.names[s.sides[side]]} ({side})"
                              for side in (ctx.first_side, ctx.bid_side)) \
@@ -226,7 +226,7 @@ def cmd_bid_seal(args, console: Console) -> int:
         tournament = load_config(args.dir).id
     nonce = bids.new_nonce()
     digest = bids.commitment(tournament, args.game, args.player, args.amount, nonce)
-    console.print(f"commitment: {digest}\nnonce:      {nonce}")
+    console.print(f"commitment: {digest}\nnonce:      {nonce}", soft_wrap=True)  # copied whole
     console.print("Send the commitment to the organiser now; keep the nonce and the amount "
                   "secret until both commitments are in, then reveal them.")
     return EXIT_OK

@@ -171,7 +171,7 @@ def adjudicate(game, owners: dict[str, str], units: dict, criteria, sides: tuple
         best = max(values.values())
         leaders = [s for s in sides if values[s] == best]
         if len(leaders) == 1:
-            return leaders[0], f"round limit: {text}"
+            return leaders[0], "round limit: " + ", ".join(measured)
     return None, "round limit: " + ", ".join(measured) + " (all equal)"
 
 
