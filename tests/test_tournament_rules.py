@@ -42,7 +42,11 @@ def _cfg(**deadlines):
 # --------------------------------------------------------------------------- settings
 
 def test_every_setting_is_documented_and_checked():
+    from adjudicator.service.tournament.config import KNOWN_KEYS
     raw = tomllib.loads(template("Cup", "cup", "aa1941"))
+    documented = {"": set(raw)} | {k: set(v) for k, v in raw.items()
+                                   if isinstance(v, dict) and k != "options"}
+    assert documented == KNOWN_KEYS                 # the template shows every key
     assert parse_config(raw).deadlines.turn_hours == 72
     raw["deadlines"]["turn_hourz"] = 3
     with pytest.raises(PbemError, match="unknown setting.*deadlines.turn_hourz"):

@@ -30,6 +30,20 @@ TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", 
 RATING_MODELS = ("plackett_luce", "bradley_terry_full", "bradley_terry_part",
                  "thurstone_mosteller_full", "thurstone_mosteller_part")
 LEFTOVER = ("forfeit", "bank")
+KNOWN_KEYS: dict[str, set[str]] = {          # every one documented in TEMPLATE
+    "": {"name", "id", "ruleset", "organiser", "options", "format", "sides", "bid",
+         "deadlines", "nmr", "end", "scoring", "ratings"},
+    "format": {"kind", "rounds", "double", "ladder_range", "ladder_open"},
+    "sides": {"method", "bid_side"},
+    "bid": {"max", "max_units_per_territory", "owned_at_start", "own_nationality",
+            "naval_only_with_ships", "allow_air", "leftover"},
+    "deadlines": {"turn_hours", "reminders", "grace_extensions", "grace_hours", "auto_grace",
+                  "absence_days", "late_notice_hour"},
+    "nmr": {"policy", "forfeit_after"},
+    "end": {"round_limit", "adjudication"},
+    "scoring": {"win", "draw", "loss", "bye", "tiebreaks"},
+    "ratings": {"model", "mu", "sigma"},
+}
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
 TEMPLATE = '''\
@@ -219,30 +233,27 @@ def load_config(directory) -> TournamentConfig:
 
 def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentConfig:
     r = _Reader(where)
-    r.keys(raw, {"name", "id", "ruleset", "organiser", "options", "format", "sides", "bid",
-                 "deadlines", "nmr", "end", "scoring", "ratings"}, "")
+    r.keys(raw, KNOWN_KEYS[""], "")
     options = r.table(raw, "options")
     for key, value in options.items():
         if not isinstance(value, (bool, int, str)) or isinstance(value, float):
             r.fail(f"options.{key}", "must be true/false, a whole number or a string")
     fmt = r.table(raw, "format")
-    r.keys(fmt, {"kind", "rounds", "double", "ladder_range", "ladder_open"}, "format")
+    r.keys(fmt, KNOWN_KEYS["format"], "format")
     sides = r.table(raw, "sides")
-    r.keys(sides, {"method", "bid_side"}, "sides")
+    r.keys(sides, KNOWN_KEYS["sides"], "sides")
     bid = r.table(raw, "bid")
-    r.keys(bid, {"max", "max_units_per_territory", "owned_at_start", "own_nationality",
-                 "naval_only_with_ships", "allow_air", "leftover"}, "bid")
+    r.keys(bid, KNOWN_KEYS["bid"], "bid")
     dl = r.table(raw, "deadlines")
-    r.keys(dl, {"turn_hours", "reminders", "grace_extensions", "grace_hours", "auto_grace",
-                "absence_days", "late_notice_hour"}, "deadlines")
+    r.keys(dl, KNOWN_KEYS["deadlines"], "deadlines")
     nmr = r.table(raw, "nmr")
-    r.keys(nmr, {"policy", "forfeit_after"}, "nmr")
+    r.keys(nmr, KNOWN_KEYS["nmr"], "nmr")
     end = r.table(raw, "end")
-    r.keys(end, {"round_limit", "adjudication"}, "end")
+    r.keys(end, KNOWN_KEYS["end"], "end")
     sc = r.table(raw, "scoring")
-    r.keys(sc, {"win", "draw", "loss", "bye", "tiebreaks"}, "scoring")
+    r.keys(sc, KNOWN_KEYS["scoring"], "scoring")
     rt = r.table(raw, "ratings")
-    r.keys(rt, {"model", "mu", "sigma"}, "ratings")
+    r.keys(rt, KNOWN_KEYS["ratings"], "ratings")
     name = r.string(raw, "name", required=True, where="")
     if not 1 <= len(name) <= 100 or not name.isprintable():
         r.fail("name", "must be 1-100 printable characters")
