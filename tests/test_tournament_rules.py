@@ -244,7 +244,10 @@ def test_nmr_plays_no_purchase_no_moves_and_collects_income():
     assert {s: sorted(u.type for u in us) for s, us in result.state.units.items()} == \
         {s: sorted(u.type for u in us) for s, us in state.units.items()}   # nothing moved
     assert result.state.power == "germany"
-    assert result.state.ipcs["ussr"] == state.ipcs["ussr"] + GAME.territory_value(state.owners, "ussr")
+    income = GAME.territory_value(state.owners, "ussr")
+    assert result.state.ipcs["ussr"] == state.ipcs["ussr"] + income
+    from adjudicator.present.report import report_text
+    assert "No moves received by 2025-03-04T12:00:00Z" in report_text(result.events, GAME)
     mixed = parse_orders("power: Soviet Union\nnmr\nbuy 1 inf\n", GAME, "ussr")
     assert [p.code for p in check(GAME, state, mixed) if p.is_error] == ["nmr_with_orders"]
 

@@ -99,7 +99,8 @@ class BidBox:
             raise PbemError(f"a bid is a whole number of IPCs from 0 to {max_bid}")
         if not NONCE_RE.match(nonce):
             raise PbemError("the nonce is the 32-64 hex digits 'bid seal' printed")
-        if commitment(self.tournament, self.game, player, amount, nonce) != self.commitments[player]:
+        opened = commitment(self.tournament, self.game, player, amount, nonce)
+        if opened != self.commitments[player]:
             raise PbemError(f"this bid and nonce do not open {player}'s commitment for "
                             f"{self.game}")
         return attrs.evolve(self, reveals={**self.reveals, player: Reveal(amount, nonce)})

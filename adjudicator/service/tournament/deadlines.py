@@ -169,7 +169,8 @@ def check_grace(clock: TurnClock, player: str, cfg: TournamentConfig, ledger: Le
 
 # --------------------------------------------------------------------------- the tick
 
-def is_late(clock: TurnClock, cfg: TournamentConfig, ledger: Ledger, now: dt.datetime) -> Late | None:
+def is_late(clock: TurnClock, cfg: TournamentConfig, ledger: Ledger,
+            now: dt.datetime) -> Late | None:
     due_at = deadline(clock, cfg, ledger)
     auto = any(e.auto for e in ledger.extensions if e.game == clock.game and e.turn == clock.turn)
     if now >= due_at or auto:

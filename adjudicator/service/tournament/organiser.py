@@ -163,7 +163,7 @@ def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
         sides, bid = sides_of(ctx, p)
         if sides is None:
             continue
-        summary = summaries[p.game] if summaries and p.game in summaries else summary_of(ctx, p.game)
+        summary = (summaries or {}).get(p.game) or summary_of(ctx, p.game)
         out.append(result_of(p, sides, summary, ctx.game, ctx.cfg, bid))
     return out
 
@@ -704,9 +704,11 @@ def status(directory, now: dt.datetime) -> list[GameStatus]:
         sides, bid = sides_of(ctx, p)
         if sides is None:
             box = ctx.tdir.bid_box(ctx.tid, p)
-            state = ("waiting for bids: " + ", ".join(
-                f"{ctx.names[x]} {'revealed' if x in box.reveals else 'sealed' if x in box.commitments else 'missing'}"
-                for x in p.players))
+            def stage(x):
+                return ("revealed" if x in box.reveals else
+                        "sealed" if x in box.commitments else "missing")
+            state = "waiting for bids: " + ", ".join(f"{ctx.names[x]} {stage(x)}"
+                                                     for x in p.players)
             out.append(GameStatus(p.game, p.round, p.players, None, state))
             continue
         if p.game in clocks:

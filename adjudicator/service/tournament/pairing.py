@@ -153,7 +153,8 @@ def swiss_round(tournament: str, round_no: int, players: Sequence[str],
                 if frozenset((a, b)) in seen:
                     continue
                 diff = int(round(2 * abs(scores.get(a, 0.0) - scores.get(b, 0.0))))
-                weight = base - score_unit * diff * diff - rank_unit * abs(position[a] - position[b])
+                weight = (base - score_unit * diff * diff
+                          - rank_unit * abs(position[a] - position[b]))
                 if sides and not _sides_fit(a, b, balance):
                     weight -= side_unit
             graph.add_edge(i, j, weight=weight)

@@ -110,7 +110,8 @@ def summarize_game(directory, sides_of: dict[str, str], cfg: TournamentConfig) -
                 side = sides_of.get(event.get("power"), "?")
                 nmrs[side] += 1
                 nmr_turns.append((number, str(event.get("power")), str(event.get("deadline", ""))))
-                if cfg.nmr.forfeit_after and nmrs[side] >= cfg.nmr.forfeit_after and forfeit is None:
+                most = cfg.nmr.forfeit_after
+                if most and nmrs[side] >= most and forfeit is None:
                     forfeit = side
             elif kind == VICTORY_EVENT:
                 rule = str(event.get("rule"))
