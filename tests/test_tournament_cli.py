@@ -149,3 +149,32 @@ def test_a_ladder_challenge_moves_the_winner_up(tmp_path):
     results = organiser.all_results(ctx)
     assert results[0].winner == "p03" and results[0].how == "concession"
     assert organiser.ladder_now(ctx, results) == ["p00", "p03", "p01", "p02"]
+
+
+def test_a_tick_interrupted_after_an_nmr_turn_is_repaired(tmp_path):
+    """The NMR turn was published but the run stopped before the log said so (or before the
+    game's clock was recorded): the next commands record both, and the tournament verifies."""
+    import datetime as dt
+    from adjudicator.service import gamedir
+    from adjudicator.service.tournament import organiser
+    from adjudicator.service.tournament.verify import verify_tournament
+    from tournament_helpers import START, make_tournament
+    tdir, _ = make_tournament(tmp_path, 2, format__rounds="1", deadlines__grace_extensions="0")
+    (game,) = organiser.pair(tdir, START).pairings
+    organiser.start(tdir, START)
+    log = tdir / "log.jsonl"
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(line for line in lines if '"started"' not in line))
+    organiser.start(tdir, START)                              # the lost clock comes back
+    (status,) = organiser.status(tdir, START)
+    ctx = organiser.open_tournament(tdir)
+    deadline = status.deadline
+    gamedir.process_turn(ctx.tdir.game_dir(game.game), ctx.game,
+                         organiser.nmr_orders(ctx, status.power, game.game, 1, deadline),
+                         gm_key=ctx.tdir.gm_key())
+    report = organiser.tick(tdir, deadline + dt.timedelta(hours=5))
+    assert report.observed == [game.game] and not report.nmrs
+    (status,) = organiser.status(tdir, deadline + dt.timedelta(hours=5))
+    assert status.turn == 2 and status.deadline == deadline + dt.timedelta(hours=72)
+    audit = verify_tournament(tdir)
+    assert audit.ok and audit.nmrs_checked == 1, audit.problems

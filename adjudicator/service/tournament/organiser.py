@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from pathlib import Path
 
 import attrs
 
-from ...io import keys
+from ...io import keys, orders_text
 from ...io.layout import list_turns
 from ...io.loader import initial_state
 from ...model.errors import PbemError
@@ -34,6 +35,7 @@ from .standings import as_record, compute_standings
 from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
 
 MAX_TICK_PASSES = 50
+_NMR_STAMP_RE = re.compile(r"^\s*nmr\s+(\S+)", re.I | re.M)
 
 
 @functools.lru_cache(maxsize=8)
@@ -386,9 +388,14 @@ def start(directory, now: dt.datetime) -> list[str]:
     with ctx.tdir.locked():
         key = ctx.tdir.gm_key()
         notices = []
+        known = {e["game"] for e in ctx.tdir.log() if e["kind"] in ("started", "finished")}
         for p in ctx.tdir.pairings():
             gdir = ctx.tdir.game_dir(p.game)
             if (gdir / "game.json").exists():
+                if p.game not in known and not list_turns(gdir):
+                    # created, but the run stopped before its clock was recorded
+                    state, _ = gamedir.current_state(gdir)
+                    _start_clock(ctx, p.game, 1, state.power, sides_of(ctx, p)[0], now)
                 continue
             sides, bid = sides_of(ctx, p)
             if sides is None:
@@ -583,7 +590,8 @@ def tick(directory, now: dt.datetime) -> TickReport:
             last = turns[-1][0] if turns else 0
             if last >= clock.turn:                      # played outside the tournament
                 report.observed.append(game_id)
-                if not after_turn(ctx, game_id, now, notices):
+                since = _recover_nmrs(ctx, game_id, turns, clock.turn, now)
+                if not after_turn(ctx, game_id, since, notices):
                     report.finished.append(game_id)
         for _ in range(MAX_TICK_PASSES):
             entries = ctx.tdir.log()
@@ -601,6 +609,26 @@ def tick(directory, now: dt.datetime) -> TickReport:
             ctx.tdir.save_standings(view.record)
         report.delivered = deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return report
+
+
+def _recover_nmrs(ctx: Context, game_id: str, turns, first: int, now: dt.datetime):
+    """NMR turns published without their log entry (a run interrupted between the two):
+    record them; the next turn's time then starts at the last one's deadline."""
+    since = now
+    for number, power, _path in turns:
+        if number < first:
+            continue
+        text = (ctx.tdir.game_dir(game_id) / "orders" / f"{number:04d}-{power}.txt").read_text(
+            encoding="utf-8", errors="replace")
+        since = now
+        if orders_text.is_nmr_statement(text):
+            found = _NMR_STAMP_RE.search(text)
+            stamp_text = found.group(1) if found else ""
+            ctx.tdir.append({"kind": "nmr", "game": game_id, "turn": number, "power": power,
+                             "deadline": stamp_text, "at": stamp(now)})
+            if stamp_text:
+                since = deadlines.parse_stamp(stamp_text)
+    return since
 
 
 def _announce_settings(ctx, entries, now, notices, report) -> None:
