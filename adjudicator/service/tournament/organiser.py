@@ -721,7 +721,9 @@ class GameStatus:
     result: str = ""
 
 
-def status(directory, now: dt.datetime) -> list[GameStatus]:
+def status(directory, now: dt.datetime, results: bool = True) -> list[GameStatus]:
+    """Every pairing's game: whose turn and until when, or its result (``results=False``
+    skips reading finished games' files)."""
     ctx = open_tournament(directory)
     entries = ctx.tdir.log()
     clocks = logbook.clocks(entries)
@@ -745,9 +747,11 @@ def status(directory, now: dt.datetime) -> list[GameStatus]:
             out.append(GameStatus(p.game, p.round, p.players, sides, "running", c.turn,
                                   c.power, c.player, due_at, now >= due_at))
         elif p.game in over:
-            result = result_of(p, sides, summary_of(ctx, p.game), ctx.game, ctx.cfg, bid)
-            out.append(GameStatus(p.game, p.round, p.players, sides, "over",
-                                  result=result_line(result, ctx.names, True)))
+            line = ""
+            if results:
+                result = result_of(p, sides, summary_of(ctx, p.game), ctx.game, ctx.cfg, bid)
+                line = result_line(result, ctx.names, True)
+            out.append(GameStatus(p.game, p.round, p.players, sides, "over", result=line))
         else:
             why = "bid to place" if bid and ctx.tdir.placement(p.game) is None else "to start"
             out.append(GameStatus(p.game, p.round, p.players, sides, why))
