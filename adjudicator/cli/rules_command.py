@@ -15,7 +15,11 @@ def cmd_rules(args, console: Console) -> int:
     game = load_game(args.ruleset)
     console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
     for name, value in sorted(game.ruleset.options.items()):
-        console.print(f"  option {name} = {value}")
+        shown = str(value).lower() if isinstance(value, bool) else value
+        console.print(f"  option {name} = {shown}")
+    if game.ruleset.options:
+        console.print(f"  (set an option for a new game: pbem new DIR --ruleset "
+                      f"{args.ruleset} --option NAME=VALUE)")
     for i, ruling in enumerate(game.ruleset.rulings, 1):
         console.print(f"  {i:2}. {ruling}")
     return EXIT_OK

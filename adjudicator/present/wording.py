@@ -99,6 +99,9 @@ PROBLEMS: dict[str, str] = {
     "bombard_not_able": "{unit} cannot bombard",
     "bombard_ships_missing": "needs {count} {unit_n} in the sea zones the assault on {space} "
                              "comes from, found {found}",
+    "bombard_more_than_landing": "{count} ships named to bombard {space}, but only {landing} land "
+                                 "units go ashore there: at most one ship bombards per land unit "
+                                 "unloaded, so only the first {landing} fire",
     # -- landing
     "air_cannot_land_there": "{unit} cannot land in {space}: it must be a territory friendly since "
                              "the start of the turn, or a carrier with room",
