@@ -51,10 +51,15 @@ def deliver(tdir: TournamentDir, notices, players, tournament_name: str,
     if mail is not None:
         from ..mail.outbox import Outbox
         outbox = Outbox(mail.state_path)
+    def address(who: str) -> str | None:
+        if who in by_id:
+            return by_id[who].email
+        return who if "@" in who else None
+
     for n in notices:
-        ids = [p.id for p in players] if "*" in n.to else list(n.to)
-        addresses = sorted({by_id[i].email if i in by_id else i for i in ids
-                            if (by_id[i].email if i in by_id else "@" in i)})
+        ids = [p.id for p in players] + [x for x in n.to if x != "*" and x not in by_id] \
+            if "*" in n.to else list(n.to)
+        addresses = sorted({a for a in map(address, ids) if a})
         names = ", ".join(by_id[i].name if i in by_id else i for i in ids)
         subject = f"[{tournament_name}] {n.subject}"
         if outbox is not None and addresses:

@@ -18,6 +18,7 @@ import attrs
 
 from ...io import keys, orders_text
 from ...io.layout import list_turns
+from ...io.storage import write_atomic
 from ...io.loader import initial_state
 from ...model.errors import PbemError
 from .. import gamedir
@@ -70,6 +71,12 @@ class Context:
                 if self.game.ruleset.powers[k].side == side]
 
 
+def signing_key(ctx: Context):
+    """The game master's key of every game: an unencrypted key file, or one that ssh-agent
+    holds (the tick runs unattended, so nothing may ask for a passphrase)."""
+    return keys.load_signing_key(str(ctx.tdir.gm_key()))
+
+
 def game_for(ctx: Context, game_id: str):
     """The game definition a game was created with (its own options, even if the
     tournament's options changed since)."""
@@ -116,10 +123,11 @@ def new_tournament(directory, name: str, ruleset: str, now: dt.datetime,
             keys.new_keypair(sdir / GM_KEY_FILE, f"pbem tournament {tournament_id}")
     else:
         keys.load_private_key(gm_key)
-        (sdir / GM_KEY_PATH_FILE).write_text(
-            str(Path(gm_key_source or gm_key).expanduser().resolve()) + "\n", encoding="utf-8")
+        location = str(Path(gm_key_source or gm_key).expanduser().resolve())
+        write_atomic(sdir / GM_KEY_PATH_FILE, (location + "\n").encode("utf-8"),
+                     overwrite=True, mode=0o600)
     text = template(name, tournament_id, ruleset)
-    tdir.path(CONFIG_FILE).write_text(text, encoding="utf-8")
+    write_atomic(tdir.path(CONFIG_FILE), text.encode("utf-8"))
     tdir.save_players(())
     cfg = tdir.config()
     tdir.append({"kind": "settings", "digest": cfg.digest, "raw": cfg.raw, "at": stamp(now)})
@@ -201,6 +209,12 @@ def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
         with ctx.tdir.locked():
             ctx.tdir.save_standings(data)
     return StandingsView(rows, results, ratings, steps, data)
+
+
+def _record_standings(ctx: Context) -> None:
+    """Record the standings (under the caller's lock) after what changed them: a game
+    over, an NMR (counted in the table), a change of the scoring settings."""
+    ctx.tdir.save_standings(_standings(ctx, record=False).record)
 
 
 # --------------------------------------------------------------------------- pairing
@@ -386,7 +400,7 @@ def start(directory, now: dt.datetime) -> list[str]:
     ctx = open_tournament(directory)
     created = []
     with ctx.tdir.locked():
-        key = ctx.tdir.gm_key()
+        key = signing_key(ctx)
         notices = []
         known = {e["game"] for e in ctx.tdir.log() if e["kind"] in ("started", "finished")}
         for p in ctx.tdir.pairings():
@@ -411,11 +425,12 @@ def start(directory, now: dt.datetime) -> list[str]:
                                       "name": player.name}
             gdir.parent.mkdir(exist_ok=True)
             gamedir.create_game(gdir, ctx.game, p.game, gm_key_path=key,
+                                gm_key_source=ctx.tdir.gm_key(),
                                 created=now.date().isoformat(), players=players,
                                 initial=start_state)
             settings = mail_settings_for_game(ctx.tdir)
             if settings is not None and not game_mail_path(gdir).exists():
-                game_mail_path(gdir).write_bytes(settings)
+                write_atomic(game_mail_path(gdir), settings)
             first = start_state.power
             clock = _start_clock(ctx, p.game, 1, first, sides, now)
             created.append(p.game)
@@ -482,9 +497,10 @@ def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
             find_pairing(ctx, game_id)
             raise PbemError(f"{game_id} is not running (not started, or over)")
         tf = gamedir.process_turn(ctx.tdir.game_dir(game_id), game_for(ctx, game_id), orders,
-                                  gm_key=ctx.tdir.gm_key(), orders_signature=signature)
+                                  gm_key=signing_key(ctx), orders_signature=signature)
         notices: list = []
-        after_turn(ctx, game_id, now, notices)
+        if not after_turn(ctx, game_id, now, notices):
+            _record_standings(ctx)
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return tf
 
@@ -584,7 +600,6 @@ def tick(directory, now: dt.datetime) -> TickReport:
         notices: list[Notice] = []
         entries = ctx.tdir.log()
         _announce_settings(ctx, entries, now, notices, report)
-        finished_before = len(logbook.finished_games(entries))
         for game_id, clock in sorted(logbook.clocks(entries).items()):
             turns = list_turns(ctx.tdir.game_dir(game_id))
             last = turns[-1][0] if turns else 0
@@ -604,9 +619,8 @@ def tick(directory, now: dt.datetime) -> TickReport:
                 again |= _do(ctx, action, now, notices, report)
             if not again:
                 break
-        if len(logbook.finished_games(ctx.tdir.log())) != finished_before:
-            view = _standings(ctx, record=False)
-            ctx.tdir.save_standings(view.record)
+        if report.nmrs or report.finished or report.observed or report.settings:
+            _record_standings(ctx)
         report.delivered = deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return report
 
@@ -676,7 +690,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
     if isinstance(action, deadlines.PlayNmr):
         gdir = ctx.tdir.game_dir(action.game)
         text = nmr_orders(ctx, action.power, action.game, action.turn, action.deadline)
-        gamedir.process_turn(gdir, game_for(ctx, action.game), text, gm_key=ctx.tdir.gm_key())
+        gamedir.process_turn(gdir, game_for(ctx, action.game), text, gm_key=signing_key(ctx))
         ctx.tdir.append({"kind": "nmr", "game": action.game, "turn": action.turn,
                          "power": action.power, "deadline": stamp(action.deadline),
                          "at": stamp(now)})
