@@ -427,6 +427,8 @@ def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, 
                   f"the turn file carries an orders signature, but game.json lists no key "
                   f"for {tf.power} to check it with (it must be null)")
         return
+    if tf.orders_signature is None and orders_text.is_nmr_statement(tf.orders):
+        return                          # the game master's record of a missed deadline
     if tf.orders_signature is None:
         _fail(report, directory, tpath, "orders_signature",
               f"{tf.power}'s orders are not signed, but game.json lists a key")
