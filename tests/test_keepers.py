@@ -410,3 +410,26 @@ def test_verify_json_names_the_host_and_the_keepers(fresh, capsys):
     data = json.loads(capsys.readouterr().out)
     validate(data, "verify")
     assert data["failure"]["check"] == "keeper"
+
+
+def test_a_player_keeper_cannot_record_a_missed_deadline(fresh):
+    """An unsigned ``nmr`` statement (a game master's record of a missed deadline) would let
+    a player keeper skip the mover's turn: refused by process, caught by verify."""
+    base, dirs = fresh
+    nmr = f"game: {GAME_ID}\nturn: 1\npower: Soviet Union\nnmr\n".encode()
+    with pytest.raises(PbemError, match="only a game master may do"):
+        gamedir.process_turn(dirs["bea"], GAME, nmr)
+    assert layout.list_turns(dirs["bea"]) == []
+    # a hacked pbem that publishes it anyway: verify fails
+    text, sig = signed_orders(base, "al", 1, EXAMPLE_ORDERS[0])
+    gamedir.process_turn(dirs["bea"], GAME, text, orders_signature=sig)
+    tpath = dirs["bea"] / "turns" / "0001-ussr.json"
+    raw = json.loads(tpath.read_bytes())
+    raw.update(orders=nmr.decode(), orders_signature=None,
+               orders_digest="sha256:" + hashlib.sha256(nmr).hexdigest())
+    tpath.write_bytes(canonical_json(raw))
+    (dirs["bea"] / "orders" / "0001-ussr.txt").write_bytes(nmr)
+    _resign(tpath, base / "keys" / "bea")
+    f = _verify(dirs["bea"]).failure
+    assert (f.check, f.file) == ("orders_signature", "turns/0001-ussr.json")
+    assert "only a game master may record a missed deadline" in f.detail

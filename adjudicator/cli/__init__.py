@@ -21,7 +21,7 @@ from .common import (
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
             "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
-            "completion_command")
+            "completion_command", "tournament_command")
 
 NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)"
 

@@ -26,9 +26,10 @@ def _config(args):
 
 def _renderers():
     from ..present.report import report_html, report_text
+    from ..present.report_board import board_after_turn
     from ..service.mail.results import Renderers
     from ..present.check_view import check_text
-    return Renderers(report_text, report_html, check_text)
+    return Renderers(report_text, report_html, check_text, board_after_turn)
 
 
 def _say(console: Console, text: str) -> None:

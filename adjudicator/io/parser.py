@@ -69,7 +69,7 @@ class OrdersError(OrdersSyntaxError):
 
 
 ALL_KINDS = ("buy", "repair", "move", "load", "unload", "bomb", "bombard", "battle", "place",
-             "defend")
+             "defend", "nmr", "concede")
 
 
 def grammar_text(kinds: tuple[str, ...]) -> str:
@@ -125,6 +125,7 @@ _DESCRIBE = {
     "WORD": "a name",
     "INT": "a number",
     "MOVE": "'move'",
+    "NMR_DEADLINE": "a deadline (2025-03-04T12:00Z)",
     "$END": "the end of the line",
 }
 

@@ -311,12 +311,13 @@ def dice_digest(game_file: GameFile, turn: TurnFile) -> str:
 def signed_dice_digest(canonical_orders_digest: str, orders_signature: str | None) -> str:
     """pbem-dice-v3's orders digest: SHA-256 of the canonical orders digest (32 bytes) and
     the 64-byte Ed25519 signature inside the mover's SSHSIG of the orders.  The keeper
-    cannot compute it before the orders arrive, however predictable they are."""
+    cannot compute it before the orders arrive, however predictable they are.  Unsigned
+    orders (only a game master's ``nmr`` record of a missed deadline can be) are bound as
+    in pbem-dice-v2, to the canonical digest alone."""
     from . import sshsig
 
     if orders_signature is None:
-        raise StateFileError("pbem-dice-v3 binds the dice to the mover's signature, and these "
-                             "orders are not signed")
+        return canonical_orders_digest
     return hmac_dice.bound_digest(canonical_orders_digest,
                                   sshsig.parse(orders_signature).signature)
 

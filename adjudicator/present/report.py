@@ -55,6 +55,7 @@ from ..model.events import (
     Unloaded,
     UnitsCaptured,
     VictoryDeclared,
+    NoMovesReceived,
 )
 from ..model.game import Game
 from .wording import (
@@ -423,6 +424,11 @@ def _header(console: Console, game: Game, events: list[Event],
         body.append("Turn report")
     if not events:
         body.append("\nNo events were recorded for this turn.", style="dim")
+    for ev in events:                       # a missed deadline (tournaments: the tick's NMR)
+        if isinstance(ev, NoMovesReceived):
+            by = f" by {ev.deadline}" if ev.deadline else ""
+            body.append(f"\nNo moves received{by}: no purchase, no moves; standing defence "
+                        "orders apply and income is collected.", style="bold")
     border = power_style(game, started.power).replace("bold ", "") if started else "white"
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))

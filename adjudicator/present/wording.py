@@ -20,6 +20,9 @@ PROBLEMS: dict[str, str] = {
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
+    "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {count} other order(s)",
+    "concede_with_orders": "'concede' stands alone: remove the {count} other order(s)",
+    "concede_without_opponent": "a concession needs exactly one other side to win",
     "orders_of_another_power": "it is {power}'s turn, but every move is of {orders_for}'s "
                                "units: these look like {orders_for}'s orders (nothing else "
                                "was checked)",

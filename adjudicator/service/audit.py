@@ -509,6 +509,12 @@ def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, 
                   f"the turn file carries an orders signature, but game.json lists no key "
                   f"for {tf.power} to check it with (it must be null)")
         return
+    if tf.orders_signature is None and orders_text.is_nmr_statement(tf.orders):
+        if keeper_of(gf, tf.power) != GAME_MASTER:
+            _fail(report, directory, tpath, "orders_signature",
+                  f"an unsigned nmr statement in a turn kept by {keeper_of(gf, tf.power)}, a "
+                  "player: only a game master may record a missed deadline")
+        return                          # the game master's record of a missed deadline
     if tf.orders_signature is None:
         _fail(report, directory, tpath, "orders_signature",
               f"{tf.power}'s orders are not signed, but game.json lists a key")
