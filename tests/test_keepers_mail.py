@@ -227,3 +227,52 @@ def test_status_names_who_processes_the_turn(tmp_path, capsys, who):
     assert pbem("status", "-g", dirs[who]) == 0
     assert "its orders go to Germany (bea@example.org), who keeps its dice" in \
         " ".join(capsys.readouterr().out.split())
+
+
+def test_a_resent_mail_is_recognised_as_a_repeat(tmp_path, capsys):
+    """The mail server drops nothing but the sender thinks it did: the mover resends the
+    same signed orders after the keeper processed them, and a result mail arrives twice.
+    The keeper answers "already processed" and changes nothing; the copy that receives a
+    result twice adds it once."""
+    base = tmp_path
+    dirs = _start(base, capsys)
+    orders = _orders_file(base, "al", 1, EXAMPLE_ORDERS[0])
+    assert pbem("mail", "send", orders, "-g", dirs["al"]) == 0
+    route(dirs, base)
+    _everyone_runs(dirs)                                 # Bea processes turn 1
+    processed = published(dirs["bea"])
+    assert [n for n, _p, _path in layout.list_turns(dirs["bea"])] == [1]
+    is_result = lambda m: m["X-Pbem-Turn"] is not None   # noqa: E731
+    results = route(dirs, base, hold=is_result)          # the results are held back ...
+    assert results
+    assert pbem("mail", "send", orders, "-g", dirs["al"]) == 0    # ... so Al resends
+    inbox_of = {a: base / "inbox" / w for w, a in EMAIL.items()}
+    (again,) = (dirs["al"] / ".mail" / "outbox").glob("*.eml")
+    deliver(_new_message_id(again.read_bytes()), inbox_of)   # (a later second: a new mail)
+    again.unlink()
+    capsys.readouterr()
+    assert pbem("mail", "run", "-g", dirs["bea"], "--demo-seeds", "-v") == 0
+    assert "duplicate" in capsys.readouterr().out
+    assert published(dirs["bea"]) == processed
+    replies = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+               for p in sorted((dirs["bea"] / ".mail" / "outbox").glob("reply-*.eml"))]
+    assert [r["Subject"] for r in replies] == [f"[pbem {GAME_ID}] Turn 1 was already processed"]
+    for data in results + results:                       # the result, delivered twice ...
+        deliver(data, inbox_of)
+    for data in results:                                 # ... and resent as a new mail
+        deliver(_new_message_id(data), inbox_of)
+    capsys.readouterr()
+    assert pbem("mail", "run", "-g", dirs["al"], "--demo-seeds", "-v") == 0
+    *log, summary = capsys.readouterr().out.strip().splitlines()
+    assert summary.startswith("3 result,"), summary
+    assert [line.split(": ", 1)[1] for line in log] == ["result (added turn(s) 1)",
+                                                        "result (nothing new)"]
+    assert published(dirs["al"]) == processed
+    assert not len(mailbox.Maildir(base / "inbox" / "al").get_folder("rejected"))
+    assert verify_game(dirs["al"], load_game).ok
+
+
+def _new_message_id(data: bytes) -> bytes:
+    msg = email.message_from_bytes(data, policy=email.policy.default)
+    msg.replace_header("Message-ID", "<resent-" + msg["Message-ID"][1:])
+    return msg.as_bytes()
