@@ -433,3 +433,30 @@ def test_a_player_keeper_cannot_record_a_missed_deadline(fresh):
     f = _verify(dirs["bea"]).failure
     assert (f.check, f.file) == ("orders_signature", "turns/0001-ussr.json")
     assert "only a game master may record a missed deadline" in f.detail
+
+
+@pytest.mark.parametrize("game_id, turn", [("another", 1), (GAME_ID, 2)])
+def test_signed_orders_of_another_game_or_turn_are_refused_by_the_keeper(fresh, game_id, turn):
+    base, dirs = fresh
+    text, sig = signed_orders(base, "al", turn, EXAMPLE_ORDERS[0], game_id=game_id)
+    with pytest.raises(PbemError, match="for game 'another'" if turn == 1 else "turn 2"):
+        gamedir.process_turn(dirs["bea"], GAME, text, orders_signature=sig)
+    assert layout.list_turns(dirs["bea"]) == []
+
+
+def test_a_keeper_who_alters_the_movers_orders_fails_verify(fresh):
+    """Bea adds an order to Al's signed orders in the turn she publishes (re-signing the
+    turn file with her own key): the mover's signature no longer covers them."""
+    base, dirs = fresh
+    play_turns(base, dirs, 1)
+    assert _verify(dirs["bea"]).ok
+    tpath = dirs["bea"] / "turns" / "0001-ussr.json"
+    raw = json.loads(tpath.read_bytes())
+    altered = raw["orders"] + "buy 1 inf\n"
+    raw.update(orders=altered, orders_digest="sha256:" + hashlib.sha256(
+        altered.encode()).hexdigest())
+    tpath.write_bytes(canonical_json(raw))
+    (dirs["bea"] / "orders" / "0001-ussr.txt").write_text(altered)
+    _resign(tpath, base / "keys" / "bea")
+    f = _verify(dirs["bea"]).failure
+    assert (f.file, f.check) == ("turns/0001-ussr.json", "orders_signature"), f
