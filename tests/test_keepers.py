@@ -460,3 +460,30 @@ def test_a_keeper_who_alters_the_movers_orders_fails_verify(fresh):
     _resign(tpath, base / "keys" / "bea")
     f = _verify(dirs["bea"]).failure
     assert (f.file, f.check) == ("turns/0001-ussr.json", "orders_signature"), f
+
+
+def test_a_host_who_re_makes_the_game_with_another_key_for_a_player_is_caught(fresh, capsys):
+    """Al re-makes the game file with his own second key in place of Bea's (and commitments
+    signed by it, so he would know Bea's seeds): the file is consistent and verifies, but
+    Bea's copy says the game does not list her key, and ``pbem keeper status`` fails."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    base, dirs = fresh
+    gpath = dirs["al"] / "game.json"
+    raw = json.loads(gpath.read_bytes())
+    mallory = Ed25519PrivateKey.generate()
+    for power in AXIS:
+        raw["players"][power]["key"] = keys.public_key_line(mallory, "al@other")
+        commitment = hmac_dice.commitment(hmac_dice.new_seed())
+        raw["keepers"][power] = {"commitment": commitment, "signature": sshsig.sign(
+            keeper_statement(GAME_ID, power, commitment), mallory, sshsig.NAMESPACE_KEEPER)}
+    raw["seed_commitment"] = raw["keepers"][raw["dice_keepers"]["ussr"]]["commitment"]
+    gpath.write_bytes(canonical_json(raw))
+    _resign(gpath, base / "keys" / "al")
+    assert _verify(dirs["al"]).ok
+    for name in ("game.json", "game.json.sig"):
+        shutil.copy(dirs["al"] / name, dirs["bea"] / name)
+    problems = keeper_join.copy_problems(dirs["bea"])
+    assert any("you joined as germany, but the game file lists another key" in p
+               for p in problems), problems
+    capsys.readouterr()
+    assert main(["keeper", "status", "-g", str(dirs["bea"])]) == 1
