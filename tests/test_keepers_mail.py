@@ -276,3 +276,58 @@ def _new_message_id(data: bytes) -> bytes:
     msg = email.message_from_bytes(data, policy=email.policy.default)
     msg.replace_header("Message-ID", "<resent-" + msg["Message-ID"][1:])
     return msg.as_bytes()
+
+
+def test_a_withheld_result_is_on_record_for_the_mover_and_a_witness(tmp_path, capsys):
+    """Bea keeps the USSR's dice and sits on Al's orders.  Al's copy says when he sent
+    them; a tournament director in ``orders_copy`` holds the same signed orders, journaled
+    with the time they arrived.  Once the result arrives, nothing is pending any more."""
+    from adjudicator.service.mail.pending import pending_orders
+    base = tmp_path
+    dirs = _start(base, capsys)
+    td = base / "td"
+    td.mkdir()
+    for name in ("game.json", "game.json.sig"):
+        shutil.copy(dirs["al"] / name, td / name)
+    (td / "mail.toml").write_text(f'address = "td@example.org"\n[inbox]\ntype = "maildir"\n'
+                                  f'path = "{base / "inbox" / "td"}"\n[send]\ntype = "outbox"\n')
+    al_toml = dirs["al"] / "mail.toml"
+    al_toml.write_text('orders_copy = ["td@example.org"]\n' + al_toml.read_text())
+    assert pbem("mail", "send", _orders_file(base, "al", 1, EXAMPLE_ORDERS[0]), "-g",
+                dirs["al"]) == 0
+    assert "a copy to td@example.org" in capsys.readouterr().out
+    (sent,) = (dirs["al"] / ".mail" / "outbox").glob("*.eml")
+    deliver(sent.read_bytes(), {"td@example.org": base / "inbox" / "td"})
+    route(dirs, base)                                   # Bea receives them, and does nothing
+    assert pbem("mail", "run", "-g", td, "-v") == 0
+    assert "witnessed" in capsys.readouterr().out
+    mine = pending_orders(dirs["al"] / ".mail", 1, "ussr")
+    witness = pending_orders(td / ".mail", 1, "ussr")
+    assert [p.how for p in mine] == ["sent"] and [p.how for p in witness] == ["received"]
+    assert mine[0].digest == witness[0].digest == _digest(
+        dirs["al"] / ".mail" / "sent" / "0001-ussr.txt")
+    for d, line in ((dirs["al"], "You sent the signed orders on "),
+                    (td, "A copy of the signed orders arrived here on ")):
+        assert pbem("keeper", "status", "-g", d) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert line in out and "ago); no result from Germany yet." in out, out
+    _everyone_runs(dirs)                                # Bea processes at last
+    route(dirs, base)
+    _everyone_runs(dirs)
+    assert pbem("keeper", "status", "-g", dirs["al"]) == 0
+    assert "no result from" not in capsys.readouterr().out
+    assert pending_orders(dirs["al"] / ".mail", 2, "germany") == []
+
+
+def _digest(path):
+    from adjudicator.io.turnfile import file_digest
+    return file_digest(path.read_bytes())
+
+
+@pytest.mark.parametrize("seconds, text", [(-5, "0 min"), (59, "0 min"), (61, "1 min"),
+                                           (3 * 3600 + 5 * 60, "3 h 5 min"),
+                                           (86400 + 59, "1 day 0 h"),
+                                           (2 * 86400 + 4 * 3600 + 600, "2 days 4 h")])
+def test_pending_ages_read_like_people_write_them(seconds, text):
+    from adjudicator.service.mail.pending import age
+    assert age(seconds) == text

@@ -11,6 +11,8 @@ A game without a game master (docs/turn-files.md, "Dice keepers")::
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.markup import escape
 
@@ -73,6 +75,7 @@ def cmd_keeper_status(args, console: Console) -> int:
         yours = " (you)" if keeper in view.mine else ""
         console.print(f"Turn {state.turn_number}: {escape(name(state.power))} to move; its "
                       f"orders go to {escape(name(keeper))}{yours}, who processes them.")
+        _print_pending(console, args.game, state, name(keeper))
     order = list(game.ruleset.turn_order)
     for keeper, powers in view.mine.items():
         powers = sorted(powers, key=order.index)
@@ -85,6 +88,25 @@ def cmd_keeper_status(args, console: Console) -> int:
     for problem in problems:
         console.print(f"[bold red]problem:[/] {escape(problem)}", soft_wrap=True)
     return EXIT_REJECTED if problems else EXIT_OK
+
+
+def _print_pending(console: Console, game_dir, state, keeper_name: str) -> None:
+    """Signed orders for this turn that this copy sent or saw, with their age: the record
+    that shows a keeper withholding the result."""
+    import time
+    from ..service.mail.config import ConfigError, load_config
+    from ..service.mail.pending import age, pending_orders
+    try:
+        state_path = load_config(game_dir).state_path
+    except (ConfigError, PbemError):
+        state_path = Path(game_dir) / ".mail"
+    now = time.time()
+    for p in pending_orders(state_path, state.turn_number, state.power):
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(p.at))
+        what = ("You sent the signed orders" if p.how == "sent"
+                else "A copy of the signed orders arrived here")
+        console.print(f"{what} on {when} ({age(now - p.at)} ago); no result from "
+                      f"{escape(keeper_name)} yet.", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- pbem new

@@ -121,7 +121,8 @@ class MailConfig:
 
 # --------------------------------------------------------------------------- reading
 
-_TOP = {"address", "name", "game_master", "key", "players", "state_dir", "poll_seconds",
+_TOP = {"address", "name", "game_master", "key", "players", "orders_copy", "state_dir",
+        "poll_seconds",
         "inbox", "send", "limits"}
 _PASSWORD = {"password_env", "password_command", "password_keyring"}
 _IMAP = {"type", "host", "port", "security", "username", "ca_file", "folder",
