@@ -487,3 +487,15 @@ def test_a_host_who_re_makes_the_game_with_another_key_for_a_player_is_caught(fr
                for p in problems), problems
     capsys.readouterr()
     assert main(["keeper", "status", "-g", str(dirs["bea"])]) == 1
+
+
+def test_a_turn_changed_in_transit_fails_its_keepers_signature(fresh):
+    base, dirs = fresh
+    play_turns(base, dirs, 1)
+    tpath = dirs["al"] / "turns" / "0001-ussr.json"
+    raw = json.loads(tpath.read_bytes())
+    raw["next_commitment"] = hmac_dice.commitment(hmac_dice.new_seed())
+    tpath.write_bytes(canonical_json(raw))                 # not re-signed: nobody could
+    f = _verify(dirs["al"]).failure
+    assert (f.file, f.check) == ("turns/0001-ussr.json.sig", "signature"), f
+    assert "changed after signing" in f.detail
