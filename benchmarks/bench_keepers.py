@@ -1,5 +1,6 @@
 """What dice keepers cost: the bundled example round published by a game master, and the
-same round in a game with no game master, each turn processed in its keeper's copy.
+same round in a game with no game master, each turn processed in its keeper's copy (demo seeds and keys derived from labels, so that
+the example's orders fit every run).
 
     python benchmarks/bench_keepers.py [REPEATS]
 
@@ -10,6 +11,7 @@ the signature) and ``pbem verify`` of the whole game.  A script, not a test.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import statistics
 import sys
@@ -33,7 +35,11 @@ ORDERS = sorted((EXAMPLES / "aa1941-example" / "orders").glob("*.txt"))
 
 
 def _key(path: Path) -> Path:
-    key = Ed25519PrivateKey.generate()
+    """A player key derived from a label, as the keeper tests do: the dice are bound to the
+    mover's signature, so only these keys (with demo seeds) roll the dice the example's
+    later orders were written for."""
+    key = Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(f"pbem-test-key|{path.name}".encode()).digest())
     keys.make_private_dirs(path.parent)
     write_atomic(path, key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption()),
                  mode=0o600)
@@ -52,11 +58,14 @@ def _share(src: Path, dest: Path) -> None:
 
 def game_master_round(base: Path, game) -> dict[str, float]:
     t0 = time.perf_counter()
-    gamedir.create_game(base / "gm", game, "bench-gm", created="2026-01-01")
+    gid = "aa1941-example"                  # the example's own game id and demo seeds
+    gamedir.create_game(base / "gm", game, gid, created="2026-01-01",
+                        seeds=gamedir.demo_seeds(gid))
     out = {"create": time.perf_counter() - t0, "process": 0.0}
     for path in ORDERS:
         t0 = time.perf_counter()
-        gamedir.process_turn(base / "gm", game, path.read_bytes())
+        gamedir.process_turn(base / "gm", game, path.read_bytes(),
+                             seeds=gamedir.demo_seeds(gid))
         out["process"] += time.perf_counter() - t0
     t0 = time.perf_counter()
     assert verify_game(base / "gm", load_game).ok
@@ -65,14 +74,16 @@ def game_master_round(base: Path, game) -> dict[str, float]:
 
 
 def keeper_round(base: Path, game) -> dict[str, float]:
-    gid = "bench-keepers"
+    gid = "club-keepers"                    # as in tests/keeper_helpers.py
+    demo = gamedir.demo_seeds(gid)
     al, bea = _key(base / "keys" / "al"), _key(base / "keys" / "bea")
     t0 = time.perf_counter()
     join = keeper_join.read_join(keeper_join.join_game(base / "bea", game, gid, bea,
-                                                       list(AXIS)))
+                                                       list(AXIS), seeds=demo))
     players = {p: {"key": str(al) + ".pub"} for p in ALLIES}
     gamedir.create_game(base / "al", game, gid, gm_key_path=al, players=players,
-                        joins=[join], host="ussr", created="2026-01-01")
+                        joins=[join], host="ussr", created="2026-03-01",
+                        seeds=demo)
     for name in ("game.json", "game.json.sig"):
         shutil.copy(base / "al" / name, base / "bea" / name)
     out = {"create": time.perf_counter() - t0, "process": 0.0}
@@ -86,7 +97,7 @@ def keeper_round(base: Path, game) -> dict[str, float]:
         sig = sshsig.sign(text, signing[side[state.power]], sshsig.NAMESPACE_ORDERS)
         keeper = dirs[side[gf.dice_keepers[state.power]]]
         t0 = time.perf_counter()
-        gamedir.process_turn(keeper, game, text, orders_signature=sig)
+        gamedir.process_turn(keeper, game, text, orders_signature=sig, seeds=demo)
         out["process"] += time.perf_counter() - t0
         for d in dirs.values():
             if d != keeper:
