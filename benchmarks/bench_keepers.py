@@ -1,6 +1,6 @@
 """What dice keepers cost: the bundled example round published by a game master, and the
-same round in a game with no game master, each turn processed in its keeper's copy (demo seeds and keys derived from labels, so that
-the example's orders fit every run).
+same round in a game with no game master, each turn processed in its keeper's copy (demo
+seeds and keys derived from labels, so that the example's orders fit every run).
 
     python benchmarks/bench_keepers.py [REPEATS]
 
