@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import mailbox
 import shutil
 
@@ -214,6 +215,24 @@ def test_a_fork_sent_by_mail_is_reported_and_kept_as_evidence(tmp_path, capsys):
     assert len([n for n in evidence if n.endswith(".json")]) == 2, evidence
     rejected = mailbox.Maildir(base / "inbox" / "al").get_folder("rejected")
     assert len(rejected) == 1
+    # pbem verify reports the proof every time the copy is checked, not only at fetch
+    report = verify_game(dirs["al"], load_game)
+    assert report.ok, report.failure
+    forks = [w for w in report.warnings if w.startswith("FORK: germany signed two different "
+                                                         "versions of turn 1 (ussr)")]
+    assert len(forks) == 1 and forks[0].count("forks/0001-ussr.") == 2, report.warnings
+    capsys.readouterr()
+    assert pbem("verify", "-g", dirs["al"]) == 0
+    assert "FORK: germany signed" in " ".join(capsys.readouterr().out.split())
+    # a version that is not the keeper's signed file proves nothing
+    (fake,) = [p for p in (dirs["al"] / "forks").glob("*.json")
+               if p.read_bytes() == fork.read_bytes()]
+    altered = fake.read_bytes() + b"\n"                   # renamed to its own digest
+    renamed = fake.with_name(f"0001-ussr.{hashlib.sha256(altered).hexdigest()[:12]}.json")
+    renamed.write_bytes(altered)
+    fake.with_name(fake.name + ".sig").rename(renamed.with_name(renamed.name + ".sig"))
+    fake.unlink()
+    assert not any(w.startswith("FORK") for w in verify_game(dirs["al"], load_game).warnings)
 
 
 @pytest.mark.parametrize("who", ["al", "bea"])

@@ -39,7 +39,7 @@ Only an installation with the game's engine version and rules hash can run the
 ``canonical`` and ``replay`` checks; any other runs every other check and says, in
 ``replay_note``, which release would replay the game (``require_replay`` makes that a
 failure).  The report also carries warnings that are not failures (demo seeds, a
-published ``.secret/``), the digest of every verified file (for ``pbem verify --known``
+published ``.secret/``, fork proof kept in ``forks/``), the digest of every verified file (for ``pbem verify --known``
 and ``--record``), counts, and each power's luck: hits scored against the hits expected
 from the dice's targets.
 """
@@ -67,6 +67,7 @@ from ..io.turnfile import (
     file_digest, keeper_of, make_turn_file, orders_bytes, signer_key,
 )
 from . import keepers as keeper_rules
+from .fork_evidence import proven_forks
 
 
 @attrs.frozen
@@ -299,6 +300,11 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
                 _fail(report, directory, gpath, "keeper", why)
     report.verified_files.append((GAME_FILE, file_digest(gdata)))
     _warn_about_secrets(report, directory, gf)
+    for fork in proven_forks(directory, gf):
+        report.warnings.append(
+            f"FORK: {fork.signer} signed two different versions of turn {fork.turn} "
+            f"({fork.power}), kept as proof in {', '.join(fork.files)}; this copy holds one "
+            "of them -- keep the files and compare with the other players ('pbem compare')")
 
     rules = _rules(report, directory, gpath, gf, load_game, parse, canonical, adjudicate,
                    replay, require_replay)

@@ -34,6 +34,7 @@ from ...model.errors import PbemError
 from ...model.state import GameState
 from .. import gamedir
 from ..checking import CheckResult, check_orders
+from ..fork_evidence import FORKS_DIR
 from . import compose
 from .config import MailConfig
 from .extract import orders_headers
@@ -355,9 +356,6 @@ def _apply(game_dir: Path, turns: dict[int, list[_Turn]], load_game, result: Fet
         write_atomic(turn_path(game_dir, t.number, t.power), t.data)
         result.added.append(n)
         last = n
-
-
-FORKS_DIR = "forks"
 
 
 def _fork(game_dir: Path, gf, t: _Turn, held: Path) -> bool:
