@@ -20,7 +20,9 @@ from pathlib import Path
 
 from adjudicator.service.games import load_game
 from adjudicator.io.paths import TURNS_DIR
+from adjudicator.present.check_view import check_text
 from adjudicator.present.report import report_html, report_text
+from adjudicator.present.report_board import board_after_turn
 from adjudicator.service import gamedir
 from adjudicator.service.mail.config import load_config
 from adjudicator.service.mail.results import Renderers
@@ -50,7 +52,8 @@ def main(count: int = 1000) -> None:
             msg.set_content(orders)
             box.add(bytes(msg))
         gm = GameMaster(game_dir, load_config(game_dir),
-                        renderers=Renderers(report_text, report_html))
+                        renderers=Renderers(report_text, report_html, check_text,
+                                          board_after_turn))
         started = time.perf_counter()
         summary = gm.run_pass()
         elapsed = time.perf_counter() - started
