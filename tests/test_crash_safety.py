@@ -6,6 +6,10 @@ them, counted through the facade ``adjudicator.io.fs`` (``PBEM_CRASH_BEFORE`` /
 ``PBEM_CRASH_AFTER``).  After each crash the next ``pbem process`` with the same orders
 either says the turn is done or completes it, ``pbem verify`` passes, and the published
 files are byte for byte those of a run that never crashed.
+
+Both publication paths are crashed: the game master's, and a dice keeper's (issue 12: a
+game without a game master, Germany's turn processed in the copy of the player who keeps
+its dice, with that player's key and seed file ``.secret/next-seed-uk``).
 """
 
 from __future__ import annotations
@@ -32,36 +36,59 @@ ORDERS = EXAMPLE_ORDERS[1]          # Germany's turn: fights three battles
 RUN = "import sys; from adjudicator.cli import main; sys.exit(main())"
 
 
+def game_master_template(base: Path) -> tuple[Path, list[str], str]:
+    """(a game after the Soviet turn, the extra process arguments, the seed file that
+    must open the last turn's next commitment)."""
+    template = base / "template"
+    game = load_game("aa1941")
+    seeds = gamedir.demo_seeds(GAME_ID)
+    gamedir.create_game(template, game, GAME_ID, created="2026-01-01", seeds=seeds)
+    gamedir.process_turn(template, game, EXAMPLE_ORDERS[0].read_bytes(), seeds=seeds)
+    return template, [str(ORDERS)], layout.SEED_FILE
+
+
+def keeper_template(base: Path) -> tuple[Path, list[str], str]:
+    """A game without a game master after the Soviet turn: Al's copy, who keeps Germany's
+    dice as the UK, and Bea's signed German orders."""
+    from keeper_helpers import keeper_game, play_turns, signed_orders
+    dirs = keeper_game(base / "players")
+    play_turns(base / "players", dirs, 1)
+    text, sig = signed_orders(base / "players", "bea", 2, ORDERS)
+    (base / "germany.txt").write_bytes(text)
+    (base / "germany.txt.sig").write_text(sig)
+    return dirs["al"], [str(base / "germany.txt"), "--signature",
+                        str(base / "germany.txt.sig")], layout.seed_file("uk")
+
+
+SCENARIOS = {"game master": game_master_template, "dice keeper": keeper_template}
+
+
 def published(directory: Path) -> dict[str, bytes]:
     return {p.relative_to(directory).as_posix(): p.read_bytes()
             for p in sorted(directory.rglob("*"))
             if p.is_file() and layout.SECRET_DIR not in p.parts}
 
 
-def pbem_subprocess(directory: Path, **crash) -> subprocess.CompletedProcess:
+def pbem_subprocess(directory: Path, args: list[str], **crash) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env.update({f"PBEM_CRASH_{k.upper()}": str(v) for k, v in crash.items()})
     env["COLUMNS"] = "200"
-    return subprocess.run([sys.executable, "-c", RUN, "process", str(ORDERS), "-g",
+    return subprocess.run([sys.executable, "-c", RUN, "process", *args, "-g",
                            str(directory), "--demo-seeds"], env=env, capture_output=True,
                           text=True, timeout=120)
 
 
-@pytest.fixture(scope="module")
-def scenario(tmp_path_factory):
+@pytest.fixture(scope="module", params=sorted(SCENARIOS))
+def scenario(request, tmp_path_factory):
     """A game after the Soviet turn (the template), and the files a clean German turn
     publishes (the reference)."""
     base = tmp_path_factory.mktemp("crash")
-    template = base / "template"
-    game = load_game("aa1941")
-    seeds = gamedir.demo_seeds(GAME_ID)
-    gamedir.create_game(template, game, GAME_ID, created="2026-01-01", seeds=seeds)
-    gamedir.process_turn(template, game, EXAMPLE_ORDERS[0].read_bytes(), seeds=seeds)
+    template, args, seed_name = SCENARIOS[request.param](base)
     clean = base / "clean"            # published_reference() reads it
-    shutil.copytree(template, clean)
-    result = pbem_subprocess(clean)
+    shutil.copytree(template, clean, symlinks=True)
+    result = pbem_subprocess(clean, args)
     assert result.returncode == 0, result.stderr
-    return template, published(clean), base
+    return template, published(clean), base, args, seed_name
 
 
 def disk_state(directory: Path) -> tuple:
@@ -77,9 +104,9 @@ def published_reference(base: Path) -> dict[str, bytes]:
     return published(base / "clean")
 
 
-def recover_and_check(directory: Path, capsys, where: str) -> str:
+def recover_and_check(directory: Path, capsys, where: str, args: list[str], seed_name: str) -> str:
     """The next pbem process after a crash: done or completed, then everything verifies."""
-    code = main(["process", str(ORDERS), "-g", str(directory), "--demo-seeds"])
+    code = main(["process", *args, "-g", str(directory), "--demo-seeds"])
     out = capsys.readouterr()
     assert code == 0, f"{where}: {out.out}{out.err}"
     text = " ".join(out.out.split())
@@ -89,12 +116,12 @@ def recover_and_check(directory: Path, capsys, where: str) -> str:
     assert report.turns_checked == 2 == report.turns_replayed
     assert not [p for p in directory.rglob("*.tmp")], where
     last, _ = turnfile.read_turn_file(layout.list_turns(directory)[-1][2])
-    seed = (directory / layout.SECRET_DIR / layout.SEED_FILE).read_text().strip()
+    seed = (directory / layout.SECRET_DIR / seed_name).read_text().strip()
     assert hmac_dice.commitment(bytes.fromhex(seed)) == last.next_commitment, where
     return outcome
 
 
-def crash_runs(template: Path, base: Path, when: str) -> tuple[int, dict[int, Path]]:
+def crash_runs(template: Path, base: Path, when: str, args: list[str]) -> tuple[int, dict[int, Path]]:
     """Run ``pbem process`` crashing {when} call 1, 2, ... (in parallel batches) until a
     run gets past the last call.  Returns (number of calls, crashed directories by N)."""
     workers = max(2, os.cpu_count() or 2)
@@ -103,10 +130,10 @@ def crash_runs(template: Path, base: Path, when: str) -> tuple[int, dict[int, Pa
     while True:
         batch = range(first, first + workers)
         for n in batch:
-            shutil.copytree(template, base / f"{when}-{n}")
+            shutil.copytree(template, base / f"{when}-{n}", symlinks=True)
         with ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(lambda n: pbem_subprocess(base / f"{when}-{n}", **{when: n}),
-                                    batch))
+            results = list(pool.map(
+                lambda n: pbem_subprocess(base / f"{when}-{n}", args, **{when: n}), batch))
         for n, result in zip(batch, results):
             if result.returncode == fs.CRASH_STATUS:
                 assert "Traceback" not in result.stderr
@@ -120,14 +147,15 @@ def crash_runs(template: Path, base: Path, when: str) -> tuple[int, dict[int, Pa
 
 
 def test_a_crash_at_any_file_system_call_never_leaves_the_game_stuck(scenario, capsys):
-    template, reference, base = scenario
+    template, reference, base, args, seed_name = scenario
     outcomes, seen, calls = {}, {}, {}
     for when in ("before", "after"):
-        calls[when], crashed = crash_runs(template, base, when)
+        calls[when], crashed = crash_runs(template, base, when, args)
         for n, directory in sorted(crashed.items()):
             state = disk_state(directory)
             if state not in seen:       # the same state recovers the same way: check once
-                seen[state] = recover_and_check(directory, capsys, f"crash {when} call {n}")
+                seen[state] = recover_and_check(directory, capsys, f"crash {when} call {n}",
+                                                args, seed_name)
                 assert published(directory) == reference, f"crash {when} call {n}"
             outcomes[(when, n)] = seen[state]
             shutil.rmtree(directory)
@@ -145,14 +173,15 @@ def test_a_crash_at_any_file_system_call_never_leaves_the_game_stuck(scenario, c
 def test_a_half_published_turn_is_rolled_back_not_stuck(scenario, capsys):
     """The stuck state of issue 8: the orders file and the signature were renamed into
     place, the turn file was not.  verify explains it; the next process repairs it."""
-    template, reference, base = scenario
+    template, reference, base, args, seed_name = scenario
     directory = base / "half"
-    shutil.copytree(template, directory)
-    (directory / "orders" / "0002-germany.txt").write_bytes(ORDERS.read_bytes())
+    shutil.copytree(template, directory, symlinks=True)
+    (directory / "orders" / "0002-germany.txt").write_bytes(Path(args[0]).read_bytes())
     (directory / "turns" / "0002-germany.json.sig").write_text("half\n")
     (directory / "turns" / ".0002-germany.json.1234abcd.tmp").write_text("{")
     report = verify_game(directory, load_game)
     assert report.failure.check == "files"
     assert re.search(r"interrupted.*next 'pbem process' rolls it back", report.failure.detail)
-    assert recover_and_check(directory, capsys, "half-published") == "completed"
+    assert recover_and_check(directory, capsys, "half-published", args,
+                             seed_name) == "completed"
     assert published(directory) == reference

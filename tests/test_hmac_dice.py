@@ -78,7 +78,22 @@ VECTORS = [
         [1, 4, 4, 4, 5, 3, 1, 4, 5, 1, 2, 2, 5, 5, 6, 4, 3, 2, 1, 4],
         "06c3bd03b8daa8fd5d5e4861eb9aa01d0998a3cc1bfc9575714bae6ba66dbc16",
     ),
+    # pbem-dice-v3 (games with dice keepers): v2 vector 1's canonical digest bound to a
+    # 64-byte signature 40 41 ... 7f (V3_SIGNATURE); the digest is bound_digest's
+    (
+        "pbem-dice-v3",
+        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+        "demo-1941",
+        1,
+        "b8a99ed7242487f67458da73e343d60df010e909fe05e75e806bd150de97335a",
+        [3, 2, 6, 2, 1, 6, 4, 6, 4, 2, 1, 3, 6, 1, 6, 5, 3, 6, 3, 5],
+        "1adfef190cc5abb951311e7a9b90fb0432c5cefaf02af229e0804e8b4ef647ea",
+    ),
 ]
+
+V3_SIGNATURE = bytes(range(64, 128))
+V3_PREFIX = ("7062656d2d646963652d7633000000000964656d6f2d313934310000000000000001"
+             "b8a99ed7242487f67458da73e343d60df010e909fe05e75e806bd150de97335a")
 
 # The canonical orders texts whose digests are the v2 vectors 1 and 2.
 CANONICAL_TEXTS = {
@@ -132,9 +147,21 @@ def test_vectors_are_in_the_spec():
         assert ", ".join(map(str, faces)) in flat
     for faces in (VECTOR1_40, VECTOR1_D20, V1_VECTOR1_40, V1_VECTOR1_D20):
         assert ", ".join(map(str, faces)) in flat
-    assert VECTOR1_PREFIX in text and V1_VECTOR1_PREFIX in text
+    assert VECTOR1_PREFIX in text and V1_VECTOR1_PREFIX in text and V3_PREFIX in text
+    assert V3_SIGNATURE.hex() in flat.replace(" ", "")
     for canonical in CANONICAL_TEXTS:
         assert canonical.replace("\n", "\\n") in text
+
+
+def test_v3_binds_the_canonical_digest_and_the_signature():
+    from adjudicator.io.hmac_dice import ALGORITHM_V3, bound_digest
+    v2, v3 = VECTORS[0], VECTORS[-1]
+    bound = bound_digest("sha256:" + v2[4], V3_SIGNATURE)
+    assert bound == "sha256:" + v3[4]
+    assert bound == "sha256:" + hashlib.sha256(bytes.fromhex(v2[4]) + V3_SIGNATURE).hexdigest()
+    assert message_prefix("demo-1941", 1, bound, ALGORITHM_V3).hex() == V3_PREFIX
+    with pytest.raises(PbemError, match="64 bytes"):
+        bound_digest(bound, V3_SIGNATURE[:63])
 
 
 def test_vector1_details():

@@ -19,9 +19,9 @@ from .common import (
     EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED, console, error_console,
 )
 
-COMMANDS = ("game_commands", "audit_commands", "mail_command", "keys_command", "odds_command",
-            "rules_command", "cases_command", "map_command", "completion_command",
-            "tournament_command")
+COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
+            "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
+            "completion_command", "tournament_command")
 
 NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)"
 

@@ -86,7 +86,9 @@ def _print_version(console: Console, label: str, version) -> None:
     console.print(f"[bold]{escape(label)}[/]: {escape(str(version.path))}\n"
                   f"  digest {version.digest}")
     if version.problem is None:
-        console.print(f"  signed by the game master key {version.signed_by} (valid)")
+        who = ("the game master key" if version.role == "the game master"
+               else f"{escape(version.role)}, key")
+        console.print(f"  signed by {who} {version.signed_by} (valid)")
     else:
         console.print(f"  [yellow]{escape(version.problem)}[/]")
     if version.signature:
@@ -107,13 +109,15 @@ def cmd_compare(args, console: Console) -> int:
     _print_version(console, "first copy", result.first)
     _print_version(console, "second copy", result.second)
     if result.proof:
-        console.print("[bold red]Both versions are validly signed by the same game master key: "
-                      "the game master published two different histories.[/] The two files "
-                      "and their .sig files are the proof (ssh-keygen -Y verify checks them).",
-                      soft_wrap=True)
+        who = escape(result.first.role)
+        console.print(f"[bold red]Both versions are validly signed by the same key, that of "
+                      f"{who}: {who} published two different histories (a fork).[/] "
+                      "The two files and their .sig files are the proof (ssh-keygen -Y verify "
+                      "checks them).", soft_wrap=True)
     else:
         console.print("The versions are not both validly signed by one key, so this is not a "
-                      "proof against the game master (one copy may have been altered).",
+                      f"proof against {escape(result.first.role)} (one copy may have been "
+                      "altered).",
                       soft_wrap=True)
     return EXIT_REJECTED
 

@@ -31,13 +31,20 @@ def cmd_new(args, console: Console) -> int:
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
-    players = _player_options(game, args.player or (), args.email or ())
+    from .keeper_command import keeper_new_arguments
+    bare = [e for e in args.email or () if "=" not in e and "@" in e]
+    players = _player_options(game, args.player or (), [e for e in args.email or ()
+                                                        if e not in bare])
     key = gm_signing_key(args.key, args) if args.key else None
+    keeping = keeper_new_arguments(args, game, players, key, bare[0] if bare else None)
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=key,
                                created=_dt.date.today().isoformat(), players=players or None,
-                               seeds=seeds, gm_key_source=args.key)
+                               seeds=seeds, gm_key_source=args.key, **keeping)
     console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
                   f"{escape(str(path))}")
+    if keeping.get("host"):
+        console.print("No game master: each turn is processed by the dice keeper of the power "
+                      "that moved (pbem keeper status).", soft_wrap=True, highlight=False)
     from .next_steps import after_new
     for line in after_new(args.dir, gamedir.read_game(args.dir)[0], game):
         console.print(escape(line), soft_wrap=True, highlight=False)
@@ -190,7 +197,7 @@ def cmd_process(args, console: Console) -> int:
     signature = (read_text(args.signature, "signature file", MAX_SIGNATURE_BYTES)
                  if args.signature else None)
     seeds = gamedir.demo_seeds(state.game_id) if args.demo_seeds else None
-    source = args.key or gamedir.gm_key_location(args.game)
+    source = args.key or gamedir.signing_key_location(args.game, state.power)
     key = gm_signing_key(source, args) if source is not None else None
     try:
         turn = gamedir.process_turn(args.game, game, data, gm_key=key,
@@ -198,6 +205,9 @@ def cmd_process(args, console: Console) -> int:
     except gamedir.TurnAlreadyProcessed as done:
         console.print(f"[green]Nothing to do[/]: {escape(str(done))}")
         return EXIT_OK
+    except gamedir.SecondOrders as second:
+        console.print(f"[red bold]Refused[/]: {escape(str(second))}")
+        return EXIT_REJECTED
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
         save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
@@ -288,9 +298,12 @@ def register(sub) -> None:
                         "-n pbem-orders -f KEY ORDERS) and carry 'game:' and 'turn:' lines")
     p.add_argument("--email", action="append", metavar="POWER=ADDRESS",
                    help="a player's mail address without a key (repeat per power), e.g. "
-                        "uk=tom@example.org: pbem and pbem mail say what to send to whom")
+                        "uk=tom@example.org: pbem and pbem mail say what to send to whom; with "
+                        "--plays, a bare ADDRESS is yours")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
+    from .keeper_command import add_new_options
+    add_new_options(p)
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("show", help="show the board (as tables, or as a picture with --svg/--png)")
@@ -319,7 +332,8 @@ def register(sub) -> None:
     orders_argument(p)
     game_option(p)
     add_key_options(p, "game master's key, as for 'pbem new' (default: the key the game was "
-                       "created with)")
+                       "created with); in a game with dice keepers, the key of the keeper of "
+                       "the power to move (default: your key, noted by new or keeper join)")
     p.add_argument("--signature", help="the player's SSHSIG signature of the orders file")
     p.add_argument("--report", help="also save the report (.txt or .html)")
     p.add_argument("--demo-seeds", action="store_true",

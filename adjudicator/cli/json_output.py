@@ -188,4 +188,4 @@ def verify_json(report, known_problems=None, known_count=None, recorded=None) ->
         verified_files=[{"path": p, "digest": d} for p, d in report.verified_files],
         known=None if known_problems is None else {"problems": list(known_problems),
                                                    "files_recorded": known_count},
-        recorded=recorded)
+        recorded=recorded, signer=report.signer, dice_keepers=dict(report.dice_keepers))

@@ -45,7 +45,13 @@ def cmd_mail_run(args, console: Console) -> int:
     if args.demo_seeds:
         seeds = gamedir.demo_seeds(gamedir.read_game(args.game)[0].game_id)
     log = (lambda s: _say(console, s)) if args.verbose else (lambda s: None)
-    gm = GameMaster(args.game, cfg, renderers=_renderers(), gm_key=args.key, seeds=seeds, log=log)
+    if gamedir.read_game(args.game)[0].dice_keepers:
+        from ..service.mail.keeper_runner import KeeperRunner
+        gm = KeeperRunner(args.game, cfg, renderers=_renderers(), key=args.key, seeds=seeds,
+                          log=log)
+    else:
+        gm = GameMaster(args.game, cfg, renderers=_renderers(), gm_key=args.key, seeds=seeds,
+                        log=log)
     if not args.watch:
         summary = gm.run_pass()
         _say(console, summary.line())
@@ -87,7 +93,11 @@ def cmd_mail_send(args, console: Console) -> int:
                       "for a check, or --force")
         return EXIT_REJECTED
     data = player.orders_message(cfg, gf.game_id, prepared, ask_check=args.check, now=time.time(),
-                                 power_name=game.ruleset.powers[prepared.power].name)
+                                 power_name=game.ruleset.powers[prepared.power].name, gf=gf)
+    to, copies = (player.orders_recipients(cfg, gf, prepared.power) if gf.dice_keepers
+                  else (cfg.game_master, []))
+    if gf.dice_keepers and prepared.to_move and not args.check:
+        player.record_sent(cfg, prepared, replace=args.replace)
     if args.eml:
         from ..io.storage import write_atomic
         write_atomic(Path(args.eml), data, overwrite=args.force)
@@ -96,17 +106,22 @@ def cmd_mail_send(args, console: Console) -> int:
         return EXIT_OK
     sender = make_sender(cfg.send)
     if isinstance(sender, NoSender):
-        name = f"orders-{prepared.turn_number:04d}-{prepared.power}-{int(time.time())}"
+        import hashlib
+        name = (f"orders-{prepared.turn_number:04d}-{prepared.power}-{int(time.time())}-"
+                f"{hashlib.sha256(data).hexdigest()[:8]}")
         Outbox(cfg.state_path).queue(name, data)
         _say(console, f"no mail server configured: {cfg.state_path / 'outbox' / name}.eml is "
-                      "ready for your mail client")
+                      f"ready for your mail client (to {to}"
+                      + (f", a copy to {', '.join(copies)}" if copies and not args.check else "")
+                      + (", signed)" if prepared.signature else ")"))
         return EXIT_OK
     envelope_from, rcpts = envelope(data)
     with sender as s:
         s.send(data, envelope_from, rcpts)
     _say(console, f"sent {'check request' if args.check else 'orders'} for "
-                  f"{game.ruleset.powers[prepared.power].name} to {cfg.game_master}"
-                  + (" (signed)" if prepared.signature else ""))
+                  f"{game.ruleset.powers[prepared.power].name} to {to}"
+                  + (" (signed)" if prepared.signature else "")
+                  + (f", a copy to {', '.join(copies)}" if copies and not args.check else ""))
     return EXIT_OK
 
 
@@ -142,6 +157,15 @@ def cmd_status(args, console: Console) -> int:
     game = game_of(args.game)
     since = _dt.datetime.fromtimestamp(st.since).strftime("%Y-%m-%d %H:%M")
     _say(console, f"{_status_line(args.game, st)}, since {since}")
+    from ..service import gamedir
+    gf, _ = gamedir.read_game(args.game)
+    if gf.dice_keepers and st.winner is None:
+        keeper = gf.dice_keepers[st.to_move]
+        who = ("the game master" if keeper == "game_master"
+               else game.ruleset.powers[keeper].name)
+        address = gf.players[keeper].email if keeper in gf.players else None
+        _say(console, f"its orders go to {who}" + (f" ({address})" if address else "")
+                      + ", who keeps its dice and processes the turn")
     if st.last_turn is None:
         _say(console, "no turn played yet")
         return EXIT_OK
@@ -163,11 +187,14 @@ def register(sub) -> None:
         game_option(p)
         p.add_argument("--config", help="mail settings (default: GAME/mail.toml)")
 
-    p = msub.add_parser("run", help="game master: one pass over the inbox (cron), or --watch")
+    p = msub.add_parser("run", help="game master (or, in a game with dice keepers, every "
+                                    "player): one pass over the inbox (cron), or --watch")
     common(p)
     p.add_argument("--watch", action="store_true",
                    help="keep going: IMAP IDLE where the server has it, else poll")
-    p.add_argument("--key", help="game master's private key (default: the game's .secret key)")
+    p.add_argument("--key", help="game master's private key (default: the game's .secret key); "
+                                 "a dice keeper's: your own key (default: the one noted by "
+                                 "'pbem keeper join' or 'pbem new --plays', or key in mail.toml)")
     p.add_argument("--demo-seeds", action="store_true",
                    help="predictable seeds (only for games created with --demo-seeds)")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per message")
@@ -181,6 +208,9 @@ def register(sub) -> None:
     p.add_argument("--eml", help="write a ready-to-send .eml file instead of sending")
     p.add_argument("--force", action="store_true",
                    help="send even if the local check finds errors; overwrite --eml")
+    p.add_argument("--replace", action="store_true",
+                   help="send other orders for a turn you already sent orders for (a game with "
+                        "dice keepers refuses this: only if the first never arrived)")
     p.set_defaults(func=cmd_mail_send)
 
     p = msub.add_parser("fetch", help="player: add verified results from your inbox to your copy")

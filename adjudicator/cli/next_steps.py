@@ -32,15 +32,29 @@ def every_player(gf, game) -> str:
     return text
 
 
+def _keeper_line(gf, game, power: str, turn: int) -> str:
+    """In a game with dice keepers: who receives ``power``'s orders and processes them."""
+    keeper = gf.dice_keepers[power]
+    who = "the game master" if keeper == "game_master" else _player(gf, game, keeper)
+    return (f"{game.ruleset.powers[power].name}'s orders (signed, starting with 'game: "
+            f"{gf.game_id}' and 'turn: {turn}') go to {who}, who keeps its dice and runs in "
+            "their own copy: pbem process ORDERS --signature ORDERS.sig -g DIR "
+            "(or pbem mail send / pbem mail run)")
+
+
 def after_new(game_dir: str, gf, game) -> list[str]:
     """What to do once a game is created."""
     directory = Path(game_dir)
     first = gf.initial_state.power
-    return [f"Send to {every_player(gf, game)}: {directory / GAME_FILE}, "
-            f"{sig_path(directory / GAME_FILE)}.",
-            f"First to move: {game.ruleset.powers[first].name}. Ask {_player(gf, game, first)} "
-            f"for the orders, then: pbem check ORDERS -g {shlex.quote(game_dir)} and "
-            f"pbem process ORDERS -g {shlex.quote(game_dir)}"]
+    lines = [f"Send to {every_player(gf, game)}: {directory / GAME_FILE}, "
+             f"{sig_path(directory / GAME_FILE)}."]
+    if gf.dice_keepers:
+        return lines + [f"First to move: {game.ruleset.powers[first].name}. "
+                        + _keeper_line(gf, game, first, gf.initial_state.turn_number)]
+    return lines + [
+        f"First to move: {game.ruleset.powers[first].name}. Ask {_player(gf, game, first)} "
+        f"for the orders, then: pbem check ORDERS -g {shlex.quote(game_dir)} and "
+        f"pbem process ORDERS -g {shlex.quote(game_dir)}"]
 
 
 def after_turn(game_dir: str, gf, game, tf, report: str | None = None) -> list[str]:
@@ -62,6 +76,10 @@ def after_turn(game_dir: str, gf, game, tf, report: str | None = None) -> list[s
         lines.append(f"The game is over: {state.winner} win.")
         return lines
     mover = game.ruleset.powers[state.power].name
+    if gf.dice_keepers:
+        lines.append(f"Next to move: {mover} (turn {state.turn_number}, round {state.round}). "
+                     + _keeper_line(gf, game, state.power, state.turn_number))
+        return lines
     lines.append(f"Next to move: {mover} (turn {state.turn_number}, round {state.round}). "
                  f"Ask {_player(gf, game, state.power)} for the orders, then: "
                  f"pbem check ORDERS -g {shlex.quote(game_dir)} and "

@@ -4,7 +4,10 @@ The game master commits to a random 32-byte seed (publishing ``sha256(seed)``) *
 the orders for a turn arrive.  The dice of the turn are then derived from that seed, the
 game id, the turn number and a digest of the orders: in ``pbem-dice-v2`` the digest of the
 canonical text of the parsed orders (so re-spacing or re-commenting the orders cannot
-change the dice), in ``pbem-dice-v1`` (schema 1 games) the digest of the exact bytes.
+change the dice), in ``pbem-dice-v1`` (schema 1 games) the digest of the exact bytes, in
+``pbem-dice-v3`` (games with dice keepers) the digest of the canonical orders digest and the
+mover's Ed25519 signature of the orders (``bound_digest``), which the keeper of the seed
+cannot compute in advance even for orders it can guess.
 Once the seed is revealed in the turn file anyone can recompute every die offline.
 Neither side can steer the dice: the game master is bound to the seed by the commitment,
 the player does not know the seed when writing the orders.  The full specification, with
@@ -22,8 +25,9 @@ from ..model.errors import PbemError
 
 ALGORITHM_V1 = "pbem-dice-v1"    # schema 1 games: bound to the orders file's exact bytes
 ALGORITHM_V2 = "pbem-dice-v2"    # bound to the canonical text of the parsed orders
-ALGORITHM = ALGORITHM_V2         # the algorithm of new games (the name written in game.json)
-ALGORITHMS = (ALGORITHM_V1, ALGORITHM_V2)
+ALGORITHM_V3 = "pbem-dice-v3"    # v2 plus the mover's signature (games with dice keepers)
+ALGORITHM = ALGORITHM_V2         # the algorithm of new games with a game master
+ALGORITHMS = (ALGORITHM_V1, ALGORITHM_V2, ALGORITHM_V3)
 DOMAIN = ALGORITHM.encode("ascii") + b"\x00"
 SEED_BYTES = 32
 DIGEST_BYTES = 32
@@ -61,6 +65,17 @@ def parse_digest(value: bytes | str) -> bytes:
     if len(raw) != DIGEST_BYTES:
         raise PbemError(f"a SHA-256 digest has {DIGEST_BYTES} bytes, this one has {len(raw)}")
     return raw
+
+
+def bound_digest(canonical_orders_digest: bytes | str, ed25519_signature: bytes) -> str:
+    """pbem-dice-v3's orders digest, ``"sha256:<hex>"``: SHA-256 of the 32-byte canonical
+    orders digest followed by the 64-byte Ed25519 signature (R || S) of the mover's
+    signature of the orders file."""
+    signature = bytes(ed25519_signature)
+    if len(signature) != 64:
+        raise PbemError(f"an Ed25519 signature has 64 bytes, this one has {len(signature)}")
+    return "sha256:" + hashlib.sha256(parse_digest(canonical_orders_digest)
+                                      + signature).hexdigest()
 
 
 def parse_seed(value: bytes | str) -> bytes:

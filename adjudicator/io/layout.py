@@ -6,9 +6,11 @@
     turns/NNNN-<power>.json(.sig)      one signed turn file per power-turn
     orders/NNNN-<power>.txt            the orders as accepted for that turn (exact bytes)
     .secret/                           game master only -- never publish
-        next-seed                      the committed seed of the next turn
+        next-seed                      the committed seed of the next turn the game master keeps
+        next-seed-<power>              a dice keeper's committed seed (a player's copy)
         gm_ed25519, gm_ed25519.pub     the game master's key, if generated here
         gm_key_path                    else where the key given to ``pbem new --key`` lives
+        player_key_path                a keeper's: where the player's own key lives
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .turnfile import orders_file_name, turn_file_name
+from .turnfile import GAME_MASTER, orders_file_name, turn_file_name
 
 GAME_FILE = "game.json"
 TURNS_DIR = "turns"
@@ -26,10 +28,17 @@ SEED_FILE = "next-seed"
 GM_KEY_FILE = "gm_ed25519"
 GM_KEY_PATH_FILE = "gm_key_path"
 LOCK_FILE = "lock"
+PLAYER_KEY_PATH_FILE = "player_key_path"
+JOIN_FILE = "keeper-join.json"          # what `pbem keeper join` writes for the host
 
 TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json$")
 TURN_SIG_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json\.sig$")
 ORDERS_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.txt$")
+
+
+def seed_file(keeper: str) -> str:
+    """The name, in ``.secret/``, of the committed seed of ``keeper``'s next turn."""
+    return SEED_FILE if keeper == GAME_MASTER else f"{SEED_FILE}-{keeper}"
 
 
 def sig_path(path: Path) -> Path:

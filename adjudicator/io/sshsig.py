@@ -41,6 +41,7 @@ from .keys import fingerprint, load_public_key, public_key_blob
 
 NAMESPACE_TURN = "pbem-turn"
 NAMESPACE_ORDERS = "pbem-orders"
+NAMESPACE_KEEPER = "pbem-keeper"     # a dice keeper's first commitment (keeper_statement)
 
 MAGIC = b"SSHSIG"
 VERSION = 1

@@ -6,6 +6,13 @@ spelling is refused).  The digest of a file is ``"sha256:" + hex(sha256(exact by
 each turn file names the digest of the file before it (``previous``), so the files form a
 hash chain rooted in the game file.  See docs/turn-files.md.
 
+Games with **dice keepers** (issue 12; docs/turn-files.md, "Dice keepers") extend schema 2:
+the game file may name no game master, is then signed by the player who hosted it
+(``signer``), maps each power to the keeper of its dice (``dice_keepers``) and holds each
+keeper's signed first commitment (``keepers``); each turn file is signed by the keeper of
+its power.  The three fields are omitted when empty, so a game with a game master has
+exactly the bytes it had before.
+
 Schema 2 is written; schema 1 (pbem-adjudicator 0.1.0) is still read: its files are
 decoded into the schema-2 classes (``schema_version`` stays 1, ``engine`` is "1",
 ``rules_hash`` holds the old ``map_hash``), and checked for canonical bytes in their own
@@ -35,6 +42,7 @@ from .storage import parse_json_bytes
 SCHEMA_VERSION = 2
 READABLE_SCHEMAS = (1, 2)
 GAME_MASTER = "game_master"            # the signer of files signed by the game master
+KEEPER_STATEMENT = "pbem keeper commitment"   # first line of a keeper's signed commitment
 
 _DIGEST_RE = re.compile(r"^sha256:[0-9a-f]{64}$")
 _SEED_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -64,6 +72,17 @@ class PlayerRecord:
 
 
 @attrs.frozen
+class KeeperRecord:
+    """A dice keeper's first commitment: to the seed of the first turn it keeps.
+    ``signature``: the keeper's armored SSHSIG (namespace pbem-keeper) of
+    ``keeper_statement(game_id, keeper, commitment)``; null for the game master, whose
+    signature of the game file covers it."""
+
+    commitment: str
+    signature: str | None = None
+
+
+@attrs.frozen
 class GameFile:
     """``game.json``: what is being played, by whom, with which rules and engine, from
     which position, and the first seed commitment.  ``ruleset`` is the name passed to
@@ -78,12 +97,19 @@ class GameFile:
     rules_hash: str                    # Game.content_hash: the edition's data and the grammar
     options: dict[str, Any]            # the ruleset options in force (Ruleset.options)
     created: str
-    game_master: str                   # OpenSSH public key line of the game master
+    game_master: str | None            # OpenSSH public key line of the game master; null:
+    #                                    a game without one (its dice keepers are players)
     players: dict[str, PlayerRecord]   # power -> player record
-    dice: str                          # dice algorithm, "pbem-dice-v2"
+    dice: str                          # dice algorithm, "pbem-dice-v2" ("-v3": dice keepers)
     dice_sides: int
     seed_commitment: str               # commitment to the seed of the first turn
     initial_state: GameState
+    # -- dice keepers (omitted when empty: the game master signs and keeps everything)
+    signer: str = GAME_MASTER          # who signed game.json: the game master or a power
+    #                                    whose player's key hosted the game
+    dice_keepers: dict[str, str] = attrs.Factory(dict)   # power -> keeper (GAME_MASTER or
+    #                                                      the power whose player keeps it)
+    keepers: dict[str, KeeperRecord] = attrs.Factory(dict)   # keeper -> first commitment
 
 
 @attrs.frozen
@@ -94,7 +120,8 @@ class TurnFile:
     program: str                       # the program that wrote this file (informational)
     engine: str                        # the adjudication version that played this turn
     rules_hash: str                    # as in the game file
-    signer: str                        # who signs this file: "game_master" (or a role/power)
+    signer: str                        # who signed this file: "game_master" or the power
+    #                                    whose player keeps this power's dice
     game_id: str
     map_id: str
     turn_number: int
@@ -272,13 +299,66 @@ def make_turn_file(*, game_file: GameFile, state_before: GameState, previous: st
 
 def dice_digest(game_file: GameFile, turn: TurnFile) -> str:
     """The digest the dice of ``turn`` are bound to: the canonical orders digest
-    (pbem-dice-v2), or the orders file's digest (pbem-dice-v1, schema 1 games)."""
+    (pbem-dice-v2), that and the mover's signature (pbem-dice-v3, games with dice
+    keepers), or the orders file's digest (pbem-dice-v1, schema 1 games)."""
     if game_file.dice == hmac_dice.ALGORITHM_V1:
         return turn.orders_digest
+    if game_file.dice == hmac_dice.ALGORITHM_V3:
+        return signed_dice_digest(turn.canonical_orders_digest, turn.orders_signature)
     return turn.canonical_orders_digest
 
 
+def signed_dice_digest(canonical_orders_digest: str, orders_signature: str | None) -> str:
+    """pbem-dice-v3's orders digest: SHA-256 of the canonical orders digest (32 bytes) and
+    the 64-byte Ed25519 signature inside the mover's SSHSIG of the orders.  The keeper
+    cannot compute it before the orders arrive, however predictable they are.  Unsigned
+    orders (only a game master's ``nmr`` record of a missed deadline can be) are bound as
+    in pbem-dice-v2, to the canonical digest alone."""
+    from . import sshsig
+
+    if orders_signature is None:
+        return canonical_orders_digest
+    return hmac_dice.bound_digest(canonical_orders_digest,
+                                  sshsig.parse(orders_signature).signature)
+
+
+def keeper_of(game_file: GameFile, power: str) -> str:
+    """Who keeps the dice of ``power``'s turns (and signs them): a power key, or the game
+    master (every power of a game without ``dice_keepers``)."""
+    return game_file.dice_keepers.get(power, GAME_MASTER)
+
+
+def signer_key(game_file: GameFile, signer: str) -> str | None:
+    """The OpenSSH public key line of ``signer``: the game master's, or the key of the
+    player of that power (None if the game has none)."""
+    if signer == GAME_MASTER:
+        return game_file.game_master
+    record = game_file.players.get(signer)
+    return record.key if record is not None else None
+
+
+def keeper_statement(game_id: str, keeper: str, commitment: str) -> bytes:
+    """The text a dice keeper signs (namespace pbem-keeper) to commit to the seed of the
+    first turn it keeps in game ``game_id``."""
+    return (f"{KEEPER_STATEMENT}\ngame: {game_id}\nkeeper: {keeper}\n"
+            f"commitment: {commitment}\n").encode("utf-8")
+
+
 # --------------------------------------------------------------------------- encode / decode
+
+def _register_game_file_hook() -> None:
+    """Write the dice-keeper fields of the game file only when they are used, so that a
+    game with a game master keeps the bytes it had before they existed."""
+    from cattrs.gen import make_dict_unstructure_fn, override
+
+    omit = override(omit_if_default=True)
+    codec.converter.register_unstructure_hook(
+        GameFile, make_dict_unstructure_fn(GameFile, codec.converter, signer=omit,
+                                           dice_keepers=omit, keepers=omit))
+
+
+_register_game_file_hook()
+
 
 def encode(doc: GameFile | TurnFile | GameFileV1 | TurnFileV1) -> bytes:
     """The canonical bytes of a game or turn file (of either schema)."""
@@ -354,15 +434,73 @@ def _game_problems(gf: GameFile) -> list[str]:
     if gf.initial_state.game_id != gf.game_id:
         problems.append(f"initial_state.game_id {gf.initial_state.game_id!r} differs from "
                         f"game_id {gf.game_id!r}")
-    expected = hmac_dice.ALGORITHM_V1 if gf.schema_version == 1 else hmac_dice.ALGORITHM
+    expected = (hmac_dice.ALGORITHM_V1 if gf.schema_version == 1 else
+                hmac_dice.ALGORITHM_V3 if gf.dice_keepers else hmac_dice.ALGORITHM)
     if gf.dice != expected:
-        problems.append(f"unknown dice algorithm {gf.dice!r} (expected {expected!r})")
+        problems.append(f"dice algorithm {gf.dice!r}: expected {expected!r}"
+                        + (" (a game with dice keepers)" if gf.dice_keepers else ""))
     for name, value in gf.options.items():
         if type(value) not in (bool, int, str):
             problems.append(f"options.{name} must be true/false, an integer or a string")
     if not 2 <= gf.dice_sides <= 256:
         problems.append(f"dice_sides {gf.dice_sides} is out of range")
-    return problems + _player_problems(gf)
+    return problems + _player_problems(gf) + _keeper_problems(gf)
+
+
+def _keeper_problems(gf: GameFile) -> list[str]:
+    """The dice-keeper fields fit together (their safety -- keepers of the other side --
+    needs the rules: ``service.keepers.configuration_problems``)."""
+    problems = []
+    if gf.signer != GAME_MASTER:
+        if not _SIGNER_RE.match(gf.signer) or gf.signer not in gf.players:
+            return [f"signer {gf.signer[:30]!r} is not a power of this game"]
+        if signer_key(gf, gf.signer) is None:
+            problems.append(f"signer {gf.signer}: the game file lists no key for that power")
+        if not gf.dice_keepers:
+            problems.append("a game file signed by a player must name the dice keepers")
+    if gf.game_master is None and gf.signer == GAME_MASTER:
+        problems.append("game_master is null, but signer is the game master")
+    if not gf.dice_keepers:
+        if gf.keepers:
+            problems.append("keepers is given without dice_keepers")
+        return problems
+    if set(gf.dice_keepers) != set(gf.players):
+        missing = sorted(set(gf.players) - set(gf.dice_keepers))
+        extra = sorted(set(gf.dice_keepers) - set(gf.players))
+        problems.append("dice_keepers must name a keeper for every power of players"
+                        + (f" (missing: {', '.join(missing)})" if missing else "")
+                        + (f" (not a power: {', '.join(extra)})" if extra else ""))
+    for power, keeper in sorted(gf.dice_keepers.items()):
+        if keeper == power:
+            problems.append(f"dice_keepers.{power}: a power cannot keep its own dice")
+        elif keeper == GAME_MASTER:
+            if gf.game_master is None:
+                problems.append(f"dice_keepers.{power}: the game master keeps it, but the game "
+                                "has none")
+        elif keeper not in gf.players:
+            problems.append(f"dice_keepers.{power}: {keeper[:30]!r} is not a power")
+    for power, record in gf.players.items():
+        if record.key is None:
+            problems.append(f"players.{power}: a game with dice keepers needs every player's "
+                            "key (orders are signed, turns are signed by keepers)")
+    if set(gf.keepers) != set(gf.dice_keepers.values()):
+        problems.append("keepers must hold one first commitment for each keeper named in "
+                        "dice_keepers")
+    for keeper, record in sorted(gf.keepers.items()):
+        if not is_digest(record.commitment):
+            problems.append(f"keepers.{keeper}.commitment is not a sha256:<hex> digest")
+        if (record.signature is None) != (keeper == GAME_MASTER):
+            problems.append(f"keepers.{keeper}.signature must be "
+                            + ("null (the game file's signature covers it)"
+                               if keeper == GAME_MASTER else "the keeper's signature"))
+        if record.signature is not None and len(record.signature) > MAX_SIGNATURE_BYTES:
+            problems.append(f"keepers.{keeper}.signature is longer than "
+                            f"{MAX_SIGNATURE_BYTES} characters")
+    first = gf.keepers.get(gf.dice_keepers.get(gf.initial_state.power, ""))
+    if first is not None and first.commitment != gf.seed_commitment:
+        problems.append("seed_commitment must be the first commitment of the keeper of the "
+                        "first power to move")
+    return problems
 
 
 _GAME_SCHEMAS = {1: (GameFileV1, _upgrade_game), 2: (GameFile, None)}

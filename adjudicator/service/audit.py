@@ -10,8 +10,13 @@ files              the directory holds only the expected files, none missing
 format             the file parses, has the documented shape, is in canonical bytes
                    and within the size bounds
 signature          ``X.sig`` is a valid SSHSIG (namespace pbem-turn) of ``X``'s
-                   exact bytes by the game master key named in game.json
-gm_key             (optional) that key is the one the caller expected
+                   exact bytes by the key game.json names for it: the game master's
+                   (or, in a game without one, the hosting player's) for game.json,
+                   the dice keeper's of the power for a turn
+gm_key             (optional) game.json's signer is the key the caller expected
+keeper             a turn is signed by the dice keeper game.json designates for its
+                   power (``signer`` and the signing key), and each keeper's first
+                   commitment in game.json carries the keeper's own signature
 game_data          the loaded game definition has the recorded options
 sequence           turn numbers, rounds, powers, ids, schema, engine and rules
                    follow on from the game file and the previous state
@@ -20,19 +25,21 @@ orders             ``orders/NNNN-<power>.txt`` is exactly the text in the turn f
                    and its digest is ``orders_digest``
 orders_signature   the player's signature of the orders and its game/turn headers
                    if the game lists a key for the power; none if it lists no key
-commitment         the revealed seed opens the commitment published one file earlier
+commitment         the revealed seed opens the commitment its keeper published last
+                   (one file earlier, or in the last turn that keeper signed)
 dice               every recorded roll is reproduced, in order, by the HMAC stream
 canonical          the canonical text of the parsed orders has the digest the dice
                    are bound to (needs this program's rules, like the replay)
 replay             re-adjudicating the turn from the previous state and the orders
                    gives byte-for-byte the published turn (dice, events, state)
+fork               two turn files for one turn number (two versions of a turn)
 =================  =============================================================
 
 Only an installation with the game's engine version and rules hash can run the
 ``canonical`` and ``replay`` checks; any other runs every other check and says, in
 ``replay_note``, which release would replay the game (``require_replay`` makes that a
 failure).  The report also carries warnings that are not failures (demo seeds, a
-published ``.secret/``), the digest of every verified file (for ``pbem verify --known``
+published ``.secret/``, fork proof kept in ``forks/``), the digest of every verified file (for ``pbem verify --known``
 and ``--record``), counts, and each power's luck: hits scored against the hits expected
 from the dice's targets.
 """
@@ -57,8 +64,10 @@ from ..io.layout import (
 )
 from ..io.turnfile import (
     GAME_MASTER, GameFile, TurnFile, decode_game_file, decode_turn_file, dice_digest, encode,
-    file_digest, make_turn_file, orders_bytes,
+    file_digest, keeper_of, make_turn_file, orders_bytes, signer_key,
 )
+from . import keepers as keeper_rules
+from .fork_evidence import proven_forks
 
 
 @attrs.frozen
@@ -92,7 +101,10 @@ class PowerLuck:
 class AuditReport:
     directory: str
     game_id: str | None = None
-    gm_fingerprint: str | None = None
+    gm_fingerprint: str | None = None    # the key that signed game.json
+    signer: str | None = None            # who signed game.json: game_master or a host power
+    dice_keepers: dict[str, str] = attrs.field(factory=dict)   # power -> keeper
+    open_commitments: dict[str, str] = attrs.field(factory=dict)  # keeper -> next commitment
     schema_version: int | None = None
     program: str | None = None           # the release that created the game
     engine: str | None = None            # the engine version the game was played with
@@ -184,6 +196,41 @@ def _read(report, directory, path: Path, check: str, what: str,
         _fail(report, directory, path, check, str(exc))
 
 
+def _check_keeper_sig(report, directory, tpath: Path, data: bytes, gf: GameFile, power: str,
+                      keeper: str) -> None:
+    """A turn's signature must be by the key of the dice keeper of its power; a valid
+    signature by another key is a ``keeper`` failure that names whose key it is."""
+    key = signer_key(gf, keeper)
+    if key is None:
+        _fail(report, directory, tpath, "keeper",
+              f"game.json lists no key for {keeper}, the dice keeper of {power}")
+    spath = sig_path(tpath)
+    sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
+    try:
+        claimed = sshsig.signer(sig)
+    except sshsig.SignatureError as exc:
+        _fail(report, directory, spath, "signature", f"{exc.check}: {exc}")
+    if gf.dice_keepers and not keys.same_key(claimed, key):
+        try:
+            sshsig.verify(data, sig, claimed, sshsig.NAMESPACE_TURN, strict=True)
+        except PbemError:
+            pass                      # not even a valid signature: the signature check says so
+        else:
+            who = _whose_key(gf, claimed)
+            role = "its dice keeper " + keeper if keeper != GAME_MASTER else "the game master"
+            _fail(report, directory, tpath, "keeper",
+                  f"turn of {power} signed by {keys.fingerprint(claimed)}{who}, but it must be "
+                  f"signed by {role} ({keys.fingerprint(key)})")
+    _check_sig(report, directory, tpath, data, key)
+
+
+def _whose_key(gf: GameFile, key) -> str:
+    owners = [p for p, r in gf.players.items() if r.key and keys.same_key(r.key, key)]
+    if gf.game_master is not None and keys.same_key(gf.game_master, key):
+        owners.insert(0, "the game master")
+    return f" (the key of {', '.join(owners)})" if owners else " (a key the game does not list)"
+
+
 def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
     spath = sig_path(path)
     sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
@@ -219,13 +266,21 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
         _fail(report, directory, gpath, "format", str(exc))
     report.game_id, report.schema_version = gf.game_id, gf.schema_version
     report.program, report.engine = gf.program, gf.engine
+    report.signer, report.dice_keepers = gf.signer, dict(gf.dice_keepers)
+    if gf.game_master is not None:
+        try:
+            keys.load_public_key(gf.game_master)
+        except PbemError as exc:
+            _fail(report, directory, gpath, "format", f"game_master: {exc}")
     try:
-        named = keys.load_public_key(gf.game_master)
+        named = keys.load_public_key(signer_key(gf, gf.signer))
     except PbemError as exc:
-        _fail(report, directory, gpath, "format", f"game_master: {exc}")
+        _fail(report, directory, gpath, "format", f"the key of the signer {gf.signer}: {exc}")
     if not keys.same_key(named, gm_key):
+        who = "the game master key" if gf.signer == GAME_MASTER else \
+            f"{gf.signer}'s key (the host)"
         _fail(report, directory, sig_path(gpath), "signature",
-              f"game.json names the game master key {keys.fingerprint(named)}, but is signed "
+              f"game.json names {who} {keys.fingerprint(named)}, but is signed "
               f"by {report.gm_fingerprint}")
     if expected_gm_key is not None and not keys.same_key(gm_key, expected_gm_key):
         _fail(report, directory, gpath, "gm_key",
@@ -237,11 +292,27 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
                 keys.load_public_key(record.key)
             except PbemError as exc:
                 _fail(report, directory, gpath, "format", f"players.{power}.key: {exc}")
+    for keeper, record in sorted(gf.keepers.items()):
+        if keeper != GAME_MASTER:
+            why = keeper_rules.statement_problem(gf.game_id, keeper, record,
+                                                 signer_key(gf, keeper))
+            if why:
+                _fail(report, directory, gpath, "keeper", why)
     report.verified_files.append((GAME_FILE, file_digest(gdata)))
     _warn_about_secrets(report, directory, gf)
+    for fork in proven_forks(directory, gf):
+        report.warnings.append(
+            f"FORK: {fork.signer} signed two different versions of turn {fork.turn} "
+            f"({fork.power}), kept as proof in {', '.join(fork.files)}; this copy holds one "
+            "of them -- keep the files and compare with the other players ('pbem compare')")
 
     rules = _rules(report, directory, gpath, gf, load_game, parse, canonical, adjudicate,
                    replay, require_replay)
+    if rules.game is not None and gf.dice_keepers:
+        for problem in keeper_rules.configuration_problems(
+                rules.game.ruleset, gf.players, gf.dice_keepers, gf.game_master):
+            report.warnings.append(f"dice keepers: {problem} -- the dice of those turns prove "
+                                   "nothing against that side")
 
     # -- the files present
     turns = _inventory(report, directory)
@@ -250,16 +321,26 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
     state = gf.initial_state
     prev_bytes = gdata
     prev_name = GAME_FILE
-    commitment = gf.seed_commitment
+    # keeper -> (the commitment it must open next, the file that published it)
+    if gf.dice_keepers:
+        commitments = {k: (r.commitment, GAME_FILE) for k, r in gf.keepers.items()}
+    else:
+        commitments = {GAME_MASTER: (gf.seed_commitment, GAME_FILE)}
     for number, power, tpath in turns:
         report.current_file = tpath.relative_to(directory).as_posix()
         tdata = _read(report, directory, tpath, "files", "turn file")
-        _check_sig(report, directory, tpath, tdata, gm_key)
+        keeper = keeper_of(gf, power)
+        _check_keeper_sig(report, directory, tpath, tdata, gf, power, keeper)
         try:
             tf = decode_turn_file(tdata, tpath.relative_to(directory).as_posix())
         except PbemError as exc:
             _fail(report, directory, tpath, "format", str(exc))
         _check_sequence(report, directory, tpath, tf, gf, state, number, power, prev_name)
+        if tf.signer != keeper:
+            _fail(report, directory, tpath, "keeper",
+                  f"signer is {tf.signer!r}, but game.json designates {keeper!r} as the dice "
+                  f"keeper of {power}")
+        commitment, committed_in = commitments.get(keeper, (None, GAME_FILE))
 
         # chain
         if tf.previous != file_digest(prev_bytes):
@@ -270,20 +351,25 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
         _check_orders(report, directory, tpath, tf, gf, number, power)
 
         # commitment
+        whose = "" if keeper == GAME_MASTER else f" by its keeper {keeper}"
         if tf.seed_commitment != commitment:
             _fail(report, directory, tpath, "commitment",
-                  f"seed_commitment {tf.seed_commitment} is not the commitment published in "
-                  f"{prev_name} ({commitment})")
+                  f"seed_commitment {tf.seed_commitment} is not the commitment published"
+                  f"{whose} in {committed_in} ({commitment})")
         seed = bytes.fromhex(tf.seed)
         if hmac_dice.commitment(seed) != commitment:
             _fail(report, directory, tpath, "commitment",
                   f"the revealed seed hashes to {hmac_dice.commitment(seed)}, not to the "
-                  f"commitment {commitment} published in {prev_name}")
+                  f"commitment {commitment} published{whose} in {committed_in}")
         if seed == hmac_dice.demo_seed(gf.game_id, tf.turn_number):
             _warn_demo_seeds(report)
 
         # dice
-        stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, dice_digest(gf, tf),
+        try:
+            bound = dice_digest(gf, tf)
+        except PbemError as exc:
+            _fail(report, directory, tpath, "dice", str(exc))
+        stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, bound,
                                     sides=gf.dice_sides, algorithm=gf.dice)
         for i, record in enumerate(tf.dice):
             again = stream.faces(len(record.faces))
@@ -305,11 +391,12 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
         _add_luck(report, tf, gf.dice_sides)
         report.turns_checked += 1
         report.verified_files.append((report.current_file, file_digest(tdata)))
-        state, prev_bytes, prev_name, commitment = tf.state, tdata, report.current_file, \
-            tf.next_commitment
+        state, prev_bytes, prev_name = tf.state, tdata, report.current_file
+        commitments[keeper] = (tf.next_commitment, report.current_file)
         if progress is not None:
             progress(report.turns_checked, report.turns_found)
     report.final_state = state
+    report.open_commitments = {k: c for k, (c, _where) in commitments.items()}
 
 
 def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, adjudicate,
@@ -365,11 +452,16 @@ def _no_replay(report, directory, gpath, gf: GameFile, why: str, require_replay)
 
 
 def _warn_about_secrets(report: AuditReport, directory: Path, gf: GameFile) -> None:
-    if (directory / SECRET_DIR).exists():
+    if (directory / SECRET_DIR).exists() and not gf.dice_keepers:
         report.warnings.append(
             f"this directory contains {SECRET_DIR}/: it holds the game master's key and the "
             "next seed and must never be published -- if this copy was published, the "
             "seeds of future turns are known and the game master key is compromised")
+    elif (directory / SECRET_DIR).exists():
+        report.warnings.append(
+            f"this directory contains {SECRET_DIR}/: it holds your secret dice seeds as a "
+            "keeper (and where your key is) and must never be published -- if this copy was "
+            "published, the seeds of the turns you keep are known")
     if gf.seed_commitment == hmac_dice.commitment(hmac_dice.demo_seed(gf.game_id, 1)):
         _warn_demo_seeds(report)
 
@@ -398,10 +490,6 @@ def _check_sequence(report, directory, tpath, tf: TurnFile, gf: GameFile, state,
     if state.winner is not None:
         _fail(report, directory, tpath, "sequence",
               f"the game was already won by {state.winner} before this turn")
-    if tf.signer != GAME_MASTER:
-        _fail(report, directory, tpath, "signature",
-              f"signer is {tf.signer!r}; this program knows only files signed by the "
-              f"game master ({GAME_MASTER!r})")
 
 
 def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, power) -> None:
@@ -428,6 +516,10 @@ def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, 
                   f"for {tf.power} to check it with (it must be null)")
         return
     if tf.orders_signature is None and orders_text.is_nmr_statement(tf.orders):
+        if keeper_of(gf, tf.power) != GAME_MASTER:
+            _fail(report, directory, tpath, "orders_signature",
+                  f"an unsigned nmr statement in a turn kept by {keeper_of(gf, tf.power)}, a "
+                  "player: only a game master may record a missed deadline")
         return                          # the game master's record of a missed deadline
     if tf.orders_signature is None:
         _fail(report, directory, tpath, "orders_signature",
@@ -486,7 +578,10 @@ def _inventory(report: AuditReport, directory: Path) -> list[tuple[int, str, Pat
     keys_ = [(n, p) for n, p, _ in turns]
     for i, (n, p) in enumerate(keys_):
         if i and n == keys_[i - 1][0]:
-            _fail(report, directory, turns[i][2], "sequence", f"two turn files for turn {n}")
+            _fail(report, directory, turns[i][2], "fork",
+                  f"two turn files for turn {n} ({keys_[i - 1][1]} and {p}): two versions of "
+                  "one turn; keep both (with their .sig files) as evidence and compare the "
+                  "copies ('pbem compare')")
     last = keys_[-1][0] if keys_ else 0
     interrupted = (" (a turn whose publication was interrupted: the next 'pbem process' "
                    "rolls it back)")
@@ -591,7 +686,16 @@ def render_audit(report: AuditReport, console) -> None:
     summary.add_column("value")
     summary.add_row("Game directory", escape(str(report.directory)))
     summary.add_row("Game", escape(report.game_id or "?"))
-    summary.add_row("Game master key", report.gm_fingerprint or "?")
+    if report.signer in (None, GAME_MASTER):
+        summary.add_row("Game master key", report.gm_fingerprint or "?")
+    else:
+        summary.add_row("Hosted by", escape(f"{report.power_names.get(report.signer, report.signer)}"
+                                            f" (no game master), key {report.gm_fingerprint}"))
+    if report.dice_keepers:
+        name = lambda k: report.power_names.get(k, k)  # noqa: E731
+        summary.add_row("Dice keepers", escape(", ".join(
+            f"{name(p)} by {name(k) if k != GAME_MASTER else 'the game master'}"
+            for p, k in report.dice_keepers.items())))
     if report.program:
         summary.add_row("Made with", escape(f"{report.program} (engine {report.engine}, "
                                             f"schema {report.schema_version})"))

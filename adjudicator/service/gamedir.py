@@ -5,9 +5,16 @@
     game.json, game.json.sig           the game file and its SSHSIG (namespace pbem-turn)
     turns/NNNN-<power>.json(.sig)      one signed turn file per power-turn
     orders/NNNN-<power>.txt            the orders as accepted for that turn (exact bytes)
-    .secret/                           game master only -- never publish
+    .secret/                           game master / keeper only -- never publish
         gm_ed25519, gm_ed25519.pub     the game master's key, if generated here
         next-seed                      the committed-but-unrevealed seed (hex)
+        next-seed-<power>              a dice keeper's committed seed (a player's copy)
+
+In a game with dice keepers (``service.keepers``) there may be no game master: the game
+file is signed by the player who hosted it, and each turn is processed, in that player's
+own copy, by the keeper of the power that moved -- with the keeper's secret seed and
+signed with the keeper's key.  Everything else (publication, repair, refusal of a second
+set of orders for a turn) is the same.
 
 Publishing a turn writes every new file under a temporary name first, then gives them
 their names: the orders file, the signature, and last the turn file, which is the one
@@ -31,21 +38,32 @@ from ..io import fs, hmac_dice, keys, orders_text, sshsig, versions
 from ..model.errors import OrdersSyntaxError, PbemError
 from ..model.state import GameState
 from ..io.layout import (
-    GAME_FILE, GM_KEY_FILE, GM_KEY_PATH_FILE, LOCK_FILE, ORDERS_DIR, ORDERS_RE, SECRET_DIR,
-    SEED_FILE, TURN_RE, TURN_SIG_RE, TURNS_DIR, game_file_path, list_turns, orders_path,
-    sig_path, turn_path,
+    GAME_FILE, GM_KEY_FILE, GM_KEY_PATH_FILE, LOCK_FILE, ORDERS_DIR, ORDERS_RE,
+    PLAYER_KEY_PATH_FILE, SECRET_DIR, TURN_RE, TURN_SIG_RE, TURNS_DIR, game_file_path,
+    list_turns, orders_path, seed_file, sig_path, turn_path,
 )
 from ..io.limits import MAX_SIGNATURE_BYTES
 from ..io.storage import commit_temp, is_temp_name, read_bytes, read_regular, write_atomic, write_temp
 from ..io.turnfile import (
-    GAME_MASTER, GameFile, PlayerRecord, TurnFile, decode_game_file, decode_turn_file, encode,
-    file_digest, make_turn_file, orders_bytes, valid_email, SCHEMA_VERSION,
+    GAME_MASTER, GameFile, KeeperRecord, PlayerRecord, TurnFile, decode_game_file,
+    decode_turn_file, encode, file_digest, keeper_of, keeper_statement, make_turn_file,
+    orders_bytes, signed_dice_digest, signer_key, valid_email, SCHEMA_VERSION,
 )
+from . import keepers as keeper_rules
 
 
 class TurnAlreadyProcessed(PbemError):
     """The orders given were already published as the last turn (e.g. a run interrupted
     after publishing is started again).  ``path``: the turn file."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+class SecondOrders(PbemError):
+    """Other orders for a turn that is already published: the first orders received were
+    processed, these are refused (a mover cannot have two tries).  ``path``: the turn."""
 
     def __init__(self, message: str, path: Path):
         super().__init__(message)
@@ -64,6 +82,20 @@ def _check_signed(path: Path, data: bytes, signature_key) -> None:
                         "for details") from None
 
 
+def game_signing_key(raw: dict) -> str | None:
+    """The public key line that must have signed a game file (decoded as plain JSON, not
+    yet trusted): the game master's, or that of the player named by ``signer``."""
+    signer = raw.get("signer", GAME_MASTER)
+    if signer == GAME_MASTER:
+        named = raw.get("game_master")
+    else:
+        players = raw.get("players")
+        record = players.get(signer) if isinstance(players, dict) and isinstance(signer, str) \
+            else None
+        named = record.get("key") if isinstance(record, dict) else None
+    return named if isinstance(named, str) else None
+
+
 def read_game(directory) -> tuple[GameFile, bytes]:
     """The game file, its signature checked (by the key it names) before it is decoded."""
     from ..io.storage import parse_json_bytes
@@ -73,34 +105,65 @@ def read_game(directory) -> tuple[GameFile, bytes]:
         raise PbemError(f"{directory} is not a game directory (no {GAME_FILE}); "
                         "create one with 'pbem new'")
     data = read_bytes(path, "game file")
-    named = parse_json_bytes(data, path, "game file").get("game_master")
-    if not isinstance(named, str):
-        raise PbemError(f"game file {path}: game_master is missing")
+    named = game_signing_key(parse_json_bytes(data, path, "game file"))
+    if named is None:
+        raise PbemError(f"game file {path}: the key of its signer (game_master, or the "
+                        "signer's player key) is missing")
     _check_signed(path, data, named)
     return decode_game_file(data, path), data
 
 
+def turn_signing_key(gf: GameFile, power: str) -> str:
+    """The key that must have signed a turn of ``power``: its dice keeper's."""
+    keeper = keeper_of(gf, power)
+    key = signer_key(gf, keeper)
+    if key is None:
+        raise PbemError(f"the game file lists no key for {keeper}, the dice keeper of {power}")
+    return key
+
+
+def _read_signed_turn(path: Path, gf: GameFile, power: str) -> tuple[TurnFile, bytes]:
+    data = read_bytes(path, "turn file")
+    _check_signed(path, data, turn_signing_key(gf, power))
+    return decode_turn_file(data, path), data
+
+
 def _last_turn(directory, gf: GameFile, gf_bytes: bytes):
-    """(state after the last turn, digest of the last file, open commitment, last number,
+    """(state after the last turn, digest of the last file, the last turn's
+    ``next_commitment`` (the game's first commitment before any turn), last number,
     (path, bytes, turn file) of the last turn or None).  The last turn's signature is
-    checked before it is decoded."""
+    checked (by its keeper's key) before it is decoded."""
     turns = list_turns(directory)
     if not turns:
         return gf.initial_state, file_digest(gf_bytes), gf.seed_commitment, 0, None
-    _number, _power, path = turns[-1]
-    data = read_bytes(path, "turn file")
-    _check_signed(path, data, gf.game_master)
-    tf = decode_turn_file(data, path)
+    _number, power, path = turns[-1]
+    tf, data = _read_signed_turn(path, gf, power)
     return tf.state, file_digest(data), tf.next_commitment, tf.turn_number, (path, data, tf)
 
 
+def open_commitment(directory, gf: GameFile, keeper: str) -> str:
+    """The commitment ``keeper`` must open next: the ``next_commitment`` of the last turn
+    it signed, else its first commitment in the game file (``seed_commitment`` for the
+    game master of a game without dice keepers)."""
+    for _number, power, path in reversed(list_turns(directory)):
+        if keeper_of(gf, power) == keeper:
+            return _read_signed_turn(path, gf, power)[0].next_commitment
+    if keeper in gf.keepers:
+        return gf.keepers[keeper].commitment
+    if keeper == GAME_MASTER and not gf.dice_keepers:
+        return gf.seed_commitment
+    raise PbemError(f"{keeper} keeps no power's dice in this game")
+
+
 def read_turn(directory, path, gf: GameFile | None = None) -> TurnFile:
-    """A published turn file, its signature checked before it is decoded."""
+    """A published turn file, its signature (by its keeper) checked before it is decoded."""
     if gf is None:
         gf, _ = read_game(directory)
-    data = read_bytes(path, "turn file")
-    _check_signed(Path(path), data, gf.game_master)
-    return decode_turn_file(data, path)
+    from ..io.layout import TURN_RE
+    match = TURN_RE.match(Path(path).name)
+    if match is None:
+        raise PbemError(f"{path} is not named like a turn file (NNNN-<power>.json)")
+    return _read_signed_turn(Path(path), gf, match.group(2))[0]
 
 
 def header_problem(gf: GameFile, state: GameState, text: str) -> str | None:
@@ -149,9 +212,17 @@ def _secret_dir(directory) -> Path:
     return Path(directory) / SECRET_DIR
 
 
-def _write_seed_secret(directory, seed: bytes) -> None:
-    write_atomic(_secret_dir(directory) / SEED_FILE, (seed.hex() + "\n").encode("ascii"),
+def write_seed_secret(directory, seed: bytes, keeper: str = GAME_MASTER) -> None:
+    """Store ``keeper``'s committed seed in ``.secret/`` (mode 0600)."""
+    sdir = _secret_dir(directory)
+    fs.mkdir(sdir, 0o700, exist_ok=True)
+    write_atomic(sdir / seed_file(keeper), (seed.hex() + "\n").encode("ascii"),
                  overwrite=True, mode=0o600)
+
+
+def read_seed_secret(directory, keeper: str = GAME_MASTER) -> bytes | None:
+    """``keeper``'s stored seed (None: none here, or unreadable)."""
+    return _read_seed_file(_secret_dir(directory) / seed_file(keeper))
 
 
 def _read_seed_file(path: Path) -> bytes | None:
@@ -161,19 +232,29 @@ def _read_seed_file(path: Path) -> bytes | None:
         return None
 
 
-def _pending_seeds(directory) -> list[Path]:
-    return sorted(_secret_dir(directory).glob(f".{SEED_FILE}.*.tmp"))
+def pending_seeds(directory, keeper: str = GAME_MASTER) -> list[Path]:
+    return sorted(_secret_dir(directory).glob(f".{seed_file(keeper)}.*.tmp"))
 
 
-def _secret_seed(directory, commitment: str) -> bytes:
-    """The committed seed for the next turn, checked against the published commitment.
-    Promotes a seed left pending by an interrupted ``process_turn`` and removes the
-    pending seeds of turns that were rolled back."""
+def _promote_pending(directory, gf: GameFile, last_file) -> None:
+    """After a crash: promote the seed the last published turn committed to, if it is
+    still pending (its keeper's next seed), before anything else is decided."""
+    if last_file is None:
+        return
+    signer = last_file[2].signer
+    if pending_seeds(directory, signer):
+        _secret_seed(directory, last_file[2].next_commitment, signer)
+
+
+def _secret_seed(directory, commitment: str, keeper: str = GAME_MASTER) -> bytes:
+    """``keeper``'s committed seed for its next turn, checked against the published
+    commitment.  Promotes a seed left pending by an interrupted ``process_turn`` and
+    removes the pending seeds of turns that were rolled back."""
     sdir = _secret_dir(directory)
-    main = sdir / SEED_FILE
+    main = sdir / seed_file(keeper)
     seed = _read_seed_file(main)
     found = seed if seed is not None and hmac_dice.commitment(seed) == commitment else None
-    for pending in _pending_seeds(directory):
+    for pending in pending_seeds(directory, keeper):
         candidate = _read_seed_file(pending)
         if found is None and candidate is not None and \
                 hmac_dice.commitment(candidate) == commitment:
@@ -184,11 +265,13 @@ def _secret_seed(directory, commitment: str) -> bytes:
             fs.unlink(pending)                 # a seed of a turn that was never published
     if found is not None:
         return found
+    whose = "" if keeper == GAME_MASTER else f" ({keeper}'s, as dice keeper)"
     if seed is None:
-        raise PbemError(f"the secret seed {main} is missing or unreadable; without it the "
-                        "dice of the next turn cannot be rolled verifiably")
-    raise PbemError(f"the secret seed in {main} does not match the published commitment "
-                    f"{commitment}; refusing to roll dice that could not be verified")
+        raise PbemError(f"the secret seed {main}{whose} is missing or unreadable; without it "
+                        "the dice of the next turn cannot be rolled verifiably")
+    raise PbemError(f"the secret seed in {main}{whose} does not match the published "
+                    f"commitment {commitment}; refusing to roll dice that could not be "
+                    "verified")
 
 
 def _roll_back_unpublished(directory: Path) -> None:
@@ -249,12 +332,48 @@ def _gm_private_key(directory, gm_key, gf: GameFile):
     return key
 
 
+def _signing_key(directory, key, gf: GameFile, signer: str):
+    """The private key (or agent key) that signs as ``signer``: the game master's, or the
+    key of the player who keeps the dice (``key``, else the one noted by ``pbem new`` or
+    ``pbem keeper join``), checked against the game file."""
+    if signer == GAME_MASTER:
+        return _gm_private_key(directory, key, gf)
+    wanted = signer_key(gf, signer)
+    if key is None:
+        key = player_key_location(directory)
+        if key is None:
+            raise PbemError(f"this turn's dice are kept by {signer}: give {signer}'s player "
+                            f"key (--key), the one registered in the game "
+                            f"({keys.fingerprint(wanted)})")
+    key = keys.load_private_key(key)
+    if not keys.same_key(key, wanted):
+        raise PbemError(f"this turn's dice are kept by {signer} ({keys.fingerprint(wanted)}), "
+                        f"not by the key {keys.fingerprint(key)}: the orders go to {signer}'s "
+                        "player, who processes them")
+    return key
+
+
+def _remember(directory, name: str, key_path) -> None:
+    location = os.path.abspath(os.path.expanduser(os.fspath(key_path)))
+    sdir = _secret_dir(directory)
+    fs.mkdir(sdir, 0o700, exist_ok=True)
+    write_atomic(sdir / name, (location + "\n").encode("utf-8"), overwrite=True, mode=0o600)
+
+
 def remember_gm_key(directory, key_path) -> None:
     """Note in ``.secret/`` where the game master's key lives (its absolute path, not the
     key), so that later turns find it without being told."""
-    location = os.path.abspath(os.path.expanduser(os.fspath(key_path)))
-    write_atomic(_secret_dir(directory) / GM_KEY_PATH_FILE, (location + "\n").encode("utf-8"),
-                 overwrite=True, mode=0o600)
+    _remember(directory, GM_KEY_PATH_FILE, key_path)
+
+
+def remember_player_key(directory, key_path) -> None:
+    """Note in ``.secret/`` where this player's own key lives (a dice keeper's copy)."""
+    _remember(directory, PLAYER_KEY_PATH_FILE, key_path)
+
+
+def player_key_location(directory) -> Path | None:
+    """Where this player's key is (noted by ``pbem new`` or ``pbem keeper join``), or None."""
+    return _noted_key(directory, PLAYER_KEY_PATH_FILE)
 
 
 def gm_key_location(directory) -> Path | None:
@@ -263,19 +382,32 @@ def gm_key_location(directory) -> Path | None:
     generated = _secret_dir(directory) / GM_KEY_FILE
     if generated.exists():
         return generated
-    note = _secret_dir(directory) / GM_KEY_PATH_FILE
+    return _noted_key(directory, GM_KEY_PATH_FILE)
+
+
+def signing_key_location(directory, power: str) -> Path | None:
+    """Where the key that signs ``power``'s next turn is noted: the game master's, or
+    (its dice kept by a player) this player's own."""
+    gf, _ = read_game(directory)
+    if keeper_of(gf, power) == GAME_MASTER:
+        return gm_key_location(directory)
+    return player_key_location(directory)
+
+
+def _noted_key(directory, name: str) -> Path | None:
+    note = _secret_dir(directory) / name
     try:
         text = note.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
-        raise PbemError(f"{note} cannot be read ({exc}); give the game master key (--key)")
+        raise PbemError(f"{note} cannot be read ({exc}); give the key (--key)")
     if not text or "\n" in text:
-        raise PbemError(f"{note} does not hold one key path; give the game master key (--key)")
+        raise PbemError(f"{note} does not hold one key path; give the key (--key)")
     location = Path(text)
     if not location.exists():
-        raise PbemError(f"the game master key of this game was {location} (noted in {note}), "
-                        "which no longer exists; give the key (--key)")
+        raise PbemError(f"the key of this game was {location} (noted in {note}), which no "
+                        "longer exists; give the key (--key)")
     return location
 
 
@@ -346,7 +478,9 @@ def demo_seeds(game_id: str) -> Callable[[int], bytes]:
 def create_game(directory, game, game_id: str, gm_key_path=None, created: str = "",
                 players: dict | None = None, *, initial: GameState | None = None,
                 seeds: Callable[[int], bytes] | None = None,
-                gm_key_source: str | os.PathLike | None = None) -> Path:
+                gm_key_source: str | os.PathLike | None = None,
+                dice_keepers: dict | str | None = None, joins=(),
+                host: str | None = None) -> Path:
     """Start a game in ``directory``: draw the first seed (kept in ``.secret/next-seed``),
     publish its commitment in a signed ``game.json``.  ``gm_key_path``: the game master's
     OpenSSH Ed25519 private key; None generates one in ``.secret/``.  ``created``: a date
@@ -356,7 +490,17 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
     ``seeds(turn_number) -> bytes``: where secret seeds come from (default: the OS CSPRNG;
     ``demo_seeds`` only for demos and tests).  ``gm_key_source``: where the key was read
     from (default: ``gm_key_path`` when it is a path), remembered in ``.secret/`` so that
-    ``process_turn`` finds it (:func:`gm_key_location`).  Returns the path of ``game.json``."""
+    ``process_turn`` finds it (:func:`gm_key_location`).  Returns the path of ``game.json``.
+
+    Dice keepers (``service.keepers``): ``dice_keepers`` is ``"opponents"`` (each power's
+    next opponent in turn order), or power -> keeper (a power, or ``"game_master"``; powers
+    not named get the default).  ``joins``: the ``keepers.Join`` of the other players (their
+    key, address and signed first commitments).  ``host``: a power of the player creating
+    a game **without a game master**: ``gm_key_path`` is then that player's own key, which
+    signs the game file (``players`` must list it for the host's powers); dice keepers
+    default to ``"opponents"``.  The seeds of the keepers played with the signing key are
+    drawn here (``.secret/next-seed-<power>``); every other keeper must have joined.  An
+    assignment that lets a side roll its own dice is refused."""
     directory = Path(directory)
     gpath = game_file_path(directory)
     if gpath.exists():
@@ -368,6 +512,16 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
     if initial.game_id != game_id:
         raise PbemError(f"initial state is for game {initial.game_id!r}, not {game_id!r}")
     player_records = _normalise_players(game, players)
+    joined = _merge_joins(game, game_id, player_records, joins)
+    if host is not None:
+        if host not in game.ruleset.powers:
+            raise PbemError(f"the host plays {host!r}, which is not a power of the game")
+        if gm_key_path is None:
+            raise PbemError("a game without a game master is signed by its host's own key: "
+                            "give it (--key)")
+        dice_keepers = keeper_rules.OPPONENTS if dice_keepers is None else dice_keepers
+    elif joins and not dice_keepers:
+        raise PbemError("joined keepers were given, but no dice keepers (--keepers)")
     directory.parent.mkdir(parents=True, exist_ok=True)
     fs.mkdir(directory, exist_ok=True)
     for sub in (TURNS_DIR, ORDERS_DIR):
@@ -384,10 +538,21 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
             key = keys.load_private_key(gm_key_path)
             if gm_key_source is None and isinstance(gm_key_path, (str, os.PathLike)):
                 gm_key_source = gm_key_path
-            if gm_key_source is not None:
-                remember_gm_key(directory, gm_key_source)
-        seed = (seeds or _fresh_seed)(1)
-        _write_seed_secret(directory, seed)
+        gm_line = None if host is not None else \
+            keys.public_key_line(key, f"pbem game master {game_id}")
+        if host is not None and (player_records[host].key is None
+                                 or not keys.same_key(key, player_records[host].key)):
+            raise PbemError(f"the host's key {keys.fingerprint(key)} is not the key listed "
+                            f"for {host}")
+        fields = _keeper_fields(game, game_id, initial, player_records, dice_keepers, joined,
+                                gm_line, key, seeds or _fresh_seed, directory)
+        if gm_key_source is not None:
+            (remember_player_key if host is not None else remember_gm_key)(directory,
+                                                                          gm_key_source)
+        if fields is None:
+            seed = (seeds or _fresh_seed)(1)
+            write_seed_secret(directory, seed)
+            fields = dict(seed_commitment=hmac_dice.commitment(seed), dice=hmac_dice.ALGORITHM)
         gf = GameFile(
             schema_version=SCHEMA_VERSION,
             program=versions.PROGRAM,
@@ -398,12 +563,12 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
             rules_hash=game.content_hash,
             options=dict(game.ruleset.options),
             created=created,
-            game_master=keys.public_key_line(key, f"pbem game master {game_id}"),
+            game_master=gm_line,
             players=player_records,
-            dice=hmac_dice.ALGORITHM,
             dice_sides=game.ruleset.dice_sides,
-            seed_commitment=hmac_dice.commitment(seed),
             initial_state=initial,
+            signer=GAME_MASTER if host is None else host,
+            **fields,
         )
         data = encode(gf)
         decode_game_file(data, gpath)          # never publish a file the audit would refuse
@@ -413,6 +578,78 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
         commit_temp(sig_tmp, sig_path(gpath), overwrite=True)
         commit_temp(data_tmp, gpath, overwrite=False)
     return gpath
+
+
+def _merge_joins(game, game_id: str, records: dict[str, PlayerRecord], joins) -> dict:
+    """Add each joined player's record to ``records`` (in place) and return keeper ->
+    ``KeeperRecord`` of every commitment they signed."""
+    joined: dict[str, KeeperRecord] = {}
+    for join in joins:
+        problem = keeper_rules.join_problem(join, game_id, game.game_id)
+        if problem:
+            raise PbemError(problem)
+        for power, record in join.keepers.items():
+            if power not in records:
+                raise PbemError(f"a join file names {power!r}, not a power of {game.game_id}")
+            mine = records[power]
+            if mine.key is not None and not keys.same_key(mine.key, join.player.key):
+                raise PbemError(f"{power} is given two different keys (a join file and "
+                                "--player)")
+            if power in joined:
+                raise PbemError(f"two join files for {power}")
+            records[power] = PlayerRecord(key=join.player.key,
+                                          email=mine.email or join.player.email,
+                                          name=mine.name or join.player.name)
+            joined[power] = record
+    return joined
+
+
+def _keeper_fields(game, game_id: str, initial: GameState, players: dict[str, PlayerRecord],
+                   dice_keepers, joined: dict[str, KeeperRecord], gm_line: str | None, key,
+                   seeds, directory: Path) -> dict | None:
+    """The dice-keeper fields of a new game file (None: a game without dice keepers),
+    drawing and storing the seeds of the keepers played with ``key``."""
+    if not dice_keepers:
+        return None
+    ruleset = game.ruleset
+    given = {} if dice_keepers == keeper_rules.OPPONENTS else dict(dice_keepers)
+    for power, keeper in given.items():
+        if power not in ruleset.powers or (keeper != GAME_MASTER and keeper not in ruleset.powers):
+            raise PbemError(f"dice keepers: {power}={keeper} names no power of the game")
+    problems = [why for power, keeper in given.items()
+                if (why := keeper_rules.keeper_problem(ruleset, players, power, keeper, gm_line))]
+    if problems:
+        raise PbemError("refusing these dice keepers: " + "; ".join(problems))
+    mapping = keeper_rules.complete_assignment(ruleset, players, given, gm_line)
+    missing_keys = [p for p in ruleset.turn_order if players[p].key is None]
+    if missing_keys:
+        raise PbemError("a game with dice keepers needs every player's key (orders are "
+                        "signed; keepers sign the turns); none for: " + ", ".join(missing_keys)
+                        + " -- their players join with 'pbem keeper join' (give the file with "
+                        "--join), or give the key with --player")
+    problems = keeper_rules.configuration_problems(ruleset, players, mapping, gm_line)
+    if problems:
+        raise PbemError("refusing these dice keepers: " + "; ".join(problems))
+    records: dict[str, KeeperRecord] = {}
+    for keeper in sorted(set(mapping.values())):
+        if keeper in joined:
+            records[keeper] = joined[keeper]
+            continue
+        mine = keeper == GAME_MASTER or keys.same_key(key, players[keeper].key)
+        if not mine:
+            raise PbemError(f"{ruleset.powers[keeper].name} keeps dice in this game, but its "
+                            "player has not joined: ask them for the file 'pbem keeper join' "
+                            "writes and give it with --join")
+        turn = keeper_rules.first_kept_turn(ruleset.turn_order, mapping, initial.power,
+                                            initial.turn_number, keeper)
+        seed = seeds(turn)
+        write_seed_secret(directory, seed, keeper)
+        commitment = hmac_dice.commitment(seed)
+        signature = None if keeper == GAME_MASTER else sshsig.sign(
+            keeper_statement(game_id, keeper, commitment), key, sshsig.NAMESPACE_KEEPER)
+        records[keeper] = KeeperRecord(commitment, signature)
+    return dict(dice=hmac_dice.ALGORITHM_V3, dice_keepers=mapping, keepers=records,
+                seed_commitment=records[mapping[initial.power]].commitment)
 
 
 # --------------------------------------------------------------------------- process a turn
@@ -439,6 +676,10 @@ def _already_processed(directory: Path, game, parse, state: GameState, obytes: b
                     raise TurnAlreadyProcessed(
                         f"turn {number} ({power}) was already processed with these orders: "
                         f"{path}", path)
+                raise SecondOrders(
+                    f"turn {number} ({power}) was already processed with the orders received "
+                    f"first ({path}); these other orders for turn {number} were refused",
+                    path)
         raise PbemError(f"these orders are for turn {headers.turn}, but the game is at turn "
                         f"{state.turn_number}")
     if last_file is None:
@@ -467,6 +708,11 @@ def _check_player_signature(gf: GameFile, state: GameState, text: str, obytes: b
     if orders_signature is None and player_key is None:
         return None
     if orders_signature is None and orders_text.is_nmr_statement(text):
+        if keeper_of(gf, state.power) != GAME_MASTER:
+            raise PbemError(f"an unsigned nmr statement records a missed deadline, which only a "
+                            f"game master may do; {state.power}'s turn is kept by "
+                            f"{keeper_of(gf, state.power)}, a player: its orders must be signed "
+                            "by its own player")
         return None                     # the game master's record of a missed deadline
     if player_key is None:
         raise PbemError(f"orders for {state.power} are signed, but the game file lists "
@@ -497,10 +743,14 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
     orders (namespace pbem-orders); required if the game file lists a key for the power,
     and then the orders must carry ``game:`` and ``turn:`` headers naming this game and
     turn (orders that are only an ``nmr`` statement, the game master's record of a missed
-    deadline, need no player's signature).  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).  Pass
-    the orders file's raw bytes to keep them exactly (reading a file as text converts
-    line endings, which would break a player's signature); they must be UTF-8.  Raises
-    ``TurnAlreadyProcessed`` if the orders are those of a published turn.
+    deadline, need no player's signature).  ``gm_key``: private key path or object that
+    signs (default ``.secret/gm_ed25519``); in a game with dice keepers, the key of the
+    keeper of the power to move (default: the player key noted in ``.secret/``), whose
+    seed in ``.secret/next-seed-<keeper>`` rolls the dice (bound to the mover's signature
+    too, pbem-dice-v3).  Pass the orders file's raw bytes to keep them exactly (reading a
+    file as text converts line endings, which would break a player's signature); they
+    must be UTF-8.  Raises ``TurnAlreadyProcessed`` if the orders are those of a published
+    turn; other orders for a published turn (a second set sent by the mover) are refused.
     """
     text = _decode_orders(orders_text_or_bytes)
     orders_text.check_size(text)              # refuse huge orders before anything else
@@ -513,16 +763,15 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
     directory = Path(directory)
     check_compatible(read_game(directory)[0], game)     # before anything is written
     if not _secret_dir(directory).is_dir():
-        raise PbemError(f"{directory} has no {SECRET_DIR}/ (the game master's key and seeds): "
-                        "turns are processed in the game master's own directory, not in a "
-                        "published copy")
+        raise PbemError(f"{directory} has no {SECRET_DIR}/ (the game master's or the dice "
+                        "keeper's key and seeds): turns are processed in the game master's "
+                        "or the keeper's own directory, not in a published copy")
     with _locked(directory):
         _roll_back_unpublished(directory)
         gf, gf_bytes = read_game(directory)
         check_compatible(gf, game)
-        key = _gm_private_key(directory, gm_key, gf)
-        state, previous, commitment, last, last_file = _last_turn(directory, gf, gf_bytes)
-        seed = _secret_seed(directory, commitment)
+        state, previous, _commitment, last, last_file = _last_turn(directory, gf, gf_bytes)
+        _promote_pending(directory, gf, last_file)
         _verify_published(directory, game, parse, canonical)
         obytes = orders_bytes(text)
         try:
@@ -532,6 +781,10 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
         _already_processed(directory, game, parse, state, obytes, headers, last_file)
         if state.winner is not None:
             raise PbemError(f"the game is over: {state.winner} won")
+        keeper = keeper_of(gf, state.power)
+        key = _signing_key(directory, gm_key, gf, keeper)
+        commitment = open_commitment(directory, gf, keeper)
+        seed = _secret_seed(directory, commitment, keeper)
         if not re.fullmatch(r"[A-Za-z0-9_-]+", state.power):
             raise PbemError(f"power key {state.power!r} cannot be used in a file name")
         tpath = turn_path(directory, state.turn_number, state.power)
@@ -552,33 +805,39 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
 
         orders = parse(text, game, power=state.power)
         canonical_digest = orders_text.canonical_digest(canonical(orders, game))
-        dice = hmac_dice.HmacDice(seed, state.game_id, state.turn_number, canonical_digest,
+        bound = (signed_dice_digest(canonical_digest, orders_signature)
+                 if gf.dice == hmac_dice.ALGORITHM_V3 else canonical_digest)
+        dice = hmac_dice.HmacDice(seed, state.game_id, state.turn_number, bound,
                                   sides=gf.dice_sides, algorithm=gf.dice)
         result = adjudicate(game, state, orders, dice)
 
-        next_seed = (seeds or _fresh_seed)(state.turn_number + 1)
+        next_turn = (keeper_rules.next_kept_turn(game.ruleset.turn_order, gf.dice_keepers,
+                                                 state.power, state.turn_number, keeper)
+                     if gf.dice_keepers else state.turn_number + 1)
+        next_seed = (seeds or _fresh_seed)(next_turn)
         tf = make_turn_file(
             game_file=gf, state_before=state, previous=previous, orders=text,
             orders_signature=orders_signature, canonical_orders_digest=canonical_digest,
             seed=seed, next_commitment=hmac_dice.commitment(next_seed),
-            dice_log=dice.log, events=result.events, state=result.state, signer=GAME_MASTER)
+            dice_log=dice.log, events=result.events, state=result.state, signer=keeper)
         data = encode(tf)
         signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
-        _publish(directory, tf, obytes, data, signature, next_seed)
+        _publish(directory, tf, obytes, data, signature, next_seed, keeper)
         return tf
 
 
 def _publish(directory: Path, tf: TurnFile, obytes: bytes, data: bytes, signature: bytes,
-             next_seed: bytes) -> None:
+             next_seed: bytes, keeper: str = GAME_MASTER) -> None:
     """Write every file of the turn under a temporary name, then name them: orders file,
-    signature, turn file (the publishing step), and finally promote the next seed."""
+    signature, turn file (the publishing step), and finally promote ``keeper``'s next
+    seed."""
     tpath = turn_path(directory, tf.turn_number, tf.power)
     opath = orders_path(directory, tf.turn_number, tf.power)
     fs.mkdir(directory / TURNS_DIR, exist_ok=True)
     fs.mkdir(directory / ORDERS_DIR, exist_ok=True)
     temps, committed = [], []
     try:
-        seed_tmp = write_temp(_secret_dir(directory) / SEED_FILE,
+        seed_tmp = write_temp(_secret_dir(directory) / seed_file(keeper),
                               (next_seed.hex() + "\n").encode("ascii"), mode=0o600)
         temps.append(seed_tmp)
         temps.append(orders_tmp := write_temp(opath, obytes))
@@ -596,7 +855,7 @@ def _publish(directory: Path, tf: TurnFile, obytes: bytes, data: bytes, signatur
             with contextlib.suppress(FileNotFoundError):
                 fs.unlink(t)
         raise
-    fs.replace(seed_tmp, _secret_dir(directory) / SEED_FILE)
+    fs.replace(seed_tmp, _secret_dir(directory) / seed_file(keeper))
     fs.fsync_dir(_secret_dir(directory))
 
 

@@ -65,12 +65,15 @@ def turn_result(*, sender: str, sender_name: str, to: list[str], game_id: str, s
 
 def orders_mail(*, sender: str, sender_name: str, to: str, game_id: str, subject: str,
                 orders: bytes, signature: str | None, filename: str, now: float,
-                note: str = "") -> bytes:
+                note: str = "", cc: list[str] = ()) -> bytes:
     """A player's orders: the text in the body for people, the exact bytes attached (and
-    the signature beside them) for pbem."""
+    the signature beside them) for pbem.  ``cc``: who gets a copy for the record (the
+    other players of a game with dice keepers)."""
     name = "orders." + hashlib.sha256(orders + (signature or "").encode()).hexdigest()[:16] \
            + f".{int(now)}"
     msg = _base(sender, sender_name, [to], f"{tag(game_id)} {subject}", name, now, None)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
     msg.set_content((note + "\n\n" if note else "") + orders.decode("utf-8", "replace"))
     msg.add_attachment(orders, maintype="text", subtype="plain", filename=filename)
     if signature:

@@ -107,6 +107,7 @@ class MailConfig:
     game_master: str | None = None           # player side: where orders are sent
     key: Path | None = None                  # player side: private key that signs orders
     players: dict[str, str] = attrs.Factory(dict)   # power -> address (games without addresses)
+    orders_copy: tuple[str, ...] = ()        # player side: who else gets a copy of your orders
     state_dir: Path = Path(".mail")
     poll_seconds: float = 60.0
     inbox: ImapConfig | MaildirConfig | None = None
@@ -120,7 +121,8 @@ class MailConfig:
 
 # --------------------------------------------------------------------------- reading
 
-_TOP = {"address", "name", "game_master", "key", "players", "state_dir", "poll_seconds",
+_TOP = {"address", "name", "game_master", "key", "players", "orders_copy", "state_dir",
+        "poll_seconds",
         "inbox", "send", "limits"}
 _PASSWORD = {"password_env", "password_command", "password_keyring"}
 _IMAP = {"type", "host", "port", "security", "username", "ca_file", "folder",
@@ -165,8 +167,12 @@ def parse_config(data: dict, path: Path, game_dir: Path) -> MailConfig:
     inbox = _inbox(r, data.get("inbox"), base) if "inbox" in data else None
     send = _send(r, data.get("send"), base) if "send" in data else OutboxConfig()
     limits = _limits(r, data.get("limits", {}))
+    copies = data.get("orders_copy", [])
+    if not isinstance(copies, list) or len(copies) > 20:
+        raise ConfigError(f"{path}: orders_copy must be a list of at most 20 addresses")
+    copies = tuple(r.address({"orders_copy": c}, "orders_copy", required=True) for c in copies)
     return MailConfig(
-        path=path, game_dir=Path(game_dir), address=address,
+        path=path, game_dir=Path(game_dir), address=address, orders_copy=copies,
         name=r.string(data, "name") or "",
         game_master=r.address(data, "game_master"),
         key=_path(key, base) if key else None,

@@ -131,11 +131,28 @@ def queue_welcome(*, directory, game, game_id: str, players: dict[str, Player], 
     for power, rec in players.items():
         lines.append(f"  {power_name(game, power):<16} {rec.email or '(no address)'}"
                      + ("  (orders must be signed)" if rec.key else ""))
-    lines += ["", f"Send orders to {sender} with {compose.tag(game_id)} in the subject, e.g. with",
-              "  pbem mail send ORDERS -g GAME",
-              "Put 'check' in the subject to have orders checked without playing them.",
-              "Attached: the signed game file. Start your copy of the game with",
-              f"  pbem mail fetch -g GAME --id {game_id}", ""]
+    if gf.dice_keepers:
+        lines += ["", "There is no game master: each power's orders go to the player who keeps "
+                      "its dice,",
+                  "who processes them and mails the result to everyone (pbem keeper status "
+                  "shows who):"]
+        for power, keeper in gf.dice_keepers.items():
+            lines.append(f"  {power_name(game, power):<16} kept by "
+                         + ("the game master" if keeper == "game_master"
+                            else power_name(game, keeper)))
+        lines += ["", f"Send orders with {compose.tag(game_id)} in the subject with",
+                  "  pbem mail send ORDERS -g GAME      (to the keeper, a copy to everyone)",
+                  "and run 'pbem mail run -g GAME' (cron) to keep your dice and your copy.",
+                  "Attached: the signed game file. Start your copy of the game with",
+                  f"  pbem mail fetch -g GAME --id {game_id}",
+                  "in the directory where you ran 'pbem keeper join', then check it with",
+                  "  pbem keeper status -g GAME", ""]
+    else:
+        lines += ["", f"Send orders to {sender} with {compose.tag(game_id)} in the subject, e.g. with",
+                  "  pbem mail send ORDERS -g GAME",
+                  "Put 'check' in the subject to have orders checked without playing them.",
+                  "Attached: the signed game file. Start your copy of the game with",
+                  f"  pbem mail fetch -g GAME --id {game_id}", ""]
     files = [(gpath.name, gdata, "application/json"),
              (sig_path(gpath).name, sig_path(gpath).read_bytes(), "application/octet-stream")]
     queued = 0

@@ -77,7 +77,7 @@ class PassSummary:
 @attrs.frozen
 class Decision:
     outcome: str
-    folder: str
+    folder: str | None                   # None: leave the message in the inbox for now
     power: str | None = None
     turn: int | None = None
     digest: str | None = None
@@ -140,10 +140,7 @@ class GameMaster:
         for name, data in journal.replies():          # lost by a crash? queue them again
             self.outbox.restore(name, data)
         self._pass_cache = {}
-        game, gf = self._game()
-        queue_welcome(directory=self.dir, game=game, game_id=gf.game_id, players=self._players(),
-                      outbox=self.outbox, sender=self.cfg.address, sender_name=self.cfg.name,
-                      now=self.clock())
+        self._queue_welcome()
         refs = source.list()[: self.cfg.limits.max_messages_per_pass]
         to_file: list = []          # (message, folder): filed once their entries are durable
 
@@ -169,6 +166,13 @@ class GameMaster:
             if journal.unsynced:
                 os.sync()           # the replies queued without fsync, all at once
                 journal.checkpoint()
+
+    def _queue_welcome(self) -> None:
+        """The mail that starts the game, once per player (with the signed game file)."""
+        game, gf = self._game()
+        queue_welcome(directory=self.dir, game=game, game_id=gf.game_id, players=self._players(),
+                      outbox=self.outbox, sender=self.cfg.address, sender_name=self.cfg.name,
+                      now=self.clock())
 
     # ------------------------------------------------------------------ one message
 
@@ -198,6 +202,9 @@ class GameMaster:
             decision = self._decide(msg, key)
             if decision is None:
                 return None, None
+            if decision.folder is None:          # left in the inbox for a later pass
+                self.log(f"{key}: {decision.outcome} ({decision.detail})")
+                return decision.outcome, None
         reply = None
         if decision.reply_to and decision.reply_body is not None:
             name = "reply-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
