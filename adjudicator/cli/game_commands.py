@@ -23,7 +23,7 @@ def cmd_new(args, console: Console) -> int:
     from ..service.games import load_game
     if not args.dir.strip():
         raise PbemError("give the directory for the new game, e.g. 'pbem new my-game'")
-    game = load_game(args.ruleset)
+    game = load_game(args.ruleset, options=_rule_options(args.option or ()))
     game_id = args.id if args.id is not None else Path(args.dir).resolve().name
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
@@ -38,6 +38,20 @@ def cmd_new(args, console: Console) -> int:
     console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
                   "Check orders with [bold]pbem check ORDERS -g DIR[/].")
     return EXIT_OK
+
+
+def _rule_options(items) -> dict[str, bool | int | str] | None:
+    """``--option NAME=VALUE`` items -> options (true/false -> bool, digits -> int)."""
+    options: dict[str, bool | int | str] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name or not raw:
+            raise PbemError(f"--option {item!r}: write NAME=VALUE, e.g. low_luck=true")
+        low = raw.casefold()
+        options[name] = (low == "true" if low in ("true", "false")
+                         else int(raw) if raw.lstrip("-").isdigit() else raw)
+    return options or None
 
 
 def _player_options(game, player_items, email_items) -> dict[str, dict]:
@@ -219,6 +233,9 @@ def register(sub) -> None:
                    help="a player's email address")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a rule option for this game, e.g. low_luck=true (Low Luck dice, "
+                        "any edition) or an option of the edition ('pbem rules' lists them)")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("show", help="show the board (as tables, or as a picture with --svg/--png)")

@@ -47,6 +47,43 @@ def success(setup: BattleSetup, odds: BattleOdds) -> float:
     return odds.attacker_wins if setup.is_sea else odds.captured
 
 
+def odds_with_progress(setup: BattleSetup, sides: int, console: Console, label: str,
+                       max_error: float | None = None) -> BattleOdds:
+    """``battle_odds``, with a progress bar on a terminal once it has taken a second."""
+    if not console.is_terminal:
+        return battle_odds(setup, sides=sides, max_error=max_error)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    started = time.perf_counter()
+    bar: list = []
+
+    def progress(done: float) -> None:
+        if not bar:
+            if time.perf_counter() - started < 1.0:
+                return
+            shown = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                             console=console, transient=True)
+            shown.start()
+            bar.extend([shown, shown.add_task(label, total=1.0)])
+        bar[0].update(bar[1], completed=done)
+
+    try:
+        return battle_odds(setup, sides=sides, max_error=max_error, progress=progress)
+    finally:
+        if bar:
+            bar[0].stop()
+
+
+def exactness(odds: BattleOdds) -> str:
+    """How exact ``odds`` are, in a sentence."""
+    if odds.max_error is None:
+        if not odds.pruned:
+            return "Exact."
+        return (f"Exact: states below 1e-15 dropped, every probability within "
+                f"{odds.pruned:.1e}.")
+    return (f"Approximate (--max-error {odds.max_error:g}): every probability within "
+            f"{odds.pruned:.1e} of the exact one.")
+
+
 def render_planned_battles(game, state: GameState, orders: OrderSet, console: Console,
                            threshold: float = 0.5) -> list[tuple[BattleSetup, BattleOdds]]:
     """Print a table with the exact odds of each battle the combat moves start, and a
@@ -61,7 +98,7 @@ def render_planned_battles(game, state: GameState, orders: OrderSet, console: Co
         table.add_column(col, justify="left" if col in {"Battle", "Attackers", "Defenders"} else "right")
     results = []
     for setup in setups:
-        odds = battle_odds(setup, sides=game.ruleset.dice_sides)
+        odds = odds_with_progress(setup, game.ruleset.dice_sides, console, f"Odds of {setup.space}")
         results.append((setup, odds))
         table.add_row(setup.space, _short_units(game, setup.attackers), _short_units(game, setup.defenders),
                       _pct(success(setup, odds)), _pct(odds.defender_wins + odds.stalemate),
@@ -153,17 +190,20 @@ def odds_command(args, console: Console) -> int:
                         attacker_subs=args.attacker_subs,
                         defender_submerge=SubmergePolicy(args.defender_submerge),
                         stages=game.ruleset.plan.battle_stages, support=(ships, guns),
-                        unit_types=game.ruleset.units)
+                        unit_types=game.ruleset.units,
+                        low_luck=bool(args.low_luck or game.ruleset.option("low_luck", False)))
     started = time.perf_counter()
-    exact = battle_odds(setup, sides=game.ruleset.dice_sides)
+    exact = odds_with_progress(setup, game.ruleset.dice_sides, console, "Odds",
+                               max_error=args.max_error)
     elapsed = time.perf_counter() - started
-    rows = [("exact", exact, elapsed)]
+    rows = [("exact" if args.max_error is None else "approximate", exact, elapsed)]
     if args.monte_carlo:
         started = time.perf_counter()
         rows.append((f"Monte Carlo ×{args.monte_carlo}", monte_carlo(setup, args.monte_carlo, seed=0),
                      time.perf_counter() - started))
+    dice = ", Low Luck" if setup.low_luck else ""
     table = Table(title=f"{_units_text(game, attackers + ships)}  vs  {_units_text(game, defenders + guns)}"
-                        f"  ({'sea' if is_sea else 'land'})", title_justify="left")
+                        f"  ({'sea' if is_sea else 'land'}{dice})", title_justify="left")
     table.add_column("")
     for label, _, _ in rows:
         table.add_column(label, justify="right")
@@ -180,7 +220,8 @@ def odds_command(args, console: Console) -> int:
     table.add_row("Rounds", *(f"{o.rounds:.2f}" for _, o, _ in rows))
     table.add_row("Time", *(f"{t * 1000:.1f} ms" for _, _, t in rows))
     console.print(table)
-    survivors = Table(title="Most likely survivors (exact)", title_justify="left")
+    console.print(exactness(exact), highlight=False)
+    survivors = Table(title="Most likely survivors", title_justify="left")
     survivors.add_column("Attacker left")
     survivors.add_column("", justify="right")
     survivors.add_column("Defender left")

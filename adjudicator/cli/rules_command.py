@@ -14,8 +14,12 @@ def cmd_rules(args, console: Console) -> int:
     from ..service.games import load_game
     game = load_game(args.ruleset)
     console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
-    for name, value in sorted(game.ruleset.options.items()):
-        console.print(f"  option {name} = {value}")
+    from ..model.rules import ENGINE_OPTIONS
+    for name, value in sorted({**ENGINE_OPTIONS, **game.ruleset.options}.items()):
+        where = " (any edition; set with pbem new --option)" if name in ENGINE_OPTIONS else ""
+        console.print(f"  option {name} = {value}{where}")
+    console.print("  Low Luck rulings (subs, first strike, AA fire, two-hit units): "
+                  "docs/low-luck.md")
     for i, ruling in enumerate(game.ruleset.rulings, 1):
         console.print(f"  {i:2}. {ruling}")
     return EXIT_OK

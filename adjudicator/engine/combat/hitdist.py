@@ -4,7 +4,7 @@ With ordinary dice every die of a volley hits independently on ``target`` or les
 volley's hits are binomial and a group's the convolution of its volleys'.  With Low Luck
 (``BattleSetup.low_luck``, the tournament dice mode) a group whose units total ``T`` attack
 points scores ``T // sides`` hits for certain plus one die for the remainder, hitting on
-``T % sides`` or less (``lowluck.group_hits`` does the same with real dice).
+``T % sides`` or less (``lowluck.roll_groups`` does the same with real dice).
 
 A *group* is one side's volleys in one stage whose hits go to the same target class
 (``casualties.hits_by_class``): that is what both the dice driver and the exact odds roll
@@ -69,16 +69,22 @@ class HitDists:
             found = self._binom[key] = binomial_pmf(n, min(target, self.sides) / self.sides)
         return found
 
-    def group(self, volleys: tuple[tuple[int, int], ...]) -> np.ndarray:
-        """The hit distribution of volleys ``((count, target), ...)`` fired as one group."""
+    def group(self, volleys: tuple[tuple[int, int, str], ...]) -> np.ndarray:
+        """The hit distribution of volleys ``((count, target, step), ...)`` whose hits go to
+        the same target class.  With Low Luck each step's volleys are one group
+        (``combat.lowluck``), and the groups' distributions are convolved."""
         found = self._group.get(volleys)
         if found is None:
             if self.low_luck:
-                total = sum(n * max(0, min(t, self.sides)) for n, t in volleys)
-                found = low_luck_pmf(total, self.sides)
+                totals: dict[str, int] = {}
+                for n, t, step in volleys:
+                    totals[step] = totals.get(step, 0) + n * max(0, min(t, self.sides))
+                found = np.ones(1)
+                for total in totals.values():
+                    found = np.convolve(found, low_luck_pmf(total, self.sides))
             else:
                 found = np.ones(1)
-                for n, t in volleys:
+                for n, t, _ in volleys:
                     found = np.convolve(found, self.binomial(n, t))
                 if self.tail:
                     found = np.where(found < self.tail, 0.0, found)
