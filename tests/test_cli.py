@@ -538,7 +538,7 @@ def test_new_game_with_low_luck(tmp_path, capsys):
     assert json.loads((tmp_path / "ll" / "game.json").read_text())["options"]["low_luck"] is True
     code, out = pbem(capsys, "new", tmp_path / "bad", "--option", "low_lock=true")
     assert_clean_failure(code, out)
-    assert "unknown option" in out and "low_luck" in out
+    assert "has no option 'low_lock'" in out and "low_luck (default false)" in out
 
 
 def test_odds_bad_input_is_a_message(capsys):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.message
 import tomllib
+from xml.etree import ElementTree
 
 import pytest
 
@@ -109,8 +110,11 @@ def test_corpus_message(name, templates, tmp_path):
         assert sorted(m["To"] for m in results.values()) == sorted(
             ["ivan@example.org", "hans@example.org", "tom@example.org", "taro@example.org",
              "sam@example.org"])
-        names = {p.get_filename() for p in next(iter(results.values())).iter_attachments()}
-        assert {"0001-ussr.json", "0001-ussr.json.sig", "0001-ussr.txt", "game.json"} <= names
+        parts = {p.get_filename(): p for p in next(iter(results.values())).iter_attachments()}
+        assert {"0001-ussr.json", "0001-ussr.json.sig", "0001-ussr.txt", "game.json",
+                "report-0001-ussr.html", "board-0001-ussr.svg"} <= set(parts)
+        board = ElementTree.fromstring(parts["board-0001-ussr.svg"].get_content())
+        assert board.tag == "{http://www.w3.org/2000/svg}svg"
     else:
         assert not results
     if want["reply"]:

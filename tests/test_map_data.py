@@ -6,13 +6,14 @@ from collections import Counter
 
 import pytest
 
-from adjudicator.io import paths
 from adjudicator.model.errors import DataError
 from adjudicator.io.loader import content_hash
 from adjudicator.service.games import initial_state, load_game
 from adjudicator.model.units import Domain
 
-TRIPLEA_1941 = paths.ROOT.parent / "shared" / "reference" / "triplea-maps" / "WW2v6_1941.xml"
+from reference_sources import TRIPLEA_MAPS
+
+TRIPLEA_1941 = TRIPLEA_MAPS / "WW2v6_1941.xml"
 
 SEED_SOVIET_SETUP = {                       # seed [L77-L83], exactly
     "Russia": {"infantry": 3, "tank": 1, "fighter": 1},

@@ -1,7 +1,7 @@
 """The A&A Spring 1942 data files (maps/aa1942), read with tomllib: internal consistency, the seed's
 own facts, and a cross-check against TripleA WW2v4.xml through the project's importer.
 
-The engine's loader cannot load 1942 yet, so these tests read the TOML directly.  Every difference
+These tests read the TOML directly, apart from the loader.  Every difference
 between our data and TripleA, and every place where a stat differs from the seed's literal text,
 must be listed below with the ruling (a phrase of a game.toml ruling) that explains it.
 """
@@ -16,6 +16,8 @@ from itertools import combinations_with_replacement
 import pytest
 
 from adjudicator.io import paths
+
+from reference_sources import SEEDS, TRIPLEA_MAPS
 from adjudicator.io.triplea import (
     DEFAULT_PLAYERS,
     DEFAULT_UNIT_TYPES,
@@ -25,12 +27,7 @@ from adjudicator.io.triplea import (
 )
 
 DATA = paths.MAPS_DIR / "aa1942"
-# The team's shared folder sits beside the repository (/work/shared next to /work/main), or
-# further up when the repository is a worktree (/work/wt/NAME).
-SHARED = next((p / "shared" for p in paths.ROOT.parents if (p / "shared" / "reference").is_dir()),
-              paths.ROOT.parent / "shared")
-TRIPLEA_1942 = SHARED / "reference" / "triplea-maps" / "WW2v4.xml"
-SEEDS = SHARED / "seeds"
+TRIPLEA_1942 = TRIPLEA_MAPS / "WW2v4.xml"
 STATS = ("cost", "attack", "defense", "move")
 
 # --- the seed's facts (seed 000; line numbers as in shared/rules/aa1942-spring.md) ---

@@ -14,6 +14,7 @@ from rich.console import Console
 from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
 from adjudicator.model.events import (
+    OrderReduced,
     AircraftLost,
     BattleEnded,
     BattleStarted,
@@ -182,6 +183,10 @@ def make_events():
         Refunded(power="germany", units={"tank": 1}, ipcs=6),
         OrderSkipped(line=12, order="move 2 inf Karelia -> Finland", reason="units_not_there",
                      params={"unit": "infantry", "count": 2, "space": "Karelia"}),
+        OrderReduced(line=13, order="move 2 fighter Karelia -> Germany", moved={"fighter": 1},
+                     reason="units_cannot_move",
+                     params={"unit": "fighter", "count": 2, "space": "Karelia", "found": 1,
+                             "blocked": 0}),
         IncomeCollected(power="germany", income=20, total=48, reason="",
                         items=(("territories", 20),)),
         StandingOrdersChanged(power="germany", count=3),
@@ -315,6 +320,15 @@ def test_skipped_orders_show_line_and_reason():
     assert re.search(r"12\s+move 2 inf Karelia -> Finland\s+needs 2 Infantry in Karelia, but none", text)
     # shown prominently, right after the header
     assert text.index("Orders not carried out") < text.index("Purchases")
+
+
+def test_reduced_order_says_what_moved_and_why_not_all():
+    events = [OrderReduced(line=7, order="move 2 fighter West Russia -> Russia", moved={"fighter": 1},
+                           reason="units_cannot_move",
+                           params={"unit": "fighter", "count": 2, "space": "West Russia", "found": 1,
+                                   "blocked": 0})]
+    text = text_of(events)
+    assert re.search(r"7\s+move 2 fighter West Russia -> Russia\s+only 1 Fighter moved: needs 2", text)
 
 
 def test_income_table_from_events():

@@ -1,11 +1,13 @@
 """The ``pbem`` command line.  Every error a user can cause is printed as a message with a
-non-zero exit status, never as a traceback.  Each command lives in its own module with a
-``register(subparsers)`` function; ``COMMANDS`` lists them in help order."""
+non-zero exit status, never as a traceback (the statuses: ``common.EXIT_*``, documented in
+docs/cli.md).  Each command lives in its own module with a ``register(subparsers)``
+function; ``COMMANDS`` lists them in help order."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
 
@@ -13,47 +15,78 @@ from rich.markup import escape
 
 from .. import __version__
 from ..model.errors import OrdersSyntaxError, PbemError
-from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_REJECTED, console, error_console
+from .common import (
+    EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED, console, error_console,
+)
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keys_command", "odds_command",
-            "rules_command", "cases_command", "map_command")
+            "rules_command", "cases_command", "map_command", "completion_command",
+            "tournament_command")
+
+NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for "
                                      "Axis & Allies: text orders, verifiable dice, signed turn files.")
     parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    parser.add_argument("--no-color", dest="no_color", action="store_true",
+                        help=NO_COLOR_HELP)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").register(sub)
+    _everywhere(sub)
     return parser
+
+
+def _everywhere(sub) -> None:
+    """``--no-color`` after any command too (``pbem check ORDERS --no-color``)."""
+    for command in sub.choices.values():
+        command.add_argument("--no-color", dest="no_color", action="store_true",
+                             default=argparse.SUPPRESS, help=NO_COLOR_HELP)
+        for action in command._subparsers._group_actions if command._subparsers else ():
+            if isinstance(action, argparse._SubParsersAction):
+                _everywhere(action)
+
+
+def _json_error(args, kind: str, message: str, status: int) -> None:
+    """With ``--json``, a failure is a JSON object on stdout too, for programs."""
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps({"schema": 1, "command": args.command, "error": {
+            "kind": kind, "message": message, "exit_status": status}}, indent=2) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    out = console()
+    no_color = True if args.no_color else None      # None: rich reads NO_COLOR itself
+    out = console(no_color)
+    errors = error_console(no_color)
     try:
         return args.func(args, out)
     except PbemError as err:
-        error_console().print(f"[red bold]error:[/] {escape(str(err))}", markup=True)
+        errors.print(f"[red bold]error:[/] {escape(str(err))}", markup=True)
         rejected = getattr(err, "problems", None) or isinstance(err, OrdersSyntaxError)
-        return EXIT_REJECTED if rejected else EXIT_INPUT
+        status = EXIT_REJECTED if rejected else EXIT_INPUT
+        _json_error(args, "rejected" if rejected else "usage", str(err), status)
+        return status
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except OSError as err:  # a path the user gave cannot be read or written
         if os.environ.get("PBEM_DEBUG"):
             raise
         where = f"{err.filename}: " if err.filename else ""
-        error_console().print(f"[red bold]error:[/] {escape(where + (err.strerror or str(err)))}",
-                               markup=True)
+        errors.print(f"[red bold]error:[/] {escape(where + (err.strerror or str(err)))}",
+                     markup=True)
+        _json_error(args, "usage", where + (err.strerror or str(err)), EXIT_INPUT)
         return EXIT_INPUT
     except Exception as err:  # a bug, not bad input: say so plainly
         if os.environ.get("PBEM_DEBUG"):
             raise
-        error_console().print(f"[red bold]internal error:[/] {escape(type(err).__name__)}: "
-                               f"{escape(str(err))}\n"
-                               "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")
+        errors.print(f"[red bold]internal error:[/] {escape(type(err).__name__)}: "
+                     f"{escape(str(err))}\n"
+                     "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")
+        _json_error(args, "internal", f"{type(err).__name__}: {err}", EXIT_INTERNAL)
         return EXIT_INTERNAL
 
 

@@ -41,11 +41,16 @@ def cmd_verify(args, console: Console) -> int:
     from ..service import known
     from ..service.audit import render_audit, verify_game
     from ..service.games import load_game
+    from .progress import ProgressBar
     directory = game_to_verify(args)
     expected = load_public_key(args.gm_key) if args.gm_key else None
     recorded = known.read_known(args.known) if args.known else []
-    report = verify_game(directory, load_game, expected_gm_key=expected,
-                         require_replay=args.require_replay)
+    with ProgressBar("Verifying turns", 0, no_color=getattr(args, "no_color", None)) as bar:
+        report = verify_game(directory, load_game, expected_gm_key=expected,
+                             require_replay=args.require_replay,
+                             progress=lambda done, total: bar.update(done, total))
+    if args.json:
+        return _verify_json(args, report, known, recorded)
     render_audit(report, console)
     status = EXIT_OK if report.ok else EXIT_REJECTED
     if args.known:
@@ -62,6 +67,19 @@ def cmd_verify(args, console: Console) -> int:
         added = known.record(args.record, report.game_id, report.verified_files)
         console.print(f"Recorded {added} new file digest(s) in {escape(args.record)}.")
     return status
+
+
+def _verify_json(args, report, known, recorded) -> int:
+    from .json_output import emit, verify_json
+    problems = count = added = None
+    if args.known:
+        problems = known.compare_known(report.game_id, report.verified_files, recorded)
+        count = sum(k.game_id == report.game_id for k in recorded)
+    if args.record and report.game_id is not None:
+        added = known.record(args.record, report.game_id, report.verified_files)
+    data = verify_json(report, problems, count, added)
+    emit(data)
+    return EXIT_OK if data["ok"] else EXIT_REJECTED
 
 
 def _print_version(console: Console, label: str, version) -> None:
@@ -115,6 +133,8 @@ def register(sub) -> None:
     p.add_argument("--record", metavar="FILE",
                    help="append the digest of every verified file to FILE (one line per file: "
                         "GAME_ID PATH DIGEST)")
+    p.add_argument("--json", action="store_true",
+                   help="print the audit as JSON (docs/json.md); exit status as without it")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("compare", help="find the first published file where two copies of a "

@@ -4,6 +4,7 @@ problems.  Every error a user can cause becomes a ``PbemError`` with a message."
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -11,7 +12,11 @@ from rich.markup import escape
 
 from ..model.errors import OrdersSyntaxError, PbemError
 
-EXIT_OK, EXIT_REJECTED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+# Exit statuses (docs/cli.md): 0 ok; 1 orders rejected, audit failed, copies diverge (the
+# command worked and the answer is "no"); 2 usage error (bad arguments, a missing or
+# unreadable file, not a game directory); 3 internal error (a bug); 130 interrupted.
+EXIT_OK, EXIT_REJECTED, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+STDIN = "-"                     # an orders path that means standard input
 
 
 DEFAULT_RULESET = "aa1941"      # the edition commands use when none is named
@@ -30,18 +35,29 @@ def game_option(p) -> None:
     p.add_argument("-g", "--game", default=".", help="game directory (default: .)")
 
 
-def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+def console(no_color: bool | None = None) -> Console:
+    """stdout.  ``no_color`` None: colours unless NO_COLOR is set (rich reads it)."""
+    return Console(highlight=False, soft_wrap=False, no_color=no_color)
+
+
+def source_name(path: str) -> str:
+    """How messages name an orders path: ``stdin`` for ``-``."""
+    return "stdin" if path == STDIN else path
+
+
+def orders_argument(p, help_text: str = "the orders file ('-': standard input)") -> None:
+    p.add_argument("orders", help=help_text)
 
 
 def read_text(path: str, what: str, limit: int | None = None) -> str:
     """A regular file's text (UTF-8, exactly as written: line endings are the orders
-    reader's business), at most ``limit`` bytes (default: the orders limit)."""
+    reader's business), at most ``limit`` bytes (default: the orders limit); ``-``:
+    standard input."""
     data = read_bytes(path, what, limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise PbemError(f"{what} {path} is not UTF-8 text (byte {err.start})") from None
+        raise PbemError(f"{what} {source_name(path)} is not UTF-8 text (byte {err.start})") from None
 
 
 def print_problems(console: Console, problems, path: str, game=None) -> None:
@@ -122,12 +138,29 @@ def load_game_dir(game_dir: str, command: str = "COMMAND"):
 
 def read_bytes(path: str, what: str, limit: int | None = None) -> bytes:
     """A regular file's bytes (never a FIFO or device), at most ``limit`` bytes (default:
-    the orders limit)."""
+    the orders limit); ``-`` reads standard input (as much, no more)."""
     from ..io.orders_text import MAX_ORDERS_BYTES
     from ..io.storage import read_regular
+    limit = MAX_ORDERS_BYTES if limit is None else limit
+    if path == STDIN:
+        return _read_stdin(what, limit)
     if not Path(path).exists() and not Path(path).is_symlink():
         raise PbemError(f"{what} {path} does not exist")
-    return read_regular(path, what, MAX_ORDERS_BYTES if limit is None else limit, PbemError)
+    return read_regular(path, what, limit, PbemError)
+
+
+def _read_stdin(what: str, limit: int) -> bytes:
+    stream = sys.stdin
+    if stream is None:
+        raise PbemError(f"no standard input to read the {what} from")
+    if stream.isatty():
+        error_console().print(f"Reading the {what} from standard input (end with Ctrl-D).")
+    data = getattr(stream, "buffer", stream).read(limit + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if len(data) > limit:
+        raise PbemError(f"the {what} on standard input is larger than {limit} bytes")
+    return data
 
 
 def positive_int(text: str) -> int:
@@ -140,7 +173,26 @@ def positive_int(text: str) -> int:
     return value
 
 
-def error_console() -> Console:
+def percentage(text: str) -> float:
+    """``--warn-below``: a percentage, ``50`` or ``50%`` (0 to 100), as a fraction.  A bare
+    number below 1 is refused: it used to be a fraction (0.5), and reading it as 0.5%
+    would silently change what it means."""
+    raw = text.strip()
+    number = raw[:-1].strip() if raw.endswith("%") else raw
+    try:
+        value = float(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage (e.g. 50 or 50%)") from None
+    if not 0 <= value <= 100 or value != value:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage from 0 to 100")
+    if 0 < value < 1 and not raw.endswith("%"):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a percentage, e.g. {value * 100:g} for {value * 100:g}% "
+            f"(write {text}% if you mean {text} percent)")
+    return value / 100
+
+
+def error_console(no_color: bool | None = None) -> Console:
     """stderr, one message per line (long lines are not wrapped, so they stay greppable)."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, no_color=no_color)
 

@@ -15,6 +15,7 @@ from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
+    orders_argument, percentage, source_name,
 )
 
 
@@ -23,7 +24,9 @@ def cmd_new(args, console: Console) -> int:
     from ..service.games import load_game
     if not args.dir.strip():
         raise PbemError("give the directory for the new game, e.g. 'pbem new my-game'")
-    game = load_game(args.ruleset, options=_rule_options(args.option or ()))
+    game = load_game(args.ruleset)
+    if args.option:
+        game = _with_options(args.ruleset, game, args.option)
     game_id = args.id if args.id is not None else Path(args.dir).resolve().name
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
@@ -35,23 +38,50 @@ def cmd_new(args, console: Console) -> int:
                                seeds=seeds, gm_key_source=args.key)
     console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
                   f"{escape(str(path))}")
-    console.print(f"First to play: {game.ruleset.powers[game.ruleset.turn_order[0]].name}. "
-                  "Check orders with [bold]pbem check ORDERS -g DIR[/].")
+    from .next_steps import after_new
+    for line in after_new(args.dir, gamedir.read_game(args.dir)[0], game):
+        console.print(escape(line), soft_wrap=True, highlight=False)
     return EXIT_OK
 
 
-def _rule_options(items) -> dict[str, bool | int | str] | None:
-    """``--option NAME=VALUE`` items -> options (true/false -> bool, digits -> int)."""
-    options: dict[str, bool | int | str] = {}
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def _with_options(ruleset: str, game, items):
+    """The game with ``--option NAME=VALUE`` items set, each checked against the edition's
+    options (``pbem rules`` lists them) and typed like its default."""
+    from ..model.errors import DataError
+    from ..model.rules import ENGINE_OPTIONS
+    from ..service.games import load_game
+    defaults = {**ENGINE_OPTIONS, **game.ruleset.options}
+    known = ", ".join(f"{k} (default {str(v).lower() if isinstance(v, bool) else v})"
+                      for k, v in sorted(defaults.items())) or "none"
+    chosen: dict = {}
     for item in items:
-        name, sep, raw = item.partition("=")
-        name, raw = name.strip(), raw.strip()
+        name, sep, raw = (part.strip() for part in item.partition("="))
         if not sep or not name or not raw:
-            raise PbemError(f"--option {item!r}: write NAME=VALUE, e.g. low_luck=true")
-        low = raw.casefold()
-        options[name] = (low == "true" if low in ("true", "false")
-                         else int(raw) if raw.lstrip("-").isdigit() else raw)
-    return options or None
+            raise PbemError(f"--option wants NAME=VALUE, e.g. turkish_straits=false, not {item!r}")
+        if name not in defaults:
+            raise PbemError(f"--option {name}: {game.ruleset.title} has no option {name!r}; "
+                            f"its options: {known} (pbem rules --ruleset {ruleset})")
+        default = defaults[name]
+        if isinstance(default, bool):
+            if raw.casefold() not in _TRUE + _FALSE:
+                raise PbemError(f"--option {name}={raw}: give true or false")
+            value = raw.casefold() in _TRUE
+        elif isinstance(default, int):
+            try:
+                value = int(raw)
+            except ValueError:
+                raise PbemError(f"--option {name}={raw}: give a whole number") from None
+        else:
+            value = raw
+        chosen[name] = value
+    try:
+        return load_game(ruleset, options={**game.ruleset.options, **chosen})
+    except DataError as err:          # e.g. a value the edition's data does not know
+        detail = str(err).splitlines()[-1].strip(" -")
+        raise PbemError(f"--option: {detail}") from None
 
 
 def _player_options(game, player_items, email_items) -> dict[str, dict]:
@@ -86,12 +116,18 @@ def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
     game, state = load_game_dir(args.game, f"show -g {args.game}")
     if wants_picture(args):
+        if args.json:
+            raise PbemError("--json prints the position, --svg/--png draw it: give one")
         from .pictures import save_board
         from ..io import layout
         from ..io.turnfile import read_turn_file
         turns = layout.list_turns(args.game)
         events = read_turn_file(turns[-1][2])[0].events if turns and not args.no_events else ()
         save_board(console, args, game, state, events)
+        return EXIT_OK
+    if args.json:
+        from .json_output import emit, show_json
+        emit(show_json(game, state))
         return EXIT_OK
     power = None
     if args.power:
@@ -103,25 +139,37 @@ def cmd_show(args, console: Console) -> int:
 
 def cmd_check(args, console: Console) -> int:
     from ..service.checking import check_orders
+    source = source_name(args.orders)
     game, state = load_game_dir(args.game, f"check {args.orders} -g {args.game}")
     text = read_text(args.orders, "orders file")
     notes: list = []
     # The rules are checked on every line that parsed, so all problems show at once.
     result = check_orders(game, state, text, odds=False, notes=notes)
     orders, syntax_errors, problems = result.orders, result.syntax_errors, result.problems
-    for note in notes:             # mail greetings, quotes, signatures skipped on purpose
-        console.print(f"[yellow]{escape(args.orders)}:[/] {escape(str(note))}", markup=True,
-                      highlight=False, soft_wrap=True)
-    for e in syntax_errors:
-        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(str(e))}", markup=True,
-                      highlight=False, soft_wrap=True)
-    print_problems(console, problems, args.orders, game)
     errors = len(syntax_errors) + sum(p.severity == "error" for p in problems)
     from ..service import gamedir
     header = gamedir.header_problem(gamedir.read_game(args.game)[0], state, text)
+    errors += bool(header)
+    if args.json:
+        from ..engine.turn import planned_battles
+        from ..engine.combat.odds import battle_odds
+        from .json_output import check_json, emit
+        battles = [] if errors or args.no_odds else [
+            (s, battle_odds(s, sides=game.ruleset.dice_sides))
+            for s in planned_battles(game, state, orders)]
+        emit(check_json(game, state, notes=notes, syntax_errors=syntax_errors,
+                        problems=problems, header=header, battles=battles,
+                        threshold=args.warn_below))
+        return EXIT_REJECTED if errors else EXIT_OK
+    for note in notes:             # mail greetings, quotes, signatures skipped on purpose
+        console.print(f"[yellow]{escape(source)}:[/] {escape(str(note))}", markup=True,
+                      highlight=False, soft_wrap=True)
+    for e in syntax_errors:
+        console.print(f"[red]{escape(source)}: error:[/] {escape(str(e))}", markup=True,
+                      highlight=False, soft_wrap=True)
+    print_problems(console, problems, source, game)
     if header:
-        console.print(f"[red]{escape(args.orders)}: error:[/] {escape(header)}", soft_wrap=True)
-        errors += 1
+        console.print(f"[red]{escape(source)}: error:[/] {escape(header)}", soft_wrap=True)
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below)
@@ -155,7 +203,10 @@ def cmd_process(args, console: Console) -> int:
     if args.report:
         save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,
                      overwrite=args.force)
-        console.print(f"Report saved to {escape(args.report)}")
+    from .next_steps import after_turn
+    console.rule("[bold]Next[/]", align="left")
+    for line in after_turn(args.game, gamedir.read_game(args.game)[0], game, turn, args.report):
+        console.print(escape(line), soft_wrap=True, highlight=False)
     return EXIT_OK
 
 
@@ -219,23 +270,29 @@ def cmd_demo(args, console: Console) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("new", help="start a game in a new directory")
-    p.add_argument("dir")
+    p = sub.add_parser("new", help="start a game in a new directory",
+                       description="Start a game: writes DIR/game.json (signed by the game "
+                                   "master's key) with the edition, its rule options and the "
+                                   "players, and commits to the first turn's dice seed.")
+    p.add_argument("dir", metavar="DIR", help="the new game's directory")
     ruleset_option(p)
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a rule option for this game, e.g. low_luck=true (Low Luck dice, any "
+                        "edition) or turkish_straits=false (repeat for several; pbem rules "
+                        "--ruleset NAME lists them with their defaults)")
     p.add_argument("--id", help="game id (default: the directory name)")
     add_key_options(p, "game master's ed25519 key: a private key file, or a public key whose "
                        "private half is in ssh-agent (default: generate one in DIR/.secret)")
     p.add_argument("--player", action="append", metavar="POWER=KEY.pub[,email=ADDR][,name=NAME]",
-                   help="a player's ed25519 public key (and address, name); that power's orders "
-                        "must then be signed (ssh-keygen -Y sign -n pbem-orders -f KEY ORDERS) "
-                        "and carry 'game:' and 'turn:' header lines")
+                   help="a player (repeat per power): their ed25519 public key, and optionally "
+                        "their mail address and name, e.g. germany=hans.pub,email=hans@example.org,"
+                        "name=Hans. That power's orders must then be signed (ssh-keygen -Y sign "
+                        "-n pbem-orders -f KEY ORDERS) and carry 'game:' and 'turn:' lines")
     p.add_argument("--email", action="append", metavar="POWER=ADDRESS",
-                   help="a player's email address")
+                   help="a player's mail address without a key (repeat per power), e.g. "
+                        "uk=tom@example.org: pbem and pbem mail say what to send to whom")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE",
-                   help="set a rule option for this game, e.g. low_luck=true (Low Luck dice, "
-                        "any edition) or an option of the edition ('pbem rules' lists them)")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("show", help="show the board (as tables, or as a picture with --svg/--png)")
@@ -244,18 +301,24 @@ def register(sub) -> None:
     picture_options(p)
     p.add_argument("--no-events", action="store_true",
                    help="picture without the last turn's moves, battles and captures")
+    p.add_argument("--json", action="store_true",
+                   help="print the position as JSON (docs/json.md; --power does not filter it)")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")
-    p.add_argument("orders")
+    orders_argument(p)
     game_option(p)
     p.add_argument("--no-odds", action="store_true", help="do not compute battle odds")
-    p.add_argument("--warn-below", type=float, default=0.5,
-                   help="warn about attacks with a lower chance of success (default 0.5)")
+    p.add_argument("--warn-below", type=percentage, default=0.5, metavar="PERCENT",
+                   help="warn about attacks whose chance of success is below PERCENT "
+                        "(50 or 50%%; default 50)")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON: problems with codes and parameters, odds "
+                        "(docs/json.md)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
-    p.add_argument("orders")
+    orders_argument(p)
     game_option(p)
     add_key_options(p, "game master's key, as for 'pbem new' (default: the key the game was "
                        "created with)")

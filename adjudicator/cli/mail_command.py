@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, read_bytes
+from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, read_bytes, source_name
 
 
 def _config(args):
@@ -26,9 +26,10 @@ def _config(args):
 
 def _renderers():
     from ..present.report import report_html, report_text
+    from ..present.report_board import board_after_turn
     from ..service.mail.results import Renderers
     from ..present.check_view import check_text
-    return Renderers(report_text, report_html, check_text)
+    return Renderers(report_text, report_html, check_text, board_after_turn)
 
 
 def _say(console: Console, text: str) -> None:
@@ -79,7 +80,8 @@ def cmd_mail_send(args, console: Console) -> int:
                       f"{game.ruleset.powers[state.power].name}'s turn, not "
                       f"{game.ruleset.powers[prepared.power].name}'s; checked against the "
                       "current position")
-    _say(console, check_text(game, prepared.state, prepared.check, args.orders).rstrip())
+    _say(console, check_text(game, prepared.state, prepared.check,
+                             source_name(args.orders)).rstrip())
     if not prepared.check.ok and not args.check and not args.force:
         _say(console, "not sent: fix the errors, or send with --check to ask the game master "
                       "for a check, or --force")
@@ -172,7 +174,7 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_mail_run)
 
     p = msub.add_parser("send", help="player: check, sign and send orders")
-    p.add_argument("orders")
+    p.add_argument("orders", help="the orders file ('-': standard input)")
     common(p)
     p.add_argument("--check", action="store_true",
                    help="ask the game master for a check only (nothing is processed)")

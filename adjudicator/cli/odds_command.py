@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from .common import ruleset_option
-
+from .common import positive_int, ruleset_option
 
 def _max_error(text: str) -> float:
     import argparse
@@ -25,9 +24,10 @@ def cmd_odds(args, console: Console) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("odds", help='exact battle odds: pbem odds "3 inf, 1 tank" vs "4 inf"')
-    p.add_argument("attackers")
+    p.add_argument("attackers", help='units as in orders: "3 inf, 1 tank", "2x inf + 1 arm", '
+                                     '"1 cv (2 ftr), 1 dd", "1 trn (2 inf)"')
     p.add_argument("vs", choices=["vs"], metavar="vs")
-    p.add_argument("defenders")
+    p.add_argument("defenders", help="the defending units (a carrier's fighters defend)")
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--land", action="store_true", help="land battle (default)")
     kind.add_argument("--sea", action="store_true", help="sea battle")
@@ -46,6 +46,8 @@ def register(sub) -> None:
     p.add_argument("--max-error", type=_max_error, metavar="E",
                    help="trade exactness for speed: every probability within E (e.g. 1e-4)")
     ruleset_option(p)
-    p.add_argument("--monte-carlo", type=int, metavar="RUNS", help="also run RUNS seeded simulations")
+    p.add_argument("--monte-carlo", type=positive_int, metavar="RUNS",
+                   help="also run RUNS seeded simulations (a progress bar when it takes a while)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (docs/json.md)")
     p.set_defaults(func=cmd_odds)
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import time
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..engine.combat import BattleSetup, BattleUnit
+from ..engine.combat import BattleSetup
 from ..model.errors import PbemError
 from ..engine.combat.odds import BattleOdds, battle_odds, monte_carlo
-from ..model.orders import Buy, OrderSet, RetreatCondition, SubmergePolicy
-from ..present.report import format_units
+from ..model.orders import OrderSet, SubmergePolicy
+from ..model.rules import Domain
 from ..model.state import GameState
+from ..present.check_view import OUTCOME_COLUMNS, OUTCOME_LEGEND, outcome_shares, percentages
+from ..present.report import format_units
 
 
 def _pct(p: float) -> str:
@@ -47,30 +50,13 @@ def success(setup: BattleSetup, odds: BattleOdds) -> float:
     return odds.attacker_wins if setup.is_sea else odds.captured
 
 
-def odds_with_progress(setup: BattleSetup, sides: int, console: Console, label: str,
-                       max_error: float | None = None) -> BattleOdds:
-    """``battle_odds``, with a progress bar on a terminal once it has taken a second."""
-    if not console.is_terminal:
-        return battle_odds(setup, sides=sides, max_error=max_error)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    started = time.perf_counter()
-    bar: list = []
-
-    def progress(done: float) -> None:
-        if not bar:
-            if time.perf_counter() - started < 1.0:
-                return
-            shown = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                             console=console, transient=True)
-            shown.start()
-            bar.extend([shown, shown.add_task(label, total=1.0)])
-        bar[0].update(bar[1], completed=done)
-
-    try:
-        return battle_odds(setup, sides=sides, max_error=max_error, progress=progress)
-    finally:
-        if bar:
-            bar[0].stop()
+def odds_with_progress(setup: BattleSetup, sides: int, label: str,
+                       max_error: float | None = None, no_color: bool | None = None) -> BattleOdds:
+    """``battle_odds``, with a progress bar on a terminal's stderr once it takes a while."""
+    from .progress import ProgressBar
+    with ProgressBar(f"{label} (% of the probability settled)", 100, no_color=no_color) as bar:
+        return battle_odds(setup, sides=sides, max_error=max_error,
+                           progress=lambda done: bar.update(int(100 * done)))
 
 
 def exactness(odds: BattleOdds) -> str:
@@ -87,65 +73,41 @@ def exactness(odds: BattleOdds) -> str:
 def render_planned_battles(game, state: GameState, orders: OrderSet, console: Console,
                            threshold: float = 0.5) -> list[tuple[BattleSetup, BattleOdds]]:
     """Print a table with the exact odds of each battle the combat moves start, and a
-    warning for each attack whose chance of success is below ``threshold``."""
+    warning for each attack whose chance of success is below ``threshold`` (0..1)."""
     from ..engine.turn import planned_battles
-    setups = planned_battles(game, state, orders)
-    if not setups:
-        return []
-    table = Table(title="Battles these orders start (exact odds, each as if fought first; "
-                        "Held = the defender keeps the space)", title_justify="left")
-    for col in ("Battle", "Attackers", "Defenders", "Success", "Held", "TUV swing", "Rounds"):
-        table.add_column(col, justify="left" if col in {"Battle", "Attackers", "Defenders"} else "right")
-    results = []
-    for setup in setups:
-        odds = odds_with_progress(setup, game.ruleset.dice_sides, console, f"Odds of {setup.space}")
-        results.append((setup, odds))
+    results = [(setup, odds_with_progress(setup, game.ruleset.dice_sides, f"Odds of {setup.space}"))
+               for setup in planned_battles(game, state, orders)]
+    render_battle_table(game, results, console, threshold)
+    return results
+
+
+def render_battle_table(game, results, console: Console, threshold: float = 0.5) -> None:
+    """The table and warnings of ``render_planned_battles`` for computed ``results``."""
+    if not results:
+        return
+    table = Table(title="Battles these orders start", title_justify="left", box=box.SIMPLE_HEAD,
+                  caption=OUTCOME_LEGEND[0].upper() + OUTCOME_LEGEND[1:] + ".",
+                  caption_justify="left")
+    for col in ("Battle", "Attackers", "Defenders"):
+        table.add_column(col, ratio=1)
+    for col in (*OUTCOME_COLUMNS, "Swing"):                   # figures never wrap
+        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
+    for setup, odds in results:
+        shares = outcome_shares(setup.is_sea, odds)
         table.add_row(setup.space, _short_units(game, setup.attackers), _short_units(game, setup.defenders),
-                      _pct(success(setup, odds)), _pct(odds.defender_wins + odds.stalemate),
-                      f"{odds.tuv_swing:+.1f}", f"{odds.rounds:.2f}")
+                      *percentages(shares.values()), f"{odds.tuv_swing:+.1f}")
     console.print(table)
     for setup, odds in results:
         if success(setup, odds) < threshold:
             console.print(f"[yellow]warning:[/] the attack on {setup.space} succeeds only "
-                          f"{100 * success(setup, odds):.1f}% of the time")
-    return results
+                          f"{100 * success(setup, odds):.1f}% of the time "
+                          f"(--warn-below {100 * threshold:g}%)")
 
 
 # -- pbem odds ----------------------------------------------------------------------------------
 
-def _parse_units(game, text: str, power: str, start_uid: int, seaborne: bool = False):
-    from ..io.parser import parse_orders
-    orders = parse_orders(f"buy {text}", game)
-    if not orders.buys:
-        raise PbemError("give the units of each side, e.g. \"3 inf, 1 tank\"")
-    buy: Buy = orders.buys[0]
-    units, uid = [], start_uid
-    for group in buy.units:
-        for _ in range(group.count):
-            units.append(BattleUnit(uid, game.ruleset.units[group.type], power, (), seaborne, None))
-            uid += 1
-    return tuple(units)
-
-
-def _parse_retreat(game, text: str, space: str) -> tuple[RetreatCondition, ...]:
-    from ..io.parser import parse_orders
-    condition = text.strip()
-    if not condition.casefold().startswith(("if ", "after ")):
-        condition = "if " + condition
-    orders = parse_orders(f"combat:\nbattle {space}: retreat {condition}", game)
-    return orders.battles[0].retreat
-
-
-def _parse_losses(game, text: str | None, space: str) -> tuple[str, ...]:
-    if not text:
-        return ()
-    from ..io.parser import parse_orders
-    return parse_orders(f"combat:\nbattle {space}: losses {text}", game).battles[0].loss_order
-
-
 def _check_domains(attackers, defenders, is_sea: bool) -> None:
     """Refuse a battle the rules cannot produce (ships on land, armies at sea)."""
-    from ..model.rules import Domain
     wrong = Domain.LAND if is_sea else Domain.SEA
     for side, units in (("attackers", attackers), ("defenders", defenders)):
         bad = sorted({u.type.name for u in units if u.type.domain == wrong})
@@ -157,23 +119,25 @@ def _check_domains(attackers, defenders, is_sea: bool) -> None:
         raise PbemError("--from-sea lists land units unloaded from transports")
 
 
-def odds_command(args, console: Console) -> int:
-    from ..service.games import load_game
-    game = load_game(args.ruleset)
+def odds_setup(game, args, notes: list[str]) -> BattleSetup:
+    """The battle ``pbem odds`` was asked about."""
+    from .odds_input import battle_units, loss_order, retreat_conditions
     order = game.ruleset.turn_order
     attacker, defender = order[1], order[0]   # any two enemies: ownership does not change odds
     is_sea = bool(args.sea)
     space = next(t.key for t in game.map.territories.values() if t.is_sea == is_sea)
-    attackers = _parse_units(game, args.attackers, attacker, 1)
+    attackers = battle_units(game, args.attackers, "the attackers", attacker, 1, notes=notes)
     if args.from_sea:
         if is_sea:
             raise PbemError("--from-sea is for the land part of an amphibious assault")
-        attackers += _parse_units(game, args.from_sea, attacker, 500, seaborne=True)
-    defenders = _parse_units(game, args.defenders, defender, 1000)
+        attackers += battle_units(game, args.from_sea, "--from-sea", attacker, 500, seaborne=True)
+    defenders = battle_units(game, args.defenders, "the defenders", defender, 1000,
+                             defending=True)
     # Units never on the battle board (an AA gun) fire from beside it: the defender's support.
     guns = tuple(u for u in defenders if u.type.has("noncombatant"))
     defenders = tuple(u for u in defenders if not u.type.has("noncombatant"))
-    ships = _parse_units(game, args.bombard, attacker, 2000) if getattr(args, "bombard", None) else ()
+    ships = (battle_units(game, args.bombard, "--bombard", attacker, 2000)
+             if getattr(args, "bombard", None) else ())
     if ships and (is_sea or not args.from_sea):
         raise PbemError("--bombard is for an amphibious assault (give --from-sea too)")
     if any(not u.type.has("bombard") for u in ships):
@@ -181,29 +145,58 @@ def odds_command(args, console: Console) -> int:
     if not attackers or not (defenders or guns):
         raise PbemError("both sides need at least one unit")
     _check_domains(attackers, defenders, is_sea)
-    retreat = _parse_retreat(game, args.retreat, space) if args.retreat else ()
-    setup = BattleSetup(battle_id="odds", space=space, is_sea=is_sea, attacker=attacker,
-                        attackers=attackers, defenders=defenders, retreat=retreat,
-                        retreat_options=("(retreat)",) if retreat else (),
-                        attacker_loss_order=_parse_losses(game, args.attacker_losses, space),
-                        defender_loss_order=_parse_losses(game, args.defender_losses, space),
-                        attacker_subs=args.attacker_subs,
-                        defender_submerge=SubmergePolicy(args.defender_submerge),
-                        stages=game.ruleset.plan.battle_stages, support=(ships, guns),
-                        unit_types=game.ruleset.units,
-                        low_luck=bool(args.low_luck or game.ruleset.option("low_luck", False)))
+    retreat = retreat_conditions(game, args.retreat, space) if args.retreat else ()
+    return BattleSetup(battle_id="odds", space=space, is_sea=is_sea, attacker=attacker,
+                       attackers=attackers, defenders=defenders, retreat=retreat,
+                       retreat_options=("(retreat)",) if retreat else (),
+                       attacker_loss_order=loss_order(game, args.attacker_losses, space,
+                                                      "--attacker-losses"),
+                       defender_loss_order=loss_order(game, args.defender_losses, space,
+                                                      "--defender-losses"),
+                       attacker_subs=args.attacker_subs,
+                       defender_submerge=SubmergePolicy(args.defender_submerge),
+                       stages=game.ruleset.plan.battle_stages, support=(ships, guns),
+                       unit_types=game.ruleset.units,
+                       low_luck=bool(getattr(args, "low_luck", False)
+                                     or game.ruleset.option("low_luck", False)))
+
+
+def _monte_carlo(setup: BattleSetup, runs: int, sides: int, no_color) -> BattleOdds:
+    from .progress import ProgressBar
+    with ProgressBar(f"Monte Carlo, {runs} battles", runs, no_color=no_color) as bar:
+        return monte_carlo(setup, runs, seed=0, sides=sides, progress=bar.update)
+
+
+def odds_command(args, console: Console) -> int:
+    from ..service.games import load_game
+    game = load_game(args.ruleset)
+    notes: list[str] = []
+    setup = odds_setup(game, args, notes)
     started = time.perf_counter()
-    exact = odds_with_progress(setup, game.ruleset.dice_sides, console, "Odds",
-                               max_error=args.max_error)
+    max_error = getattr(args, "max_error", None)
+    exact = odds_with_progress(setup, game.ruleset.dice_sides, "Exact odds", max_error=max_error,
+                               no_color=getattr(args, "no_color", None))
     elapsed = time.perf_counter() - started
-    rows = [("exact" if args.max_error is None else "approximate", exact, elapsed)]
+    rows = [("exact" if max_error is None else "approximate", exact, elapsed)]
     if args.monte_carlo:
         started = time.perf_counter()
-        rows.append((f"Monte Carlo ×{args.monte_carlo}", monte_carlo(setup, args.monte_carlo, seed=0),
+        rows.append((f"Monte Carlo ×{args.monte_carlo}",
+                     _monte_carlo(setup, args.monte_carlo, game.ruleset.dice_sides,
+                                  getattr(args, "no_color", None)),
                      time.perf_counter() - started))
-    dice = ", Low Luck" if setup.low_luck else ""
-    table = Table(title=f"{_units_text(game, attackers + ships)}  vs  {_units_text(game, defenders + guns)}"
-                        f"  ({'sea' if is_sea else 'land'}{dice})", title_justify="left")
+    if getattr(args, "json", False):
+        from .json_output import emit, odds_json
+        emit(odds_json(game, setup, exact, rows[1][1] if args.monte_carlo else None, notes))
+        return 0
+    attackers, defenders = setup.attackers, setup.defenders
+    ships, guns = setup.support
+    console.print(f"[bold]{_units_text(game, attackers + ships)}[/]  vs  "
+                  f"[bold]{_units_text(game, defenders + guns)}[/]  "
+                  f"({'sea' if setup.is_sea else 'land'} battle"
+                  f"{', Low Luck dice' if setup.low_luck else ''})", soft_wrap=True)
+    for note in notes:
+        console.print(f"[yellow]note:[/] {note}", soft_wrap=True)
+    table = Table()
     table.add_column("")
     for label, _, _ in rows:
         table.add_column(label, justify="right")
@@ -211,7 +204,7 @@ def odds_command(args, console: Console) -> int:
               ("Defender wins", "defender_wins"), ("Both destroyed", "both_destroyed"),
               ("Attacker retreats", "attacker_retreats"), ("Stalemate", "stalemate")]
     for label, name in fields:
-        if name == "captured" and is_sea:
+        if name == "captured" and setup.is_sea:
             continue
         table.add_row(label, *(_pct(getattr(o, name)) for _, o, _ in rows))
     table.add_row("Attacker TUV lost", *(f"{o.attacker_tuv_lost:.2f}" for _, o, _ in rows))

@@ -16,8 +16,11 @@ def cmd_rules(args, console: Console) -> int:
     console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
     from ..model.rules import ENGINE_OPTIONS
     for name, value in sorted({**ENGINE_OPTIONS, **game.ruleset.options}.items()):
-        where = " (any edition; set with pbem new --option)" if name in ENGINE_OPTIONS else ""
-        console.print(f"  option {name} = {value}{where}")
+        shown = str(value).lower() if isinstance(value, bool) else value
+        where = " (any edition)" if name in ENGINE_OPTIONS else ""
+        console.print(f"  option {name} = {shown}{where}")
+    console.print(f"  (set an option for a new game: pbem new DIR --ruleset "
+                  f"{args.ruleset} --option NAME=VALUE)")
     console.print("  Low Luck rulings (subs, first strike, AA fire, two-hit units): "
                   "docs/low-luck.md")
     for i, ruling in enumerate(game.ruleset.rulings, 1):

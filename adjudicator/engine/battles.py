@@ -109,8 +109,10 @@ def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
 
 def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
     """Fight every battle in order.  Cargo goes ashore just before its target's land
-    battle, from every zone whose sea battle the attacker won (or that had none); if a sea
-    part fails, the others still fight the land battle (digest §5.3.1 step 3)."""
+    battle, from every zone whose sea battle the attacker won, that had none, or that holds
+    no enemy surface warship after it (a stalemate of transports); cargo of a transport that
+    retreated or sank stays aboard or is lost.  If a sea part fails, the others still fight
+    the land battle (digest §5.3.1 step 3)."""
     failed_zones: set[str] = set()
     fought_zones: set[str] = set()
     for space, kind in battle_order(ctx):
@@ -120,7 +122,10 @@ def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
         if kind == "sea":
             if sea_battle_needed(ctx, space):
                 fought_zones.add(space)
-                if fight(ctx, space, dice) != "attacker_wins":
+                outcome = fight(ctx, space, dice)
+                # Transports that stayed (or a stalemate against subs) may still unload:
+                # only enemy surface warships make a zone hostile (1941 §3.4, 1942 [L516]).
+                if outcome != "attacker_wins" and ctx.board.hostile_zone(space, ctx.power):
                     failed_zones.add(space)
             continue
         landed = 0
@@ -194,6 +199,11 @@ def check_bombard_orders(ctx: TurnContext) -> None:
             if have < g.count:
                 ctx.error(order.line, "bombard_ships_missing", unit=g.type, count=g.count,
                           space=order.target, found=have)
+        named = sum(g.count for g in order.units)
+        going_ashore = sum(len(l.cargo) for l in ctx.landings if l.target == order.target)
+        if named > going_ashore:
+            ctx.warn(order.line, "bombard_more_than_landing", count=named, space=order.target,
+                     landing=going_ashore)
 
 
 # -- one battle -------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ phase within its movement allowance when its last leg did not end where it must 
 
 from __future__ import annotations
 
-from ..model.events import Blitzed, Loaded, Moved, OrderSkipped, Unloaded
+import attrs
+
+from ..model.events import Blitzed, Loaded, Moved, OrderReduced, OrderSkipped, Unloaded
 from ..model.orders import Load, Move, Phase, Unload, UnitGroup
 from ..model.units import Domain
 from .abilities.base import hooks
@@ -355,10 +357,41 @@ def run_order(ctx: TurnContext, order) -> bool:
     except OrderFailed as failure:
         if ctx.checking or order.phase == Phase.COMBAT:
             ctx.error(order.line, failure.code, **failure.params)
-        else:
+        elif not move_survivors(ctx, order, failure):
             ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
                                   dict(failure.params)))
         return False
+
+
+def move_survivors(ctx: TurnContext, order, failure: OrderFailed) -> bool:
+    """Play mode, noncombat: a move whose units were partly lost in combat still moves the
+    ones that can go (a player who wrote "2 fighters" means "my fighters").  Only when the
+    order failed for want of units alone; ``True`` if some moved."""
+    if not isinstance(order, Move) or failure.code not in ("units_not_there", "units_cannot_move"):
+        return False
+    groups = []
+    for group in order.units:
+        found = available(ctx.board, ctx.power, order.origin, group, order.phase.value)
+        if found:
+            groups.append(attrs.evolve(group, count=min(found, group.count)))
+    if not groups or groups == list(order.units):
+        return False
+    reduced = attrs.evolve(order, units=tuple(groups))
+    try:
+        do_move(ctx, reduced)
+    except OrderFailed:
+        return False
+    ctx.emit(OrderReduced(order.line, describe_order(order), {g.type: g.count for g in groups},
+                          failure.code, dict(failure.params)))
+    return True
+
+
+def available(board: WorkingBoard, power: str, space: str, group: UnitGroup, phase: str) -> int:
+    """How many of ``group``'s units at ``space`` may still move this phase."""
+    ut = board.rules.units[group.type]
+    return sum(1 for p in board.at(space, include_cargo=ut.domain == Domain.AIR)
+               if p.type == group.type and p.owner == power and may_move(board, p, phase) is None
+               and cargo_matches(board, p, group.cargo))
 
 
 def describe_order(order) -> str:

@@ -24,6 +24,7 @@ from ..model.state import GameState
 from .battles import planned_setups, start_contested_zones, start_hostile_zones
 from .movement import run_order
 from .raids import declare_raids
+from .statements import announce_statements, check_statements, conceded_to
 from .context import TurnContext
 from .steps import STEPS
 from .victory import check_victory
@@ -105,6 +106,8 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
         return ctx
     ctx.emit(TurnStarted(state.power, state.round,
                          ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
+    check_statements(ctx)
+    announce_statements(ctx)
     for name in game.ruleset.plan.steps:
         STEPS[name](ctx, dice)
     _store_standing_orders(ctx)
@@ -128,7 +131,7 @@ def _final_state(ctx: TurnContext, state: GameState) -> GameState:
     order = board.rules.turn_order
     index = order.index(state.power)
     last_in_round = index + 1 == len(order)
-    winner = check_victory(ctx, state.round, last_in_round)
+    winner = conceded_to(ctx) or check_victory(ctx, state.round, last_in_round)
     next_power = order[(index + 1) % len(order)]
     next_round = state.round + (1 if last_in_round else 0)
     return GameState(

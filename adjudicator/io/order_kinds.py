@@ -15,8 +15,8 @@ import attrs
 from lark import Token, Tree
 
 from ..model.orders import (
-    BattleDirective, Bomb, Bombard, Buy, Comparison, DefenceOrder, Load, Move, Order, Phase,
-    Place, Repair, RetreatCondition, SubmergePolicy, Unload,
+    BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
+    Order, Phase, Place, Repair, RetreatCondition, SubmergePolicy, Unload,
 )
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
@@ -332,6 +332,27 @@ def write_defend(order: DefenceOrder, names) -> str:
         clauses.append(f"submerge {SubmergePolicy(order.submerge).value}")
     target = "all" if order.space is None else order.space
     return f"defend {target}: " + "; ".join(clauses)
+
+
+# ---- statements about the whole turn ---------------------------------------------------------
+
+def build_nmr(b, line, tree: Tree) -> None:
+    stamp = next((t.value for t in tokens_of(tree) if t.type == "NMR_DEADLINE"), "")
+    b.add(Nmr(stamp, line.number))
+
+
+@kind("nmr", ["NMR"], ["nmr"], "nmr 2025-03-04T12:00Z", {"NMR_DEADLINE", "$END"}, PURCHASE)(build_nmr)
+def write_nmr(order: Nmr, names) -> str:
+    return f"nmr {order.deadline}" if order.deadline else "nmr"
+
+
+def build_concede(b, line, tree: Tree) -> None:
+    b.add(Concede(line.number))
+
+
+@kind("concede", ["CONCEDE"], ["concede"], "concede", {"$END"}, STANDING)(build_concede)
+def write_concede(order: Concede, names) -> str:
+    return "concede"
 
 
 def section_of(order: Order) -> str:

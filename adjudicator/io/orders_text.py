@@ -213,3 +213,29 @@ def canonical_digest(canonical_text: str) -> str:
     """``"sha256:<hex>"`` of the canonical orders text as UTF-8: what the dice are bound to
     (``parser.format_orders`` of the parsed orders)."""
     return "sha256:" + hashlib.sha256(canonical_text.encode("utf-8")).hexdigest()
+
+
+_NMR_LINE_RE = re.compile(r"^\s*nmr(\s+[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?Z)?"
+                          r"\s*$", re.IGNORECASE)
+
+
+def is_nmr_statement(text: str) -> bool:
+    """Whether the orders are only the game master's ``nmr`` statement (besides comments,
+    blank lines and ``power:``/``game:``/``turn:`` headers).  Such orders record that the
+    player sent none, so they carry no player's signature even when the player has a key;
+    the game master's signature of the turn file vouches for them."""
+    try:
+        text = check_size(text)
+    except PbemError:
+        return False
+    statements = 0
+    for _number, raw in split_lines(text):
+        if line_problem(raw) is not None:
+            return False
+        code = _code(raw)
+        if not code.strip() or _HEADER_RE.match(code) or _POWER_RE.match(code):
+            continue
+        if not _NMR_LINE_RE.match(code):
+            return False
+        statements += 1
+    return statements == 1

@@ -69,7 +69,7 @@ class OrdersError(OrdersSyntaxError):
 
 
 ALL_KINDS = ("buy", "repair", "move", "load", "unload", "bomb", "bombard", "battle", "place",
-             "defend")
+             "defend", "nmr", "concede")
 
 
 def grammar_text(kinds: tuple[str, ...]) -> str:
@@ -125,6 +125,7 @@ _DESCRIBE = {
     "WORD": "a name",
     "INT": "a number",
     "MOVE": "'move'",
+    "NMR_DEADLINE": "a deadline (2025-03-04T12:00Z)",
     "$END": "the end of the line",
 }
 
@@ -418,14 +419,14 @@ class _Builder:
         cargo = None
         if cargo_tree is not None or group.data == "group_postcount":
             if cargo_tree is not None:
-                if what in ("buy", "bomb", "bombard"):
+                if what in _NO_CARGO:
                     self.error(line, cargo_tree.meta.column,
                                f"a {what} line lists units only, without cargo")
                 cargo = self.cargo(line, cargo_tree)
             if place is not None:
                 self.error(line, place.children[0].column,
                            f"'{line.text(place.children)}' is out of place: " + (
-                               f"a {what} line names no territory" if what in ("buy", "bomb", "bombard") else
+                               _no_place(what) if what in _NO_PLACE else
                                "the territory comes once, after the last unit group"))
             unit = self.resolve(line, "unit", name.children)
         else:
@@ -437,7 +438,7 @@ class _Builder:
                     tokens = name.children[k:]
                     self.error(line, tokens[0].column,
                                f"'{line.text(tokens)}' is out of place: " + (
-                                   f"a {what} line names no territory" if what in ("buy", "bomb", "bombard") else
+                                   _no_place(what) if what in _NO_PLACE else
                                    "the territory comes once, after the last unit group"))
                     return None
                 unit = self.resolve(line, "unit", name.children)
@@ -547,6 +548,14 @@ def _unit_times(token: Token) -> tuple[Tree, Tree]:
     return Tree("name", [unit]), Tree("count", [count], meta=None)
 
 
+_NO_CARGO = ("buy", "bomb", "bombard")
+_NO_PLACE = _NO_CARGO + ("units",)
+
+
+def _no_place(what: str) -> str:
+    return "a unit list names no territory" if what == "units" else f"a {what} line names no territory"
+
+
 def _group_parts(group: Tree) -> tuple[Tree, Tree, Tree | None, Tree | None]:
     """(count, unit name, cargo, start space) of a group in either form: "2 inf ...",
     "2 trn (1 inf) SZ 5" or "inf x2 Karelia".  In the first form without cargo the unit
@@ -614,6 +623,38 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     _check_empty_or_pass(builder, lines)
     errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
     return builder.order_set(text), errors
+
+
+MAX_UNITS_TEXT = 1000      # characters of a unit list given on its own (pbem odds)
+
+
+@functools.lru_cache(maxsize=8)
+def _units_lark(kinds: tuple[str, ...] = ALL_KINDS) -> Lark:
+    return Lark(grammar_text(kinds), parser="lalr", lexer="contextual", start="groups",
+                propagate_positions=True)
+
+
+def parse_units(text: str, game: Game, *, names: Names | None = None) -> tuple[UnitGroup, ...]:
+    """A unit list on its own, as in an order ("3 inf, 1 tank", "2x inf + 1 arm",
+    "1 cv (2 ftr)", "1 trn (1 inf, 1 tank)"), for tools that ask for units (``pbem
+    odds``).  Raises :class:`OrdersError` whose columns and source line are ``text``'s own."""
+    code = " ".join(text.split("\n"))
+    if len(code) > MAX_UNITS_TEXT:
+        raise OrdersError([OrdersSyntaxError(
+            f"the unit list is too long ({len(code)} characters, at most {MAX_UNITS_TEXT})", 1, 1)])
+    line = _Line(1, code, code)
+    if not code.strip():
+        raise OrdersError([OrdersSyntaxError("no units given (e.g. '3 inf, 1 tank')", 1, 1)])
+    kinds = edition_kinds(game)
+    try:
+        tree = _units_lark(kinds).parse(code)
+    except UnexpectedInput as err:
+        raise OrdersError([_syntax_error(err, 1, code, code, ())]) from None
+    builder = _Builder(names or Names(game), None)
+    groups = [builder.unit_only(line, g, what="units") for g in tree.children]
+    if builder.errors:
+        raise OrdersError(builder.errors)
+    return tuple(groups)
 
 
 def _check_empty_or_pass(builder: _Builder, lines: list[str]) -> None:

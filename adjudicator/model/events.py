@@ -298,6 +298,21 @@ class OrderSkipped(Event):
 
 
 @attrs.frozen
+class OrderReduced(Event):
+    """A noncombat move carried out with fewer units than it names, because the others were
+    lost in combat (or cannot move any more): the survivors still go.  ``order`` is its
+    canonical text, ``moved`` the units that went; ``reason``/``params`` say why the rest
+    did not (a problem code, see ``model.problems``)."""
+
+    kind: ClassVar[str] = "order_reduced"
+    line: int
+    order: str
+    moved: dict[str, int]
+    reason: str
+    params: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
 class StandingOrdersChanged(Event):
     kind: ClassVar[str] = "standing_orders_changed"
     power: str

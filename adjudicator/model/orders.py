@@ -186,6 +186,24 @@ class DefenceOrder(Order):
 
 
 @attrs.frozen
+class Nmr(Order):
+    """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
+    ``""``: not given): the turn is played with no purchase and no moves."""
+
+    kind: ClassVar[str] = "nmr"
+    deadline: str = ""
+    line: int = 0
+
+
+@attrs.frozen
+class Concede(Order):
+    """The power's side gives the game up: the other side wins."""
+
+    kind: ClassVar[str] = "concede"
+    line: int = 0
+
+
+@attrs.frozen
 class StandingOrders:
     """A power's standing defence orders; they stay in the game state until replaced."""
 

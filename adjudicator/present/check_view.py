@@ -16,19 +16,50 @@ def _counts(game: Game, units) -> str:
     return ", ".join(f"{n} {short(k)}" for k, n in counts.items())
 
 
+# The outcome columns of a planned battle: every outcome falls in exactly one, so a row
+# adds up to 100%.
+OUTCOME_COLUMNS = ("Success", "Held", "Retreat", "Neither")
+OUTCOME_LEGEND = ("exact odds, each battle as if fought first; Success = taken (a sea zone: "
+                  "cleared), Held = the defender keeps units there, Retreat = the attackers "
+                  "retreat, Neither = nobody is left holding it (both sides destroyed, or only "
+                  "aircraft survive); each row adds up to 100%; Swing = the TUV the defender is "
+                  "expected to lose minus the attacker's")
+
+
+def outcome_shares(is_sea: bool, odds) -> dict[str, float]:
+    """A battle's ``OUTCOME_COLUMNS`` as probabilities (``odds``: a ``BattleOdds``)."""
+    success = odds.attacker_wins if is_sea else odds.captured
+    return {"Success": success,
+            "Held": odds.defender_wins + odds.stalemate,
+            "Retreat": odds.attacker_retreats,
+            "Neither": odds.both_destroyed + (odds.attacker_wins - success)}
+
+
+def percentages(shares, decimals: int = 1) -> list[str]:
+    """Probabilities that add up to 1 as percentages that add up to exactly 100 when
+    shown with ``decimals`` (largest remainder rounding)."""
+    unit = 10 ** decimals
+    exact = [max(0.0, p) * 100 * unit for p in shares]
+    floors = [int(x) for x in exact]
+    target = round(sum(exact))
+    order = sorted(range(len(exact)), key=lambda i: floors[i] - exact[i])
+    for i in order[:max(0, target - sum(floors))]:
+        floors[i] += 1
+    return [f"{n / unit:.{decimals}f}%" for n in floors]
+
+
 def describe_battles(game: Game, battles, threshold: float = 0.5) -> list[str]:
     """The planned battles as a plain-text table plus a warning per risky attack."""
     if not battles:
         return []
-    rows = [("Battle", "Attackers", "Defenders", "Success", "Held", "TUV swing")]
+    rows = [("Battle", "Attackers", "Defenders", *OUTCOME_COLUMNS, "Swing")]
     for b in battles:
+        shares = outcome_shares(b.setup.is_sea, b.odds)
         rows.append((b.setup.space, _counts(game, b.setup.attackers),
-                     _counts(game, b.setup.defenders), f"{100 * b.success:.1f}%",
-                     f"{100 * (b.odds.defender_wins + b.odds.stalemate):.1f}%",
+                     _counts(game, b.setup.defenders), *percentages(shares.values()),
                      f"{b.odds.tuv_swing:+.1f}"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["Battles these orders start (exact odds, each as if fought first; "
-             "Held = the defender keeps the space):"]
+    lines = [f"Battles these orders start ({OUTCOME_LEGEND}):"]
     for r in rows:
         lines.append("  " + "  ".join(c.ljust(w) if i < 3 else c.rjust(w)
                                       for i, (c, w) in enumerate(zip(r, widths))).rstrip())

@@ -41,6 +41,7 @@ from ..model.events import (
     Loaded,
     LowLuckRolled,
     Moved,
+    OrderReduced,
     OrderSkipped,
     Placed,
     Plundered,
@@ -55,6 +56,7 @@ from ..model.events import (
     Unloaded,
     UnitsCaptured,
     VictoryDeclared,
+    NoMovesReceived,
 )
 from ..model.game import Game
 from .wording import (
@@ -62,7 +64,8 @@ from .wording import (
     problem_text, raid_summary, render, retreat_reason,
 )
 from ..model.state import GameState
-from .report_board import with_board
+from .report_board import board_figure
+from .report_page import PageHeading, report_page
 
 REPORT_WIDTH = 100
 ARROW = " → "
@@ -430,6 +433,11 @@ def _header(console: Console, game: Game, events: list[Event],
         body.append("Turn report")
     if not events:
         body.append("\nNo events were recorded for this turn.", style="dim")
+    for ev in events:                       # a missed deadline (tournaments: the tick's NMR)
+        if isinstance(ev, NoMovesReceived):
+            by = f" by {ev.deadline}" if ev.deadline else ""
+            body.append(f"\nNo moves received{by}: no purchase, no moves; standing defence "
+                        "orders apply and income is collected.", style="bold")
     border = power_style(game, started.power).replace("bold ", "") if started else "white"
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))
@@ -437,7 +445,7 @@ def _header(console: Console, game: Game, events: list[Event],
 
 
 def _skipped(console: Console, game: Game, events: list[Event]) -> None:
-    skipped = [ev for ev in events if isinstance(ev, OrderSkipped)]
+    skipped = [ev for ev in events if isinstance(ev, (OrderSkipped, OrderReduced))]
     if not skipped:
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -445,7 +453,10 @@ def _skipped(console: Console, game: Game, events: list[Event]) -> None:
     table.add_column("Order")
     table.add_column("Why it was skipped", overflow="fold")
     for ev in skipped:
-        table.add_row(str(ev.line), ev.order, problem_text((ev.reason, ev.params), game))
+        why = problem_text((ev.reason, ev.params), game)
+        if isinstance(ev, OrderReduced):
+            why = f"only {format_units(game, ev.moved, 'nothing')} moved: {why}"
+        table.add_row(str(ev.line), ev.order, why)
     console.print()
     console.print(Panel(table, title=Text("Orders not carried out", style=WARNING_STYLE),
                         title_align="left", border_style="yellow"))
@@ -671,13 +682,49 @@ def report_text(events: Iterable[Event], game: Game, state_before: GameState | N
     return console.export_text(styles=False)
 
 
+def page_heading(events: list[Event], game: Game, state_before: GameState | None = None,
+                 state_after: GameState | None = None) -> PageHeading:
+    """The HTML page's title (game, turn, power), who moves next, and the turn in lines."""
+    started = next((ev for ev in events if isinstance(ev, TurnStarted)), None)
+    power = started.power if started else (state_before.power if state_before else None)
+    rnd = started.round if started else (state_before.round if state_before else None)
+    known = state_before or state_after
+    game_id = known.game_id if known else ""
+    turn = (state_before.turn_number if state_before else
+            state_after.turn_number - 1 if state_after else None)
+    title = ", ".join(part for part in (
+        f"turn {turn}" if turn else "", power_name(game, power) if power else "") if part)
+    title = f"{game_id}: {title}" if game_id and title else (title or game_id or "Turn report")
+    subtitle = game.ruleset.title or game.game_id
+    if rnd:
+        subtitle += f", round {rnd}"
+    over = state_after is not None and state_after.winner is not None
+    if over:
+        next_line = f"Game over: {state_after.winner} win."
+    elif state_after is not None:
+        next_line = (f"Next to move: {power_name(game, state_after.power)} "
+                     f"(turn {state_after.turn_number}, round {state_after.round})")
+    else:
+        next_line = "Next to move: see the game directory (pbem status)"
+    lines = battle_summaries(events, game)
+    for ev in events:
+        if isinstance(ev, Captured):
+            verb = "liberates" if ev.liberated else "captures"
+            lines.append(f"{power_name(game, ev.by)} {verb} {ev.territory} from "
+                         f"{power_name(game, ev.from_power)}")
+    return PageHeading(title, subtitle, next_line, over, tuple(lines))
+
+
 def report_html(events: Iterable[Event], game: Game, state_before: GameState | None = None,
                 state_after: GameState | None = None) -> str:
-    """The report as a standalone HTML page, the board picture after the turn on top."""
+    """The report as a standalone HTML page (``report_page``): title, who moves next, the
+    board picture after the turn, the full report."""
     events = list(events)
     console = _recording_console()
     render_report(events, game, console, state_before, state_after)
-    return with_board(console.export_html(inline_styles=True), events, game, state_after)
+    code = console.export_html(inline_styles=True, code_format="{code}")
+    return report_page(page_heading(events, game, state_before, state_after), code,
+                       board_figure(events, game, state_after))
 
 
 def report_document(path: str | os.PathLike, events: Iterable[Event], game: Game,

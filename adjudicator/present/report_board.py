@@ -1,5 +1,5 @@
-"""The board picture inside the HTML report: the position after the turn, with the turn's
-moves, battles and captures drawn on it."""
+"""The board picture of a turn: the position after it, with its moves, battles and captures
+drawn on it, as a figure for the HTML report or a standalone SVG for the result mail."""
 
 from __future__ import annotations
 
@@ -16,6 +16,19 @@ def board_figure(events: Sequence[Event], game: Game, state_after: GameState | N
     geometry or the position after the turn is unknown."""
     if game.geometry is None or state_after is None:
         return ""
+    svg = board_svg(game, state_after, events, BoardOptions(title=_title(events, game), width="100%"))
+    return f'<figure style="margin:0 0 1.5em 0;max-width:2000px">{svg}</figure>'
+
+
+def board_after_turn(events: Sequence[Event], game: Game, state_after: GameState | None) -> str | None:
+    """The board after the turn with its arrows, as a standalone SVG document (None when
+    the edition has no geometry or the position is unknown): the picture mailed with a result."""
+    if game.geometry is None or state_after is None:
+        return None
+    return board_svg(game, state_after, events, BoardOptions(title=_title(events, game)))
+
+
+def _title(events: Sequence[Event], game: Game) -> str:
     started = next((ev for ev in events if isinstance(ev, TurnStarted)), None)
     title = game.ruleset.title or game.game_id
     if started is not None:
@@ -23,13 +36,4 @@ def board_figure(events: Sequence[Event], game: Game, state_after: GameState | N
         name = power.name if power else started.power
         possessive = name + ("'" if name.endswith("s") else "'s")
         title += f": the board after {possessive} turn (round {started.round})"
-    svg = board_svg(game, state_after, events, BoardOptions(title=title, width="100%"))
-    return f'<figure style="margin:0 0 1.5em 0;max-width:2000px">{svg}</figure>'
-
-
-def with_board(html: str, events: Sequence[Event], game: Game, state_after: GameState | None) -> str:
-    """``html`` (a whole page) with the board figure placed at the top of its body."""
-    figure = board_figure(events, game, state_after)
-    if not figure or "<body>" not in html:
-        return html
-    return html.replace("<body>", "<body>\n" + figure, 1)
+    return title

@@ -20,6 +20,9 @@ PROBLEMS: dict[str, str] = {
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
+    "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {count} other order(s)",
+    "concede_with_orders": "'concede' stands alone: remove the {count} other order(s)",
+    "concede_without_opponent": "a concession needs exactly one other side to win",
     "orders_of_another_power": "it is {power}'s turn, but every move is of {orders_for}'s "
                                "units: these look like {orders_for}'s orders (nothing else "
                                "was checked)",
@@ -96,6 +99,9 @@ PROBLEMS: dict[str, str] = {
     "bombard_not_able": "{unit} cannot bombard",
     "bombard_ships_missing": "needs {count} {unit_n} in the sea zones the assault on {space} "
                              "comes from, found {found}",
+    "bombard_more_than_landing": "{count} ships named to bombard {space}, but only {landing} land "
+                                 "units go ashore there: at most one ship bombards per land unit "
+                                 "unloaded, so only the first {landing} fire",
     # -- landing
     "air_cannot_land_there": "{unit} cannot land in {space}: it must be a territory friendly since "
                              "the start of the turn, or a carrier with room",

@@ -466,6 +466,8 @@ def _check_player_signature(gf: GameFile, state: GameState, text: str, obytes: b
     player_key = gf.players[state.power].key if state.power in gf.players else None
     if orders_signature is None and player_key is None:
         return None
+    if orders_signature is None and orders_text.is_nmr_statement(text):
+        return None                     # the game master's record of a missed deadline
     if player_key is None:
         raise PbemError(f"orders for {state.power} are signed, but the game file lists "
                         "no key for that power")
@@ -494,7 +496,8 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
     turn file and its signature.  ``orders_signature``: the player's armored SSHSIG of the
     orders (namespace pbem-orders); required if the game file lists a key for the power,
     and then the orders must carry ``game:`` and ``turn:`` headers naming this game and
-    turn.  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).  Pass
+    turn (orders that are only an ``nmr`` statement, the game master's record of a missed
+    deadline, need no player's signature).  ``gm_key``: private key path or object (default ``.secret/gm_ed25519``).  Pass
     the orders file's raw bytes to keep them exactly (reading a file as text converts
     line endings, which would break a player's signature); they must be UTF-8.  Raises
     ``TurnAlreadyProcessed`` if the orders are those of a published turn.

@@ -152,9 +152,10 @@ def _blas_controller():
 
 
 def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
-                sides: int = 6) -> BattleOdds:
+                sides: int = 6, progress=None) -> BattleOdds:
     """Estimate the same figures by fighting the battle ``runs`` times with the real dice
-    driver and ``SeededDice(seed, sides)`` (a cross-check for ``battle_odds``)."""
+    driver and ``SeededDice(seed, sides)`` (a cross-check for ``battle_odds``).
+    ``progress(done)``, if given, is called every few hundred battles and at the end."""
     board = Board(setup)
     dice = SeededDice(seed, sides)
     cost = {u.uid: u.type.cost + board.cargo_cost(u) for u in (*setup.attackers, *setup.defenders)}
@@ -178,7 +179,9 @@ def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
             found = memo[key] = tuple(sorted(c.items(), key=lambda kv: order[kv[0]]))
         return found
 
-    for _ in range(runs):
+    for run in range(runs):
+        if progress is not None and run % 256 == 0:
+            progress(run)
         res = run_battle(board, dice, record=False)
         outcomes[res.outcome] += 1
         a = sum(cost[u] for u in res.killed if u in att_uids)
@@ -191,6 +194,9 @@ def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
             retreated = set(res.retreated)
             if any(board_captures(u) for u in res.attackers if u.uid not in retreated):
                 captured += 1
+
+    if progress is not None:
+        progress(runs)
 
     def mean_se(xs: list[int]) -> tuple[float, float]:
         m = math.fsum(xs) / runs

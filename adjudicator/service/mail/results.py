@@ -23,12 +23,14 @@ from .players import Player, addresses
 class Renderers:
     """How reports become text and HTML (``present``'s functions, passed in by the command
     line so that the service layer does not depend on the presentation layer):
-    ``report_*(events, game, state_before, state_after) -> str`` and
-    ``check_text(game, state, check_result, source) -> str``."""
+    ``report_*(events, game, state_before, state_after) -> str``,
+    ``check_text(game, state, check_result, source) -> str`` and ``board_svg(events, game,
+    state_after) -> str | None`` (the board after the turn; None: the edition has no picture)."""
 
     report_text: Callable
     report_html: Callable
     check_text: Callable
+    board_svg: Callable | None = None
 
 
 def address_slug(address: str) -> str:
@@ -87,11 +89,16 @@ def queue_turn_results(*, directory, game, game_id: str, turn_number: int,
         (sig_path(gpath).name, sig_path(gpath).read_bytes(), "application/octet-stream"),
         (f"report-{tf.turn_number:04d}-{tf.power}.html", html.encode("utf-8"), "text/html"),
     ]
+    board = renderers.board_svg(tf.events, game, tf.state) if renderers.board_svg else None
+    if board:
+        files.append((f"board-{tf.turn_number:04d}-{tf.power}.svg", board.encode("utf-8"),
+                      "image/svg+xml"))
     subject = turn_subject(game, tf)
     intro = [f"{subject}.", ""]
     if note:
         intro += [note, ""]
-    intro += ["Attached: the signed turn file, the orders, the game file and the HTML report.",
+    intro += ["Attached: the signed turn file, the orders, the game file, the HTML report"
+              + (" and the board after the turn (SVG)." if board else "."),
               "Check them and keep your copy of the game with: pbem mail fetch -g GAME",
               "(or save the files and run: pbem verify GAME).", ""]
     body = "\n".join(intro) + text

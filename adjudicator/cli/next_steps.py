@@ -1,0 +1,76 @@
+"""What ``pbem process`` says after a turn: the files it wrote, who plays next, and what the
+game master sends to whom (with the players' mail addresses from game.json)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from ..io.layout import GAME_FILE, orders_path, sig_path, turn_path
+
+
+def _player(gf, game, power: str) -> str:
+    """"Hans <hans@example.org> (Germany)", "Germany (no address in game.json)"."""
+    name = game.ruleset.powers[power].name if power in game.ruleset.powers else power
+    record = gf.players.get(power)
+    if record is None or not record.email:
+        return f"{name} (no address in game.json)"
+    who = f"{record.name} <{record.email}>" if record.name else record.email
+    return f"{who} ({name})"
+
+
+def every_player(gf, game) -> str:
+    """"every player: ivan@example.org (Soviet Union), ...; no address for Japan"."""
+    powers = list(game.ruleset.turn_order)
+    known = [p for p in powers if gf.players.get(p) is not None and gf.players[p].email]
+    unknown = [game.ruleset.powers[p].name for p in powers if p not in known]
+    if not known:
+        return "every player (game.json has no addresses: pbem new --email POWER=ADDRESS)"
+    text = "every player, " + ", ".join(_player(gf, game, p) for p in known)
+    if unknown:
+        text += f" (game.json has no address for {', '.join(unknown)})"
+    return text
+
+
+def after_new(game_dir: str, gf, game) -> list[str]:
+    """What to do once a game is created."""
+    directory = Path(game_dir)
+    first = gf.initial_state.power
+    return [f"Send to {every_player(gf, game)}: {directory / GAME_FILE}, "
+            f"{sig_path(directory / GAME_FILE)}.",
+            f"First to move: {game.ruleset.powers[first].name}. Ask {_player(gf, game, first)} "
+            f"for the orders, then: pbem check ORDERS -g {shlex.quote(game_dir)} and "
+            f"pbem process ORDERS -g {shlex.quote(game_dir)}"]
+
+
+def after_turn(game_dir: str, gf, game, tf, report: str | None = None) -> list[str]:
+    """Plain lines: written files, the next power, what to send to whom."""
+    directory = Path(game_dir)
+    tpath = turn_path(directory, tf.turn_number, tf.power)
+    written = [orders_path(directory, tf.turn_number, tf.power), tpath, sig_path(tpath)]
+    lines = ["Wrote " + ", ".join(str(p) for p in written)
+             + "." + (f" Report saved to {report}." if report else "")]
+    files = [str(p) for p in written]
+    if tf.turn_number == 1:              # players need the game file to check anything
+        files = [str(directory / GAME_FILE), str(sig_path(directory / GAME_FILE))] + files
+    if report:
+        files.append(report)
+    state = tf.state
+    lines.append(f"Send to {every_player(gf, game)}: {', '.join(files)}. "
+                 f"Each can check them with: pbem verify -g DIR (their copy)")
+    if state.winner is not None:
+        lines.append(f"The game is over: {state.winner} win.")
+        return lines
+    mover = game.ruleset.powers[state.power].name
+    lines.append(f"Next to move: {mover} (turn {state.turn_number}, round {state.round}). "
+                 f"Ask {_player(gf, game, state.power)} for the orders, then: "
+                 f"pbem check ORDERS -g {shlex.quote(game_dir)} and "
+                 f"pbem process ORDERS -g {shlex.quote(game_dir)}")
+    record = gf.players.get(state.power)
+    if record is not None and record.key:
+        lines.append(f"{mover}'s orders must be signed (ssh-keygen -Y sign -n pbem-orders -f KEY "
+                     f"ORDERS) and start with 'game: {state.game_id}' and 'turn: "
+                     f"{state.turn_number}'; process them with --signature ORDERS.sig")
+    if (directory / "mail.toml").exists():
+        lines.append(f"Or let the mail do it: pbem mail run -g {shlex.quote(game_dir)}")
+    return lines

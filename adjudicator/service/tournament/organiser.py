@@ -1,0 +1,795 @@
+"""What the organiser's commands do: the tournament's I/O shell around the pure core
+(pairing, bids, deadlines, results, standings, ratings).  Every function takes the time
+as an argument (``now``, UTC); nothing here reads the clock.
+
+Each command runs under the tournament's lock and writes files atomically; games are
+normal signed game directories under ``games/``, created and played with
+``service.gamedir`` like any other game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from pathlib import Path
+
+import attrs
+
+from ...io import keys, orders_text
+from ...io.layout import list_turns
+from ...io.storage import write_atomic
+from ...io.loader import initial_state
+from ...model.errors import PbemError
+from .. import gamedir
+from ..games import load_game
+from . import bids as bidding
+from . import deadlines, logbook, pairing as pairing_rules
+from .config import CONFIG_FILE, ID_RE, TournamentConfig, settings_changes, template
+from .deadlines import stamp
+from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
+from .pairing import Pairing, RoundPlan
+from .players import Player, add_player as add_to, new_player
+from .ratings import compute_ratings
+from .results import GameResult, GameSummary, result_line, result_of, summarize_game
+from .standings import as_record, compute_standings
+from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
+
+MAX_TICK_PASSES = 50
+_NMR_STAMP_RE = re.compile(r"^\s*nmr\s+(\S+)", re.I | re.M)
+
+
+@functools.lru_cache(maxsize=8)
+def _game_definition(ruleset: str, options: tuple) -> object:
+    return load_game(ruleset, options=dict(options) or None)
+
+
+@attrs.frozen
+class Context:
+    """A tournament as loaded for one command."""
+
+    tdir: TournamentDir
+    cfg: TournamentConfig
+    players: tuple[Player, ...]
+    game: object
+    tid: str
+    first_side: str
+    bid_side: str
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.players}
+
+    def player(self, pid: str) -> Player:
+        return next(p for p in self.players if p.id == pid)
+
+    def side_of_power(self, power: str) -> str:
+        return self.game.ruleset.powers[power].side
+
+    def powers_of(self, side: str) -> list[str]:
+        return [k for k in self.game.ruleset.turn_order
+                if self.game.ruleset.powers[k].side == side]
+
+
+def signing_key(ctx: Context):
+    """The game master's key of every game: an unencrypted key file, or one that ssh-agent
+    holds (the tick runs unattended, so nothing may ask for a passphrase)."""
+    return keys.load_signing_key(str(ctx.tdir.gm_key()))
+
+
+def game_for(ctx: Context, game_id: str):
+    """The game definition a game was created with (its own options, even if the
+    tournament's options changed since)."""
+    gf, _ = gamedir.read_game(ctx.tdir.game_dir(game_id))
+    return _game_definition(gf.ruleset, tuple(sorted(gf.options.items())))
+
+
+def open_tournament(directory) -> Context:
+    tdir = TournamentDir(directory)
+    cfg = tdir.config()
+    try:
+        game = _game_definition(cfg.ruleset, tuple(sorted(cfg.options.items())))
+    except PbemError as exc:
+        raise PbemError(f"{tdir.path(CONFIG_FILE)}: ruleset {cfg.ruleset!r} with options "
+                        f"{cfg.options}: {exc}") from None
+    sides = sorted({p.side for p in game.ruleset.powers.values()})
+    if len(sides) != 2 or cfg.sides.bid_side not in sides:
+        raise PbemError(f"{tdir.path(CONFIG_FILE)}: sides.bid_side must be one of the "
+                        f"ruleset's two sides ({', '.join(sides)})")
+    first = next(s for s in sides if s != cfg.sides.bid_side)
+    return Context(tdir, cfg, tdir.players(), game, cfg.id, first, cfg.sides.bid_side)
+
+
+# --------------------------------------------------------------------------- new, players
+
+def new_tournament(directory, name: str, ruleset: str, now: dt.datetime,
+                   gm_key=None, gm_key_source=None, tournament_id: str | None = None) -> Path:
+    """Create the directory with a ``tournament.toml`` to edit, and the game master's key
+    (generated in ``.secret/`` unless ``gm_key`` is given)."""
+    tdir = TournamentDir(directory)
+    if tdir.exists:
+        raise PbemError(f"{tdir.path(CONFIG_FILE)} already exists; refusing to overwrite a "
+                        "tournament")
+    tournament_id = tournament_id or Path(directory).resolve().name
+    if not ID_RE.match(tournament_id):
+        raise PbemError(f"the tournament id {tournament_id!r} names the games: use letters, "
+                        "digits, '-' and '_' (at most 40; --id)")
+    load_game(ruleset)                                  # an unknown ruleset fails here
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    sdir = tdir.path(SECRET_DIR)
+    sdir.mkdir(mode=0o700, exist_ok=True)
+    if gm_key is None:
+        if not (sdir / GM_KEY_FILE).exists():
+            keys.new_keypair(sdir / GM_KEY_FILE, f"pbem tournament {tournament_id}")
+    else:
+        keys.load_private_key(gm_key)
+        location = str(Path(gm_key_source or gm_key).expanduser().resolve())
+        write_atomic(sdir / GM_KEY_PATH_FILE, (location + "\n").encode("utf-8"),
+                     overwrite=True, mode=0o600)
+    text = template(name, tournament_id, ruleset)
+    write_atomic(tdir.path(CONFIG_FILE), text.encode("utf-8"))
+    tdir.save_players(())
+    cfg = tdir.config()
+    tdir.append({"kind": "settings", "digest": cfg.digest, "raw": cfg.raw, "at": stamp(now)})
+    return tdir.path(CONFIG_FILE)
+
+
+def add_player(directory, name: str, email: str | None, key, now: dt.datetime,
+               pid: str | None = None) -> Player:
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        player = new_player(name, email, key, pid)
+        ctx.tdir.save_players(add_to(ctx.tdir.players(), player))
+    return player
+
+
+# --------------------------------------------------------------------------- results
+
+def sides_of(ctx: Context, p: Pairing) -> tuple[dict[str, str] | None, int]:
+    """(side -> player, bid) of a pairing: its own sides, or the bids' outcome."""
+    if p.sides is not None:
+        return dict(p.sides), 0
+    box = ctx.tdir.bid_box(ctx.tid, p)
+    outcome = box.outcome()
+    if outcome is None:
+        return None, 0
+    bidder, amount = outcome
+    return {ctx.first_side: p.opponent(bidder), ctx.bid_side: bidder}, amount
+
+
+def summary_of(ctx: Context, game_id: str) -> GameSummary | None:
+    gdir = ctx.tdir.game_dir(game_id)
+    if not (gdir / "game.json").exists():
+        return None
+    sides = {k: p.side for k, p in ctx.game.ruleset.powers.items()}
+    return summarize_game(gdir, sides, ctx.cfg)
+
+
+def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
+                ) -> list[GameResult]:
+    """Every pairing's result, from the games' own files."""
+    out = []
+    for p in ctx.tdir.pairings():
+        sides, bid = sides_of(ctx, p)
+        if sides is None:
+            continue
+        summary = (summaries or {}).get(p.game) or summary_of(ctx, p.game)
+        out.append(result_of(p, sides, summary, ctx.game, ctx.cfg, bid))
+    return out
+
+
+def byes(ctx: Context) -> list[tuple[int, str]]:
+    return [(plan.round, b) for plan in ctx.tdir.rounds() for b in plan.byes]
+
+
+@attrs.frozen
+class StandingsView:
+    rows: list
+    results: list[GameResult]
+    ratings: dict
+    steps: list
+    record: dict
+
+
+def standings(directory, record: bool = False, results: list[GameResult] | None = None
+              ) -> StandingsView:
+    """The standings recomputed from the games; ``record``: also write standings.json."""
+    ctx = open_tournament(directory)
+    return _standings(ctx, record, results)
+
+
+def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
+    results = all_results(ctx) if results is None else results
+    ids = [p.id for p in ctx.players]
+    ratings, steps = compute_ratings(ids, results, ctx.cfg.ratings)
+    rows = compute_standings(ids, results, byes(ctx), ctx.cfg, ratings, ctx.first_side)
+    data = {"tournament": ctx.tid, "standings": as_record(rows),
+            "results": [result_line(r, ctx.names, detail=True) for r in results if r.finished]}
+    if record:
+        with ctx.tdir.locked():
+            ctx.tdir.save_standings(data)
+    return StandingsView(rows, results, ratings, steps, data)
+
+
+def _record_standings(ctx: Context) -> None:
+    """Record the standings (under the caller's lock) after what changed them: a game
+    over, an NMR (counted in the table), a change of the scoring settings."""
+    ctx.tdir.save_standings(_standings(ctx, record=False).record)
+
+
+# --------------------------------------------------------------------------- pairing
+
+def pair(directory, now: dt.datetime) -> RoundPlan:
+    """The next round's pairings (Swiss or round robin), recorded in rounds/ and announced."""
+    ctx = open_tournament(directory)
+    kind = ctx.cfg.format.kind
+    if kind == "ladder":
+        raise PbemError("a ladder has no rounds: players challenge each other "
+                        "('pbem tournament challenge')")
+    with ctx.tdir.locked():
+        plans = ctx.tdir.rounds()
+        results = all_results(ctx)
+        unfinished = [r.game for r in results if not r.finished]
+        undecided = [p.game for p in ctx.tdir.pairings() if sides_of(ctx, p)[0] is None]
+        if unfinished or undecided:
+            raise PbemError(f"round {len(plans)} is not over: "
+                            f"{', '.join((unfinished + undecided)[:8])} still to finish")
+        ids = [p.id for p in ctx.players]
+        round_no = len(plans) + 1
+        sides = (ctx.first_side, ctx.bid_side) if ctx.cfg.sides.method == "balance" else None
+        if kind == "swiss":
+            if ctx.cfg.format.rounds and round_no > ctx.cfg.format.rounds:
+                raise PbemError(f"all {ctx.cfg.format.rounds} rounds have been paired")
+            plan = swiss_plan(ctx, round_no, ids, results, plans, sides)
+        else:
+            total = pairing_rules.round_robin_rounds(ids, ctx.cfg.format.double)
+            if round_no > total:
+                raise PbemError(f"all {total} rounds of the round robin have been paired")
+            plan = pairing_rules.round_robin_round(ctx.tid, round_no, ids, sides,
+                                                   ctx.cfg.format.double)
+        ctx.tdir.save_round(plan)
+        deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
+    return plan
+
+
+def swiss_plan(ctx: Context, round_no: int, ids, results, plans, sides) -> RoundPlan:
+    """Swiss round ``round_no`` from the results before it (also what verify recomputes)."""
+    earlier = [r for r in results if r.round < round_no]
+    rows = compute_standings(ids, earlier, [(r, b) for r, b in byes(ctx) if r < round_no],
+                             ctx.cfg, None, ctx.first_side)
+    scores = {row.player: row.score for row in rows}
+    history = [attrs.evolve(p, sides=sides_of(ctx, p)[0])
+               for plan in plans if plan.round < round_no for p in plan.pairings]
+    byes_had = [b for plan in plans if plan.round < round_no for b in plan.byes]
+    return pairing_rules.swiss_round(ctx.tid, round_no, ids, scores, history, byes_had, sides)
+
+
+def challenge(directory, challenger: str, defender: str, now: dt.datetime) -> RoundPlan:
+    """A ladder challenge: a one-game 'round' of its own."""
+    ctx = open_tournament(directory)
+    if ctx.cfg.format.kind != "ladder":
+        raise PbemError("challenges are for ladders ([format] kind = \"ladder\")")
+    with ctx.tdir.locked():
+        plans = ctx.tdir.rounds()
+        results = all_results(ctx)
+        ladder = ladder_now(ctx, results)
+        open_games = [p for p in ctx.tdir.pairings()
+                      if not any(r.game == p.game and r.finished for r in results)]
+        pairing_rules.check_challenge(ladder, challenger, defender, open_games,
+                                      ctx.cfg.format.ladder_range, ctx.cfg.format.ladder_open)
+        number = len(plans) + 1
+        sides = None
+        if ctx.cfg.sides.method == "balance":
+            balance = pairing_rules.side_balance(
+                [attrs.evolve(p, sides=sides_of(ctx, p)[0]) for p in ctx.tdir.pairings()],
+                ctx.first_side)
+            sides = pairing_rules.assign_sides(challenger, defender,
+                                               (ctx.first_side, ctx.bid_side), balance,
+                                               [], number)
+        plan = RoundPlan(number, (Pairing(pairing_rules.challenge_id(ctx.tid, number), number,
+                                          (challenger, defender), sides),))
+        ctx.tdir.save_round(plan)
+        deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
+    return plan
+
+
+def ladder_now(ctx: Context, results: list[GameResult]) -> list[str]:
+    finished = {r.game: r for r in results if r.finished}
+    done = []
+    for p in ctx.tdir.pairings():
+        if p.game in finished:
+            done.append((p.players[0], p.players[1], finished[p.game].winner))
+    return pairing_rules.ladder_order([p.id for p in ctx.players], done)
+
+
+def _pairing_notice(ctx: Context, plan: RoundPlan) -> Notice:
+    lines = []
+    for p in plan.pairings:
+        a, b = (ctx.names[x] for x in p.players)
+        if p.sides:
+            lines.append(f"{p.game}: {ctx.names[p.sides[ctx.first_side]]} ({ctx.first_side}) "
+                         f"v {ctx.names[p.sides[ctx.bid_side]]} ({ctx.bid_side})")
+        else:
+            lines.append(f"{p.game}: {a} v {b} -- sides by sealed bid: send your commitment "
+                         "('pbem tournament bid seal')")
+    for b in plan.byes:
+        lines.append(f"bye: {ctx.names[b]}")
+    what = "challenge" if ctx.cfg.format.kind == "ladder" else "round"
+    return Notice(notice_name("pairing", plan.round), ("*",),
+                  f"Pairings of {what} {plan.round}", "\n".join(lines))
+
+
+def find_pairing(ctx: Context, game_id: str) -> Pairing:
+    for p in ctx.tdir.pairings():
+        if p.game == game_id:
+            return p
+    raise PbemError(f"no game {game_id!r} in this tournament")
+
+
+# --------------------------------------------------------------------------- bids
+
+def bid_commit(directory, game_id: str, player: str, digest: str, now: dt.datetime) -> None:
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        p = find_pairing(ctx, game_id)
+        box = ctx.tdir.bid_box(ctx.tid, p).commit(player, digest.strip())
+        ctx.tdir.save_commit(game_id, player, box.commitments[player])
+        notices = []
+        if box.sealed:
+            notices.append(Notice(notice_name("bids-sealed", game_id), p.players,
+                                  f"{game_id}: both bids are sealed",
+                                  "Both commitments are in: reveal your bid "
+                                  "('pbem tournament bid reveal').")) 
+        deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
+
+
+def bid_reveal(directory, game_id: str, player: str, amount: int, nonce: str,
+               now: dt.datetime) -> bidding.BidBox:
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        p = find_pairing(ctx, game_id)
+        box = ctx.tdir.bid_box(ctx.tid, p).reveal(player, amount, nonce.strip(), ctx.cfg.bid.max)
+        ctx.tdir.save_reveal(game_id, player, amount, nonce.strip())
+        outcome = box.outcome()
+        if outcome is not None:
+            bidder, bid = outcome
+            shown = ", ".join(f"{ctx.names[x]} {v}" for x, v in box.visible().items())
+            body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with "
+                    f"{bid} IPCs" + (" and places them ('pbem tournament bid place')."
+                                     if bid else "."))
+            deliver(ctx.tdir, [Notice(notice_name("bids-open", game_id), p.players,
+                                      f"{game_id}: sides decided", body)],
+                    ctx.players, ctx.cfg.name, now)
+    return box
+
+
+def bid_start_state(ctx: Context, game_id: str, bid: int, text: str | None):
+    """The starting position of a game: the setup plus the bid's units."""
+    start = initial_state(ctx.game, game_id)
+    if not bid:
+        return start
+    if text is None:
+        raise PbemError(f"{game_id}: the {ctx.bid_side} bid of {bid} IPCs is not placed yet "
+                        "('pbem tournament bid place')")
+    placements = bidding.parse_bid_orders(text, ctx.game, ctx.bid_side)
+    problems = bidding.bid_problems(placements, ctx.game, start, ctx.cfg.bid, ctx.bid_side, bid)
+    if problems:
+        raise PbemError(f"{game_id}: the bid placement breaks the bid rules:\n" +
+                        "\n".join(problems))
+    return bidding.apply_bid(start, placements, ctx.game, ctx.bid_side, bid, ctx.cfg.bid)
+
+
+def bid_place(directory, game_id: str, text: str, now: dt.datetime) -> None:
+    """Record the bid side's placement orders, after checking them under the policy."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        p = find_pairing(ctx, game_id)
+        sides, bid = sides_of(ctx, p)
+        if sides is None:
+            raise PbemError(f"{game_id}: the bids are not both revealed yet")
+        if ctx.tdir.game_dir(game_id).exists():
+            raise PbemError(f"{game_id} has started; its bid can no longer change")
+        bid_start_state(ctx, game_id, bid, text)
+        ctx.tdir.save_placement(game_id, text)
+
+
+# --------------------------------------------------------------------------- start
+
+def start(directory, now: dt.datetime) -> list[str]:
+    """Create the game of every pairing whose sides (and bid placement) are settled."""
+    ctx = open_tournament(directory)
+    created = []
+    with ctx.tdir.locked():
+        key = signing_key(ctx)
+        notices = []
+        known = {e["game"] for e in ctx.tdir.log() if e["kind"] in ("started", "finished")}
+        for p in ctx.tdir.pairings():
+            gdir = ctx.tdir.game_dir(p.game)
+            if (gdir / "game.json").exists():
+                if p.game not in known and not list_turns(gdir):
+                    # created, but the run stopped before its clock was recorded
+                    state, _ = gamedir.current_state(gdir)
+                    _start_clock(ctx, p.game, 1, state.power, sides_of(ctx, p)[0], now)
+                continue
+            sides, bid = sides_of(ctx, p)
+            if sides is None:
+                continue
+            if bid and ctx.tdir.placement(p.game) is None:
+                continue
+            start_state = bid_start_state(ctx, p.game, bid, ctx.tdir.placement(p.game))
+            players = {}
+            for side, pid in sides.items():
+                player = ctx.player(pid)
+                for power in ctx.powers_of(side):
+                    players[power] = {"key": player.key, "email": player.email,
+                                      "name": player.name}
+            gdir.parent.mkdir(exist_ok=True)
+            gamedir.create_game(gdir, ctx.game, p.game, gm_key_path=key,
+                                gm_key_source=ctx.tdir.gm_key(),
+                                created=now.date().isoformat(), players=players,
+                                initial=start_state)
+            settings = mail_settings_for_game(ctx.tdir)
+            if settings is not None and not game_mail_path(gdir).exists():
+                write_atomic(game_mail_path(gdir), settings)
+            first = start_state.power
+            clock = _start_clock(ctx, p.game, 1, first, sides, now)
+            created.append(p.game)
+            notices.append(_game_notice(ctx, p, sides, bid, clock))
+        deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
+    return created
+
+
+def _start_clock(ctx: Context, game_id: str, turn: int, power: str, sides, at: dt.datetime):
+    player = sides[ctx.side_of_power(power)]
+    ctx.tdir.append({"kind": "started", "game": game_id, "turn": turn, "power": power,
+                     "player": player, "at": stamp(at)})
+    return deadlines.TurnClock(game_id, turn, power, player, at)
+
+
+def _game_notice(ctx: Context, p: Pairing, sides, bid: int, clock) -> Notice:
+    due_at = deadlines.deadline(clock, ctx.cfg, logbook.ledger(ctx.tdir.log()))
+    lines = [f"Game {p.game} has started."]
+    for side, pid in sides.items():
+        powers = ", ".join(ctx.game.ruleset.powers[k].name for k in ctx.powers_of(side))
+        extra = f" (+{bid} IPCs bid)" if side == ctx.bid_side and bid else ""
+        lines.append(f"  {ctx.names[pid]} plays the {side}{extra}: {powers}")
+    lines.append(f"First to play: {ctx.game.ruleset.powers[clock.power].name} "
+                 f"({ctx.names[clock.player]}), due {stamp(due_at)}.")
+    return Notice(notice_name("start", p.game), p.players, f"{p.game} has started",
+                  "\n".join(lines))
+
+
+# --------------------------------------------------------------------------- turns
+
+def _sides_for_game(ctx: Context, game_id: str) -> dict[str, str]:
+    sides, _bid = sides_of(ctx, find_pairing(ctx, game_id))
+    if sides is None:
+        raise PbemError(f"{game_id}: the sides are not decided")
+    return sides
+
+
+def after_turn(ctx: Context, game_id: str, at: dt.datetime, notices: list) -> bool:
+    """After a turn was published: start the next turn's clock at ``at``, or record that
+    the game is over (and announce the result).  Returns whether the game goes on."""
+    summary = summary_of(ctx, game_id)
+    sides = _sides_for_game(ctx, game_id)
+    if summary.finished:
+        ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(at)})
+        result = result_of(find_pairing(ctx, game_id), sides, summary, ctx.game, ctx.cfg,
+                           sides_of(ctx, find_pairing(ctx, game_id))[1])
+        notices.append(Notice(notice_name("result", game_id), ("*",),
+                              f"Result of {game_id}", result_line(result, ctx.names, True)))
+        return False
+    turns = list_turns(ctx.tdir.game_dir(game_id))
+    number = (turns[-1][0] if turns else 0) + 1
+    _start_clock(ctx, game_id, number, summary.power, sides, at)
+    return True
+
+
+def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
+                  now: dt.datetime):
+    """Play a turn of a tournament game with a player's orders (as ``pbem process``), then
+    start the next turn's clock."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        clocks = logbook.clocks(ctx.tdir.log())
+        if game_id not in clocks:
+            find_pairing(ctx, game_id)
+            raise PbemError(f"{game_id} is not running (not started, or over)")
+        tf = gamedir.process_turn(ctx.tdir.game_dir(game_id), game_for(ctx, game_id), orders,
+                                  gm_key=signing_key(ctx), orders_signature=signature)
+        notices: list = []
+        if not after_turn(ctx, game_id, now, notices):
+            _record_standings(ctx)
+        deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
+    return tf
+
+
+def nmr_orders(ctx: Context, power: str, game_id: str, turn: int, due_at: dt.datetime) -> str:
+    return (f"# {game_id}, turn {turn}: no orders by the deadline\n"
+            f"power: {ctx.game.ruleset.powers[power].name}\n"
+            f"nmr {stamp(due_at)}\n")
+
+
+# --------------------------------------------------------------------------- time orders
+
+def extend(directory, game_id: str, hours: float, now: dt.datetime, by: str = "organiser",
+           player: str | None = None, reason: str = "") -> dt.datetime:
+    """More time for the turn a game waits for: the organiser's (any length) or a player's
+    grace extension (``grace_hours``, counted).  Recorded and announced to both players."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        entries = ctx.tdir.log()
+        clock = logbook.clocks(entries).get(game_id)
+        if clock is None:
+            find_pairing(ctx, game_id)
+            raise PbemError(f"{game_id} is not running")
+        ledger = logbook.ledger(entries)
+        if by == "grace":
+            deadlines.check_grace(clock, player, ctx.cfg, ledger)
+            hours = ctx.cfg.deadlines.grace_hours
+        elif not 0 < hours <= 24 * 365:
+            raise PbemError("an extension is from 0 to 8760 hours")
+        before = deadlines.deadline(clock, ctx.cfg, ledger)
+        entry = {"kind": "extension", "game": game_id, "turn": clock.turn, "hours": hours,
+                 "by": by, "player": player, "auto": False, "reason": reason[:200],
+                 "at": stamp(now)}
+        ctx.tdir.append(entry)
+        after = deadlines.deadline(clock, ctx.cfg, logbook.ledger(entries + [entry]))
+        who = "the organiser" if by == "organiser" else ctx.names.get(player, player)
+        body = (f"{who} extended turn {clock.turn} of {game_id} "
+                f"({ctx.game.ruleset.powers[clock.power].name}) by {hours:g} h: the deadline "
+                f"moves from {stamp(before)} to {stamp(after)}." + (f"\nReason: {reason}"
+                                                                    if reason else ""))
+        deliver(ctx.tdir, [Notice(notice_name("extension", game_id, clock.turn, len(entries)),
+                                  find_pairing(ctx, game_id).players,
+                                  f"{game_id}: deadline extended", body)],
+                ctx.players, ctx.cfg.name, now)
+    return after
+
+
+def pause(directory, player: str, begin: dt.datetime, end: dt.datetime,
+          now: dt.datetime) -> deadlines.Pause:
+    """A player's absence: their turns' deadlines in every running game move by the time
+    it covers, within each game's absence budget.  Recorded and announced."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        entries = ctx.tdir.log()
+        running = logbook.clocks(entries)
+        games = tuple(sorted(p.game for p in ctx.tdir.pairings()
+                             if player in p.players and p.game in running))
+        spell = deadlines.Pause(player, begin, end, games)
+        deadlines.check_pause(spell, ctx.cfg, logbook.ledger(entries))
+        ctx.tdir.append({"kind": "pause", "player": player, "start": stamp(begin),
+                         "end": stamp(end), "games": list(games), "at": stamp(now)})
+        notices = []
+        for game_id in games:
+            notices.append(Notice(notice_name("pause", player, game_id, len(entries)),
+                                  find_pairing(ctx, game_id).players,
+                                  f"{game_id}: {ctx.names[player]} is away",
+                                  f"{ctx.names[player]} is away from {stamp(begin)} to "
+                                  f"{stamp(end)}; their deadlines in {game_id} move by the "
+                                  "time this covers."))
+        deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
+    return spell
+
+
+# --------------------------------------------------------------------------- the tick
+
+@attrs.define
+class TickReport:
+    observed: list[str] = attrs.Factory(list)       # games whose new turns were noticed
+    reminders: list[str] = attrs.Factory(list)
+    extensions: list[str] = attrs.Factory(list)
+    nmrs: list[str] = attrs.Factory(list)
+    finished: list[str] = attrs.Factory(list)
+    late_notice: str | None = None
+    settings: list[str] = attrs.Factory(list)
+    delivered: list[str] = attrs.Factory(list)
+
+
+def tick(directory, now: dt.datetime) -> TickReport:
+    """Everything due at ``now`` (cron-friendly, safe to repeat): announce changed
+    settings, notice turns played outside (mail runner, ``pbem process``), send reminders,
+    take grace extensions, play NMR turns at missed deadlines, send the daily late notice,
+    record the standings when a game ended."""
+    now = now.astimezone(dt.timezone.utc).replace(microsecond=0)
+    ctx = open_tournament(directory)
+    report = TickReport()
+    with ctx.tdir.locked():
+        notices: list[Notice] = []
+        entries = ctx.tdir.log()
+        _announce_settings(ctx, entries, now, notices, report)
+        for game_id, clock in sorted(logbook.clocks(entries).items()):
+            turns = list_turns(ctx.tdir.game_dir(game_id))
+            last = turns[-1][0] if turns else 0
+            if last >= clock.turn:                      # played outside the tournament
+                report.observed.append(game_id)
+                since = _recover_nmrs(ctx, game_id, turns, clock.turn, now)
+                if not after_turn(ctx, game_id, since, notices):
+                    report.finished.append(game_id)
+        for _ in range(MAX_TICK_PASSES):
+            entries = ctx.tdir.log()
+            actions = deadlines.due(now, logbook.clocks(entries).values(), ctx.cfg,
+                                    logbook.ledger(entries))
+            if not actions:
+                break
+            again = False
+            for action in actions:
+                again |= _do(ctx, action, now, notices, report)
+            if not again:
+                break
+        if report.nmrs or report.finished or report.observed or report.settings:
+            _record_standings(ctx)
+        report.delivered = deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
+    return report
+
+
+def _recover_nmrs(ctx: Context, game_id: str, turns, first: int, now: dt.datetime):
+    """NMR turns published without their log entry (a run interrupted between the two):
+    record them; the next turn's time then starts at the last one's deadline."""
+    since = now
+    for number, power, _path in turns:
+        if number < first:
+            continue
+        text = (ctx.tdir.game_dir(game_id) / "orders" / f"{number:04d}-{power}.txt").read_text(
+            encoding="utf-8", errors="replace")
+        since = now
+        if orders_text.is_nmr_statement(text):
+            found = _NMR_STAMP_RE.search(text)
+            stamp_text = found.group(1) if found else ""
+            ctx.tdir.append({"kind": "nmr", "game": game_id, "turn": number, "power": power,
+                             "deadline": stamp_text, "at": stamp(now)})
+            if stamp_text:
+                since = deadlines.parse_stamp(stamp_text)
+    return since
+
+
+def _announce_settings(ctx, entries, now, notices, report) -> None:
+    last = logbook.last_settings(entries)
+    if last is not None and last.get("digest") == ctx.cfg.digest:
+        return
+    changes = settings_changes(last.get("raw", {}) if last else {}, ctx.cfg.raw)
+    ctx.tdir.append({"kind": "settings", "digest": ctx.cfg.digest, "raw": ctx.cfg.raw,
+                     "at": stamp(now)})
+    if last is not None and changes:
+        report.settings = changes
+        notices.append(Notice(notice_name("settings", ctx.cfg.digest[7:23]), ("*",),
+                              "The tournament settings changed",
+                              "The organiser changed these settings:\n" +
+                              "\n".join(f"  {c}" for c in changes)))
+
+
+def _do(ctx: Context, action, now, notices, report) -> bool:
+    """Carry out one action of ``deadlines.due``; True if it may make more due."""
+    power_name = ctx.game.ruleset.powers[action.power].name if hasattr(action, "power") else ""
+    if isinstance(action, deadlines.Remind):
+        ctx.tdir.append({"kind": "reminder", "game": action.game, "turn": action.turn,
+                         "hours": deadlines.reminded_thresholds(action, ctx.cfg),
+                         "at": stamp(now)})
+        notices.append(Notice(notice_name("reminder", action.game, action.turn, action.hours),
+                              (action.player,), f"{action.game}: your turn is due",
+                              f"{power_name} ({action.game}, turn {action.turn}) is due "
+                              f"{stamp(action.deadline)}: under {action.hours:g} h left."))
+        report.reminders.append(f"{action.game} turn {action.turn}")
+        return False
+    if isinstance(action, deadlines.Grace):
+        ctx.tdir.append({"kind": "extension", "game": action.game, "turn": action.turn,
+                         "hours": action.hours, "by": "grace", "player": action.player,
+                         "auto": True, "reason": "missed deadline", "at": stamp(now)})
+        used = deadlines.grace_used(action.game, action.player,
+                                    logbook.ledger(ctx.tdir.log()))
+        notices.append(Notice(notice_name("grace", action.game, action.turn, used),
+                              find_pairing(ctx, action.game).players,
+                              f"{action.game}: grace extension",
+                              f"{ctx.names[action.player]} missed the deadline "
+                              f"{stamp(action.deadline)} for {power_name} (turn {action.turn}); "
+                              f"a grace extension of {action.hours:g} h applies."))
+        report.extensions.append(f"{action.game} turn {action.turn}")
+        return True
+    if isinstance(action, deadlines.PlayNmr):
+        gdir = ctx.tdir.game_dir(action.game)
+        text = nmr_orders(ctx, action.power, action.game, action.turn, action.deadline)
+        gamedir.process_turn(gdir, game_for(ctx, action.game), text, gm_key=signing_key(ctx))
+        ctx.tdir.append({"kind": "nmr", "game": action.game, "turn": action.turn,
+                         "power": action.power, "deadline": stamp(action.deadline),
+                         "at": stamp(now)})
+        notices.append(Notice(notice_name("nmr", action.game, action.turn),
+                              find_pairing(ctx, action.game).players,
+                              f"{action.game}: no moves received",
+                              f"No orders for {power_name} ({ctx.names[action.player]}) by "
+                              f"{stamp(action.deadline)}: turn {action.turn} was played with "
+                              "no purchase and no moves; standing defence orders apply and "
+                              "income was collected."))
+        report.nmrs.append(f"{action.game} turn {action.turn}")
+        if not after_turn(ctx, action.game, action.deadline, notices):
+            report.finished.append(action.game)
+        return True
+    if isinstance(action, deadlines.LateNotice):
+        ctx.tdir.append({"kind": "late_notice", "day": action.day, "at": stamp(now)})
+        lines = [f"  {ctx.names[x.player]}: {x.game}, {ctx.game.ruleset.powers[x.power].name}"
+                 f" turn {x.turn}, " + ("overdue since " if x.overdue else "due ")
+                 + stamp(x.deadline) for x in action.late]
+        to = ("*",) + ((ctx.cfg.organiser,) if ctx.cfg.organiser else ())
+        notices.append(Notice(notice_name("late", action.day), to,
+                              f"Late players on {action.day}", "\n".join(lines)))
+        report.late_notice = action.day
+        return False
+    raise AssertionError(action)
+
+
+# --------------------------------------------------------------------------- status
+
+@attrs.frozen
+class GameStatus:
+    game: str
+    round: int
+    players: tuple[str, str]
+    sides: dict[str, str] | None
+    state: str                          # waiting for bids, not started, running, over
+    turn: int | None = None
+    power: str | None = None
+    player: str | None = None
+    deadline: dt.datetime | None = None
+    overdue: bool = False
+    result: str = ""
+
+
+def status(directory, now: dt.datetime, results: bool = True) -> list[GameStatus]:
+    """Every pairing's game: whose turn and until when, or its result (``results=False``
+    skips reading finished games' files)."""
+    ctx = open_tournament(directory)
+    entries = ctx.tdir.log()
+    clocks = logbook.clocks(entries)
+    ledger = logbook.ledger(entries)
+    over = logbook.finished_games(entries)
+    out = []
+    for p in ctx.tdir.pairings():
+        sides, bid = sides_of(ctx, p)
+        if sides is None:
+            box = ctx.tdir.bid_box(ctx.tid, p)
+            def stage(x):
+                return ("revealed" if x in box.reveals else
+                        "sealed" if x in box.commitments else "missing")
+            state = "waiting for bids: " + ", ".join(f"{ctx.names[x]} {stage(x)}"
+                                                     for x in p.players)
+            out.append(GameStatus(p.game, p.round, p.players, None, state))
+            continue
+        if p.game in clocks:
+            c = clocks[p.game]
+            due_at = deadlines.deadline(c, ctx.cfg, ledger)
+            out.append(GameStatus(p.game, p.round, p.players, sides, "running", c.turn,
+                                  c.power, c.player, due_at, now >= due_at))
+        elif p.game in over:
+            line = ""
+            if results:
+                result = result_of(p, sides, summary_of(ctx, p.game), ctx.game, ctx.cfg, bid)
+                line = result_line(result, ctx.names, True)
+            out.append(GameStatus(p.game, p.round, p.players, sides, "over", result=line))
+        else:
+            why = "bid to place" if bid and ctx.tdir.placement(p.game) is None else "to start"
+            out.append(GameStatus(p.game, p.round, p.players, sides, why))
+    return out
+
+
+# --------------------------------------------------------------------------- history
+
+@attrs.frozen
+class HistoryEntry:
+    result: GameResult
+    line: str
+    rating_after: float | None
+
+
+def history(directory, player_text: str) -> tuple[Player, list[HistoryEntry], StandingsView]:
+    """A player's games, results and rating after each."""
+    from .players import find
+    ctx = open_tournament(directory)
+    player = find(ctx.players, player_text)
+    view = _standings(ctx, record=False)
+    after = {(s.game, s.player): s.after.ordinal for s in view.steps}
+    entries = [HistoryEntry(r, result_line(r, ctx.names, detail=True),
+                            after.get((r.game, player.id)))
+               for r in sorted(view.results, key=lambda r: (r.round, r.game))
+               if player.id in r.players]
+    return player, entries, view
