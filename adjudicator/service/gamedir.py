@@ -212,6 +212,11 @@ def _roll_back_unpublished(directory: Path) -> None:
             if m and int(m.group(1)) > last and (int(m.group(1)), m.group(2)) not in published:
                 fs.unlink(entry)
         fs.fsync_dir(folder)
+    from .verified_cache import CACHE_FILE
+    sdir = _secret_dir(directory)
+    for entry in sorted(sdir.iterdir()) if sdir.is_dir() else []:
+        if entry.name.startswith(f".{CACHE_FILE}.") and is_temp_name(entry.name):
+            fs.unlink(entry)          # a verified-prefix cache being written (it is rewritten)
 
 
 @contextlib.contextmanager
@@ -565,6 +570,9 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
         data = encode(tf)
         signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
         _publish(directory, tf, obytes, data, signature, next_seed)
+        _remember_published(directory, game, parse, canonical, {
+            orders_path(directory, tf.turn_number, tf.power): obytes,
+            sig_path(tpath): signature, tpath: data})
         return tf
 
 
@@ -604,10 +612,30 @@ def _verify_published(directory: Path, game, parse, canonical) -> None:
     """Verify before writing: every published file's signature, chain link, seed, die and
     canonical orders digest (no replay, which ``pbem verify`` does).  A game that fails is
     never extended."""
+    from . import verified_cache
     from .audit import verify_game
+    key = verified_cache.cache_key(game, parse, canonical)
+    if verified_cache.still_verified(directory, key):      # these very files passed before
+        return
     report = verify_game(directory, lambda *args, **kwargs: game, parse=parse,
                          canonical=canonical, replay=False)
     if not report.ok:
+        verified_cache.forget(directory)
         f = report.failure
         raise PbemError(f"refusing to process a turn: {f.file} fails the {f.check} check "
                         f"({f.detail}); run 'pbem verify' for details")
+    with contextlib.suppress(PbemError, OSError):   # no cache: the next run verifies all
+        verified_cache.record(directory, key, dict(report.read_files))
+
+
+def _remember_published(directory: Path, game, parse, canonical,
+                        written: dict[Path, bytes]) -> None:
+    """Add the files this run has just published to the verified-prefix cache."""
+    from . import verified_cache
+    files = {path.relative_to(directory).as_posix(): file_digest(data)
+             for path, data in written.items()}
+    try:
+        verified_cache.add(directory, verified_cache.cache_key(game, parse, canonical), files)
+    except (PbemError, OSError):
+        with contextlib.suppress(OSError):
+            verified_cache.forget(directory)
