@@ -32,7 +32,6 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable
 
 import numpy as np
