@@ -51,6 +51,11 @@ def process_next(directory: Path, number: int):
 def test_each_turn_is_verified_once(tmp_path, audits):
     directory = new_game(tmp_path, 3)
     assert len(audits) == 1                   # the first turn verified game.json; then none
+    bad = tmp_path / "bad.txt"
+    bad.write_text("combat:\nmove 3 inf Karelia -> Germany\n")
+    with pytest.raises(PbemError):            # rejected orders: nothing written, cache kept
+        gamedir.process_turn(directory, GAME, bad.read_bytes(), seeds=gamedir.demo_seeds("game"))
+    assert len(audits) == 1
     cache = json.loads(verified_cache.cache_path(directory).read_bytes())
     assert cache["files"] == verified_cache.published_digests(directory)
     assert len(cache["files"]) == 2 + 3 * 3
@@ -97,11 +102,15 @@ def test_a_changed_and_resigned_turn_is_caught_although_it_was_verified(tmp_path
     path.write_bytes(canonical_json(doc))
     gm = keys.load_private_key(directory / ".secret" / "gm_ed25519")
     path.with_name(path.name + ".sig").write_text(sshsig.sign(path.read_bytes(), gm, "pbem-turn"))
+    cache = verified_cache.cache_path(directory).read_bytes()
     audits.clear()
     with pytest.raises(PbemError, match="dice"):
         process_next(directory, 1)
     assert len(audits) == 1
-    assert not verified_cache.cache_path(directory).exists()
+    assert verified_cache.cache_path(directory).read_bytes() == cache   # nothing written
+    with pytest.raises(PbemError, match="dice"):
+        process_next(directory, 1)
+    assert len(audits) == 2
 
 
 @pytest.mark.parametrize("junk", [b"", b"{", b"[]", b'{"key": {}, "files": {}}'])
