@@ -18,22 +18,13 @@ from ..model.state import GameState, Unit
 from ..model.units import UnitType
 
 
-def _reindex(piece: "Piece", attribute, value):
-    """Keep the board's indexes by space and by carrier right when a piece moves."""
-    board = piece._board
-    if board is not None:
-        board._moved(piece, attribute.name, value)
-    return value
-
-
 @attrs.define
 class Piece:
     uid: int
     type: str
     owner: str
-    space: str = attrs.field(on_setattr=_reindex)
-    carried_by: int | None = attrs.field(default=None, on_setattr=_reindex)
-    # uid of the transport/carrier this piece is aboard
+    _space: str                       # ``space``: where it is
+    _carried_by: int | None = None    # ``carried_by``: uid of the transport/carrier it is aboard
     moves_used: int = 0               # movement points spent this turn (air: combat + noncombat)
     moved_in: set = attrs.field(factory=set)   # phases in which it moved ("combat", "noncombat")
     fought: bool = False
@@ -50,6 +41,27 @@ class Piece:
     captured: bool = False            # changed owner with its territory this turn
     raiding: bool = False             # bomber on a strategic bombing raid this turn
     _board: "WorkingBoard | None" = attrs.field(default=None, eq=False, repr=False)
+
+    # Moving a piece (setting ``space`` or ``carried_by``) keeps its board's indexes right.
+    @property
+    def space(self) -> str:
+        return self._space
+
+    @space.setter
+    def space(self, value: str) -> None:
+        if self._board is not None and value != self._space:
+            self._board._moved(self, value, self._carried_by)
+        self._space = value
+
+    @property
+    def carried_by(self) -> int | None:
+        return self._carried_by
+
+    @carried_by.setter
+    def carried_by(self, value: int | None) -> None:
+        if self._board is not None and value != self._carried_by:
+            self._board._moved(self, self._space, value)
+        self._carried_by = value
 
 
 class WorkingBoard:
@@ -106,13 +118,12 @@ class WorkingBoard:
         else:
             self._aboard.get(piece.carried_by, {}).pop(piece.uid, None)
 
-    def _moved(self, piece: Piece, field: str, value) -> None:
-        """``piece.<field>`` is about to become ``value`` (called by ``Piece``)."""
+    def _moved(self, piece: Piece, space: str, carried_by: int | None) -> None:
+        """``piece`` is about to be in ``space`` aboard ``carried_by`` (called by ``Piece``)."""
         if self.pieces.get(piece.uid) is not piece:
             return
         self._unindex(piece)
-        self._index(piece, value if field == "space" else piece.space,
-                    value if field == "carried_by" else piece.carried_by)
+        self._index(piece, space, carried_by)
 
     def add_new(self, type_: str, owner: str, space: str) -> Piece:
         return self._add(type_, owner, space)

@@ -292,5 +292,10 @@ def names_of(game: Game) -> Names:
         return found[1]
     names = Names(game)
     key = id(game)
-    _BUILT[key] = (weakref.ref(game, lambda _ref, key=key: _BUILT.pop(key, None)), names)
+
+    def forget(ref, built=_BUILT):          # the game is gone: so is its index
+        if built.get(key, (None,))[0] is ref:
+            del built[key]
+
+    _BUILT[key] = (weakref.ref(game, forget), names)
     return names

@@ -832,7 +832,7 @@ def format_orders(order_set: OrderSet, game: Game | None = None) -> str:
     """The whole order set as canonical orders text, section by section, each kind in the
     order written: ``parse_orders(format_orders(o), game) == o`` up to line numbers and
     source, and up to the order of kinds within a section.  No orders at all is ``pass``."""
-    names = Names(game) if game is not None else None
+    names = names_of(game) if game is not None else None
     lines: list[str] = []
     if order_set.power is not None:
         lines.append(f"power: {names.power_name(order_set.power) if names else order_set.power}")
