@@ -156,9 +156,7 @@ def make_long_game(directory: Path, turns: int, ruleset: str = "aa1941",
     game = load_game(ruleset)
     seeds = gamedir.demo_seeds("long-game")
     gamedir.create_game(directory, game, "long-game", created="2026-01-01", seeds=seeds)
-    state = gamedir.current_state(directory) if hasattr(gamedir, "current_state") else None
-    from adjudicator.service.games import initial_state
-    state = initial_state(game, "long-game")
+    state = gamedir.current_state(directory)[0]
     for n in range(turns):
         if state.winner is not None:
             return n
