@@ -166,3 +166,35 @@ def test_a_hundred_a_side_is_a_distribution():
     assert math.isclose(math.fsum(odds.attacker_survivors.values()), odds.total, abs_tol=1e-13)
     assert 0 < odds.attacker_wins < 0.1 and odds.defender_wins > 0.9
     assert UNITS["infantry"].cost * 60 < odds.attacker_tuv_lost < 60 * 3 + 30 * 6 + 10 * 10
+
+
+def _fixed_test_battles():
+    """Every fixed battle the odds tests (tests/test_odds.py) compute."""
+    from test_combat import _faq_setup
+    from test_odds import _scenario_list
+    army = Army()
+    yield "1 inf each", land(army.side("germany", "1 infantry"), army.side("ussr", "1 infantry"))
+    yield "retreat after 1", land(army.side("germany", "1 infantry"),
+                                  army.side("ussr", "1 infantry"),
+                                  retreat=(RetreatCondition(after_round=1),),
+                                  retreat_options=("Poland",))
+    yield "retreat after 2", land(army.side("germany", "2 infantry"),
+                                  army.side("ussr", "1 infantry"),
+                                  retreat=(RetreatCondition(after_round=2),),
+                                  retreat_options=("Poland",))
+    yield "faq example", _faq_setup(army)
+    yield "defenceless", sea(army.side("germany", "1 destroyer"),
+                             army.side("ussr", "2 transport[infantry,infantry]"))
+    yield "stalemate", sea(army.side("germany", "2 fighter"), army.side("ussr", "1 submarine"))
+    yield "forced", land(army.side("germany", "3 infantry", "1 tank"),
+                         army.side("ussr", "2 infantry"))
+    yield from _scenario_list(army)
+    yield "thirty a side", land(army.side("germany", "15 infantry", "8 tank", "5 fighter",
+                                          "2 bomber"),
+                                army.side("ussr", "20 infantry", "5 tank", "5 fighter"))
+
+
+@pytest.mark.parametrize("name, setup", [pytest.param(n, s, id=n) for n, s in _fixed_test_battles()])
+def test_every_fixed_test_battle_agrees(name, setup):
+    assert_same(setup)
+    assert_same(setup, sides=1)
