@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,7 +31,7 @@ PROBABILITIES = (*OUTCOMES, "captured")
 
 def assert_same(setup: BattleSetup, sides: int = 6) -> None:
     old = reference_odds(setup, sides=sides)
-    new = battle_odds(setup, sides=sides)
+    new = battle_odds(setup, sides=sides, method="sweep")
     assert 0 <= new.pruned < 1e-12
     slack = 1e-12 + new.pruned
     for field in PROBABILITIES:
@@ -198,3 +199,21 @@ def _fixed_test_battles():
 def test_every_fixed_test_battle_agrees(name, setup):
     assert_same(setup)
     assert_same(setup, sides=1)
+
+
+def test_small_battles_use_the_chain_and_large_ones_the_sweep():
+    """``battle_odds`` picks the faster method by size; both give the same figures."""
+    from adjudicator.engine.combat.odds import SMALL_BATTLE
+    army = Army()
+    small = land(army.side("germany", "3 infantry", "1 tank"), army.side("ussr", "4 infantry"))
+    assert battle_odds(small) == reference_odds(small)
+    assert_same(small)
+    large = land(army.side("germany", "20 infantry", "5 tank"), army.side("ussr", "25 infantry"))
+    assert len(large.attackers) + len(large.defenders) > SMALL_BATTLE
+    assert battle_odds(large) == battle_odds(large, method="sweep")
+    low_luck = attrs.evolve(small, low_luck=True)         # the chain rolls normal dice only
+    assert battle_odds(low_luck) == battle_odds(low_luck, method="sweep")
+    with pytest.raises(ValueError):
+        battle_odds(low_luck, method="chain")
+    rough = battle_odds(small, max_error=1e-3)
+    assert rough.max_error == 1e-3

@@ -19,62 +19,22 @@ from __future__ import annotations
 import gc
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-import attrs
 
 from ...model.dice import SeededDice
 from ...model.units import Domain
 from .board import Board
+from .chain import chain_odds
 from .driver import run_battle
-from .model import ATT, DEF, OUTCOMES, BattleSetup, Side
+from .model import ATT, DEF, OUTCOMES, BattleSetup
+from .oddsresult import BattleOdds, Composition, composition
 from .sweep import Sweep
 
-__all__ = ["BattleOdds", "battle_odds", "monte_carlo", "DEFAULT_PRUNE"]
+__all__ = ["BattleOdds", "Composition", "battle_odds", "composition", "monte_carlo",
+           "DEFAULT_PRUNE", "SMALL_BATTLE"]
 
-Composition = tuple[tuple[str, int], ...]
 DEFAULT_PRUNE = 1e-15
-
-
-@attrs.frozen
-class BattleOdds:
-    """Outcome probabilities and expectations of one battle.
-
-    ``attacker_survivors``/``defender_survivors`` map a composition ``((type, count), ...)``
-    (types in board order, zero counts omitted; retreated and submerged units included) to
-    its probability.  ``captured``: the attacker wins a land battle with a land unit left
-    on the board.  ``tuv_swing`` = defender TUV lost - attacker TUV lost (cargo included).
-    For ``method == "monte_carlo"``, ``runs`` is the sample size and ``stderr`` gives the
-    standard error of each probability / mean (keyed by field name).  ``pruned``: the
-    probability mass dropped with states below the pruning threshold (every probability
-    is exact to within it); ``max_error``: the bound asked for (None: as exact as floating
-    point allows, pruning only below 1e-15)."""
-
-    attacker_wins: float
-    defender_wins: float
-    both_destroyed: float
-    attacker_retreats: float
-    stalemate: float
-    captured: float
-    attacker_survivors: Mapping[Composition, float]
-    defender_survivors: Mapping[Composition, float]
-    attacker_tuv_lost: float
-    defender_tuv_lost: float
-    tuv_swing: float
-    rounds: float
-    method: str = "exact"
-    states: int = 0
-    runs: int = 0
-    stderr: Mapping[str, float] = attrs.field(factory=dict)
-    pruned: float = 0.0
-    max_error: float | None = None
-
-    def outcome(self, name: str) -> float:
-        return getattr(self, name)
-
-    @property
-    def total(self) -> float:
-        return math.fsum(self.outcome(o) for o in OUTCOMES)
 
 
 def _summarize(board: Board, sweep: Sweep, max_error: float | None) -> BattleOdds:
@@ -105,22 +65,34 @@ def _summarize(board: Board, sweep: Sweep, max_error: float | None) -> BattleOdd
         pruned=max(0.0, 1.0 - math.fsum(sweep.terminal.values())), max_error=max_error)
 
 
-def composition(board: Board, side_idx: int, side: Side) -> Composition:
-    counts: Counter = Counter()
-    for s, n in zip(board.slots[side_idx], side.alive):
-        if n:
-            counts[s.key] += n
-    return tuple((k, counts[k]) for k in board.type_order if counts[k])
+# Units on the board at most for which the state chain (``chain``, one state at a time, no
+# pruning) beats the sweep's fixed numpy costs (benchmarks/bench_issue11.py: 2v2 0.5 ms
+# against 3 ms, sea 8v8 12 ms against 61 ms; the sweep wins from about 20 a side).
+SMALL_BATTLE = 32
 
 
 def battle_odds(setup: BattleSetup, *, sides: int = 6, max_error: float | None = None,
-                progress: Callable[[float], None] | None = None) -> BattleOdds:
+                progress: Callable[[float], None] | None = None,
+                method: str = "auto") -> BattleOdds:
     """The outcome distribution of ``setup`` (dice with ``sides`` faces).  ``max_error``:
     accept figures off by up to that much probability for speed (None: exact, pruning only
     states below 1e-15).  ``progress(fraction)`` is called now and then with the share of
-    the probability already settled."""
+    the probability already settled.  ``method``: "sweep", "chain" (normal dice, exact
+    only) or "auto": the chain for small battles, else the sweep (both run the same rule
+    functions and agree to 1e-12, tests/test_odds_sweep.py)."""
     if max_error is not None and not 0 < max_error < 1:
         raise ValueError("max_error must be between 0 and 1")
+    if method not in ("auto", "sweep", "chain"):
+        raise ValueError(f"unknown odds method {method!r}")
+    units = len(setup.attackers) + len(setup.defenders) + sum(map(len, setup.support))
+    if method == "chain" or (method == "auto" and max_error is None and not setup.low_luck
+                             and units <= SMALL_BATTLE):
+        if setup.low_luck or max_error is not None:
+            raise ValueError("the chain computes exact odds with normal dice only")
+        odds = chain_odds(setup, sides=sides)
+        if progress is not None:
+            progress(1.0)
+        return odds
     prune = DEFAULT_PRUNE if max_error is None else max(DEFAULT_PRUNE, max_error * 1e-3)
     collecting = gc.isenabled()
     gc.disable()                 # many small acyclic objects: the collector only slows us down
