@@ -515,6 +515,32 @@ def test_odds_with_retreat_amphibious_and_loss_orders(capsys):
     assert "Attacker retreats" in out and "Monte Carlo" in out
 
 
+def test_odds_low_luck_and_max_error(capsys):
+    # Low Luck: 2 tanks (6 points) always hit once; 3 infantry (6 points) too, so after
+    # round 1 it is 1 tank vs 2 infantry (tests/test_low_luck.py derives 10% / 5% / 85%).
+    code, out = pbem(capsys, "odds", "2 tank", "vs", "3 inf", "--low-luck")
+    assert code == 0, out
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in out.splitlines() if line.count("│") >= 3}
+    assert (rows["Attacker wins"], rows["Both destroyed"], rows["Defender wins"]) == (
+        "10.0%", "5.0%", "85.0%")
+    assert "Low Luck" in out and "Exact" in out
+    code, out = pbem(capsys, "odds", "20 inf, 10 tank", "vs", "25 inf, 5 tank", "--max-error", "1e-3")
+    assert code == 0, out
+    assert "approximate" in out and "Approximate (--max-error 0.001)" in " ".join(out.split())
+    code, out = pbem(capsys, "odds", "1 inf", "vs", "1 inf", "--max-error", "2")
+    assert code != 0 and "between 0 and 1" in out
+
+
+def test_new_game_with_low_luck(tmp_path, capsys):
+    code, out = pbem(capsys, "new", tmp_path / "ll", "--option", "low_luck=true", "--demo-seeds")
+    assert code == 0, out
+    assert json.loads((tmp_path / "ll" / "game.json").read_text())["options"]["low_luck"] is True
+    code, out = pbem(capsys, "new", tmp_path / "bad", "--option", "low_lock=true")
+    assert_clean_failure(code, out)
+    assert "has no option 'low_lock'" in out and "low_luck (default false)" in out
+
+
 def test_odds_bad_input_is_a_message(capsys):
     for args in (("1 infantery", "vs", "1 inf"), ("1 inf", "vs", "1 inf", "--retreat", "whenever"),
                  ("1 bb", "vs", "1 dd", "--sea", "--from-sea", "1 inf")):

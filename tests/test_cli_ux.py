@@ -650,8 +650,8 @@ def test_new_sets_rule_options(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("option, says", [
-    ("bogus=1", "has no option 'bogus'; its options: short_game (default false), "
-                "turkish_straits (default true)"),
+    ("bogus=1", "has no option 'bogus'; its options: low_luck (default false), "
+                "short_game (default false), turkish_straits (default true)"),
     ("turkish_straits=maybe", "give true or false"),
     ("turkish_straits", "--option wants NAME=VALUE"),
     ("=true", "--option wants NAME=VALUE"),

@@ -14,6 +14,7 @@ from rich.console import Console
 from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
 from adjudicator.model.events import (
+    LowLuckRolled,
     OrderReduced,
     AircraftLost,
     BattleEnded,
@@ -197,6 +198,9 @@ def make_events():
         UnitsCaptured(territory="Karelia", by="germany", from_power="ussr",
                       units={"industrial_complex": 1}),
         NoMovesReceived(power="germany", deadline="2026-11-30T12:00Z"),
+        LowLuckRolled(battle="Karelia", round=2, step="attack", side="attacker",
+                      unit_type="infantry", target=2, rolls=(5,), hits=1,
+                      units={"infantry": 2, "tank": 1}, total=8, sure=1),
     ]
 
 

@@ -11,28 +11,14 @@ import json
 import os
 import sys
 
-from rich.markup import escape
-
-from .. import __version__
-from ..model.errors import OrdersSyntaxError, PbemError
-from .common import (
-    EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED, console, error_console,
-)
+from .quick_help import NO_COLOR_HELP, is_quick, summary_parser, top_parser
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
             "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
             "completion_command", "tournament_command")
 
-NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)"
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pbem", description="Play-by-email adjudicator for "
-                                     "Axis & Allies: text orders, verifiable dice, signed turn files.")
-    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
-    parser.add_argument("--no-color", dest="no_color", action="store_true",
-                        help=NO_COLOR_HELP)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser, sub = top_parser()
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").register(sub)
     _everywhere(sub)
@@ -57,6 +43,14 @@ def _json_error(args, kind: str, message: str, status: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if is_quick(sys.argv[1:] if argv is None else list(argv)):
+        summary_parser().parse_args(argv)           # prints the help or version and exits
+    from rich.markup import escape
+
+    from ..model.errors import OrdersSyntaxError, PbemError
+    from .common import (
+        EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED, console, error_console,
+    )
     parser = build_parser()
     args = parser.parse_args(argv)
     no_color = True if args.no_color else None      # None: rich reads NO_COLOR itself

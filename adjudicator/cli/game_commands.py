@@ -58,8 +58,9 @@ def _with_options(ruleset: str, game, items):
     """The game with ``--option NAME=VALUE`` items set, each checked against the edition's
     options (``pbem rules`` lists them) and typed like its default."""
     from ..model.errors import DataError
+    from ..model.rules import ENGINE_OPTIONS
     from ..service.games import load_game
-    defaults = dict(game.ruleset.options)
+    defaults = {**ENGINE_OPTIONS, **game.ruleset.options}
     known = ", ".join(f"{k} (default {str(v).lower() if isinstance(v, bool) else v})"
                       for k, v in sorted(defaults.items())) or "none"
     chosen: dict = {}
@@ -84,7 +85,7 @@ def _with_options(ruleset: str, game, items):
             value = raw
         chosen[name] = value
     try:
-        return load_game(ruleset, options={**defaults, **chosen})
+        return load_game(ruleset, options={**game.ruleset.options, **chosen})
     except DataError as err:          # e.g. a value the edition's data does not know
         detail = str(err).splitlines()[-1].strip(" -")
         raise PbemError(f"--option: {detail}") from None
@@ -286,8 +287,9 @@ def register(sub) -> None:
     p.add_argument("dir", metavar="DIR", help="the new game's directory")
     ruleset_option(p)
     p.add_argument("--option", action="append", metavar="NAME=VALUE",
-                   help="set a rule option for this game, e.g. turkish_straits=false (repeat "
-                        "for several; pbem rules --ruleset NAME lists them with their defaults)")
+                   help="set a rule option for this game, e.g. low_luck=true (Low Luck dice, any "
+                        "edition) or turkish_straits=false (repeat for several; pbem rules "
+                        "--ruleset NAME lists them with their defaults)")
     p.add_argument("--id", help="game id (default: the directory name)")
     add_key_options(p, "game master's ed25519 key: a private key file, or a public key whose "
                        "private half is in ssh-agent (default: generate one in DIR/.secret)")

@@ -76,6 +76,9 @@ def odds_object(setup, odds, survivors: bool = True) -> dict:
         "tuv_swing": odds.tuv_swing,
         "rounds": odds.rounds,
     }
+    if odds.method == "exact":
+        out["pruned"] = odds.pruned
+        out["max_error"] = odds.max_error
     if odds.method == "monte_carlo":
         out["runs"] = odds.runs
         out["stderr"] = dict(odds.stderr)
@@ -98,6 +101,7 @@ def battle_object(setup) -> dict:
         "bombarding": _unit_counts(ships),
         "anti_aircraft": _unit_counts(guns),
         "from_sea": _unit_counts(u for u in setup.attackers if u.seaborne),
+        "low_luck": bool(setup.low_luck),
     }
 
 

@@ -6,6 +6,16 @@ from rich.console import Console
 
 from .common import positive_int, ruleset_option
 
+def _max_error(text: str) -> float:
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError("must be between 0 and 1, e.g. 1e-4")
+    return value
+
 
 def cmd_odds(args, console: Console) -> int:
     from .planning import odds_command
@@ -31,6 +41,10 @@ def register(sub) -> None:
                    help="defending submarines' policy (default: losing)")
     p.add_argument("--bombard", metavar="SHIPS",
                    help='ships bombarding an amphibious assault (with --from-sea), e.g. "1 bb"')
+    p.add_argument("--low-luck", action="store_true",
+                   help="Low Luck dice: each group's attack / 6 hits for sure, one die for the rest")
+    p.add_argument("--max-error", type=_max_error, metavar="E",
+                   help="trade exactness for speed: every probability within E (e.g. 1e-4)")
     ruleset_option(p)
     p.add_argument("--monte-carlo", type=positive_int, metavar="RUNS",
                    help="also run RUNS seeded simulations (a progress bar when it takes a while)")

@@ -50,12 +50,32 @@ def success(setup: BattleSetup, odds: BattleOdds) -> float:
     return odds.attacker_wins if setup.is_sea else odds.captured
 
 
+def odds_with_progress(setup: BattleSetup, sides: int, label: str,
+                       max_error: float | None = None, no_color: bool | None = None) -> BattleOdds:
+    """``battle_odds``, with a progress bar on a terminal's stderr once it takes a while."""
+    from .progress import ProgressBar
+    with ProgressBar(f"{label} (% of the probability settled)", 100, no_color=no_color) as bar:
+        return battle_odds(setup, sides=sides, max_error=max_error,
+                           progress=lambda done: bar.update(int(100 * done)))
+
+
+def exactness(odds: BattleOdds) -> str:
+    """How exact ``odds`` are, in a sentence."""
+    if odds.max_error is None:
+        if not odds.pruned:
+            return "Exact."
+        return (f"Exact: states below 1e-15 dropped, every probability within "
+                f"{odds.pruned:.1e}.")
+    return (f"Approximate (--max-error {odds.max_error:g}): every probability within "
+            f"{odds.pruned:.1e} of the exact one.")
+
+
 def render_planned_battles(game, state: GameState, orders: OrderSet, console: Console,
                            threshold: float = 0.5) -> list[tuple[BattleSetup, BattleOdds]]:
     """Print a table with the exact odds of each battle the combat moves start, and a
     warning for each attack whose chance of success is below ``threshold`` (0..1)."""
     from ..engine.turn import planned_battles
-    results = [(setup, battle_odds(setup, sides=game.ruleset.dice_sides))
+    results = [(setup, odds_with_progress(setup, game.ruleset.dice_sides, f"Odds of {setup.space}"))
                for setup in planned_battles(game, state, orders)]
     render_battle_table(game, results, console, threshold)
     return results
@@ -136,7 +156,9 @@ def odds_setup(game, args, notes: list[str]) -> BattleSetup:
                        attacker_subs=args.attacker_subs,
                        defender_submerge=SubmergePolicy(args.defender_submerge),
                        stages=game.ruleset.plan.battle_stages, support=(ships, guns),
-                       unit_types=game.ruleset.units)
+                       unit_types=game.ruleset.units,
+                       low_luck=bool(getattr(args, "low_luck", False)
+                                     or game.ruleset.option("low_luck", False)))
 
 
 def _monte_carlo(setup: BattleSetup, runs: int, sides: int, no_color) -> BattleOdds:
@@ -151,9 +173,11 @@ def odds_command(args, console: Console) -> int:
     notes: list[str] = []
     setup = odds_setup(game, args, notes)
     started = time.perf_counter()
-    exact = battle_odds(setup, sides=game.ruleset.dice_sides)
+    max_error = getattr(args, "max_error", None)
+    exact = odds_with_progress(setup, game.ruleset.dice_sides, "Exact odds", max_error=max_error,
+                               no_color=getattr(args, "no_color", None))
     elapsed = time.perf_counter() - started
-    rows = [("exact", exact, elapsed)]
+    rows = [("exact" if max_error is None else "approximate", exact, elapsed)]
     if args.monte_carlo:
         started = time.perf_counter()
         rows.append((f"Monte Carlo ×{args.monte_carlo}",
@@ -168,7 +192,8 @@ def odds_command(args, console: Console) -> int:
     ships, guns = setup.support
     console.print(f"[bold]{_units_text(game, attackers + ships)}[/]  vs  "
                   f"[bold]{_units_text(game, defenders + guns)}[/]  "
-                  f"({'sea' if setup.is_sea else 'land'} battle)", soft_wrap=True)
+                  f"({'sea' if setup.is_sea else 'land'} battle"
+                  f"{', Low Luck dice' if setup.low_luck else ''})", soft_wrap=True)
     for note in notes:
         console.print(f"[yellow]note:[/] {note}", soft_wrap=True)
     table = Table()
@@ -188,7 +213,8 @@ def odds_command(args, console: Console) -> int:
     table.add_row("Rounds", *(f"{o.rounds:.2f}" for _, o, _ in rows))
     table.add_row("Time", *(f"{t * 1000:.1f} ms" for _, _, t in rows))
     console.print(table)
-    survivors = Table(title="Most likely survivors (exact)", title_justify="left")
+    console.print(exactness(exact), highlight=False)
+    survivors = Table(title="Most likely survivors", title_justify="left")
     survivors.add_column("Attacker left")
     survivors.add_column("", justify="right")
     survivors.add_column("Defender left")

@@ -14,12 +14,15 @@ def cmd_rules(args, console: Console) -> int:
     from ..service.games import load_game
     game = load_game(args.ruleset)
     console.print(f"[bold]{game.ruleset.title}[/] ({game.content_hash})")
-    for name, value in sorted(game.ruleset.options.items()):
+    from ..model.rules import ENGINE_OPTIONS
+    for name, value in sorted({**ENGINE_OPTIONS, **game.ruleset.options}.items()):
         shown = str(value).lower() if isinstance(value, bool) else value
-        console.print(f"  option {name} = {shown}")
-    if game.ruleset.options:
-        console.print(f"  (set an option for a new game: pbem new DIR --ruleset "
-                      f"{args.ruleset} --option NAME=VALUE)")
+        where = " (any edition)" if name in ENGINE_OPTIONS else ""
+        console.print(f"  option {name} = {shown}{where}")
+    console.print(f"  (set an option for a new game: pbem new DIR --ruleset "
+                  f"{args.ruleset} --option NAME=VALUE)")
+    console.print("  Low Luck rulings (subs, first strike, AA fire, two-hit units): "
+                  "docs/low-luck.md")
     for i, ruling in enumerate(game.ruleset.rulings, 1):
         console.print(f"  {i:2}. {ruling}")
     return EXIT_OK

@@ -14,10 +14,6 @@ import importlib
 
 import attrs
 
-from ..engine import abilities, income
-from ..engine.combat import stepbase
-from ..engine.conditions import check_condition, territory_set
-from ..engine.steps import STEPS
 from ..model.errors import DataError
 from ..model.game import Game
 from ..model.orders import Order
@@ -75,6 +71,12 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
     """``game`` with every ability's parameters checked and filled in, after checking
     that the engine knows every ability, step, battle stage, income item, order kind and
     condition the data names.  Raises one ``DataError`` listing every problem."""
+    # The engine is imported here, not with the registry, so that naming the editions
+    # (``pbem --help``) does not load it.
+    from ..engine import abilities, income
+    from ..engine.combat import stepbase
+    from ..engine.conditions import check_condition
+    from ..engine.steps import STEPS
     if edition is not None:
         edition.load_plugins()
     problems: list[str] = []
@@ -117,6 +119,7 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
 
 
 def _unknown_territories(game: Game, cond, where: str) -> list[str]:
+    from ..engine.conditions import territory_set
     out = []
     if "controls" in cond:
         spec = cond["controls"]

@@ -296,6 +296,7 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
         support=(tuple(_battle_unit(ctx, p, set()) for p in bombard),
                  tuple(_battle_unit(ctx, p, set()) for p in anti_aircraft(ctx, space))),
         unit_types=board.rules.units,
+        low_luck=bool(board.rules.option("low_luck", False)),
     )
 
 

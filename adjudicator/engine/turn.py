@@ -12,6 +12,8 @@ that battles made impossible are skipped (and reported) when the turn is played.
 
 from __future__ import annotations
 
+import weakref
+
 import attrs
 
 from ..model.dice import DiceSource
@@ -54,12 +56,38 @@ class OrdersRejected(PbemError):
 def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
     """Every problem with ``orders`` for the power whose turn it is (no errors: valid)."""
     ctx = _play(game, state, orders, None)
-    return sorted(ctx.problems, key=lambda p: (p.line, p.severity))
+    problems = sorted(ctx.problems, key=lambda p: (p.line, p.severity))
+    _remember_check(game, state, orders, tuple(problems))
+    return problems
+
+
+# The last few checks (``check`` is pure and its inputs are frozen, so equal inputs give the
+# same problems): ``adjudicate`` right after a caller's own ``check`` of the same orders does
+# not check them again, and still never plays orders with an error.
+_CHECKED: list[tuple[weakref.ref, GameState, OrderSet, tuple[Problem, ...]]] = []
+_CHECKED_KEEP = 4
+
+
+def _remember_check(game: Game, state: GameState, orders: OrderSet,
+                    problems: tuple[Problem, ...]) -> None:
+    _CHECKED.insert(0, (weakref.ref(game), state, orders, problems))
+    del _CHECKED[_CHECKED_KEEP:]
+
+
+def _checked_before(game: Game, state: GameState, orders: OrderSet) -> list[Problem] | None:
+    for ref, seen_state, seen_orders, problems in _CHECKED:
+        if (ref() is game and (seen_state is state or seen_state == state)
+                and (seen_orders is orders or seen_orders == orders)):
+            return list(problems)
+    return None
 
 
 def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource) -> TurnResult:
-    """Play the turn.  Raises ``OrdersRejected`` if ``check`` finds any error."""
-    problems = check(game, state, orders)
+    """Play the turn.  Raises ``OrdersRejected`` if ``check`` finds any error (the check is
+    not run again when the same orders were just checked in the same position)."""
+    problems = _checked_before(game, state, orders)
+    if problems is None:
+        problems = check(game, state, orders)
     if any(p.is_error for p in problems):
         raise OrdersRejected(problems)
     ctx = _play(game, state, orders, dice)

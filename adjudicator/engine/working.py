@@ -23,8 +23,8 @@ class Piece:
     uid: int
     type: str
     owner: str
-    space: str
-    carried_by: int | None = None     # uid of the transport/carrier this piece is aboard
+    _space: str                       # ``space``: where it is
+    _carried_by: int | None = None    # ``carried_by``: uid of the transport/carrier it is aboard
     moves_used: int = 0               # movement points spent this turn (air: combat + noncombat)
     moved_in: set = attrs.field(factory=set)   # phases in which it moved ("combat", "noncombat")
     fought: bool = False
@@ -40,10 +40,37 @@ class Piece:
     damage: int = 0                   # persistent damage (e.g. a factory's bombing damage)
     captured: bool = False            # changed owner with its territory this turn
     raiding: bool = False             # bomber on a strategic bombing raid this turn
+    _board: "WorkingBoard | None" = attrs.field(default=None, eq=False, repr=False)
+
+    # Moving a piece (setting ``space`` or ``carried_by``) keeps its board's indexes right.
+    @property
+    def space(self) -> str:
+        return self._space
+
+    @space.setter
+    def space(self, value: str) -> None:
+        if self._board is not None and value != self._space:
+            self._board._moved(self, value, self._carried_by)
+        self._space = value
+
+    @property
+    def carried_by(self) -> int | None:
+        return self._carried_by
+
+    @carried_by.setter
+    def carried_by(self, value: int | None) -> None:
+        if self._board is not None and value != self._carried_by:
+            self._board._moved(self, self._space, value)
+        self._carried_by = value
 
 
 class WorkingBoard:
-    """Pieces by id, territory control, and the snapshot taken at the start of the turn."""
+    """Pieces by id, territory control, and the snapshot taken at the start of the turn.
+
+    Pieces are also indexed by space (all of them, and those not aboard anything) and by
+    carrier, kept up to date as pieces move (``Piece.space`` / ``carried_by`` assignments) or
+    are removed, so that a query costs what is in one space, not what is on the board.
+    Queries list pieces in id order, as a scan of ``pieces`` would."""
 
     def __init__(self, game: Game, state: GameState):
         self.game = game
@@ -55,6 +82,9 @@ class WorkingBoard:
         self.ipcs: dict[str, int] = dict(state.ipcs)
         self.relations: dict[str, str] = dict(state.relations)
         self.pieces: dict[int, Piece] = {}
+        self._in_space: dict[str, dict[int, Piece]] = {}      # every piece, cargo too
+        self._on_board: dict[str, dict[int, Piece]] = {}      # pieces not aboard anything
+        self._aboard: dict[int, dict[int, Piece]] = {}        # carrier uid -> its cargo
         self._next_uid = 1
         for space in sorted(state.units):
             for unit in state.units[space]:
@@ -69,8 +99,31 @@ class WorkingBoard:
         piece = Piece(uid=self._next_uid, type=type_, owner=owner, space=space,
                       carried_by=carried_by, start_space=space, damage=damage)
         self.pieces[piece.uid] = piece
+        self._index(piece, piece.space, piece.carried_by)
+        piece._board = self
         self._next_uid += 1
         return piece
+
+    def _index(self, piece: Piece, space: str, carried_by: int | None) -> None:
+        self._in_space.setdefault(space, {})[piece.uid] = piece
+        if carried_by is None:
+            self._on_board.setdefault(space, {})[piece.uid] = piece
+        else:
+            self._aboard.setdefault(carried_by, {})[piece.uid] = piece
+
+    def _unindex(self, piece: Piece) -> None:
+        self._in_space.get(piece.space, {}).pop(piece.uid, None)
+        if piece.carried_by is None:
+            self._on_board.get(piece.space, {}).pop(piece.uid, None)
+        else:
+            self._aboard.get(piece.carried_by, {}).pop(piece.uid, None)
+
+    def _moved(self, piece: Piece, space: str, carried_by: int | None) -> None:
+        """``piece`` is about to be in ``space`` aboard ``carried_by`` (called by ``Piece``)."""
+        if self.pieces.get(piece.uid) is not piece:
+            return
+        self._unindex(piece)
+        self._index(piece, space, carried_by)
 
     def add_new(self, type_: str, owner: str, space: str) -> Piece:
         return self._add(type_, owner, space)
@@ -94,11 +147,12 @@ class WorkingBoard:
         return self.rules.units[piece if isinstance(piece, str) else piece.type]
 
     def at(self, space: str, include_cargo: bool = False) -> list[Piece]:
-        return [p for p in self.pieces.values()
-                if p.space == space and (include_cargo or p.carried_by is None)]
+        found = (self._in_space if include_cargo else self._on_board).get(space)
+        return sorted(found.values(), key=_uid) if found else []
 
     def cargo_of(self, carrier: Piece) -> list[Piece]:
-        return [p for p in self.pieces.values() if p.carried_by == carrier.uid]
+        found = self._aboard.get(carrier.uid)
+        return sorted(found.values(), key=_uid) if found else []
 
     def allied(self, a: str | None, b: str | None) -> bool:
         """Allied now (the relations in the state override the sides)."""
@@ -176,8 +230,15 @@ class WorkingBoard:
         """Remove a piece and its cargo; returns everything removed."""
         gone = [piece] + self.cargo_of(piece)
         for p in gone:
-            self.pieces.pop(p.uid, None)
+            if self.pieces.get(p.uid) is p:
+                self._unindex(p)
+                del self.pieces[p.uid]
+                p._board = None
         return gone
+
+
+def _uid(piece: Piece) -> int:
+    return piece.uid
 
 
 def count_types(pieces: Iterable[Piece]) -> dict[str, int]:

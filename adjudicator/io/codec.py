@@ -20,6 +20,7 @@ built, so a count of 10**7 is refused at once.
 from __future__ import annotations
 
 import json
+import re
 from enum import Enum
 from typing import Any, TypeVar, get_args, get_origin
 
@@ -379,10 +380,37 @@ def canonical_json(obj) -> bytes:
     trailing newline.  attrs instances are unstructured with the project converter."""
     if attrs.has(type(obj)) or isinstance(obj, Event):
         obj = converter.unstructure(obj)
+    _check_keys(obj)
+    # json's own encoder (in C), then number lists joined onto one line: the layout of
+    # ``_dump`` (which stays as its definition; a test compares the two).  A raw newline is
+    # only ever layout (strings escape theirs), so the pattern never reaches into text.
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False, sort_keys=True, indent=2)
+    text = _NUMBER_LIST.sub(_one_line, text)
     try:
-        return (_dump(obj, 0) + "\n").encode("utf-8")
+        return (text + "\n").encode("utf-8")
     except UnicodeEncodeError as exc:
         raise StateFileError(f"text cannot be written as UTF-8: {exc.reason}") from None
+
+
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_NUMBER_LIST = re.compile(rf"\[\n *{_NUMBER}(?:,\n *{_NUMBER})*\n *\]")
+
+
+def _one_line(match: re.Match) -> str:
+    return "[" + ", ".join(item.strip() for item in match.group(0)[1:-1].split(",")) + "]"
+
+
+def _check_keys(obj) -> None:
+    """Canonical JSON has string keys only (json.dumps would turn others into strings)."""
+    stack = [obj]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if any(not isinstance(k, str) for k in value):
+                raise TypeError("canonical JSON keys must be strings")
+            stack.extend(v for v in value.values() if isinstance(v, (dict, list, tuple)))
+        elif isinstance(value, (list, tuple)):
+            stack.extend(v for v in value if isinstance(v, (dict, list, tuple)))
 
 
 def _scalar(value) -> str:

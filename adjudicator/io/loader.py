@@ -29,7 +29,7 @@ from ..model.game import Game, SetupEntry
 from .geometry import with_geometry
 from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.conditions import VictoryRule
-from ..model.rules import CargoRule, Domain, Power, Ruleset, TurnPlan, UnitType
+from ..model.rules import ENGINE_OPTIONS, CargoRule, Domain, Power, Ruleset, TurnPlan, UnitType
 from ..model.state import GameState, Unit
 
 DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml")
@@ -499,10 +499,12 @@ class _Builder:
             raw = {}
         options = dict(raw)
         for name, value in self.overrides.items():
-            if name not in options:
-                self.err("options", name, f"unknown option (known: {', '.join(sorted(options))})")
-            elif type(value) is not type(options[name]):
-                self.err("options", name, f"must be {type(options[name]).__name__}, not {value!r}")
+            known = options.get(name, ENGINE_OPTIONS.get(name))
+            if known is None:
+                names = sorted({*options, *ENGINE_OPTIONS})
+                self.err("options", name, f"unknown option (known: {', '.join(names)})")
+            elif type(value) is not type(known):
+                self.err("options", name, f"must be {type(known).__name__}, not {value!r}")
             else:
                 options[name] = value
         return options

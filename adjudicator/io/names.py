@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import weakref
 from collections.abc import Iterable
 
 from ..model.errors import PbemError
@@ -278,3 +279,23 @@ class Names:
     def power_name(self, key: str) -> str:
         power = self.game.ruleset.powers.get(key)
         return power.name if power else key
+
+
+_BUILT: dict[int, tuple[weakref.ref, Names]] = {}
+
+
+def names_of(game: Game) -> Names:
+    """The name index of ``game``, built once per game object (a game's names never change;
+    the suggestions it remembers are the same for every caller)."""
+    found = _BUILT.get(id(game))
+    if found is not None and found[0]() is game:
+        return found[1]
+    names = Names(game)
+    key = id(game)
+
+    def forget(ref, built=_BUILT):          # the game is gone: so is its index
+        if built.get(key, (None,))[0] is ref:
+            del built[key]
+
+    _BUILT[key] = (weakref.ref(game, forget), names)
+    return names

@@ -39,7 +39,7 @@ from ..model.game import Game
 from ..model.orders import Order, OrderSet, Phase, UnitGroup
 from . import orders_text
 from .loose_text import OrdersNote, blank_prefix, mail_noise, power_prefix, strip_decorations
-from .names import Names, UnknownName
+from .names import Names, UnknownName, names_of
 from .order_kinds import KINDS, section_of
 from .paths import GRAMMAR_DIR
 
@@ -594,7 +594,7 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     """Like :func:`parse_orders`, but returns the orders from every line that parsed
     together with the errors of the lines that did not (for ``pbem check``, which then
     checks the rules on the rest so that a player sees every problem at once)."""
-    names = names or Names(game)
+    names = names or names_of(game)
     if power is not None:
         power = names.resolve_power(power)
     builder = _Builder(names, power)
@@ -650,7 +650,7 @@ def parse_units(text: str, game: Game, *, names: Names | None = None) -> tuple[U
         tree = _units_lark(kinds).parse(code)
     except UnexpectedInput as err:
         raise OrdersError([_syntax_error(err, 1, code, code, ())]) from None
-    builder = _Builder(names or Names(game), None)
+    builder = _Builder(names or names_of(game), None)
     groups = [builder.unit_only(line, g, what="units") for g in tree.children]
     if builder.errors:
         raise OrdersError(builder.errors)
@@ -819,7 +819,7 @@ def _pretty(order, names: Names | None) -> str:
 def pretty(order, game: Game | None = None) -> str:
     """One order as one line of canonical orders text.  Without ``game`` units are written
     by key, with it by display name (both parse back to the same key)."""
-    return _pretty(order, Names(game) if game is not None else None)
+    return _pretty(order, names_of(game) if game is not None else None)
 
 
 def _written_position(order: Order) -> int:
@@ -832,7 +832,7 @@ def format_orders(order_set: OrderSet, game: Game | None = None) -> str:
     """The whole order set as canonical orders text, section by section, each kind in the
     order written: ``parse_orders(format_orders(o), game) == o`` up to line numbers and
     source, and up to the order of kinds within a section.  No orders at all is ``pass``."""
-    names = Names(game) if game is not None else None
+    names = names_of(game) if game is not None else None
     lines: list[str] = []
     if order_set.power is not None:
         lines.append(f"power: {names.power_name(order_set.power) if names else order_set.power}")

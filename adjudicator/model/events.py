@@ -118,6 +118,21 @@ class DiceRolled(Event):
 
 
 @attrs.frozen
+class LowLuckRolled(DiceRolled):
+    """Low Luck dice (docs/low-luck.md): one group of a side's units firing together at the
+    same targets, ``units`` ({type: count}; for aimed dice such as AA fire, the units aimed
+    at, one die each) worth ``total`` attack points, scores ``sure``
+    hits for certain plus one die (``rolls``, empty when ``total`` is a multiple of the
+    dice's sides) hitting on ``target`` (the remainder) or less; ``hits`` counts both.
+    ``unit_type`` is the group's first type.  Only the die is luck."""
+
+    kind: ClassVar[str] = "low_luck_rolled"
+    units: dict[str, int]
+    total: int
+    sure: int
+
+
+@attrs.frozen
 class Submerged(Event):
     kind: ClassVar[str] = "submerged"
     battle: str

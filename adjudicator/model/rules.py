@@ -67,6 +67,14 @@ class TurnPlan:
     order_kinds: tuple[str, ...] = ()
 
 
+# Options the engine offers every edition, whatever its game.toml lists (name -> default).
+# A game sets them when it is created (``pbem new --option low_luck=true``); they are then
+# part of its options like the edition's own.
+ENGINE_OPTIONS: dict[str, bool | int | str] = {
+    "low_luck": False,      # Low Luck dice (docs/low-luck.md)
+}
+
+
 @attrs.frozen
 class Ruleset:
     """Rule options and turn structure for one edition.  ``rulings`` records how gaps and

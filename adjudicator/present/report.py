@@ -39,6 +39,7 @@ from ..model.events import (
     IncomeCollected,
     Landed,
     Loaded,
+    LowLuckRolled,
     Moved,
     OrderReduced,
     OrderSkipped,
@@ -262,6 +263,14 @@ def _dice_table(game: Game, rolls: list[DiceRolled]) -> Table:
     for ev in rolls:
         hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
         damage = ev.step == "raid"
+        if isinstance(ev, LowLuckRolled):     # a group: sure hits plus one die for the rest
+            table.add_row(
+                STEP_NAMES.get(ev.step, ev.step),
+                Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
+                format_units(game, ev.units), str(len(ev.rolls)),
+                f"{ev.sure} sure" + (f" + ≤{ev.target}" if ev.rolls else ""),
+                _dice_text(ev), Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE))
+            continue
         table.add_row(
             STEP_NAMES.get(ev.step, ev.step),
             Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),

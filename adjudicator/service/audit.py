@@ -122,6 +122,9 @@ class AuditReport:
     final_state: object = None     # the GameState after the last verified turn
     power_names: dict[str, str] = attrs.field(factory=dict)   # power key -> display name
     current_file: str = attrs.field(default="", repr=False, eq=False)
+    # every file read, as (path, digest of the exact bytes checked): when the audit passes,
+    # what `pbem process` may skip next time (service.verified_cache)
+    read_files: list[tuple[str, str]] = attrs.field(factory=list, repr=False, eq=False)
 
     @property
     def ok(self) -> bool:
@@ -191,9 +194,15 @@ def _read(report, directory, path: Path, check: str, what: str,
     if not path.exists() and not path.is_symlink():
         _fail(report, directory, path, check, f"{what} is missing")
     try:
-        return read_regular(path, what, limit)
+        data = read_regular(path, what, limit)
     except PbemError as exc:
         _fail(report, directory, path, check, str(exc))
+    try:
+        name = Path(path).relative_to(directory).as_posix()
+    except ValueError:
+        name = str(path)
+    report.read_files.append((name, file_digest(data)))
+    return data
 
 
 def _check_keeper_sig(report, directory, tpath: Path, data: bytes, gf: GameFile, power: str,

@@ -295,6 +295,11 @@ def _roll_back_unpublished(directory: Path) -> None:
             if m and int(m.group(1)) > last and (int(m.group(1)), m.group(2)) not in published:
                 fs.unlink(entry)
         fs.fsync_dir(folder)
+    from .verified_cache import CACHE_FILE
+    sdir = _secret_dir(directory)
+    for entry in sorted(sdir.iterdir()) if sdir.is_dir() else []:
+        if entry.name.startswith(f".{CACHE_FILE}.") and is_temp_name(entry.name):
+            fs.unlink(entry)          # a verified-prefix cache being written (it is rewritten)
 
 
 @contextlib.contextmanager
@@ -772,7 +777,7 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
         check_compatible(gf, game)
         state, previous, _commitment, last, last_file = _last_turn(directory, gf, gf_bytes)
         _promote_pending(directory, gf, last_file)
-        _verify_published(directory, game, parse, canonical)
+        verified = _verify_published(directory, game, parse, canonical)
         obytes = orders_bytes(text)
         try:
             headers = orders_text.read_headers(text)
@@ -823,6 +828,9 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
         data = encode(tf)
         signature = sshsig.sign(data, key, sshsig.NAMESPACE_TURN).encode("ascii")
         _publish(directory, tf, obytes, data, signature, next_seed, keeper)
+        _remember_published(directory, game, parse, canonical, verified, {
+            orders_path(directory, tf.turn_number, tf.power): obytes,
+            sig_path(tpath): signature, tpath: data})
         return tf
 
 
@@ -859,14 +867,40 @@ def _publish(directory: Path, tf: TurnFile, obytes: bytes, data: bytes, signatur
     fs.fsync_dir(_secret_dir(directory))
 
 
-def _verify_published(directory: Path, game, parse, canonical) -> None:
+def _verify_published(directory: Path, game, parse, canonical) -> dict[str, str] | None:
     """Verify before writing: every published file's signature, chain link, seed, die and
     canonical orders digest (no replay, which ``pbem verify`` does).  A game that fails is
-    never extended."""
+    never extended.  Files verified by an earlier run and unchanged since (the digests in
+    ``service.verified_cache``) are not verified again (returns None); otherwise returns
+    the digests of the files just verified, to be remembered once the turn is published."""
+    from . import verified_cache
     from .audit import verify_game
+    key = verified_cache.cache_key(game, parse, canonical)
+    if verified_cache.still_verified(directory, key):      # these very files passed before
+        return None
     report = verify_game(directory, lambda *args, **kwargs: game, parse=parse,
                          canonical=canonical, replay=False)
     if not report.ok:
         f = report.failure
         raise PbemError(f"refusing to process a turn: {f.file} fails the {f.check} check "
                         f"({f.detail}); run 'pbem verify' for details")
+    return dict(report.read_files)
+
+
+def _remember_published(directory: Path, game, parse, canonical,
+                        verified: dict[str, str] | None, written: dict[Path, bytes]) -> None:
+    """Remember as verified the files verified before this turn (``verified``; None: those
+    of the cache) and the files this run has just published (a run that publishes nothing
+    changes nothing)."""
+    from . import verified_cache
+    key = verified_cache.cache_key(game, parse, canonical)
+    files = {path.relative_to(directory).as_posix(): file_digest(data)
+             for path, data in written.items()}
+    try:
+        if verified is None:
+            verified_cache.add(directory, key, files)
+        else:
+            verified_cache.record(directory, key, {**verified, **files})
+    except (PbemError, OSError):
+        with contextlib.suppress(OSError):
+            verified_cache.forget(directory)

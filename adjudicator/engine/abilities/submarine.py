@@ -5,9 +5,10 @@ battle (rules digest §4.12-§4.13, §5.3.2 step 2)."""
 from __future__ import annotations
 
 from ...model.orders import SubmergePolicy
-from ..combat.model import ATT, DEF, Change, Volley
+from ..combat.model import ATT, DEF, Change, EnemyView, Volley
+from ..combat.rules import traits
 from ..combat.stepbase import BattleStep, register_round_decision, register_step
-from ..combat.steps import all_volleys
+from ..combat.steps import all_volleys, later_volleys
 from .base import Ability, register
 
 
@@ -62,17 +63,48 @@ def _defender_losing(board, state, sa, sd) -> bool:
     Expected hits are compared exactly (sums of ``count * value``)."""
     if not sd.fire & sa.tmask:
         return True
-    vols = all_volleys(board, state)
     sub_elig = 0
     for s, n in zip(board.slots[DEF], sd.present):
         if n and s.submerge:
             sub_elig |= s.elig
-    ours = sum(v.count * v.target for v in vols if v.side == DEF)
-    theirs = sum(v.count * v.target for v in vols if v.side == ATT and sub_elig >> v.cls & 1)
+    if state.round == 1:                 # first-round steps (AA fire, bombardment) count too
+        vols = all_volleys(board, state)
+        ours = sum(v.count * v.target for v in vols if v.side == DEF)
+        theirs = sum(v.count * v.target for v in vols if v.side == ATT and sub_elig >> v.cls & 1)
+    else:                                # later rounds: each side's volleys, once per view
+        ours = _fire_sum(board, DEF, state.dfn, EnemyView(sa.tmask, sa.anti_sub), -1)
+        theirs = _fire_sum(board, ATT, state.att, EnemyView(sd.tmask, sd.anti_sub), sub_elig)
     return ours < theirs
 
 
-@register_round_decision("submerge")
+def _fire_sum(board, side_idx: int, side, view, classes: int) -> int:
+    """Sum of ``count * value`` over one side's volleys of a round after the first whose
+    target class is in the bit set ``classes``."""
+    key = ("fire_sum", side_idx, side, view, classes)
+    cache = board._step_volleys
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = sum(v.count * v.target for stage in range(len(board.stages))
+                                 for v in later_volleys(board, side_idx, side, view, stage)
+                                 if classes >> v.cls & 1)
+    return found
+
+
+def _attacker_may_submerge(board, ta, td) -> bool:
+    return board.is_sea and board.attacker_submerges and ta.can_submerge and not td.anti_sub
+
+
+def _defender_may_submerge(board, ta, td) -> bool:
+    """The defender's subs may go (policy LOSING still compares the expected hits)."""
+    return (board.is_sea and td.can_submerge and not ta.anti_sub and ta.on_board
+            and board.defender_submerge is not SubmergePolicy.NEVER)
+
+
+def _may_act(board, ta, td) -> bool:
+    return _attacker_may_submerge(board, ta, td) or _defender_may_submerge(board, ta, td)
+
+
+@register_round_decision("submerge", may_act=_may_act)
 def decide_submerge(board, state):
     """Attacker first (``subs submerge`` directive: at the first chance), then the defender
     by its standing policy; both only in sea battles with no enemy anti_sub unit present."""
@@ -81,13 +113,14 @@ def decide_submerge(board, state):
     changes = []
     sa = board.summary(ATT, state.att)
     sd = board.summary(DEF, state.dfn)
-    if board.attacker_submerges and sa.can_submerge and not sd.anti_sub:
+    td = traits(board, DEF, state.dfn)
+    if _attacker_may_submerge(board, traits(board, ATT, state.att), td):
         subs = tuple((i, n) for i, (s, n) in enumerate(zip(board.slots[ATT], sa.present))
                      if n and s.submerge)
         state = state._replace(att=state.att._replace(submerged=True))
         changes.append(Change("submerge", ATT, subs))
         sa = board.summary(ATT, state.att)
-    if sd.can_submerge and not sa.anti_sub and sa.n_present:
+    if _defender_may_submerge(board, traits(board, ATT, state.att), td):
         policy = board.defender_submerge
         if policy is SubmergePolicy.ALWAYS or (
                 policy is SubmergePolicy.LOSING and _defender_losing(board, state, sa, sd)):

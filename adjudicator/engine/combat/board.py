@@ -95,6 +95,7 @@ class Board:
         self.retreat = tuple(setup.retreat)
         self.retreat_options = tuple(setup.retreat_options)
         self.min_rounds = setup.min_rounds
+        self.low_luck = bool(setup.low_luck)
         self.round_cap = max([1, setup.min_rounds]
                              + [c.after_round for c in self.retreat if c.after_round])
         self.attacker_submerges = setup.attacker_subs == "submerge"
@@ -118,6 +119,10 @@ class Board:
         self._pair_volleys: dict = {}
         self._pair_hits: dict = {}
         self._fire_hooks: dict = {}
+        self._traits: dict = {}
+        self._quiet: dict = {}
+        self._decisions: list | None = None
+        self._step_volleys: dict = {}
 
     def aimed_class(self, type_key: str) -> int:
         """The target class of hits aimed at units of ``type_key``."""

@@ -11,6 +11,7 @@ from ...model.dice import DiceSource
 from ...model.events import BattleEnded, Casualties, DiceRolled, Event, Retreated, Submerged
 from .board import Board
 from .casualties import apply_hits
+from .lowluck import roll_groups
 from .model import ATT, DEF, HARD_ROUND_CAP, SIDE_NAMES, BattleResult, BattleSetup, BattleUnit
 from .rules import decide_before_round, end_of_round
 from .steps import stage_volleys
@@ -118,21 +119,27 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
             vols = stage_volleys(board, state, stage)
             if not vols:
                 continue
-            hits, rolled = [], []
-            for v in vols:
-                faces = dice.roll(v.count, f"{bid} r{rnd} {SIDE_NAMES[v.side]} {v.unit_type} "
-                                           f"@{v.target}{'' if v.step in ('attack', 'defence') else ' ' + v.step}")
-                hits.append(sum(1 for f in faces if f <= v.target))
-                rolled.append(faces)
+            if board.low_luck:
+                hits, groups = roll_groups(board, state, vols, dice, bid, rnd)
+            else:
+                hits, rolled = [], []
+                for v in vols:
+                    faces = dice.roll(v.count, f"{bid} r{rnd} {SIDE_NAMES[v.side]} {v.unit_type} "
+                                               f"@{v.target}{'' if v.step in ('attack', 'defence') else ' ' + v.step}")
+                    hits.append(sum(1 for f in faces if f <= v.target))
+                    rolled.append(faces)
             state, (log_a, log_d) = apply_hits(board, state, vols, hits)
             for side_idx, log in ((DEF, log_d), (ATT, log_a)):
                 killed, damaged = track.apply_log(side_idx, log)
                 if record:
                     firing = ATT if side_idx == DEF else DEF
-                    for v, faces, h in zip(vols, rolled, hits):
-                        if v.side == firing:
-                            events.append(DiceRolled(bid, rnd, v.step, SIDE_NAMES[v.side],
-                                                     v.unit_type, v.target, tuple(faces), h))
+                    if board.low_luck:
+                        events.extend(e for e in groups if e.side == SIDE_NAMES[firing])
+                    else:
+                        for v, faces, h in zip(vols, rolled, hits):
+                            if v.side == firing:
+                                events.append(DiceRolled(bid, rnd, v.step, SIDE_NAMES[v.side],
+                                                         v.unit_type, v.target, tuple(faces), h))
                     if killed or damaged:
                         events.append(Casualties(bid, rnd, SIDE_NAMES[side_idx], _counts(killed),
                                                  _counts(damaged), _cargo_counts(killed)))

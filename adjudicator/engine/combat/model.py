@@ -51,7 +51,7 @@ class BattleSetup:
     part failed).  ``stages``: the edition's battle stages (``TurnPlan.battle_stages``).
     ``support``: per side, units that fire in a battle step without being on the board
     (AA guns, bombarding ships).  ``unit_types`` (type key -> UnitType) prices cargo for
-    the TUV figures."""
+    the TUV figures.  ``low_luck``: the Low Luck dice mode (``combat.lowluck``)."""
 
     battle_id: str
     space: str
@@ -69,6 +69,7 @@ class BattleSetup:
     stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
     support: tuple[tuple[BattleUnit, ...], tuple[BattleUnit, ...]] = ((), ())
     unit_types: Mapping[str, UnitType] = attrs.field(factory=dict, eq=False, hash=False)
+    low_luck: bool = False
 
 
 @attrs.frozen
@@ -129,6 +130,15 @@ class Change(NamedTuple):
     destination: str | None = None
     reason: str = ""
     condition: RetreatCondition | None = None
+
+
+class EnemyView(NamedTuple):
+    """What a battle step that fires in every round may read of the enemy (the full
+    ``SideSummary`` goes only to first-round steps): which target classes some enemy unit
+    could take, and whether the enemy has an ``anti_sub`` unit on the board."""
+
+    tmask: int
+    anti_sub: bool
 
 
 class SideSummary(NamedTuple):

@@ -1,28 +1,14 @@
 """Exact battle odds: the probability distribution of a battle's outcome, computed from the
-Markov chain of ``BattleState``s with the *same* rule functions and the same battle steps
-the dice driver uses (``decide_before_round``, ``stage_volleys``, ``hits_by_class``,
+Markov chain of ``BattleState``s with the *same* rule functions and battle steps the dice
+driver uses (``decide_before_round``, ``stage_volleys``, ``hits_by_class``,
 ``apply_side_hits``, ``end_of_round``).  Nothing here re-states a rule; it only sums
-probabilities.
+probabilities.  The chain is swept with numpy (``combat.sweep``): the cost grows with the
+number of states of each side rather than with the number of pairs times the dice.
 
-How it works:
-
-* A round is a random transition between states.  Within a stage (surprise strike, then
-  main fire) both sides fire simultaneously and each side's casualties depend only on the
-  enemy's hits, so the stage's transition is the product of two *marginals*: for the
-  target side, the distribution of its next ``Side`` given the firing side's volleys.  All
-  dice of one volley share one hit chance ``target / sides``, so a volley's hit count is
-  binomial; volleys whose hits go to the same (canonical) target class are convolved, and
-  hit counts beyond what the target's eligible units can absorb are lumped together
-  (identical casualties).  Marginals and casualty choices are memoised; with a single
-  target class the sides after 0, 1, 2, ... hits are built one hit at a time through
-  ``apply_side_hits`` (which gives hits one by one, so this equals giving them at once).
-* States are interned per side as small integers.  Every transition either leaves the
-  state unchanged (no hits; only possible once the round number no longer matters, i.e.
-  above ``Board.round_cap``) or strictly increases a *progress* measure (kills, damage,
-  submerging, retreating, rounds up to the cap).  States are processed in order of that
-  measure, each once; a self-loop with probability ``q`` is resolved by scaling the rest by
-  ``1 / (1 - q)``, and it adds ``1 / (1 - q)`` expected rounds.
-* Terminal states (``outcome`` set) collect the probability mass.
+States whose probability is below ``prune`` (default 1e-15) when they are reached are
+dropped and their mass reported (``BattleOdds.pruned``), so every figure is exact to within
+that mass.  ``max_error`` trades exactness for speed: states are pruned more aggressively,
+and the pruned mass is guaranteed to stay below ``max_error``.
 
 ``monte_carlo`` runs the real dice driver (``combat.run_battle``) with ``SeededDice`` as an
 independent cross-check.
@@ -31,357 +17,110 @@ independent cross-check.
 from __future__ import annotations
 
 import gc
-import heapq
-import itertools
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable
 
-import attrs
 
 from ...model.dice import SeededDice
 from ...model.units import Domain
 from .board import Board
-from .casualties import apply_side_hits, hits_by_class
+from .chain import chain_odds
 from .driver import run_battle
-from .model import ATT, DEF, OUTCOMES, BattleSetup, BattleState, Side, Volley
-from .rules import decide_before_round, end_of_round
-from .steps import stage_volleys
+from .model import ATT, DEF, OUTCOMES, BattleSetup
+from .oddsresult import BattleOdds, Composition, composition
+from .sweep import Sweep
 
-__all__ = ["BattleOdds", "battle_odds", "monte_carlo"]
+__all__ = ["BattleOdds", "Composition", "battle_odds", "composition", "monte_carlo",
+           "DEFAULT_PRUNE", "SMALL_BATTLE"]
 
-Composition = tuple[tuple[str, int], ...]
-
-
-@attrs.frozen
-class BattleOdds:
-    """Outcome probabilities and expectations of one battle.
-
-    ``attacker_survivors``/``defender_survivors`` map a composition ``((type, count), ...)``
-    (types in board order, zero counts omitted; retreated and submerged units included) to
-    its probability.  ``captured``: the attacker wins a land battle with a land unit left
-    on the board.  ``tuv_swing`` = defender TUV lost - attacker TUV lost (cargo included).
-    For ``method == "monte_carlo"``, ``runs`` is the sample size and ``stderr`` gives the
-    standard error of each probability / mean (keyed by field name)."""
-
-    attacker_wins: float
-    defender_wins: float
-    both_destroyed: float
-    attacker_retreats: float
-    stalemate: float
-    captured: float
-    attacker_survivors: Mapping[Composition, float]
-    defender_survivors: Mapping[Composition, float]
-    attacker_tuv_lost: float
-    defender_tuv_lost: float
-    tuv_swing: float
-    rounds: float
-    method: str = "exact"
-    states: int = 0
-    runs: int = 0
-    stderr: Mapping[str, float] = attrs.field(factory=dict)
-
-    def outcome(self, name: str) -> float:
-        return getattr(self, name)
-
-    @property
-    def total(self) -> float:
-        return math.fsum(self.outcome(o) for o in OUTCOMES)
+DEFAULT_PRUNE = 1e-15
 
 
-class _Chain:
-    def __init__(self, board: Board, sides: int):
-        self.board = board
-        self.sides = sides
-        self.ids: tuple[dict[Side, int], dict[Side, int]] = ({}, {})
-        self.objs: tuple[list[Side], list[Side]] = ([], [])
-        self.pots: tuple[list[int], list[int]] = ([], [])
-        self._binom: dict = {}
-        self._pmf: dict = {}
-        self._full: dict = {}
-        self._marg: dict = {}
-        self._succ: dict = {}
-
-    # ----------------------------------------------------------------- building blocks
-    def intern(self, side_idx: int, side: Side) -> int:
-        ids = self.ids[side_idx]
-        found = ids.get(side)
-        if found is None:
-            found = ids[side] = len(self.objs[side_idx])
-            self.objs[side_idx].append(side)
-            self.pots[side_idx].append(self.board.progress(side_idx, side))
-        return found
-
-    def binomial(self, n: int, value: int) -> list[float]:
-        key = (n, value)
-        found = self._binom.get(key)
-        if found is None:
-            p = min(value, self.sides) / self.sides
-            if p >= 1.0:
-                found = [0.0] * n + [1.0]
-            else:
-                q = 1.0 - p
-                found = [math.comb(n, k) * p ** k * q ** (n - k) for k in range(n + 1)]
-            self._binom[key] = found
-        return found
-
-    def hit_pmf(self, groups: tuple[tuple[int, int], ...], cap: int) -> list[float]:
-        """Distribution of the total hits of volleys ``((count, target), ...)``, with every
-        count >= ``cap`` lumped into ``cap``."""
-        key = (groups, cap)
-        found = self._pmf.get(key)
-        if found is not None:
-            return found
-        dist, tail = self.full_pmf(groups)
-        found = self._pmf[key] = dist[:cap] + [tail[cap]] if cap < len(dist) else dist
-        return found
-
-    def full_pmf(self, groups: tuple[tuple[int, int], ...]):
-        """(distribution of the total hits, its suffix sums)."""
-        found = self._full.get(groups)
-        if found is not None:
-            return found
-        dist = [1.0]
-        for n, value in groups:
-            b = self.binomial(n, value)
-            new = [0.0] * (len(dist) + n)
-            for i, pi in enumerate(dist):
-                if pi:
-                    for k, pk in enumerate(b, i):
-                        new[k] += pi * pk
-            dist = new
-        tail = [0.0] * (len(dist) + 1)
-        for k in range(len(dist) - 1, -1, -1):
-            tail[k] = tail[k + 1] + dist[k]
-        found = self._full[groups] = (dist, tail)
-        return found
-
-    def successors(self, target_idx: int, target: Side, cls: int, cap: int):
-        """(interned next side after 0..cap hits of one class, whether all differ)."""
-        key = (target_idx, target, cls)
-        found = self._succ.get(key)
-        if found is None:
-            board = self.board
-            found = [self.intern(target_idx, target)]
-            side = target
-            one = hits_by_class(board, target_idx, target, [(cls, 1)])
-            for _ in range(cap):              # h hits = h - 1 hits, then one more
-                side = apply_side_hits(board, target_idx, side, one)[0]
-                found.append(self.intern(target_idx, side))
-            found = self._succ[key] = (found, len(set(found)) == len(found))
-        return found
-
-    def capacity(self, side_idx: int, side: Side, cls: int) -> int:
-        """How many hits of class ``cls`` the side's units on the board can absorb: more
-        hits than that are lost whatever happens, so they need not be told apart."""
-        board = self.board
-        present = board.summary(side_idx, side).present
-        bit = 1 << cls
-        total = 0
-        for s, n, d in zip(board.slots[side_idx], present, side.damaged):
-            if n and s.elig & bit:
-                total += 2 * n - d if s.two_hits else n
-        return total
-
-    def marginal(self, target_idx: int, target: Side,
-                 firing: tuple[Volley, ...]) -> list[tuple[int, float]]:
-        """Distribution of ``target``'s next side (as interned ids) after ``firing``."""
-        key = (target_idx, target, firing)
-        found = self._marg.get(key)
-        if found is not None:
-            return found
-        board = self.board
-        if not firing:
-            found = self._marg[key] = [(self.intern(target_idx, target), 1.0)]
-            return found
-        relevance = board.summary(target_idx, target).relevance
-        groups: dict[int, list[tuple[int, int]]] = {}
-        for v in firing:
-            c = v.cls if v.cls >= 8 else v.cls & relevance
-            groups.setdefault(c, []).append((v.count, v.target))
-        classes = [c for c in board.assign_order if c in groups]
-        caps = [self.capacity(target_idx, target, c) for c in classes]
-        dists = [self.hit_pmf(tuple(groups[c]), cap) for c, cap in zip(classes, caps)]
-        if len(classes) == 1:
-            nxt, distinct = self.successors(target_idx, target, classes[0], caps[0])
-            if distinct:
-                found = self._marg[key] = list(zip(nxt, dists[0]))
-                return found
-        out: dict[int, float] = {}
-        for combo in itertools.product(*(enumerate(d) for d in dists)):
-            p = 1.0
-            for _, pk in combo:
-                p *= pk
-            if not p:
-                continue
-            class_hits = hits_by_class(board, target_idx, target,
-                                       [(c, h) for c, (h, _) in zip(classes, combo)])
-            new = apply_side_hits(board, target_idx, target, class_hits)[0] \
-                if class_hits else target
-            i = self.intern(target_idx, new)
-            out[i] = out.get(i, 0.0) + p
-        found = self._marg[key] = list(out.items())
-        return found
-
-    def stage(self, state: BattleState, stage: int):
-        vols = stage_volleys(self.board, state, stage)
-        am = self.marginal(ATT, state.att, tuple(v for v in vols if v.side == DEF))
-        dm = self.marginal(DEF, state.dfn, tuple(v for v in vols if v.side == ATT))
-        return am, dm
-
-    def transitions(self, state: BattleState):
-        """One round from a state returned by ``decide_before_round``: a list of
-        (probability, attacker marginal, defender marginal) for the round's last stage,
-        the earlier stages (e.g. surprise strike, AA fire) branching into several starts."""
-        board = self.board
-        A, D = self.objs
-        starts = [(1.0, state)]
-        last = len(board.stages) - 1
-        for stage in range(last):
-            nxt: dict[tuple, float] = {}
-            for q, st in starts:
-                if not stage_volleys(board, st, stage):
-                    nxt[st] = nxt.get(st, 0.0) + q
-                    continue
-                am, dm = self.stage(st, stage)
-                for ia, pa in am:
-                    for id_, pd in dm:
-                        s2 = st._replace(att=A[ia], dfn=D[id_])
-                        nxt[s2] = nxt.get(s2, 0.0) + q * pa * pd
-            starts = [(q, st) for st, q in nxt.items()]
-        out = []
-        for q, st in starts:
-            am, dm = self.stage(st, last)
-            out.append((q, am, dm))
-        return out
-
-    # ----------------------------------------------------------------- the chain
-    def run(self) -> BattleOdds:
-        board = self.board
-        cap = board.round_cap
-        A, D = self.objs
-        apot = self.pots[ATT]
-        dpot = self.pots[DEF]
-        s0 = board.initial_state()
-        ia0, id0 = self.intern(ATT, s0.att), self.intern(DEF, s0.dfn)
-        rows: dict[tuple[int, int], dict[int, float]] = {(ia0, 0): {id0: 1.0}}
-        heap = [(apot[ia0], ia0, 0)]
-        terminal: dict[tuple, float] = {}
-        rounds: list[float] = []
-        nodes = 0
-
-        def finish(state: BattleState, mass: float) -> None:
-            key = (state.outcome, self.intern(ATT, state.att), self.intern(DEF, state.dfn),
-                   state.retreat_to)
-            terminal[key] = terminal.get(key, 0.0) + mass
-
-        while heap:
-            _, ia, r = heapq.heappop(heap)
-            row = rows.pop((ia, r), None)
-            if row is None:
-                continue
-            local = [(dpot[i], i) for i in row]
-            heapq.heapify(local)
-            while local:
-                _, id_ = heapq.heappop(local)
-                mass = row.pop(id_, 0.0)
-                if not mass:
-                    continue
-                nodes += 1
-                state = BattleState(A[ia], D[id_], r)
-                state, _ = end_of_round(board, state)
-                if state.outcome is not None:
-                    finish(state, mass)
-                    continue
-                before = state.round
-                state, _ = decide_before_round(board, state)
-                if state.outcome is not None:
-                    if state.round > before:
-                        rounds.append(mass)
-                    finish(state, mass)
-                    continue
-                comps = self.transitions(state)
-                r2 = min(state.round, cap)
-                same_row = r2 == r
-                p_self = 0.0
-                if same_row:
-                    for q, am, dm in comps:
-                        pa = next((p for i, p in am if i == ia), 0.0)
-                        if pa:
-                            p_self += q * pa * next((p for i, p in dm if i == id_), 0.0)
-                    if p_self >= 1.0:
-                        raise RuntimeError("battle state cannot progress")  # stalemate missed
-                scale = mass / (1.0 - p_self)
-                rounds.append(scale)
-                for q, am, dm in comps:
-                    fq = scale * q
-                    for ia2, pa in am:
-                        f = fq * pa
-                        if same_row and ia2 == ia:
-                            for id2, pd in dm:
-                                if id2 not in row:
-                                    if id2 == id_:
-                                        continue           # the self-loop, resolved above
-                                    heapq.heappush(local, (dpot[id2], id2))
-                                    row[id2] = f * pd
-                                else:
-                                    row[id2] += f * pd
-                            continue
-                        key = (ia2, r2)
-                        tgt = rows.get(key)
-                        if tgt is None:
-                            tgt = rows[key] = {}
-                            heapq.heappush(heap, (apot[ia2] + r2, ia2, r2))
-                        get = tgt.get
-                        for id2, pd in dm:
-                            tgt[id2] = get(id2, 0.0) + f * pd
-        return self.summarize(terminal, rounds, nodes)
-
-    def summarize(self, terminal: dict, rounds: list[float], nodes: int) -> BattleOdds:
-        board = self.board
-        A, D = self.objs
-        by_outcome: dict[str, list[float]] = {o: [] for o in OUTCOMES}
-        captured: list[float] = []
-        att_surv: dict[Composition, list[float]] = {}
-        def_surv: dict[Composition, list[float]] = {}
-        att_lost: list[float] = []
-        def_lost: list[float] = []
-        for (outcome, ia, id_, _), mass in terminal.items():
-            by_outcome[outcome].append(mass)
-            if outcome == "attacker_wins" and not board.is_sea and \
-                    board.summary(ATT, A[ia]).capturers:
-                captured.append(mass)
-            att_surv.setdefault(composition(board, ATT, A[ia]), []).append(mass)
-            def_surv.setdefault(composition(board, DEF, D[id_]), []).append(mass)
-            att_lost.append(mass * board.side_tuv_lost(ATT, A[ia]))
-            def_lost.append(mass * board.side_tuv_lost(DEF, D[id_]))
-        a_lost, d_lost = math.fsum(att_lost), math.fsum(def_lost)
-        return BattleOdds(
-            **{o: math.fsum(v) for o, v in by_outcome.items()},
-            captured=math.fsum(captured),
-            attacker_survivors={k: math.fsum(v) for k, v in att_surv.items()},
-            defender_survivors={k: math.fsum(v) for k, v in def_surv.items()},
-            attacker_tuv_lost=a_lost, defender_tuv_lost=d_lost, tuv_swing=d_lost - a_lost,
-            rounds=math.fsum(rounds), method="exact", states=nodes)
+def _summarize(board: Board, sweep: Sweep, max_error: float | None) -> BattleOdds:
+    A, D = sweep.A.states, sweep.D.states
+    by_outcome: dict[str, list[float]] = {o: [] for o in OUTCOMES}
+    captured: list[float] = []
+    att_surv: dict[Composition, list[float]] = {}
+    def_surv: dict[Composition, list[float]] = {}
+    att_lost: list[float] = []
+    def_lost: list[float] = []
+    for (outcome, ia, id_, _), mass in sweep.terminal.items():
+        by_outcome[outcome].append(mass)
+        if outcome == "attacker_wins" and not board.is_sea and \
+                board.summary(ATT, A[ia]).capturers:
+            captured.append(mass)
+        att_surv.setdefault(composition(board, ATT, A[ia]), []).append(mass)
+        def_surv.setdefault(composition(board, DEF, D[id_]), []).append(mass)
+        att_lost.append(mass * board.side_tuv_lost(ATT, A[ia]))
+        def_lost.append(mass * board.side_tuv_lost(DEF, D[id_]))
+    a_lost, d_lost = math.fsum(att_lost), math.fsum(def_lost)
+    return BattleOdds(
+        **{o: math.fsum(v) for o, v in by_outcome.items()},
+        captured=math.fsum(captured),
+        attacker_survivors={k: math.fsum(v) for k, v in att_surv.items()},
+        defender_survivors={k: math.fsum(v) for k, v in def_surv.items()},
+        attacker_tuv_lost=a_lost, defender_tuv_lost=d_lost, tuv_swing=d_lost - a_lost,
+        rounds=math.fsum(sweep.rounds), method="exact", states=sweep.pairs_seen,
+        pruned=max(0.0, 1.0 - math.fsum(sweep.terminal.values())), max_error=max_error)
 
 
-def composition(board: Board, side_idx: int, side: Side) -> Composition:
-    counts: Counter = Counter()
-    for s, n in zip(board.slots[side_idx], side.alive):
-        if n:
-            counts[s.key] += n
-    return tuple((k, counts[k]) for k in board.type_order if counts[k])
+# Units on the board at most for which the state chain (``chain``, one state at a time, no
+# pruning) beats the sweep's fixed numpy costs (benchmarks/bench_issue11.py: 2v2 0.5 ms
+# against 3 ms, sea 8v8 12 ms against 61 ms; the sweep wins from about 20 a side).
+SMALL_BATTLE = 32
 
 
-def battle_odds(setup: BattleSetup, *, sides: int = 6) -> BattleOdds:
-    """The exact outcome distribution of ``setup`` (dice with ``sides`` faces)."""
+def battle_odds(setup: BattleSetup, *, sides: int = 6, max_error: float | None = None,
+                progress: Callable[[float], None] | None = None,
+                method: str = "auto") -> BattleOdds:
+    """The outcome distribution of ``setup`` (dice with ``sides`` faces).  ``max_error``:
+    accept figures off by up to that much probability for speed (None: exact, pruning only
+    states below 1e-15).  ``progress(fraction)`` is called now and then with the share of
+    the probability already settled.  ``method``: "sweep", "chain" (normal dice, exact
+    only) or "auto": the chain for small battles, else the sweep (both run the same rule
+    functions and agree to 1e-12, tests/test_odds_sweep.py)."""
+    if max_error is not None and not 0 < max_error < 1:
+        raise ValueError("max_error must be between 0 and 1")
+    if method not in ("auto", "sweep", "chain"):
+        raise ValueError(f"unknown odds method {method!r}")
+    units = len(setup.attackers) + len(setup.defenders) + sum(map(len, setup.support))
+    if method == "chain" or (method == "auto" and max_error is None and not setup.low_luck
+                             and units <= SMALL_BATTLE):
+        if setup.low_luck or max_error is not None:
+            raise ValueError("the chain computes exact odds with normal dice only")
+        odds = chain_odds(setup, sides=sides)
+        if progress is not None:
+            progress(1.0)
+        return odds
+    prune = DEFAULT_PRUNE if max_error is None else max(DEFAULT_PRUNE, max_error * 1e-3)
     collecting = gc.isenabled()
     gc.disable()                 # many small acyclic objects: the collector only slows us down
     try:
-        return _Chain(Board(setup), sides).run()
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            while True:
+                board = Board(setup)
+                sweep = Sweep(board, sides, prune, progress)
+                sweep.run()
+                odds = _summarize(board, sweep, max_error)
+                if max_error is None or odds.pruned <= max_error or prune <= DEFAULT_PRUNE:
+                    return odds
+                prune = max(DEFAULT_PRUNE, prune * 1e-2)   # pruned too much: again, finer
     finally:
         if collecting:
             gc.enable()
+
+
+_CONTROLLER = []
+
+
+def _blas_controller():
+    """The matrices of one battle are small: one BLAS thread is much faster than several
+    (which also fight every other process for the cores)."""
+    if not _CONTROLLER:
+        from threadpoolctl import ThreadpoolController
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0]
 
 
 def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,

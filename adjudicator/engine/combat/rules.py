@@ -30,7 +30,10 @@ the start and end of every round (rules digest §5.3.2 steps 2 and 6).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...model.orders import Comparison, RetreatCondition
+
 from .model import ATT, DEF, BattleState, Change, Side, SideSummary
 from .stepbase import get_step, round_decisions
 
@@ -99,22 +102,25 @@ def _condition_a(board, state: BattleState, sa: SideSummary, sd: SideSummary) ->
 
 def settle(board, state: BattleState) -> tuple[BattleState, list[Change]]:
     """Checks made whenever the board changes outside the dice: condition A, defenceless
-    defenders, attacking transports alone, stalemate (module docstring)."""
+    defenders, attacking transports alone, stalemate (module docstring).  Which check
+    applies is ``settle_action`` of the two sides' traits."""
     changes: list[Change] = []
     while state.outcome is None:
         sa = board.summary(ATT, state.att)
         sd = board.summary(DEF, state.dfn)
         if state.round == 0 and opening_fire(board, sa, sd):
             break           # units off the board fire first (AA guns): the battle begins
-        if sa.n_present == 0 or sd.n_present == 0:
+        action = settle_action(board, traits(board, ATT, state.att), traits(board, DEF, state.dfn))
+        if action is None:
+            break
+        if action == "ended":
             return state._replace(outcome=_condition_a(board, state, sa, sd)), changes
-        if (sd.tmask_defenceless & sa.fire and not sd.fire & sa.tmask
-                and not sa.fire & sd.tmask_other):
+        if action == "defenceless":
             dfn, gone = kill_present(board, DEF, state.dfn, lambda s: s.defenceless)
             changes.append(Change("defenceless", DEF, gone))
             state = state._replace(dfn=dfn)
             continue
-        if sa.only_defenceless and sd.fire & sa.tmask:
+        if action == "attacker_defenceless":
             if board.retreat_options:
                 state, change = retreat(board, state, destination(board, None), "no_fire")
                 if change is not None:
@@ -124,10 +130,63 @@ def settle(board, state: BattleState) -> tuple[BattleState, list[Change]]:
             changes.append(Change("cannot_retreat", ATT, gone))
             state = state._replace(att=att)
             continue
-        if not sa.fire & sd.tmask and not sd.fire & sa.tmask:
-            return state._replace(outcome="stalemate"), changes
-        break
+        return state._replace(outcome="stalemate"), changes
     return state, changes
+
+
+class SideTraits(NamedTuple):
+    """What the checks between the dice read from one side: no counts, so that battles
+    with thousands of states have only a few distinct traits (the odds calculator decides
+    for all states with the same traits at once).  ``conditions``: per retreat condition
+    of the board, whether its count/TUV part holds for this side (True when the condition
+    names the other side or no count)."""
+
+    on_board: bool
+    tmask: int
+    tmask_defenceless: int
+    tmask_other: int
+    fire: int
+    only_defenceless: bool
+    anti_sub: bool
+    can_submerge: bool
+    retreated: bool
+    conditions: tuple[bool, ...]
+
+
+def traits(board, side_idx: int, side: Side) -> SideTraits:
+    key = (side_idx, side)
+    found = board._traits.get(key)
+    if found is None:
+        summ = board.summary(side_idx, side)
+        conds = tuple(_side_part(cond, side_idx, summ) for cond in board.retreat)
+        found = board._traits[key] = SideTraits(
+            summ.n_present > 0, summ.tmask, summ.tmask_defenceless, summ.tmask_other,
+            summ.fire, summ.only_defenceless, summ.anti_sub, summ.can_submerge,
+            side.retreated, conds)
+    return found
+
+
+def settle_action(board, ta: SideTraits, td: SideTraits) -> str | None:
+    """The check ``settle`` applies next: "ended" (condition A), "defenceless" (defending
+    defenceless units destroyed), "attacker_defenceless" (attacking transports alone:
+    retreat or be destroyed), "stalemate", or None (the battle goes on)."""
+    key = (ta, td)
+    found = board._quiet.get(key, 0)
+    if found == 0:
+        found = board._quiet[key] = _settle_action(ta, td)
+    return found
+
+
+def _settle_action(ta: SideTraits, td: SideTraits) -> str | None:
+    if not ta.on_board or not td.on_board:
+        return "ended"
+    if td.tmask_defenceless & ta.fire and not td.fire & ta.tmask and not ta.fire & td.tmask_other:
+        return "defenceless"
+    if ta.only_defenceless and td.fire & ta.tmask:
+        return "attacker_defenceless"
+    if not ta.fire & td.tmask and not td.fire & ta.tmask:
+        return "stalemate"
+    return None
 
 
 def opening_fire(board, sa: SideSummary, sd: SideSummary) -> bool:
@@ -153,7 +212,7 @@ def decide_before_round(board, state: BattleState) -> tuple[BattleState, list[Ch
         return state, changes
     state = state._replace(round=state.round + 1)
     moved = False
-    for decide in round_decisions(board):
+    for decide, _ in round_decisions(board):
         state, more = decide(board, state)
         if more:
             changes.extend(more)
@@ -164,32 +223,62 @@ def decide_before_round(board, state: BattleState) -> tuple[BattleState, list[Ch
     return state, changes
 
 
+def _side_part(cond: RetreatCondition, side_idx: int, summ: SideSummary) -> bool:
+    """Whether the count/TUV part of ``cond`` holds, as far as side ``side_idx`` decides it."""
+    if cond.side is None or cond.comparison is None or cond.threshold is None:
+        return True
+    if (ATT if str(cond.side).startswith("att") else DEF) != side_idx:
+        return True
+    value = summ.tuv if cond.measure == "tuv" else summ.n_present
+    return _compare(value, cond.comparison, cond.threshold)
+
+
 def condition_holds(board, state: BattleState, cond: RetreatCondition) -> bool:
     if cond.after_round is not None and state.round < cond.after_round:
         return False
-    if cond.side is not None and cond.comparison is not None and cond.threshold is not None:
-        if str(cond.side).startswith("att"):
-            summ = board.summary(ATT, state.att)
-        else:
-            summ = board.summary(DEF, state.dfn)
-        value = summ.tuv if cond.measure == "tuv" else summ.n_present
-        if not _compare(value, cond.comparison, cond.threshold):
-            return False
-    return True
+    return (_side_part(cond, ATT, board.summary(ATT, state.att))
+            and _side_part(cond, DEF, board.summary(DEF, state.dfn)))
+
+
+def retreat_due(board, ta: SideTraits, td: SideTraits, rnd: int) -> int | None:
+    """The index of the first retreat condition that holds at the end of round ``rnd``
+    (None: the attacker does not retreat now)."""
+    if not board.retreat_options or ta.retreated or rnd < max(1, board.min_rounds):
+        return None
+    for i, cond in enumerate(board.retreat):
+        if (cond.after_round is None or rnd >= cond.after_round) and \
+                ta.conditions[i] and td.conditions[i]:
+            return i
+    return None
+
+
+def quiet(board, ta: SideTraits, td: SideTraits, rnd: int) -> bool:
+    """Whether ``end_of_round`` and then ``decide_before_round`` certainly change nothing
+    but the round number for every state whose sides have these traits, at the end of
+    round ``rnd`` >= 1 (the odds calculator's shortcut; the functions themselves decide
+    through the same ``settle_action``, ``retreat_due`` and decision predicates)."""
+    key = (ta, td, rnd)
+    found = board._quiet.get(key)
+    if found is None:
+        found = (rnd >= 1 and settle_action(board, ta, td) is None
+                 and retreat_due(board, ta, td, rnd) is None
+                 and all(may_act is not None and not may_act(board, ta, td)
+                         for _, may_act in round_decisions(board)))
+        board._quiet[key] = found
+    return found
 
 
 def end_of_round(board, state: BattleState) -> tuple[BattleState, list[Change]]:
     """Step 6: ``settle`` (condition A, defenceless units, stalemate), then condition B.
     The returned state has ``outcome`` set when the battle is over."""
     state, changes = settle(board, state)
-    if state.outcome is not None or not board.retreat_options or state.att.retreated:
+    if state.outcome is not None:
         return state, changes
-    if state.round < max(1, board.min_rounds):
-        return state, changes
-    for cond in board.retreat:
-        if condition_holds(board, state, cond):
-            state, change = retreat(board, state, destination(board, cond), "condition", cond)
-            if change is not None:
-                changes.append(change)
-            break
+    due = retreat_due(board, traits(board, ATT, state.att), traits(board, DEF, state.dfn),
+                      state.round)
+    if due is not None:
+        cond = board.retreat[due]
+        state, change = retreat(board, state, destination(board, cond), "condition", cond)
+        if change is not None:
+            changes.append(change)
     return state, changes

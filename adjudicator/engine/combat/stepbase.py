@@ -49,18 +49,25 @@ def known_steps() -> list[str]:
 
 
 # Decisions made at the start of a round, before any die (e.g. submarines submerging):
-# ``(ability name, decide(board, state) -> (state, changes))``, run when a unit with that
-# ability is in the battle.
-_ROUND_DECISIONS: list[tuple[str, object]] = []
+# ``(ability name, decide(board, state) -> (state, changes), may_act)``, run when a unit with
+# that ability is in the battle.  ``may_act(board, att_traits, def_traits)`` (optional) is
+# False when the decision certainly changes nothing for sides with those traits
+# (``rules.SideTraits``); the decision must use it for its own preconditions.
+_ROUND_DECISIONS: list[tuple[str, object, object]] = []
 
 
-def register_round_decision(ability: str):
+def register_round_decision(ability: str, may_act=None):
     def wrap(fn):
-        _ROUND_DECISIONS.append((ability, fn))
+        _ROUND_DECISIONS.append((ability, fn, may_act))
         return fn
     return wrap
 
 
 def round_decisions(board) -> list:
-    present = {t for side in board.slots for s in side for t in s.tags}
-    return [fn for ability, fn in _ROUND_DECISIONS if ability in present]
+    """``[(decide, may_act), ...]`` for the abilities present in this battle."""
+    found = board._decisions
+    if found is None:
+        present = {t for side in board.slots for s in side for t in s.tags}
+        found = board._decisions = [(fn, may_act) for ability, fn, may_act in _ROUND_DECISIONS
+                                    if ability in present]
+    return found

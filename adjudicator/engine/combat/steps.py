@@ -10,7 +10,7 @@ type and value.
 from __future__ import annotations
 
 from ..abilities.base import hooks
-from .model import ATT, DEF, BattleState, Volley
+from .model import ATT, DEF, BattleState, EnemyView, Volley
 from .stepbase import BattleStep, get_step, register_step
 
 
@@ -23,25 +23,24 @@ class MainFire(BattleStep):
 
     def volleys(self, board, side_idx, side, summ, enemy):
         step = "attack" if side_idx == ATT else "defence"
-        others = [get_step(n) for stage in board.stages for n in stage if n != self.name]
+        claimers = _claimers(board, self.name)
         slots = board.slots[side_idx]
-        firing: list[list[int]] = []        # per slot: [count, value]
-        for i, (s, n) in enumerate(zip(slots, summ.present)):
-            if not n or not s.can_fire:
-                firing.append([0, s.value])
+        splits: dict[int, list[tuple[int, int]]] = {}
+        for i, n in enumerate(summ.present):
+            if not n:
                 continue
-            if any(o.claims(board, s, side_idx, summ, enemy) for o in others):
-                firing.append([0, s.value])
+            s = slots[i]
+            if not s.can_fire or any(o.claims(board, s, side_idx, summ, enemy) for o in claimers):
                 continue
-            firing.append([n, s.value])
-        splits = {i: [(n, v)] for i, (n, v) in enumerate(firing) if n}
+            splits[i] = [(n, s.value)]
         for ability in fire_value_hooks(board, side_idx):
             splits = ability.fire_values(board, side_idx, summ, splits)
         out: dict[tuple[str, int], list] = {}
+        tmask = enemy.tmask
         for i, parts in sorted(splits.items()):
             s = slots[i]
             cls = board.fire_class(s, summ.anti_sub)
-            if not enemy.tmask >> cls & 1:
+            if not tmask >> cls & 1:
                 continue
             for n, value in parts:
                 if n <= 0 or value <= 0:
@@ -52,6 +51,17 @@ class MainFire(BattleStep):
                 else:
                     out[key] = [side_idx, step, s.key, n, value, cls]
         return [Volley(*v) for v in out.values()]
+
+
+def _claimers(board, name: str) -> list:
+    """The other steps of the board's stages that may claim a unit's fire (``claims``)."""
+    cache = board._fire_hooks
+    key = ("claimers", name)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = [get_step(n) for stage in board.stages for n in stage
+                              if n != name and type(get_step(n)).claims is not BattleStep.claims]
+    return found
 
 
 def fire_value_hooks(board, side_idx: int):
@@ -76,14 +86,42 @@ def stage_volleys(board, state: BattleState, stage: int) -> tuple[Volley, ...]:
     if found is None:
         sa = board.summary(ATT, state.att)
         sd = board.summary(DEF, state.dfn)
-        out: list[Volley] = []
-        for side_idx, side, summ, enemy in ((ATT, state.att, sa, sd), (DEF, state.dfn, sd, sa)):
-            for name in board.stages[stage]:
-                step = get_step(name)
-                if step.first_round_only and not first:
-                    continue
-                out += step.volleys(board, side_idx, side, summ, enemy)
-        found = board._pair_volleys[key] = tuple(out)
+        found = board._pair_volleys[key] = (side_volleys(board, ATT, state.att, sd, stage, first)
+                                            + side_volleys(board, DEF, state.dfn, sa, stage, first))
+    return found
+
+
+def side_volleys(board, side_idx: int, side, enemy, stage: int, first: bool) -> tuple[Volley, ...]:
+    """One side's volleys in a stage, step by step: steps that fire in every round see only
+    the enemy's ``EnemyView`` (``later_volleys``); first-round steps see its summary."""
+    out: list[Volley] = []
+    view = EnemyView(enemy.tmask, enemy.anti_sub)
+    for name in board.stages[stage]:
+        step = get_step(name)
+        if step.first_round_only:
+            if first:
+                out += step.volleys(board, side_idx, side, board.summary(side_idx, side), enemy)
+        else:
+            out += step_volleys(board, side_idx, side, view, name)
+    return tuple(out)
+
+
+def later_volleys(board, side_idx: int, side, view: EnemyView, stage: int) -> tuple[Volley, ...]:
+    """One side's volleys in a stage of any round after the first (what ``side_volleys``
+    gives then), from the enemy's view alone."""
+    out: list[Volley] = []
+    for name in board.stages[stage]:
+        if not get_step(name).first_round_only:
+            out += step_volleys(board, side_idx, side, view, name)
+    return tuple(out)
+
+
+def step_volleys(board, side_idx: int, side, view: EnemyView, name: str) -> tuple[Volley, ...]:
+    key = (side_idx, side, view, name)
+    found = board._step_volleys.get(key)
+    if found is None:
+        found = board._step_volleys[key] = tuple(
+            get_step(name).volleys(board, side_idx, side, board.summary(side_idx, side), view))
     return found
 
 

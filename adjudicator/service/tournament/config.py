@@ -56,7 +56,7 @@ ruleset = "{ruleset}"           # the edition every game plays (aa1941, aa1942)
 organiser = ""                  # the organiser's mail address (receives the daily late notice)
 
 [options]                       # rule options of every game (see 'pbem rules'), e.g.
-# low_luck = true               #   Low Luck dice, where the edition has the option
+# low_luck = true               #   Low Luck dice (any edition; docs/low-luck.md)
 # turkish_straits = true
 
 [format]

@@ -1,0 +1,58 @@
+"""``pbem --help`` and ``pbem --version`` without loading the commands (issue 11: under
+twice a bare Python start).  The top-level parser's arguments live here, shared with the
+full parser (``cli.build_parser``); ``COMMAND_SUMMARIES`` repeats each command's one-line
+help, and a test checks that it matches what the commands register."""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import __version__
+
+DESCRIPTION = ("Play-by-email adjudicator for Axis & Allies: text orders, verifiable dice, "
+               "signed turn files.")
+NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)"
+
+COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
+    ("new", "start a game in a new directory"),
+    ("show", "show the board (as tables, or as a picture with --svg/--png)"),
+    ("check", "check orders against the current position; changes nothing"),
+    ("process", "adjudicate orders and write the signed turn file"),
+    ("report", "print the report of a processed turn"),
+    ("demo", "play a bundled example game and print every report"),
+    ("verify", "audit a whole game: signatures, chain, seeds, dice, replay"),
+    ("compare", "find the first published file where two copies of a game differ, with both "
+                "signatures"),
+    ("mail", "play by email: run the game master's inbox, send orders, fetch results"),
+    ("status", "whose turn, since when, and the last turn in one line"),
+    ("keys", "key management"),
+    ("odds", 'exact battle odds: pbem odds "3 inf, 1 tank" vs "4 inf"'),
+    ("rules", "list rule options and the rulings recorded in the map data"),
+    ("cases", "run the rules cases of an edition (conformance tests)"),
+    ("map", "draw an edition's empty board with every space's name"),
+    ("completion", "print a shell completion script (bash, zsh, tcsh)"),
+    ("tournament", "run a tournament: pairings, bids, deadlines, NMR, standings, ratings"),
+)
+
+
+def top_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    """The ``pbem`` parser with its own options and an empty set of commands."""
+    parser = argparse.ArgumentParser(prog="pbem", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    parser.add_argument("--no-color", dest="no_color", action="store_true",
+                        help=NO_COLOR_HELP)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    return parser, sub
+
+
+def summary_parser() -> argparse.ArgumentParser:
+    """A parser that knows the commands by name and summary only: enough for the help."""
+    parser, sub = top_parser()
+    for name, text in COMMAND_SUMMARIES:
+        sub.add_parser(name, help=text)
+    return parser
+
+
+def is_quick(argv: list[str]) -> bool:
+    """Whether ``argv`` asks only for the top-level help or the version."""
+    return len(argv) == 1 and argv[0] in ("-h", "--help", "--version")

@@ -1,0 +1,67 @@
+"""WorkingBoard's indexes by space and by carrier (issue 11) answer exactly what a scan of
+every piece answers, in the same order, whatever the engine does to the pieces."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.engine.working import WorkingBoard
+from adjudicator.service.games import initial_state, load_game
+
+GAME = load_game("aa1941")
+STATE = initial_state(GAME, "index-test")
+SPACES = sorted(GAME.map.territories)
+
+
+def scan_at(board, space, include_cargo=False):
+    return [p for p in board.pieces.values()
+            if p.space == space and (include_cargo or p.carried_by is None)]
+
+
+def scan_cargo(board, carrier):
+    return [p for p in board.pieces.values() if p.carried_by == carrier.uid]
+
+
+def assert_indexes_agree(board, spaces, carriers):
+    for space in spaces:
+        assert board.at(space) == scan_at(board, space)
+        assert board.at(space, include_cargo=True) == scan_at(board, space, True)
+    for carrier in carriers:
+        assert board.cargo_of(carrier) == scan_cargo(board, carrier)
+
+
+actions = st.lists(st.tuples(st.sampled_from(["move", "board", "unload", "remove", "add"]),
+                             st.integers(0, 10_000), st.integers(0, 10_000)),
+                   min_size=1, max_size=60)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(actions=actions)
+def test_indexes_follow_moves_loads_removals_and_new_pieces(actions):
+    board = WorkingBoard(GAME, STATE)
+    removed = []
+    for kind, a, b in actions:
+        pieces = list(board.pieces.values())
+        piece, other = pieces[a % len(pieces)], pieces[b % len(pieces)]
+        if kind == "move":
+            piece.space = SPACES[b % len(SPACES)]
+        elif kind == "board" and other is not piece:
+            piece.carried_by, piece.space = other.uid, other.space
+        elif kind == "unload":
+            piece.carried_by = None
+        elif kind == "remove":
+            removed += board.remove(piece)
+        elif kind == "add":
+            board.add_new("infantry", piece.owner, SPACES[b % len(SPACES)])
+    for gone in removed:                      # a removed piece that moves stays off the board
+        gone.space = SPACES[0]
+        assert gone.uid not in board.pieces
+    touched = {p.space for p in board.pieces.values()} | set(SPACES[:5])
+    assert_indexes_agree(board, touched, list(board.pieces.values()) + removed)
+
+
+def test_setup_board_indexes_every_space():
+    board = WorkingBoard(GAME, STATE)
+    assert_indexes_agree(board, SPACES, list(board.pieces.values()))
+    assert sum(len(board.at(s, include_cargo=True)) for s in SPACES) == len(board.pieces)
