@@ -1,4 +1,4 @@
-"""``codec.canonical_json`` (json's C encoder plus number lists on one line) writes exactly
+"""``codec.canonical_json`` (one recursive walk, number lists on one line) writes exactly
 the layout of its definition, ``codec._dump``, for any JSON value (issue 11: canonical
 JSON re-encoding was a hot spot of ``pbem verify``)."""
 

@@ -98,8 +98,14 @@ def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
                 if (landing.target, "land") not in order:
                     order.append((landing.target, "land"))
         elif kind == "general":
+            # a battle needs a unit of the phasing power there (not aboard) or a landing
+            here = {p.space for p in board.pieces.values()
+                    if p.owner == ctx.power and p.carried_by is None}
+            here.update(landing.target for landing in ctx.landings)
             rest = []
             for space in board.map.territories:
+                if space not in here:
+                    continue
                 k = "sea" if board.map[space].is_sea else "land"
                 if (space, k) not in order and battle_needed(ctx, space):
                     rest.append((ctx.attack_lines.get(space, 10**9), space, k))
@@ -389,7 +395,7 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
     board = ctx.board
     for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
         if (piece.owner == ctx.power or piece.carried_by is not None
-                or board.utype(piece).domain != Domain.AIR or board.map[piece.space].is_land):
+                or board.map[piece.space].is_land or board.utype(piece).domain != Domain.AIR):
             continue
         zone = piece.space
         deck = find_deck(ctx, piece, zone)

@@ -18,8 +18,8 @@ from ..model.state import GameState, Unit
 from ..model.units import UnitType
 
 
-@attrs.define
-class Piece:
+@attrs.define(slots=False)   # a dict class: built faster than a slotted one (every turn
+class Piece:                  # builds hundreds, twice: check and play)
     uid: int
     type: str
     owner: str
@@ -86,14 +86,36 @@ class WorkingBoard:
         self._on_board: dict[str, dict[int, Piece]] = {}      # pieces not aboard anything
         self._aboard: dict[int, dict[int, Piece]] = {}        # carrier uid -> its cargo
         self._next_uid = 1
-        for space in sorted(state.units):
-            for unit in state.units[space]:
-                parent = self._add(unit.type, unit.owner, space, damage=unit.damage)
-                for cargo in unit.cargo:
-                    self._add(cargo.type, cargo.owner, space, carried_by=parent.uid,
-                              damage=cargo.damage)
+        self._add_start(state)
 
     # -- construction ---------------------------------------------------------------------
+    def _add_start(self, state: GameState) -> None:
+        """The pieces of ``state``, numbered from 1 in the order of its spaces and units
+        (what ``_add`` of each unit and its cargo gives, with the indexes filled in
+        directly: this runs for every turn checked or played)."""
+        uid = self._next_uid
+        pieces, aboard = self.pieces, self._aboard
+        for space in sorted(state.units):
+            units = state.units[space]
+            if not units:
+                continue
+            in_space = self._in_space.setdefault(space, {})
+            on_board = self._on_board.setdefault(space, {})
+            for unit in units:
+                piece = Piece(uid, unit.type, unit.owner, space, start_space=space,
+                              damage=unit.damage, board=self)
+                pieces[uid] = in_space[uid] = on_board[uid] = piece
+                parent = uid
+                uid += 1
+                if unit.cargo:
+                    cargo_of = aboard.setdefault(parent, {})
+                    for cargo in unit.cargo:
+                        piece = Piece(uid, cargo.type, cargo.owner, space, parent,
+                                      start_space=space, damage=cargo.damage, board=self)
+                        pieces[uid] = in_space[uid] = cargo_of[uid] = piece
+                        uid += 1
+        self._next_uid = uid
+
     def _add(self, type_: str, owner: str, space: str, carried_by: int | None = None,
              damage: int = 0) -> Piece:
         piece = Piece(uid=self._next_uid, type=type_, owner=owner, space=space,
@@ -131,15 +153,19 @@ class WorkingBoard:
     def to_units(self) -> dict[str, tuple[Unit, ...]]:
         """Pieces back into per-space unit tuples (cargo nested), in a canonical order."""
         by_space: dict[str, list[Unit]] = {}
-        for piece in self.pieces.values():
-            if piece.carried_by is not None:
+        aboard = self._aboard
+        for piece in self.pieces.values():        # in id order
+            if piece._carried_by is not None:
                 continue
-            cargo = sorted((Unit(c.type, c.owner, (), c.damage) for c in self.cargo_of(piece)),
-                           key=lambda u: (u.owner, u.type, u.damage))
-            by_space.setdefault(piece.space, []).append(
-                Unit(piece.type, piece.owner, tuple(cargo), piece.damage))
-        return {space: tuple(sorted(units, key=lambda u: (u.owner, u.type, u.damage, len(u.cargo),
-                                                            [(c.owner, c.type) for c in u.cargo])))
+            found = aboard.get(piece.uid)
+            # cargo units that sort alike are equal, so their order among themselves is moot
+            cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage) for c in found.values()],
+                                 key=_cargo_key)) if found else ()
+            units = by_space.get(piece._space)
+            if units is None:
+                units = by_space[piece._space] = []
+            units.append(Unit(piece.type, piece.owner, cargo, piece.damage))
+        return {space: tuple(sorted(units, key=_unit_key))
                 for space, units in sorted(by_space.items())}
 
     # -- queries --------------------------------------------------------------------------
@@ -239,6 +265,16 @@ class WorkingBoard:
 
 def _uid(piece: Piece) -> int:
     return piece.uid
+
+
+def _cargo_key(unit: Unit) -> tuple:
+    return unit.owner, unit.type, unit.damage
+
+
+def _unit_key(unit: Unit) -> tuple:
+    cargo = unit.cargo
+    return (unit.owner, unit.type, unit.damage, len(cargo),
+            tuple([(c.owner, c.type) for c in cargo]) if cargo else ())
 
 
 def count_types(pieces: Iterable[Piece]) -> dict[str, int]:
