@@ -94,6 +94,8 @@ class WorkingBoard:
         self._on_board: dict[str, dict[int, Piece]] = {}      # pieces not aboard anything
         self._aboard: dict[int, dict[int, Piece]] = {}        # carrier uid -> its cargo
         self._next_uid = 1
+        self._types_with: dict[str, frozenset[str]] = {}
+        self._types_of_domain: dict[object, frozenset[str]] = {}
         self._ref = weakref.ref(self)
         self._add_start(state)
 
@@ -178,6 +180,28 @@ class WorkingBoard:
                 for space, units in sorted(by_space.items())}
 
     # -- queries --------------------------------------------------------------------------
+    def types_with(self, ability: str) -> frozenset[str]:
+        """The keys of the unit types with ``ability`` (a cheap test for scans of every
+        piece: ``piece.type in board.types_with(...)``)."""
+        found = self._types_with.get(ability)
+        if found is None:
+            found = self._types_with[ability] = frozenset(
+                k for k, u in self.rules.units.items() if u.has(ability))
+        return found
+
+    def types_of_domain(self, domain) -> frozenset[str]:
+        """The keys of the unit types of ``domain``."""
+        found = self._types_of_domain.get(domain)
+        if found is None:
+            found = self._types_of_domain[domain] = frozenset(
+                k for k, u in self.rules.units.items() if u.domain == domain)
+        return found
+
+    def spaces_of(self, power: str) -> set[str]:
+        """The spaces where ``power`` has a piece that is not aboard anything."""
+        return {p._space for p in self.pieces.values()
+                if p.owner == power and p._carried_by is None}
+
     def utype(self, piece: Piece | str) -> UnitType:
         return self.rules.units[piece if isinstance(piece, str) else piece.type]
 
