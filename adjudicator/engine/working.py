@@ -165,17 +165,25 @@ class WorkingBoard:
         """Pieces back into per-space unit tuples (cargo nested), in a canonical order."""
         by_space: dict[str, list[Unit]] = {}
         aboard = self._aboard
+        plain: dict[tuple, Unit] = {}             # units are frozen: equal ones are shared
         for piece in self.pieces.values():        # in id order
             if piece._carried_by is not None:
                 continue
             found = aboard.get(piece.uid)
-            # cargo units that sort alike are equal, so their order among themselves is moot
-            cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage) for c in found.values()],
-                                 key=_cargo_key)) if found else ()
             units = by_space.get(piece._space)
             if units is None:
                 units = by_space[piece._space] = []
-            units.append(Unit(piece.type, piece.owner, cargo, piece.damage))
+            if found:
+                # cargo units that sort alike are equal: their order among themselves is moot
+                cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage)
+                                      for c in found.values()], key=_cargo_key))
+                units.append(Unit(piece.type, piece.owner, cargo, piece.damage))
+                continue
+            key = (piece.type, piece.owner, piece.damage)
+            unit = plain.get(key)
+            if unit is None:
+                unit = plain[key] = Unit(piece.type, piece.owner, (), piece.damage)
+            units.append(unit)
         return {space: tuple(sorted(units, key=_unit_key))
                 for space, units in sorted(by_space.items())}
 

@@ -210,7 +210,7 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
             count = group.get("count")
             if type(count) is not int or count < 1:
                 raise DecodeError(f"{here}.count: expected a positive integer, found {_describe(count)}")
-            out.extend(Unit(utype, owner, (), damage) for _ in range(count))
+            out.extend([Unit(utype, owner, (), damage)] * count)    # frozen: one shared value
     return tuple(out)
 
 
