@@ -444,3 +444,30 @@ def test_rules_that_cannot_be_loaded_are_a_note_not_a_verdict(game_dir):
     assert "the rules 'stub' cannot be loaded here" in report.replay_note
     report = audit.verify_game(game_dir, missing, require_replay=True)
     assert (report.failure.file, report.failure.check) == ("game.json", "replay")
+
+
+def _respell(path):
+    """The same JSON content in other bytes (no indentation), re-signed."""
+    doc = json.loads(path.read_bytes())
+    path.write_bytes(json.dumps(doc, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n")
+
+
+def test_a_respelt_turn_file_fails_format_though_the_replay_agrees(game_dir):
+    # the replay proves a turn file's form: content the replay agrees with, in other bytes
+    path = game_dir / "turns" / "0002-germany.json"
+    _respell(path)
+    resign(path, gm_key(game_dir))
+    f = verify(game_dir).failure
+    assert (f.file, f.check) == ("turns/0002-germany.json", "format")
+    assert "not in canonical form" in f.detail
+
+
+def test_a_respelt_turn_file_with_a_later_problem_still_fails_format_first(game_dir):
+    path = game_dir / "turns" / "0002-germany.json"
+    doc = json.loads(path.read_bytes())
+    doc["previous"] = "sha256:" + "0" * 64          # the chain check would fail too
+    path.write_bytes(json.dumps(doc).encode("utf-8"))
+    resign(path, gm_key(game_dir))
+    f = verify(game_dir).failure
+    assert (f.file, f.check) == ("turns/0002-germany.json", "format")
+    assert "not in canonical form" in f.detail

@@ -1,8 +1,10 @@
-"""``codec.canonical_json`` (json's C encoder plus number lists on one line) writes exactly
+"""``codec.canonical_json`` (one recursive walk, number lists on one line) writes exactly
 the layout of its definition, ``codec._dump``, for any JSON value (issue 11: canonical
 JSON re-encoding was a hot spot of ``pbem verify``)."""
 
 from __future__ import annotations
+
+import enum
 
 import pytest
 from hypothesis import given, settings
@@ -29,4 +31,21 @@ def test_the_fast_encoder_writes_the_canonical_layout(value):
 @pytest.mark.parametrize("bad", [{1: 2}, [{"a": {None: 1}}], {"a": [[{2.5: "x"}]]}])
 def test_keys_must_be_strings(bad):
     with pytest.raises(TypeError, match="keys must be strings"):
+        codec.canonical_json(bad)
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+
+
+@pytest.mark.parametrize("value", [(1, 2), {"a": (3, "x"), "b": []}, [_Level.LOW, 2],
+                                   {"n": _Level.LOW}, [True, 1], [1.5, -0.0, 1e16], "☃\n",
+                                   [[], {}, None]])
+def test_tuples_bools_and_int_subclasses_are_written_as_defined(value):
+    assert codec.canonical_json(value) == (codec._dump(value, 0) + "\n").encode("utf-8")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), [1, float("inf")], {"a": object()}])
+def test_values_json_cannot_write_are_refused(bad):
+    with pytest.raises((ValueError, TypeError)):
         codec.canonical_json(bad)

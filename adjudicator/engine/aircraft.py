@@ -125,9 +125,8 @@ def check_combat_moves(ctx: TurnContext) -> None:
     landing_zones = {l.zone for l in ctx.landings}
     landed_cargo = {uid for l in ctx.landings for uid in l.cargo}
     air: list[Piece] = []
-    for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
-        if piece.owner != ctx.power or "combat" not in piece.moved_in:
-            continue
+    for piece in sorted([p for p in board.pieces.values()
+                         if p.owner == ctx.power and "combat" in p.moved_in], key=lambda p: p.uid):
         ut = board.utype(piece)
         line = piece.order_line
         if ut.domain == Domain.AIR:
@@ -155,8 +154,11 @@ def land_aircraft(ctx: TurnContext) -> None:
     """End of the turn: every aircraft of the phasing power must be on a valid landing
     space; ones without an order are flown to the nearest one; the rest are lost."""
     board = ctx.board
-    for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
-        if piece.owner != ctx.power or board.utype(piece).domain != Domain.AIR or piece.uid not in board.pieces:
+    air = board.types_of_domain(Domain.AIR)
+    # (a piece's type and owner do not change here: those are filtered up front)
+    for piece in sorted([p for p in board.pieces.values()
+                         if p.type in air and p.owner == ctx.power], key=lambda p: p.uid):
+        if piece.uid not in board.pieces:
             continue
         if piece.carried_by is not None:
             continue

@@ -98,8 +98,13 @@ def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
                 if (landing.target, "land") not in order:
                     order.append((landing.target, "land"))
         elif kind == "general":
+            # a battle needs a unit of the phasing power there (not aboard) or a landing
+            here = board.spaces_of(ctx.power)
+            here.update(landing.target for landing in ctx.landings)
             rest = []
             for space in board.map.territories:
+                if space not in here:
+                    continue
                 k = "sea" if board.map[space].is_sea else "land"
                 if (space, k) not in order and battle_needed(ctx, space):
                     rest.append((ctx.attack_lines.get(space, 10**9), space, k))
@@ -387,10 +392,11 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
     else one move to a friendly territory or carrier, else lost (digest §4.6, §5.4).
     Done after all battles and before the attacker's noncombat move."""
     board = ctx.board
-    for piece in sorted(board.pieces.values(), key=lambda p: p.uid):
-        if (piece.owner == ctx.power or piece.carried_by is not None
-                or board.utype(piece).domain != Domain.AIR or board.map[piece.space].is_land):
-            continue
+    air = board.types_of_domain(Domain.AIR)
+    # (what is tested of a piece only changes in its own iteration: filtered up front)
+    for piece in sorted([p for p in board.pieces.values()
+                         if p.type in air and p.owner != ctx.power and p.carried_by is None
+                         and not board.map[p.space].is_land], key=lambda p: p.uid):
         zone = piece.space
         deck = find_deck(ctx, piece, zone)
         if deck is not None:

@@ -26,8 +26,9 @@ def eligible_factories(ctx: TurnContext) -> list[Piece]:
     board = ctx.board
     power = ctx.power
     capital = board.rules.powers[power].capital
+    factories = board.types_with("factory")
     found = [p for p in board.pieces.values()
-             if p.owner == power and board.utype(p).has("factory") and "place" not in p.moved_in
+             if p.type in factories and p.owner == power and "place" not in p.moved_in
              and board.map[p.space].is_land
              and board.start_owners.get(p.space) == power and board.owners.get(p.space) == power]
     return sorted(found, key=lambda p: (p.space != capital, -capacity_of(ctx, p), p.space, p.uid))

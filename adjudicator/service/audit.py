@@ -340,62 +340,73 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
         tdata = _read(report, directory, tpath, "files", "turn file")
         keeper = keeper_of(gf, power)
         _check_keeper_sig(report, directory, tpath, tdata, gf, power, keeper)
+        # A turn that is replayed has its form proven by the replay (the file must equal
+        # the re-encoded re-adjudication byte for byte), so it is not re-encoded here too;
+        # if a check fails first, the form is checked then, so the first failure reported
+        # is the same as with the form checked here.
+        deferred = rules.adjudicate is not None
         try:
-            tf = decode_turn_file(tdata, tpath.relative_to(directory).as_posix())
+            tf = decode_turn_file(tdata, tpath.relative_to(directory).as_posix(),
+                                  canonical=not deferred)
         except PbemError as exc:
             _fail(report, directory, tpath, "format", str(exc))
-        _check_sequence(report, directory, tpath, tf, gf, state, number, power, prev_name)
-        if tf.signer != keeper:
-            _fail(report, directory, tpath, "keeper",
-                  f"signer is {tf.signer!r}, but game.json designates {keeper!r} as the dice "
-                  f"keeper of {power}")
-        commitment, committed_in = commitments.get(keeper, (None, GAME_FILE))
-
-        # chain
-        if tf.previous != file_digest(prev_bytes):
-            _fail(report, directory, tpath, "chain",
-                  f"previous is {tf.previous}, but {prev_name} has digest "
-                  f"{file_digest(prev_bytes)}")
-
-        _check_orders(report, directory, tpath, tf, gf, number, power)
-
-        # commitment
-        whose = "" if keeper == GAME_MASTER else f" by its keeper {keeper}"
-        if tf.seed_commitment != commitment:
-            _fail(report, directory, tpath, "commitment",
-                  f"seed_commitment {tf.seed_commitment} is not the commitment published"
-                  f"{whose} in {committed_in} ({commitment})")
-        seed = bytes.fromhex(tf.seed)
-        if hmac_dice.commitment(seed) != commitment:
-            _fail(report, directory, tpath, "commitment",
-                  f"the revealed seed hashes to {hmac_dice.commitment(seed)}, not to the "
-                  f"commitment {commitment} published{whose} in {committed_in}")
-        if seed == hmac_dice.demo_seed(gf.game_id, tf.turn_number):
-            _warn_demo_seeds(report)
-
-        # dice
         try:
-            bound = dice_digest(gf, tf)
-        except PbemError as exc:
-            _fail(report, directory, tpath, "dice", str(exc))
-        stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, bound,
-                                    sides=gf.dice_sides, algorithm=gf.dice)
-        for i, record in enumerate(tf.dice):
-            again = stream.faces(len(record.faces))
-            if list(record.faces) != again:
-                pos = next(j for j, (a, b) in enumerate(zip(record.faces, again)) if a != b)
-                _fail(report, directory, tpath, "dice",
-                      f"dice[{i}] ({record.purpose}): recorded {list(record.faces)}, the seed "
-                      f"gives {again} (first difference at die {pos + 1})")
-        report.dice_checked += sum(len(r.faces) for r in tf.dice)
+            _check_sequence(report, directory, tpath, tf, gf, state, number, power, prev_name)
+            if tf.signer != keeper:
+                _fail(report, directory, tpath, "keeper",
+                      f"signer is {tf.signer!r}, but game.json designates {keeper!r} as the dice "
+                      f"keeper of {power}")
+            commitment, committed_in = commitments.get(keeper, (None, GAME_FILE))
 
-        # canonical orders and replay: only with this game's engine and rules
-        if rules.parse is not None:
-            orders = _check_canonical(report, directory, tpath, tf, rules, state)
-            if rules.adjudicate is not None:
-                _replay(report, directory, tpath, tdata, tf, gf, rules, state, orders,
-                        prev_bytes)
-                report.turns_replayed += 1
+            # chain
+            if tf.previous != file_digest(prev_bytes):
+                _fail(report, directory, tpath, "chain",
+                      f"previous is {tf.previous}, but {prev_name} has digest "
+                      f"{file_digest(prev_bytes)}")
+
+            _check_orders(report, directory, tpath, tf, gf, number, power)
+
+            # commitment
+            whose = "" if keeper == GAME_MASTER else f" by its keeper {keeper}"
+            if tf.seed_commitment != commitment:
+                _fail(report, directory, tpath, "commitment",
+                      f"seed_commitment {tf.seed_commitment} is not the commitment published"
+                      f"{whose} in {committed_in} ({commitment})")
+            seed = bytes.fromhex(tf.seed)
+            if hmac_dice.commitment(seed) != commitment:
+                _fail(report, directory, tpath, "commitment",
+                      f"the revealed seed hashes to {hmac_dice.commitment(seed)}, not to the "
+                      f"commitment {commitment} published{whose} in {committed_in}")
+            if seed == hmac_dice.demo_seed(gf.game_id, tf.turn_number):
+                _warn_demo_seeds(report)
+
+            # dice
+            try:
+                bound = dice_digest(gf, tf)
+            except PbemError as exc:
+                _fail(report, directory, tpath, "dice", str(exc))
+            stream = hmac_dice.HmacDice(seed, tf.game_id, tf.turn_number, bound,
+                                        sides=gf.dice_sides, algorithm=gf.dice)
+            for i, record in enumerate(tf.dice):
+                again = stream.faces(len(record.faces))
+                if list(record.faces) != again:
+                    pos = next(j for j, (a, b) in enumerate(zip(record.faces, again)) if a != b)
+                    _fail(report, directory, tpath, "dice",
+                          f"dice[{i}] ({record.purpose}): recorded {list(record.faces)}, the seed "
+                          f"gives {again} (first difference at die {pos + 1})")
+            report.dice_checked += sum(len(r.faces) for r in tf.dice)
+
+            # canonical orders and replay: only with this game's engine and rules
+            if rules.parse is not None:
+                orders = _check_canonical(report, directory, tpath, tf, rules, state)
+                if rules.adjudicate is not None:
+                    _replay(report, directory, tpath, tdata, tf, gf, rules, state, orders,
+                            prev_bytes)
+                    report.turns_replayed += 1
+        except (_Stop, AuditUnavailable, PbemError):
+            if deferred:
+                _check_form(report, directory, tpath, tdata)
+            raise
 
         _add_luck(report, tf, gf.dice_sides)
         report.turns_checked += 1
@@ -621,7 +632,8 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: 
         seed=bytes.fromhex(tf.seed), next_commitment=tf.next_commitment, dice_log=dice.log,
         events=result.events, state=result.state, program=tf.program, signer=tf.signer)
     if encode(again) == tdata:
-        return
+        return                 # which also proves the published file canonical
+    _check_form(report, directory, tpath, tdata)
     # Compare with the file as published (not as decoded: decoding fills in defaults).
     published, replayed = json.loads(tdata), json.loads(encode(again))
     for name in ("dice", "events", "state"):
@@ -634,6 +646,15 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: 
             _fail(report, directory, tpath, "replay", f"re-adjudication gives a different {name}")
     _fail(report, directory, tpath, "replay",
           "the published file is not in canonical form (same content, different bytes)")
+
+
+def _check_form(report, directory, tpath, tdata: bytes) -> None:
+    """The check of the turn file's form that ``_verify`` leaves to the replay: a
+    ``format`` failure unless the file is in canonical form."""
+    try:
+        decode_turn_file(tdata, tpath.relative_to(directory).as_posix())
+    except PbemError as exc:
+        _fail(report, directory, tpath, "format", str(exc))
 
 
 def _first_difference(a, b, path: str) -> str:
