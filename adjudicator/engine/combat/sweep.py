@@ -235,6 +235,7 @@ class Sweep:
         self._joints: dict = {}
         self._routes: dict = {}
         self._quiet: dict = {}
+        self._codes: dict = {}
         self._dtables: dict = {}
         self._atables: dict = {}
         self._asucc: dict = {}
@@ -288,6 +289,26 @@ class Sweep:
             else:
                 found = ("go", a2, d2)
             self._routes[key] = found
+        return found
+
+    def _route_codes(self, a: int, S: np.ndarray, rnd: int) -> np.ndarray:
+        """Per defender state of ``S``: 1 if ``_route`` leaves the pair with ``a`` as it is,
+        else 2."""
+        key = (a, rnd)
+        codes = self._codes.get(key)
+        n = len(self.D)
+        if codes is None or codes.shape[0] < n:
+            new = np.zeros(_pow2(n), dtype=np.int8)
+            if codes is not None:
+                new[:codes.shape[0]] = codes
+            codes = self._codes[key] = new
+        found = codes[S]
+        unknown = found == 0
+        if unknown.any():
+            for d in S[unknown].tolist():
+                route = self._route(a, d, rnd)
+                codes[d] = 1 if route[0] == "go" and route[1] == a and route[2] == d else 2
+            found = codes[S]
         return found
 
     def _quiet_mask(self, a: int, S: np.ndarray, rnd: int) -> np.ndarray:
@@ -447,7 +468,16 @@ class Sweep:
         if q.all():
             return z0, qs
         selfish = [qs]
-        for d in S[~q].tolist():
+        rest = S[~q]
+        code = self._route_codes(a, rest, b)
+        same = code == 1
+        if same.any():
+            # routes that leave the pair as it is (e.g. nobody submerges): kept in bulk
+            stays = rest[same]
+            z0[stays] += w[stays]
+            selfish.append(stays)
+            rest = rest[~same]
+        for d in rest.tolist():
             mass = float(w[d])
             route = self._route(a, d, b)
             if route[0] == "end":
