@@ -83,6 +83,7 @@ class _Plane:
 def _pow2(n: int) -> int:
     return 1 << max(4, (n - 1).bit_length())
 
+
 _NO_IDS = np.zeros(0, dtype=np.int64)
 _NO_ROWS = np.zeros((0, 0))
 
