@@ -124,6 +124,18 @@ def test_larger_battles_agree():
                               "1 battleship", "1 transport[infantry,tank]")))
 
 
+@pytest.mark.parametrize("policy", list(SubmergePolicy))
+def test_sea_battles_with_submerging_subs_agree(policy):
+    """Rows where many pairs are routed to themselves (submarines that may submerge but
+    do not) or to a submerged defender, for every submerge policy."""
+    army = Army()
+    assert_same(sea(army.side("germany", "3 submarine", "2 destroyer", "1 carrier", "2 fighter",
+                              "1 battleship"),
+                    army.side("ussr", "3 submarine", "2 destroyer", "1 fighter", "1 carrier",
+                              "1 battleship"),
+                    attacker_subs="submerge", defender_submerge=policy))
+
+
 def test_pruned_mass_is_reported_and_bounded():
     army = Army()
     setup = land(army.side("germany", "30 infantry", "10 tank", "5 fighter"),

@@ -58,9 +58,10 @@ class _Plane:
         new[:r, :c] = self.a
         self.a = new
 
-    def add_rows(self, ids: np.ndarray, mat: np.ndarray) -> None:
-        self._fit(int(ids.max()) + 1, mat.shape[1])
-        self.a[ids, :mat.shape[1]] += mat
+    def add_rows(self, ids: np.ndarray, mat: np.ndarray, lo: int = 0) -> None:
+        """Add ``mat`` to the rows ``ids`` (distinct), from column ``lo``."""
+        self._fit(int(ids.max()) + 1, lo + mat.shape[1])
+        self.a[ids, lo:lo + mat.shape[1]] += mat
 
     def add(self, row: int, col: int, mass: float) -> None:
         self._fit(row + 1, col + 1)
@@ -83,6 +84,10 @@ def _pow2(n: int) -> int:
     return 1 << max(4, (n - 1).bit_length())
 
 
+_NO_IDS = np.zeros(0, dtype=np.int64)
+_NO_ROWS = np.zeros((0, 0))
+
+
 def _pad(vec: np.ndarray, n: int) -> np.ndarray:
     if vec.shape[0] >= n:
         return vec
@@ -102,6 +107,19 @@ def unique_inverse(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inv = np.empty(arr.size, dtype=np.int64)
     inv[order] = np.cumsum(new) - 1
     return srt[new], inv
+
+
+def _groups(keys: np.ndarray):
+    """``(key, positions)`` for each distinct value of ``keys`` in increasing order;
+    positions is None when every key is the same."""
+    lo, hi = int(keys.min()), int(keys.max())
+    if lo == hi:
+        return [(lo, None)]
+    order = np.argsort(keys, kind="stable")
+    srt = keys[order]
+    cut = np.flatnonzero(srt[1:] != srt[:-1]) + 1
+    return [(int(srt[i]), order[i:j]) for i, j in zip([0, *cut.tolist()],
+                                                      [*cut.tolist(), keys.size])]
 
 
 def _joint(dists) -> np.ndarray:
@@ -182,13 +200,13 @@ class _Patterns:
 
 
 class _StageOps:
-    """One stage from one attacker state ``a`` for the defender states ``S``: ``succ`` (the
-    attacker's possible next states), ``ma`` (P(next attacker state | source), shape
-    ``len(succ) x len(S)``), ``groups`` of sources sharing the attacker's fire at them
-    (positions in S, first column, matrix of P(next defender state | source) over a column
-    band), ``stay`` (P(neither side changes) per source)."""
+    """One stage from one attacker state ``a`` for the defender states ``S`` (sources):
+    ``ma`` (P(next attacker state | source), one row per next state), ``md`` (P(next
+    defender state ``lo + j`` | source), one row per source), ``k`` (the row of ``ma`` where
+    the attacker stays ``a``, -1: none), ``rest`` / ``rest_ids`` (the other rows and their
+    attacker states), ``stay`` (P(neither side changes) per source)."""
 
-    __slots__ = ("succ", "ma", "groups", "stay")
+    __slots__ = ("S", "lo", "ma", "md", "stay", "k", "rest", "rest_ids")
 
 
 class Sweep:
@@ -215,8 +233,10 @@ class Sweep:
         self.heaps: dict[int, list] = {b: [] for b in buckets}
         self.queued: set[tuple[int, int]] = set()
         self._patterns: dict = {}
+        self._joints: dict = {}
         self._routes: dict = {}
         self._quiet: dict = {}
+        self._codes: dict = {}
         self._dtables: dict = {}
         self._atables: dict = {}
         self._asucc: dict = {}
@@ -270,6 +290,26 @@ class Sweep:
             else:
                 found = ("go", a2, d2)
             self._routes[key] = found
+        return found
+
+    def _route_codes(self, a: int, S: np.ndarray, rnd: int) -> np.ndarray:
+        """Per defender state of ``S``: 1 if ``_route`` leaves the pair with ``a`` as it is,
+        else 2."""
+        key = (a, rnd)
+        codes = self._codes.get(key)
+        n = len(self.D)
+        if codes is None or codes.shape[0] < n:
+            new = np.zeros(_pow2(n), dtype=np.int8)
+            if codes is not None:
+                new[:codes.shape[0]] = codes
+            codes = self._codes[key] = new
+        found = codes[S]
+        unknown = found == 0
+        if unknown.any():
+            for d in S[unknown].tolist():
+                route = self._route(a, d, rnd)
+                codes[d] = 1 if route[0] == "go" and route[1] == a and route[2] == d else 2
+            found = codes[S]
         return found
 
     def _quiet_mask(self, a: int, S: np.ndarray, rnd: int) -> np.ndarray:
@@ -358,11 +398,11 @@ class Sweep:
                     ops = self._ops(a, S, s, b == 0)
                 else:
                     S, ops = plan[s]
-                own, ids, rows = self._apply(a, ops, S, z)
+                own, ids, rows, lo = self._apply(a, ops, z)
                 if ids.size:
                     nb, ns = (b, s + 1) if s + 1 < self.n_stages else (min(b + 1, self.cap), None)
                     plane = self.pairs[nb] if ns is None else self.srcs[(nb, ns)]
-                    plane.add_rows(ids, rows)
+                    plane.add_rows(ids, rows, lo)
                     for i in ids.tolist():
                         self._queue(nb, i)
                 z = own
@@ -404,7 +444,7 @@ class Sweep:
             ops = self._ops(a, S, s, b == 0) if S.size else None
             plan.append((S, ops))
             if ops is not None:
-                z = self._apply(a, ops, S, z)[0]
+                z = self._apply(a, ops, z)[0]
         return plan
 
     def _cut(self, w: np.ndarray) -> np.ndarray:
@@ -429,7 +469,16 @@ class Sweep:
         if q.all():
             return z0, qs
         selfish = [qs]
-        for d in S[~q].tolist():
+        rest = S[~q]
+        code = self._route_codes(a, rest, b)
+        same = code == 1
+        if same.any():
+            # routes that leave the pair as it is (e.g. nobody submerges): kept in bulk
+            stays = rest[same]
+            z0[stays] += w[stays]
+            selfish.append(stays)
+            rest = rest[~same]
+        for d in rest.tolist():
             mass = float(w[d])
             route = self._route(a, d, b)
             if route[0] == "end":
@@ -449,24 +498,18 @@ class Sweep:
         return _pad(z0, len(self.D)), np.concatenate(selfish)
 
     # ------------------------------------------------------------------ one stage
-    def _apply(self, a: int, ops: _StageOps | None, S: np.ndarray, z: np.ndarray):
-        """A stage from the sources ``z`` (nonzero at ``S``) of row ``a``: (masses staying
-        in the row, other attacker states, their masses)."""
+    def _apply(self, a: int, ops: _StageOps | None, z: np.ndarray):
+        """A stage from the sources ``z`` of row ``a`` (nonzero only at ``ops.S``): (masses
+        staying in the row, other attacker states, their masses from column ``ops.lo``)."""
         if ops is None:
-            return z, np.zeros(0, dtype=np.int64), np.zeros((0, 0))
-        g = ops.ma * z[S]
-        out = np.zeros((len(ops.succ), len(self.D)))
-        for pos, lo, md in ops.groups:
-            if pos is None:
-                out[:, lo:lo + md.shape[1]] += g @ md
-            else:
-                out[:, lo:lo + md.shape[1]] += g[:, pos] @ md
-        mine = ops.succ == a
-        if mine.any():
-            k = int(np.flatnonzero(mine)[0])
-            others = ~mine
-            return out[k], ops.succ[others], out[others]
-        return np.zeros(len(self.D)), ops.succ, out
+            return z, _NO_IDS, _NO_ROWS, 0
+        out = (ops.ma * z[ops.S]) @ ops.md
+        lo = ops.lo
+        own = np.zeros(len(self.D))
+        if ops.k < 0:
+            return own, ops.rest_ids, out, lo
+        own[lo:lo + out.shape[1]] = out[ops.k]
+        return own, ops.rest_ids, out[ops.rest], lo
 
     def _dtable(self, a: int, s: int, first: bool) -> _FireTable:
         """The defender's fire at attacker state ``a`` in stage ``s``, per defender state."""
@@ -493,8 +536,7 @@ class Sweep:
                 vols = side_volleys(board, DEF, D.states[d], summ, s, True)
             else:
                 vols = later_volleys(board, DEF, D.states[d], view, s)
-            classes, dists = self._pattern(vols, rel)
-            tab.put(d, classes, _joint(dists))
+            tab.put(d, *self._joint_of(vols, rel))
 
     def _apatterns(self, a: int, S: np.ndarray, s: int, first: bool):
         """(pattern id per source, the ``_Patterns``) of the attacker's fire at ``S``."""
@@ -523,18 +565,33 @@ class Sweep:
             pats.by_look = grown
         ids = pats.by_look[look]
         if (ids < 0).any():
+            by_view: dict[int, tuple] = {}
             for k in sorted(set(look[ids < 0].tolist())):
                 vid, rel = divmod(k, 8)
-                vols = later_volleys(board, ATT, A.states[a], D.view_list[vid], s)
+                vols = by_view.get(vid)
+                if vols is None:
+                    vols = by_view[vid] = later_volleys(board, ATT, A.states[a],
+                                                        D.view_list[vid], s)
                 pats.by_look[k] = pats.add((vols, rel), self._fire(vols, rel))
             ids = pats.by_look[look]
         return ids, pats
 
+    def _joint_of(self, vols, rel: int):
+        """(target classes, joint hit distribution) of ``vols`` aimed at relevance ``rel``."""
+        key = (vols, rel)
+        found = self._joints.get(key)
+        if found is None:
+            classes, dists = self._pattern(vols, rel)
+            found = self._joints[key] = (classes, _joint(dists))
+        return found
+
     def _fire(self, vols, rel: int):
-        classes, dists = self._pattern(vols, rel)
-        return classes, tuple(len(p) - 1 for p in dists), _joint(dists).ravel()
+        classes, joint = self._joint_of(vols, rel)
+        return classes, tuple(s - 1 for s in joint.shape), joint.ravel()
 
     def _ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps | None:
+        """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (None:
+        nobody fires at all)."""
         A, D = self.A, self.D
         tab = self._dtable(a, s, first)
         self._fill_dtable(tab, a, S, s, first)
@@ -542,71 +599,81 @@ class Sweep:
         gam = tab.gamma[S]
         if not tab.fires[S].any() and not pats.fires[pids].any():
             return None
-        ops = _StageOps()
         n = S.size
-        # the attacker side: its next states and their probabilities, per source
-        g0, g1 = int(gam.min()), int(gam.max())
+        # the attacker side: P(next attacker state | source), one column per source
         blocks = []
-        for g in ([g0] if g0 == g1 else sorted(set(gam.tolist()))):
-            pos = None if g0 == g1 else np.flatnonzero(gam == g)
-            src = S if pos is None else S[pos]
+        for g, pos in _groups(gam):
             classes = tab.classes[g]
             if not classes:
-                blocks.append((pos, np.array([a]), np.ones((1, src.size))))
+                blocks.append((pos, None, None))
                 continue
-            succ_key = (a, classes, tab.dims[g])
-            agg = self._asucc.get(succ_key)
-            if agg is None:
-                succ = A.grid(classes, tab.dims[g], np.array([a]))[0].ravel()
-                ids, inv = unique_inverse(succ)
-                order = np.argsort(inv, kind="stable")
-                starts = np.searchsorted(inv[order], np.arange(ids.size))
-                agg = self._asucc[succ_key] = (ids, order, starts)
-            ids, order, starts = agg
-            joint = tab.mats[g][src].reshape(src.size, -1)
-            probs = np.add.reduceat(joint[:, order], starts, axis=1)
-            keep = probs.any(axis=0)
+            ids, order, starts = self._asucc_of(a, classes, tab.dims[g])
+            joint = tab.mats[g][S if pos is None else S[pos]]
+            joint = joint.reshape(joint.shape[0], -1)
+            blocks.append((pos, ids, np.add.reduceat(joint[:, order], starts, axis=1)))
+        if len(blocks) == 1 and blocks[0][1] is not None:
+            succ, ma = blocks[0][1], blocks[0][2].T
+            keep = ma.any(axis=1)
             if not keep.all():
-                ids, probs = ids[keep], probs[:, keep]
-            blocks.append((pos, ids, probs.T))
-        if len(blocks) == 1:
-            ops.succ, ops.ma = blocks[0][1], blocks[0][2]
+                succ, ma = succ[keep], ma[keep]
         else:
-            succ = unique_inverse(np.concatenate([b_[1] for b_ in blocks]))[0]
-            ma = np.zeros((succ.size, n))
+            mat = np.zeros((n, len(A)))
             for pos, ids, probs in blocks:
-                ma[np.ix_(np.searchsorted(succ, ids), pos)] = probs
-            ops.succ, ops.ma = succ, ma
-        here = np.flatnonzero(ops.succ == a)
-        stay = ops.ma[here[0]].copy() if here.size else np.zeros(n)
-        # the defender side, per group of sources the attacker fires at alike
-        p0, p1 = int(pids.min()), int(pids.max())
-        groups = []
-        for p in ([p0] if p0 == p1 else sorted(set(pids.tolist()))):
-            pos = None if p0 == p1 else np.flatnonzero(pids == p)
+                if ids is None:
+                    mat[slice(None) if pos is None else pos, a] = 1.0
+                elif pos is None:
+                    mat[:, ids] = probs
+                else:
+                    mat[pos[:, None], ids] = probs
+            succ = np.flatnonzero(mat.any(axis=0))
+            ma = mat[:, succ].T
+        # the defender side: P(next defender state | source), one row per source, over the
+        # band of defender states from ``lo``
+        parts = []
+        for p, pos in _groups(pids):
             src = S if pos is None else S[pos]
             classes, dims, joint = pats.items[p]
             if not classes:
-                lo, hi = int(src.min()), int(src.max()) + 1
-                md = np.zeros((src.size, hi - lo))
-                md[np.arange(src.size), src - lo] = 1.0
-                groups.append((pos, lo, md))
-                continue
-            succ = D.grid(classes, dims, src).reshape(src.size, -1)
-            nz = joint > 0
-            if not nz.all():
-                succ, joint = succ[:, nz], joint[nz]
-            lo, hi = int(succ.min()), int(succ.max()) + 1
-            width = hi - lo
-            flat = (np.arange(src.size)[:, None] * width + (succ - lo)).ravel()
-            md = np.bincount(flat, weights=np.tile(joint, src.size),
-                             minlength=src.size * width).reshape(src.size, width)
-            stay_d = (succ == src[:, None]) @ joint
-            if pos is None:
-                stay *= stay_d
+                parts.append((pos, src[:, None], None))
             else:
-                stay[pos] *= stay_d
-            groups.append((pos, lo, md))
-        ops.groups = groups
-        ops.stay = stay
+                parts.append((pos, D.grid(classes, dims, src).reshape(src.size, -1), joint))
+        lo = min(int(sd.min()) for _, sd, _ in parts)
+        width = max(int(sd.max()) for _, sd, _ in parts) + 1 - lo
+        flat, weights = [], []
+        for pos, succ_d, joint in parts:
+            rows = np.arange(n) if pos is None else pos
+            flat.append((rows[:, None] * width + (succ_d - lo)).ravel())
+            weights.append(np.ones(rows.size) if joint is None
+                           else np.broadcast_to(joint, succ_d.shape).ravel())
+        if len(flat) > 1:
+            flat, weights = np.concatenate(flat), np.concatenate(weights)
+        else:
+            flat, weights = flat[0], weights[0]
+        md = np.bincount(flat, weights=weights, minlength=n * width).reshape(n, width)
+        ops = _StageOps()
+        ops.S, ops.lo, ops.ma, ops.md = S, lo, np.ascontiguousarray(ma), md
+        here = np.flatnonzero(succ == a)
+        stay_d = md[np.arange(n), S - lo]
+        if here.size:
+            k = int(here[0])
+            ops.k, ops.stay = k, ma[k] * stay_d
+            ops.rest = np.concatenate([np.arange(k), np.arange(k + 1, succ.size)])
+            ops.rest_ids = succ[ops.rest]
+        else:
+            ops.k, ops.stay = -1, np.zeros(n)
+            ops.rest, ops.rest_ids = None, succ
         return ops
+
+    def _asucc_of(self, a: int, classes: tuple[int, ...], dims: tuple[int, ...]):
+        """(attacker states, cell order, group starts): how the cells of a joint hit
+        distribution over ``classes`` (up to ``dims`` hits) fold onto the states attacker
+        state ``a`` becomes."""
+        key = (a, classes, dims)
+        agg = self._asucc.get(key)
+        if agg is None:
+            succ = self.A.grid(classes, dims, np.array([a]))[0].ravel()
+            ids, inv = unique_inverse(succ)
+            order = np.argsort(inv, kind="stable")
+            starts = np.searchsorted(inv[order], np.arange(ids.size))
+            agg = self._asucc[key] = (ids, order, starts)
+        return agg
