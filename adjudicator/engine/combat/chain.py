@@ -14,8 +14,8 @@ import math
 
 from .board import Board
 from .casualties import apply_side_hits, hits_by_class
-from .model import ATT, DEF, OUTCOMES, BattleState, Side, Volley
-from .oddsresult import BattleOdds, Composition, composition
+from .model import ATT, DEF, BattleState, Side, Volley
+from .oddsresult import BattleOdds, summarize_terminal
 from .rules import decide_before_round, end_of_round
 from .steps import stage_volleys
 
@@ -269,31 +269,8 @@ class _Chain:
         return self.summarize(terminal, rounds, nodes)
 
     def summarize(self, terminal: dict, rounds: list[float], nodes: int) -> BattleOdds:
-        board = self.board
         A, D = self.objs
-        by_outcome: dict[str, list[float]] = {o: [] for o in OUTCOMES}
-        captured: list[float] = []
-        att_surv: dict[Composition, list[float]] = {}
-        def_surv: dict[Composition, list[float]] = {}
-        att_lost: list[float] = []
-        def_lost: list[float] = []
-        for (outcome, ia, id_, _), mass in terminal.items():
-            by_outcome[outcome].append(mass)
-            if outcome == "attacker_wins" and not board.is_sea and \
-                    board.summary(ATT, A[ia]).capturers:
-                captured.append(mass)
-            att_surv.setdefault(composition(board, ATT, A[ia]), []).append(mass)
-            def_surv.setdefault(composition(board, DEF, D[id_]), []).append(mass)
-            att_lost.append(mass * board.side_tuv_lost(ATT, A[ia]))
-            def_lost.append(mass * board.side_tuv_lost(DEF, D[id_]))
-        a_lost, d_lost = math.fsum(att_lost), math.fsum(def_lost)
-        return BattleOdds(
-            **{o: math.fsum(v) for o, v in by_outcome.items()},
-            captured=math.fsum(captured),
-            attacker_survivors={k: math.fsum(v) for k, v in att_surv.items()},
-            defender_survivors={k: math.fsum(v) for k, v in def_surv.items()},
-            attacker_tuv_lost=a_lost, defender_tuv_lost=d_lost, tuv_swing=d_lost - a_lost,
-            rounds=math.fsum(rounds), method="exact", states=nodes)
+        return summarize_terminal(self.board, terminal, A, D, rounds, nodes)
 
 
 def chain_odds(setup, *, sides: int = 6) -> BattleOdds:

@@ -27,8 +27,8 @@ from ...model.units import Domain
 from .board import Board
 from .chain import chain_odds
 from .driver import run_battle
-from .model import ATT, DEF, OUTCOMES, BattleSetup
-from .oddsresult import BattleOdds, Composition, composition
+from .model import OUTCOMES, BattleSetup
+from .oddsresult import BattleOdds, Composition, composition, summarize_terminal
 from .sweep import Sweep
 
 __all__ = ["BattleOdds", "Composition", "battle_odds", "composition", "monte_carlo",
@@ -38,30 +38,8 @@ DEFAULT_PRUNE = 1e-15
 
 
 def _summarize(board: Board, sweep: Sweep, max_error: float | None) -> BattleOdds:
-    A, D = sweep.A.states, sweep.D.states
-    by_outcome: dict[str, list[float]] = {o: [] for o in OUTCOMES}
-    captured: list[float] = []
-    att_surv: dict[Composition, list[float]] = {}
-    def_surv: dict[Composition, list[float]] = {}
-    att_lost: list[float] = []
-    def_lost: list[float] = []
-    for (outcome, ia, id_, _), mass in sweep.terminal.items():
-        by_outcome[outcome].append(mass)
-        if outcome == "attacker_wins" and not board.is_sea and \
-                board.summary(ATT, A[ia]).capturers:
-            captured.append(mass)
-        att_surv.setdefault(composition(board, ATT, A[ia]), []).append(mass)
-        def_surv.setdefault(composition(board, DEF, D[id_]), []).append(mass)
-        att_lost.append(mass * board.side_tuv_lost(ATT, A[ia]))
-        def_lost.append(mass * board.side_tuv_lost(DEF, D[id_]))
-    a_lost, d_lost = math.fsum(att_lost), math.fsum(def_lost)
-    return BattleOdds(
-        **{o: math.fsum(v) for o, v in by_outcome.items()},
-        captured=math.fsum(captured),
-        attacker_survivors={k: math.fsum(v) for k, v in att_surv.items()},
-        defender_survivors={k: math.fsum(v) for k, v in def_surv.items()},
-        attacker_tuv_lost=a_lost, defender_tuv_lost=d_lost, tuv_swing=d_lost - a_lost,
-        rounds=math.fsum(sweep.rounds), method="exact", states=sweep.pairs_seen,
+    return summarize_terminal(
+        board, sweep.terminal, sweep.A.states, sweep.D.states, sweep.rounds, sweep.pairs_seen,
         pruned=max(0.0, 1.0 - math.fsum(sweep.terminal.values())), max_error=max_error)
 
 

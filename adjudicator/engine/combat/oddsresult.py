@@ -10,7 +10,7 @@ from collections.abc import Mapping
 import attrs
 
 from .board import Board
-from .model import OUTCOMES, Side
+from .model import ATT, DEF, OUTCOMES, Side
 
 Composition = tuple[tuple[str, int], ...]
 
@@ -62,3 +62,34 @@ def composition(board: Board, side_idx: int, side: Side) -> Composition:
         if n:
             counts[s.key] += n
     return tuple((k, counts[k]) for k in board.type_order if counts[k])
+
+
+def summarize_terminal(board: Board, terminal: Mapping, att_states, def_states,
+                       rounds: list[float], states: int, **extra) -> BattleOdds:
+    """The odds from the terminal mass of an exact calculation: ``terminal`` maps
+    ``(outcome, attacker index, defender index, _)`` to a probability, the indexes into
+    ``att_states``/``def_states``; ``rounds``: the expected-round terms; ``extra``: further
+    ``BattleOdds`` fields (``pruned``, ``max_error``)."""
+    by_outcome: dict[str, list[float]] = {o: [] for o in OUTCOMES}
+    captured: list[float] = []
+    att_surv: dict[Composition, list[float]] = {}
+    def_surv: dict[Composition, list[float]] = {}
+    att_lost: list[float] = []
+    def_lost: list[float] = []
+    for (outcome, ia, id_, _), mass in terminal.items():
+        by_outcome[outcome].append(mass)
+        if outcome == "attacker_wins" and not board.is_sea and \
+                board.summary(ATT, att_states[ia]).capturers:
+            captured.append(mass)
+        att_surv.setdefault(composition(board, ATT, att_states[ia]), []).append(mass)
+        def_surv.setdefault(composition(board, DEF, def_states[id_]), []).append(mass)
+        att_lost.append(mass * board.side_tuv_lost(ATT, att_states[ia]))
+        def_lost.append(mass * board.side_tuv_lost(DEF, def_states[id_]))
+    a_lost, d_lost = math.fsum(att_lost), math.fsum(def_lost)
+    return BattleOdds(
+        **{o: math.fsum(v) for o, v in by_outcome.items()},
+        captured=math.fsum(captured),
+        attacker_survivors={k: math.fsum(v) for k, v in att_surv.items()},
+        defender_survivors={k: math.fsum(v) for k, v in def_surv.items()},
+        attacker_tuv_lost=a_lost, defender_tuv_lost=d_lost, tuv_swing=d_lost - a_lost,
+        rounds=math.fsum(rounds), method="exact", states=states, **extra)
