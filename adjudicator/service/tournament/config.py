@@ -238,22 +238,14 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
     for key, value in options.items():
         if not isinstance(value, (bool, int, str)) or isinstance(value, float):
             r.fail(f"options.{key}", "must be true/false, a whole number or a string")
-    fmt = r.table(raw, "format")
-    r.keys(fmt, KNOWN_KEYS["format"], "format")
-    sides = r.table(raw, "sides")
-    r.keys(sides, KNOWN_KEYS["sides"], "sides")
-    bid = r.table(raw, "bid")
-    r.keys(bid, KNOWN_KEYS["bid"], "bid")
-    dl = r.table(raw, "deadlines")
-    r.keys(dl, KNOWN_KEYS["deadlines"], "deadlines")
-    nmr = r.table(raw, "nmr")
-    r.keys(nmr, KNOWN_KEYS["nmr"], "nmr")
-    end = r.table(raw, "end")
-    r.keys(end, KNOWN_KEYS["end"], "end")
-    sc = r.table(raw, "scoring")
-    r.keys(sc, KNOWN_KEYS["scoring"], "scoring")
-    rt = r.table(raw, "ratings")
-    r.keys(rt, KNOWN_KEYS["ratings"], "ratings")
+    fmt = r.section(raw, "format")
+    sides = r.section(raw, "sides")
+    bid = r.section(raw, "bid")
+    dl = r.section(raw, "deadlines")
+    nmr = r.section(raw, "nmr")
+    end = r.section(raw, "end")
+    sc = r.section(raw, "scoring")
+    rt = r.section(raw, "ratings")
     name = r.string(raw, "name", required=True, where="")
     if not 1 <= len(name) <= 100 or not name.isprintable():
         r.fail("name", "must be 1-100 printable characters")
@@ -347,6 +339,12 @@ class _Reader:
         if not isinstance(value, dict):
             self.fail(key, "must be a table ([" + key + "])")
         return value
+
+    def section(self, raw: dict, key: str) -> dict:
+        """The table ``[key]``, refusing settings not in ``KNOWN_KEYS[key]``."""
+        table = self.table(raw, key)
+        self.keys(table, KNOWN_KEYS[key], key)
+        return table
 
     def _get(self, table, key, where):
         return table.get(key), (f"{where}.{key}" if where else key)
