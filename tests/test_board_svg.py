@@ -17,7 +17,6 @@ from pathlib import Path
 import attrs
 import pytest
 
-from adjudicator.cli import main
 from adjudicator.editions import names as edition_names
 from adjudicator.io import layout
 from adjudicator.service.games import load_game
@@ -29,6 +28,7 @@ from adjudicator.present.board_svg import (
     FACTORY_TYPE, SEA_FILL, BoardOptions, NoGeometry, board_svg, power_styles,
 )
 from adjudicator.present.report import report_html
+from cli_helpers import pbem
 from conftest import PUBLISHED_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -271,15 +271,6 @@ def test_html_report_embeds_the_board_after_the_turn(game, start, turns):
     assert html.index("<svg") < html.index("<pre")                   # the picture comes first
     assert "<svg" not in report_html(turn.events, game, start, None)
     assert "<svg" not in report_html(turn.events, attrs.evolve(game, geometry=None), start, turn.state)
-
-
-def pbem(capsys, *args):
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def test_pbem_map_draws_the_empty_board(tmp_path, capsys, monkeypatch, game):

@@ -20,8 +20,8 @@ import pytest
 
 from adjudicator.service import gamedir
 from adjudicator.io import layout
-from adjudicator.cli import main
 from adjudicator.service.games import load_game
+from cli_helpers import pbem
 from conftest import EXAMPLE_ORDERS, snapshot
 
 USSR, GERMANY = EXAMPLE_ORDERS[0], EXAMPLE_ORDERS[1]
@@ -31,16 +31,6 @@ USSR, GERMANY = EXAMPLE_ORDERS[0], EXAMPLE_ORDERS[1]
 def wide_terminal(monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")     # rich wraps at the terminal width
     monkeypatch.delenv("PBEM_DEBUG", raising=False)
-
-
-def pbem(capsys, *args) -> tuple[int, str]:
-    """Run ``pbem ARGS`` in-process: (exit status, stdout + stderr)."""
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:            # argparse
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def assert_clean_failure(code, out, expected=(1, 2)):

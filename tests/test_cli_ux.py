@@ -22,6 +22,7 @@ from adjudicator.cli import main
 from adjudicator.io import layout
 from adjudicator.service import gamedir
 from adjudicator.service.games import load_game
+from cli_helpers import pbem
 from conftest import EXAMPLE_ORDERS, ROOT, snapshot
 
 USSR, GERMANY = EXAMPLE_ORDERS[0], EXAMPLE_ORDERS[1]
@@ -33,16 +34,6 @@ def wide_terminal(monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     for name in ("PBEM_DEBUG", "NO_COLOR", "FORCE_COLOR", "PBEM_PROGRESS_DELAY"):
         monkeypatch.delenv(name, raising=False)
-
-
-def pbem(capsys, *args) -> tuple[int, str]:
-    """``pbem ARGS`` in-process: (exit status, stdout + stderr)."""
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:            # argparse
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def pbem_json(capsys, *args) -> tuple[int, dict, str]:

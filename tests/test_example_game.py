@@ -22,7 +22,6 @@ from pathlib import Path
 import attrs
 import pytest
 
-from adjudicator.cli import main
 from adjudicator.service import examples, gamedir
 from adjudicator.io import layout
 from adjudicator.io import sshsig
@@ -34,6 +33,7 @@ from adjudicator.model.events import (
 from adjudicator.io.parser import parse_orders
 from adjudicator.service.games import load_game
 from adjudicator.io.turnfile import decode_game_file, decode_turn_file, encode
+from cli_helpers import pbem
 from conftest import EXAMPLE_ORDERS, PUBLISHED_GAME, snapshot
 
 RULESETS = ("aa1941", "aa1942")
@@ -73,16 +73,6 @@ def played(example, tmp_path_factory):
 
 def published_turns(directory: Path):
     return [decode_turn_file(p.read_bytes(), p) for _, _, p in layout.list_turns(directory)]
-
-
-def pbem(capsys, *args) -> tuple[int, str]:
-    """Run ``pbem ARGS`` in-process: (exit status, stdout + stderr)."""
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:            # argparse
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 # --------------------------------------------------------------------------- a fresh game

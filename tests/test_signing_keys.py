@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from adjudicator.cli import main
 from adjudicator.io import agent, keys, sshsig
 from adjudicator.io.keys import KeyFileError, load_signing_key
 from adjudicator.io.paths import EXAMPLE_DIR
+from cli_helpers import pbem
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("ssh-keygen", "ssh-agent", "ssh-add")),
@@ -178,15 +178,6 @@ def test_public_key_without_an_agent(keydir, monkeypatch):
 
 
 # --------------------------------------------------------------------------- the CLI
-
-def pbem(capsys, *args) -> tuple[int, str]:
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
-
 
 def test_cli_game_with_passphrase_then_agent(keydir, ssh_agent, capsys, monkeypatch):
     """`pbem new --key` with a passphrase key (from an environment variable), the next turn

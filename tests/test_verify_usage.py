@@ -9,20 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.cli import main
 from adjudicator.io import keys
 from adjudicator.io.paths import EXAMPLE_DIR
+from cli_helpers import pbem
 
 PUBLISHED = EXAMPLE_DIR / "game"
-
-
-def pbem(capsys, *args) -> tuple[int, str]:
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 @pytest.fixture(autouse=True)
