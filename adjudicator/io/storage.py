@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import stat
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,16 @@ def _unlink_quietly(path: Path) -> None:
         fs.unlink(path)
     except FileNotFoundError:
         pass
+
+
+def read_toml(path, what: str, limit: int, error=StateFileError) -> dict:
+    """The TOML document in the regular file ``path`` (``read_regular``'s checks and
+    bound), UTF-8; anything else raises ``error`` saying where and why."""
+    data = read_regular(path, what, limit, error)
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise error(f"{path}: not valid TOML: {exc}") from None
 
 
 def read_regular(path, what: str = "file", limit: int = MAX_JSON_BYTES,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import ipaddress
 import shlex
-import tomllib
 from pathlib import Path
 
 import attrs
 
 from ...io.orders_text import MAX_ORDERS_BYTES
+from ...io.storage import read_toml
 from ...model.errors import PbemError
 from .address import parse_address
 
@@ -140,16 +140,7 @@ def load_config(game_dir, path=None) -> MailConfig:
     if not path.exists():
         raise ConfigError(f"no mail settings: {path} does not exist (see docs/mail.md for "
                           "an example)")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path} is larger than {MAX_CONFIG_BYTES} bytes")
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path, "mail settings", MAX_CONFIG_BYTES, ConfigError)
     return parse_config(data, path, game_dir)
 
 

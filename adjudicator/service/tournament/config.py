@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ...io.storage import read_toml
 from ...model.errors import PbemError
 
 CONFIG_FILE = "tournament.toml"
@@ -221,13 +221,7 @@ def load_config(directory) -> TournamentConfig:
     if not path.is_file():
         raise PbemError(f"{directory} is not a tournament (no {CONFIG_FILE}); create one "
                         "with 'pbem tournament new NAME'")
-    data = path.read_bytes()
-    if len(data) > MAX_CONFIG_BYTES:
-        raise PbemError(f"{path} is larger than {MAX_CONFIG_BYTES} bytes")
-    try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PbemError(f"{path}: not valid TOML: {exc}") from None
+    raw = read_toml(path, "tournament settings", MAX_CONFIG_BYTES, PbemError)
     return parse_config(raw, str(path))
 
 
