@@ -18,14 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from adjudicator.cli.mail_command import mail_renderers
 from adjudicator.service.games import load_game
 from adjudicator.io.paths import TURNS_DIR
-from adjudicator.present.check_view import check_text
-from adjudicator.present.report import report_html, report_text
-from adjudicator.present.report_board import board_after_turn
 from adjudicator.service import gamedir
 from adjudicator.service.mail.config import load_config
-from adjudicator.service.mail.results import Renderers
 from adjudicator.service.mail.runner import GameMaster
 
 PLAYERS = {"ussr": "ivan", "germany": "hans", "uk": "tom", "japan": "taro", "usa": "sam"}
@@ -52,8 +49,7 @@ def main(count: int = 1000) -> None:
             msg.set_content(orders)
             box.add(bytes(msg))
         gm = GameMaster(game_dir, load_config(game_dir),
-                        renderers=Renderers(report_text, report_html, check_text,
-                                          board_after_turn))
+                        renderers=mail_renderers())
         started = time.perf_counter()
         summary = gm.run_pass()
         elapsed = time.perf_counter() - started

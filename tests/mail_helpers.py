@@ -11,12 +11,9 @@ from pathlib import Path
 
 from adjudicator.io import keys
 from adjudicator.service.games import load_game
-from adjudicator.present.check_view import check_text
-from adjudicator.present.report import report_html, report_text
-from adjudicator.present.report_board import board_after_turn
+from adjudicator.cli.mail_command import mail_renderers
 from adjudicator.service import gamedir
 from adjudicator.service.mail.config import load_config
-from adjudicator.service.mail.results import Renderers
 from adjudicator.service.mail.runner import GameMaster
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +21,7 @@ EXAMPLE_ORDERS = sorted((ROOT / "turns" / "aa1941-example" / "orders").glob("*.t
 CORPUS = Path(__file__).resolve().parent / "mail_corpus"
 PLAYERS = {"ussr": "ivan@example.org", "germany": "hans@example.org", "uk": "tom@example.org",
            "japan": "taro@example.org", "usa": "sam@example.org"}
-RENDERERS = Renderers(report_text, report_html, check_text, board_after_turn)
+RENDERERS = mail_renderers()
 
 
 def players_toml(players: dict[str, str] = PLAYERS) -> str:

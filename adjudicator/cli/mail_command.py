@@ -24,7 +24,9 @@ def _config(args):
     return load_config(args.game, args.config)
 
 
-def _renderers():
+def mail_renderers():
+    """How the mail layer words reports, check replies and the board (``present``'s
+    functions)."""
     from ..present.report import report_html, report_text
     from ..present.report_board import board_after_turn
     from ..service.mail.results import Renderers
@@ -47,10 +49,10 @@ def cmd_mail_run(args, console: Console) -> int:
     log = (lambda s: _say(console, s)) if args.verbose else (lambda s: None)
     if gamedir.read_game(args.game)[0].dice_keepers:
         from ..service.mail.keeper_runner import KeeperRunner
-        gm = KeeperRunner(args.game, cfg, renderers=_renderers(), key=args.key, seeds=seeds,
+        gm = KeeperRunner(args.game, cfg, renderers=mail_renderers(), key=args.key, seeds=seeds,
                           log=log)
     else:
-        gm = GameMaster(args.game, cfg, renderers=_renderers(), gm_key=args.key, seeds=seeds,
+        gm = GameMaster(args.game, cfg, renderers=mail_renderers(), gm_key=args.key, seeds=seeds,
                         log=log)
     if not args.watch:
         summary = gm.run_pass()
