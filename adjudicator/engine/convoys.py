@@ -46,7 +46,9 @@ def convoy_centers(game: Game) -> tuple[ConvoyCenter, ...]:
 
 @item("convoy_centers")
 def convoy_income(game: Game, owners: Mapping[str, str], power: str) -> int:
-    """The values of ``power``'s convoy centers, less those cut off by the loss of their
-    linked territory [L641]."""
+    """The values of ``power``'s convoy centers that no enemy holds (a zone with no entry in
+    ``owners`` is its owner's), less those cut off by the loss of their linked territory
+    [L641, L643-L645]."""
     return sum(c.ipc for c in convoy_centers(game)
-               if c.owner == power and (c.cut_by is None or owners.get(c.cut_by) == power))
+               if c.owner == power and owners.get(c.zone, power) == power
+               and (c.cut_by is None or owners.get(c.cut_by) == power))
