@@ -167,5 +167,5 @@ def test_seed_is_where_the_digest_says():
     if not found:
         pytest.skip(f"seed rulebook 001 not found in {SEEDS}")
     lines = [""] + found[0].read_text(encoding="utf-8").split("\n")
-    assert "12 IPC" in lines[250] or "12" in lines[250]                           # special cash
-    assert "2" in lines[805] and "destroyer" in lines[805].lower()               # the DD's shot
+    assert "(Germania) riceve 12 IPC" in lines[250]                   # special cash [L250]
+    assert "destroyer" in lines[805] and "colpo da “2” o meno" in lines[805]  # the DD's shot [L805]
