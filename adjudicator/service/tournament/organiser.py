@@ -33,7 +33,7 @@ from .deadlines import stamp
 from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
 from .pairing import Pairing, RoundPlan
 from .players import Player, add_player as add_to, new_player
-from .ratings import compute_ratings
+from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
 from .results import GameResult, GameSummary, result_line, result_of, summarize_game
 from .standings import as_record, compute_standings
 from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
@@ -207,7 +207,8 @@ def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
     ids = [p.id for p in ctx.players]
     ratings, steps = compute_ratings(ids, results, ctx.cfg.ratings)
     rows = compute_standings(ids, results, byes(ctx), ctx.cfg, ratings, ctx.first_side)
-    data = {"tournament": ctx.tid, "standings": as_record(rows),
+    data = {"tournament": ctx.tid, LIBRARY_KEY: ratings_library(),
+            "standings": as_record(rows),
             "results": [result_line(r, ctx.names, detail=True) for r in results if r.finished]}
     if record:
         with ctx.tdir.locked():
