@@ -313,7 +313,7 @@ def test_concede_ends_the_game_for_the_other_side():
 
 
 def test_an_nmr_needs_no_signature_but_other_orders_still_do(tmp_path):
-    player = keys.new_keypair(tmp_path / "ivan", "ivan")
+    keys.new_keypair(tmp_path / "ivan", "ivan")
     gdir = tmp_path / "game"
     gamedir.create_game(gdir, GAME, "g1", players={"ussr": str(tmp_path / "ivan.pub")})
     with pytest.raises(PbemError, match="must be signed"):
