@@ -1,7 +1,8 @@
 """``mail.toml``: how a game master's (or a player's) pbem reaches the mail.
 
 The file sits in the game directory beside ``game.json`` and is never published or
-signed.  It holds no password: each password comes from an environment variable, a
+signed; user-level defaults under it come from the platform's config directory
+(``defaults``).  It holds no password: each password comes from an environment variable, a
 ``password_command`` or the system keyring.  Every key is documented in
 docs/mail.md; an unknown key is an error (a typo must not silently change behaviour).
 """
@@ -18,6 +19,7 @@ from ...io.orders_text import MAX_ORDERS_BYTES
 from ...io.storage import read_toml
 from ...model.errors import PbemError
 from .address import parse_address
+from .defaults import load_user_defaults, merged
 
 CONFIG_FILE = "mail.toml"
 MAX_CONFIG_BYTES = 64 * 1024
@@ -133,15 +135,19 @@ _SENDMAIL = {"type", "command"}
 _OUTBOX = {"type"}
 
 
-def load_config(game_dir, path=None) -> MailConfig:
-    """Read ``path`` (default ``GAME_DIR/mail.toml``) and check every key."""
+def load_config(game_dir, path=None, user_defaults: Path | None = None) -> MailConfig:
+    """Read ``path`` (default ``GAME_DIR/mail.toml``) over the user-level defaults
+    (``defaults.user_config_path()`` unless ``user_defaults`` names the file) and check
+    every key."""
     game_dir = Path(game_dir)
     path = Path(path) if path else game_dir / CONFIG_FILE
-    if not path.exists():
+    defaults, source = load_user_defaults(user_defaults, ConfigError, _TOP)
+    if not path.exists() and source is None:
         raise ConfigError(f"no mail settings: {path} does not exist (see docs/mail.md for "
                           "an example)")
-    data = read_toml(path, "mail settings", MAX_CONFIG_BYTES, ConfigError)
-    return parse_config(data, path, game_dir)
+    data = (read_toml(path, "mail settings", MAX_CONFIG_BYTES, ConfigError)
+            if path.exists() else {})
+    return parse_config(merged(defaults, data), path, game_dir)
 
 
 def parse_config(data: dict, path: Path, game_dir: Path) -> MailConfig:
