@@ -55,6 +55,7 @@ class ImapConfig:
     rejected: str = "rejected"
     idle: bool = True
     timeout: float = 60.0
+    auth: str = "password"        # "password" | "oauth2" (SASL XOAUTH2, the token from the source)
     kind: str = "imap"
 
 
@@ -75,6 +76,7 @@ class SmtpConfig:
     password: PasswordSource
     ca_file: Path | None = None
     timeout: float = 60.0
+    auth: str = "password"        # "password" | "oauth2" (SASL XOAUTH2, the token from the source)
     kind: str = "smtp"
 
 
@@ -128,9 +130,10 @@ _TOP = {"address", "name", "game_master", "key", "players", "orders_copy", "stat
         "inbox", "send", "limits"}
 _PASSWORD = {"password_env", "password_command", "password_keyring"}
 _IMAP = {"type", "host", "port", "security", "username", "ca_file", "folder",
-         "processed_folder", "rejected_folder", "idle", "timeout"} | _PASSWORD
+         "processed_folder", "rejected_folder", "idle", "timeout", "auth"} | _PASSWORD
 _MAILDIR = {"type", "path", "processed_folder", "rejected_folder"}
-_SMTP = {"type", "host", "port", "security", "username", "ca_file", "timeout"} | _PASSWORD
+_SMTP = {"type", "host", "port", "security", "username", "ca_file", "timeout",
+         "auth"} | _PASSWORD
 _SENDMAIL = {"type", "command"}
 _OUTBOX = {"type"}
 
@@ -205,7 +208,8 @@ def _inbox(r: "_Reader", table, base: Path):
         processed=r.folder(table, "processed_folder", "processed"),
         rejected=r.folder(table, "rejected_folder", "rejected"),
         idle=r.boolean(table, "idle", True, "inbox"),
-        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="inbox"))
+        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="inbox"),
+        auth=r.choice(table, "auth", ("password", "oauth2"), "inbox") or "password")
 
 
 def _send(r: "_Reader", table, base: Path):
@@ -223,13 +227,17 @@ def _send(r: "_Reader", table, base: Path):
     host = r.string(table, "host", "send", required=True)
     r.plain_allowed(host, security, "send")
     username = r.string(table, "username", "send")
+    auth = r.choice(table, "auth", ("password", "oauth2"), "send") or "password"
+    if auth == "oauth2" and not username:
+        raise ConfigError(f"{r.path}: [send] auth = \"oauth2\" needs a username")
     ca = r.string(table, "ca_file", "send")
     return SmtpConfig(
         host=host, port=r.port(table, {"tls": 465, "starttls": 587}.get(security, 25), "send"),
         security=security, username=username,
         password=r.password(table, "send", required=bool(username)),
         ca_file=_path(ca, base) if ca else None,
-        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="send"))
+        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="send"),
+        auth=auth)
 
 
 def _limits(r: "_Reader", table) -> Limits:
