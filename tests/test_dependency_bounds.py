@@ -72,3 +72,18 @@ def test_cattrs_floor_has_what_the_codec_calls():
     from cattrs.cols import homogenous_tuple_structure_factory
     assert callable(homogenous_tuple_structure_factory)
     assert _floor(RUNTIME["cattrs"]) >= Version("25.2")
+
+
+def test_lock_script_finds_every_run_time_dependency():
+    """scripts/lock_constraints.py walks the installed requirements: every declared
+    dependency (and the keyring extra) is in what it would pin, test tools are not."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("lock_constraints",
+                                                  ROOT / "scripts" / "lock_constraints.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pins = module.runtime_closure()
+    assert set(RUNTIME) | set(OPTIONAL) <= set(pins)
+    assert "pytest" not in pins and "hypothesis" not in pins
+    text = module.render("9.9.9", {"lark": "1.2.3"})
+    assert text.splitlines()[-1] == "lark==1.2.3" and "constraints/9.9.9.txt" in text
