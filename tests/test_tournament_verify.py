@@ -164,3 +164,10 @@ def test_ratings_of_another_library_version_are_not_compared_the_rest_is(played,
 
     audit = verify_tournament(_edit_standings(tdir, tmp_path, "score", other_version_and_score))
     assert [p.file for p in audit.problems] == ["standings.json"]
+
+
+def test_standings_recorded_before_the_library_was_noted_still_verify(played, tmp_path):
+    tdir, _first, _second = played
+    audit = verify_tournament(_edit_standings(tdir, tmp_path, "old",
+                                              lambda data: data.pop("ratings_library")))
+    assert audit.ok and audit.standings_checked and not audit.notes, (audit.problems, audit.notes)
