@@ -1,16 +1,21 @@
 """OAuth2 (SASL XOAUTH2) logins against real servers on loopback: aiosmtpd with an XOAUTH2
-mechanism that checks the token, and a small IMAP server speaking the protocol over a real
-socket (Dovecot accepts XOAUTH2 only with a token-introspection backend), reached through
-imapclient's ``oauth2_login``.  The token comes from password_env / password_command like a
+mechanism that checks the token, and Dovecot with its oauth2 passdb asking a token-
+introspection endpoint (RFC 7662) served here, reached through imapclient's ``oauth2_login``.  The token comes from password_env / password_command like a
 password; a refused login names what to check, per provider."""
 
 from __future__ import annotations
 
 import base64
-import socketserver
+import json
+import os
+import shutil
 import sys
+import tempfile
 import threading
 from email.message import EmailMessage
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -21,7 +26,9 @@ from adjudicator.service.mail.login import refused_hint, xoauth2
 from adjudicator.service.mail.senders import SendError, SmtpSender
 from adjudicator.service.mail.sources import SourceError
 
-from mail_servers import certs, free_port, server_context  # noqa: F401  (certs: a fixture)
+from mail_servers import (  # noqa: F401  (certs: a fixture)
+    DOVECOT, PASSWORD, Dovecot, certs, free_port, server_context,
+)
 
 TOKEN = "ya29.a0-test-access-token"
 ENV = "PBEM_TEST_OAUTH_TOKEN"
@@ -119,17 +126,16 @@ def test_smtp_server_without_xoauth2_is_named(certs, monkeypatch):
 
 # --------------------------------------------------------------------------- IMAP
 
-class MiniImap(socketserver.ThreadingTCPServer):
-    """IMAP4rev1 on loopback, enough for a login and SELECT: AUTHENTICATE XOAUTH2 accepts
-    ``TOKEN`` (a wrong one: Gmail's error challenge, then NO); LOGIN is always refused."""
+class Introspection(ThreadingHTTPServer):
+    """An OAuth2 token-introspection endpoint (RFC 7662) on loopback for Dovecot's oauth2
+    passdb: ``TOKEN`` is active for the user gm, anything else is not."""
 
     daemon_threads = True
-    allow_reuse_address = True
 
     def __init__(self):
-        self.seen: list[tuple[str | None, str]] = []
-        super().__init__(("127.0.0.1", 0), _ImapSession)
-        self.port = self.server_address[1]
+        self.asked: list[str] = []
+        super().__init__(("127.0.0.1", 0), _IntrospectionHandler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}/introspect"
 
     def __enter__(self):
         threading.Thread(target=self.serve_forever, daemon=True).start()
@@ -140,77 +146,71 @@ class MiniImap(socketserver.ThreadingTCPServer):
         self.server_close()
 
 
-class _ImapSession(socketserver.StreamRequestHandler):
-    def say(self, line: str) -> None:
-        self.wfile.write(line.encode() + b"\r\n")
+class _IntrospectionHandler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        form = parse_qs(self.rfile.read(int(self.headers.get("Content-Length", 0))).decode())
+        token = form.get("token", [""])[0]
+        self.server.asked.append(token)
+        body = json.dumps({"active": True, "username": "gm"} if token == TOKEN
+                          else {"active": False}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
-    def handle(self) -> None:
-        self.say("* OK [CAPABILITY IMAP4rev1 AUTH=XOAUTH2] ready")
-        authenticated = False
-        for raw in self.rfile:
-            tag, _, rest = raw.decode().strip().partition(" ")
-            command, _, args = rest.partition(" ")
-            command = command.upper()
-            if command == "CAPABILITY":
-                self.say("* CAPABILITY IMAP4rev1 AUTH=XOAUTH2")
-                self.say(f"{tag} OK CAPABILITY completed")
-            elif command == "AUTHENTICATE" and args.split()[0].upper() == "XOAUTH2":
-                parts = args.split()
-                if len(parts) < 2:
-                    self.say("+ ")
-                    parts.append(self.rfile.readline().decode().strip())
-                user, token = _parse_xoauth2(parts[1].encode())
-                self.server.seen.append((user, token))
-                if token == TOKEN:
-                    authenticated = True
-                    self.say(f"{tag} OK AUTHENTICATE completed")
-                else:
-                    error = base64.b64encode(b'{"status":"400","schemes":"Bearer"}').decode()
-                    self.say(f"+ {error}")
-                    self.rfile.readline()
-                    self.say(f"{tag} NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)")
-            elif command == "LOGIN":
-                self.say(f"{tag} NO [AUTHENTICATIONFAILED] passwords are not accepted")
-            elif command in ("SELECT", "EXAMINE") and authenticated:
-                for line in ("* FLAGS (\\Seen)", "* 0 EXISTS", "* 0 RECENT",
-                             "* OK [UIDVALIDITY 1] UIDs valid"):
-                    self.say(line)
-                self.say(f"{tag} OK [READ-WRITE] SELECT completed")
-            elif command == "NOOP":
-                self.say(f"{tag} OK NOOP completed")
-            elif command == "LOGOUT":
-                self.say("* BYE logging out")
-                self.say(f"{tag} OK LOGOUT completed")
-                return
-            else:
-                self.say(f"{tag} BAD not here")
+    def log_message(self, *args):
+        pass
 
 
-def _imap_cfg(server, **kw) -> ImapConfig:
-    base = dict(host="127.0.0.1", port=server.port, security="none", username="gm@example.org",
-                password=PasswordSource(env=ENV), timeout=10, auth="oauth2")
+@pytest.fixture(scope="module")
+def oauth_imap(certs):
+    """A Dovecot of its own whose XOAUTH2 logins are checked by the introspection endpoint."""
+    if DOVECOT is None or os.geteuid() != 0:
+        pytest.skip("the Dovecot OAuth2 test needs the dovecot binary and root (.ci/run)")
+    base = Path(tempfile.mkdtemp(prefix="pbem-dovecot-oauth2-"))
+    os.chmod(base, 0o755)
+    with Introspection() as endpoint:
+        server = Dovecot(base, certs, oauth2_introspection=endpoint.url)
+        try:
+            server.start()
+            yield server, endpoint
+        finally:
+            server.stop()
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def _imap_cfg(server, certs, **kw) -> ImapConfig:
+    base = dict(host="127.0.0.1", port=server.imaps_port, security="tls", username="gm",
+                password=PasswordSource(env=ENV), ca_file=certs["ca"], timeout=10, auth="oauth2")
     return ImapConfig(**{**base, **kw})
 
 
-def test_imap_xoauth2_login_through_imapclient(monkeypatch):
+def test_imap_xoauth2_login_through_imapclient(oauth_imap, certs, monkeypatch):
+    server, endpoint = oauth_imap
+    server.clear("gm")
+    server.deliver("gm", bytes(_mail()))
     monkeypatch.setenv(ENV, TOKEN)
-    with MiniImap() as server:
-        with ImapSource(_imap_cfg(server), filing=False) as source:
-            assert source.client is not None
-    assert server.seen == [("gm@example.org", TOKEN)]
+    with ImapSource(_imap_cfg(server, certs)) as source:
+        assert len(source.list()) == 1
+    assert endpoint.asked[-1] == TOKEN                    # Dovecot asked the endpoint
+    monkeypatch.setenv(ENV, PASSWORD)                     # passwords still work beside it
+    with ImapSource(_imap_cfg(server, certs, auth="password")) as source:
+        assert len(source.list()) == 1
 
 
-def test_imap_refused_token_and_refused_password_say_what_to_check(monkeypatch):
+def test_imap_refused_token_says_what_to_check(oauth_imap, certs, monkeypatch):
+    server, endpoint = oauth_imap
     monkeypatch.setenv(ENV, "stale")
-    with MiniImap() as server:
-        with pytest.raises(SourceError, match="login refused; .*valid access token"):
-            with ImapSource(_imap_cfg(server), filing=False):
-                pass
-        with pytest.raises(SourceError, match="login refused; check the user name and the "
-                                              "password source"):
-            with ImapSource(_imap_cfg(server, auth="password"), filing=False):
-                pass
-    assert server.seen == [("gm@example.org", "stale")]
+    with pytest.raises(SourceError, match="login refused; .*valid access token"):
+        with ImapSource(_imap_cfg(server, certs), filing=False):
+            pass
+    assert endpoint.asked[-1] == "stale"
+    monkeypatch.setenv(ENV, "wrong password")
+    with pytest.raises(SourceError, match="login refused; check the user name and the "
+                                          "password source"):
+        with ImapSource(_imap_cfg(server, certs, auth="password"), filing=False):
+            pass
 
 
 # --------------------------------------------------------------------------- settings, hints
