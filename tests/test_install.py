@@ -176,3 +176,11 @@ def test_python_dash_m(tmp_path):
     assert result.returncode == 0, result.stderr
     game = load_game("aa1941")
     assert game.ruleset.title in result.stdout and game.content_hash in result.stdout
+
+
+def test_changelog_and_license_cover_this_release():
+    """Each release has a CHANGELOG section (and constraints/VERSION.txt, checked in
+    tests/test_dependency_bounds.py); the license file is the MIT text pyproject names."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## [{adjudicator.__version__}]" in changelog
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
