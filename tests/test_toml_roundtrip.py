@@ -65,3 +65,16 @@ def test_mail_toml_written_by_a_library_reads_back(tmp_path, text):
     cfg = load_mail_config(tmp_path)
     assert cfg.name == text and cfg.inbox.username == text
     assert cfg.inbox.password.command == ("pass", "show", text)
+
+
+@pytest.mark.parametrize("text", HOSTILE + UNPRINTABLE)
+def test_geometry_script_quotes_names_through_the_library(text):
+    """scripts/make_geometry.py writes names and labels with tomlkit's quoting."""
+    pytest.importorskip("scipy", reason="scripts/make_geometry.py needs the 'geometry' extra")
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location(
+        "make_geometry", Path(__file__).resolve().parents[1] / "scripts" / "make_geometry.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert tomllib.loads(f"name = {module.quote(text)}\n")["name"] == text
