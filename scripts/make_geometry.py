@@ -42,6 +42,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
+import tomlkit
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import Voronoi, cKDTree
@@ -643,20 +644,26 @@ def build(edition: str, rounds: int | None = None) -> tuple[str, list[str]]:
         'wrap = "east-west"',
         f"label_size = {fmt(size)}",
         "links = [",
-        *(f'  {{ between = ["{a}", "{b}"], line = [{", ".join(fmt(v) for v in line)}] }},'
+        *(f'  {{ between = [{quote(a)}, {quote(b)}], line = [{", ".join(fmt(v) for v in line)}] }},'
           for a, b, line in links),
         "]",
     ]
     for name, raw in places.entries.items():
         x, y = anchors[name]
-        lines += ["", "[[space]]", f'name = "{name}"', f"at = [{fmt(x)}, {fmt(y)}]"]
+        lines += ["", "[[space]]", f"name = {quote(name)}", f"at = [{fmt(x)}, {fmt(y)}]"]
         if raw.get("text", name) != name:
-            lines.append(f'label = "{raw["text"]}"')
+            lines.append(f"label = {quote(raw['text'])}")
         lines.append("outline = [")
         for ring in outlines[name]:
             lines.append('  "' + " ".join(f"{fmt(px)},{fmt(py)}" for px, py in ring) + '",')
         lines.append("]")
     return "\n".join(lines) + "\n", notes
+
+
+def quote(text: str) -> str:
+    """A TOML string, quoted and escaped by the TOML library (a name or label with a quote,
+    a backslash or a newline stays valid TOML)."""
+    return tomlkit.string(text).as_string()
 
 
 def preview(text: str, game_map, path: Path) -> None:

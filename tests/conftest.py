@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,10 @@ import pytest
 from adjudicator.io import paths
 
 ROOT = Path(__file__).resolve().parent.parent
+# The user-level config directory (platformdirs: XDG on Linux) is an empty folder of the test
+# run, for in-process commands and child processes alike: a developer's own
+# ~/.config/pbem/mail.toml never leaks into a test.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="pbem-test-config-")
 EXAMPLE_DIR = paths.EXAMPLE_DIR          # through the resolver, like the package
 assert EXAMPLE_DIR == ROOT / "turns" / "aa1941-example", "tests run from a checkout"
 EXAMPLE_ORDERS = sorted((EXAMPLE_DIR / "orders").glob("*.txt"))

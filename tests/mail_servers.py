@@ -102,9 +102,10 @@ def server_context(certs: dict[str, Path]) -> ssl.SSLContext:
 class Dovecot:
     """A Dovecot instance with one IMAP user per name in USERS (password PASSWORD)."""
 
-    def __init__(self, base: Path, certs: dict[str, Path]):
+    def __init__(self, base: Path, certs: dict[str, Path], oauth2_introspection: str | None = None):
         self.base = base
         self.certs = certs
+        self.oauth2_introspection = oauth2_introspection   # a token-introspection URL: XOAUTH2 too
         self.imap_port = free_port()
         self.imaps_port = free_port()
         self.process_started = False
@@ -127,6 +128,8 @@ class Dovecot:
         conf = (HERE / "dovecot" / "dovecot.conf.in").read_text()
         conf = (conf.replace("@BASE@", str(base)).replace("@IMAP_PORT@", str(self.imap_port))
                 .replace("@IMAPS_PORT@", str(self.imaps_port)))
+        if self.oauth2_introspection:
+            conf = self._with_oauth2(conf)
         (base / "dovecot.conf").write_text(conf)
         # The daemon keeps inherited pipes open: its output goes to a file.
         with open(base / "start.log", "wb") as out:
@@ -139,6 +142,17 @@ class Dovecot:
         wait_port(self.imaps_port)
         wait_port(self.imap_port)
         self._wait_login()
+
+    def _with_oauth2(self, conf: str) -> str:
+        """XOAUTH2 logins checked by Dovecot's oauth2 passdb against the introspection URL
+        (RFC 7662, POST); passwords still go to the passwd-file passdb first."""
+        (self.base / "oauth2.conf.ext").write_text(
+            "introspection_mode = post\n"
+            f"introspection_url = {self.oauth2_introspection}\n"
+            "username_attribute = username\nactive_attribute = active\nactive_value = true\n")
+        conf = conf.replace("auth_mechanisms = plain login", "auth_mechanisms = plain login xoauth2")
+        return conf + ("passdb {\n  driver = oauth2\n  mechanisms = xoauth2\n"
+                       f"  args = {self.base}/oauth2.conf.ext\n}}\n")
 
     def _wait_login(self) -> None:
         deadline = time.monotonic() + 15

@@ -460,8 +460,9 @@ def test_interrupted_process_leaves_the_directory_unchanged(game, capsys, monkey
 # --------------------------------------------------------------------------- a real process
 
 def _pbem_command() -> list[str]:
+    """The installed ``pbem`` on PATH, else the package run as ``python -m adjudicator``."""
     exe = shutil.which("pbem")
-    return [exe] if exe else [sys.executable, "-m", "adjudicator.cli"]
+    return [exe] if exe else [sys.executable, "-m", "adjudicator"]
 
 
 def test_installed_command(tmp_path):
@@ -481,6 +482,16 @@ def test_installed_command(tmp_path):
     assert result.returncode == 0 and "verify" in result.stdout
     result = run("frobnicate")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_command_fallback_without_pbem_on_path(monkeypatch):
+    """No ``pbem`` on PATH (a venv that is not activated): the fallback command still runs."""
+    monkeypatch.setenv("PATH", "/nonexistent")
+    command = _pbem_command()
+    assert command == [sys.executable, "-m", "adjudicator"]
+    result = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-1][0].isdigit()
 
 
 # --------------------------------------------------------------------------- pbem odds

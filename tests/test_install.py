@@ -23,7 +23,7 @@ from adjudicator.io import paths
 from adjudicator.service.games import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE")
 PACKAGE_DIRS = ("adjudicator", *paths.DATA_FOLDERS)
 
 
@@ -90,6 +90,33 @@ def test_wheel_metadata_and_entry_point(built):
         entry_points = zf.read(f"{dist_info}/entry_points.txt").decode()
     assert meta["Version"] == adjudicator.__version__
     assert "pbem = adjudicator.cli:main" in entry_points
+    assert meta["License-Expression"] == "MIT"                # SPDX, not the license table
+    assert meta.get_all("License-File") == ["LICENSE"]
+    assert "keyring" in meta.get_all("Provides-Extra")
+    assert not [r for r in meta.get_all("Requires-Dist") if r.startswith("keyring")
+                and "extra ==" not in r]                      # keyring is optional
+
+
+def test_wheel_ships_license_and_type_marker(built):
+    wheel, src = built
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        dist_info = next(n.split("/")[0] for n in names if ".dist-info/" in n)
+        assert zf.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+        assert "adjudicator/py.typed" in names
+
+
+def test_public_api_is_typed():
+    """``adjudicator.adjudicate`` is the engine's entry point, annotated for type checkers."""
+    import inspect
+
+    from adjudicator.engine.turn import adjudicate
+    assert adjudicator.adjudicate is adjudicate
+    assert (Path(adjudicator.__file__).parent / "py.typed").is_file()
+    hints = inspect.get_annotations(adjudicate)
+    assert set(hints) == {"game", "state", "orders", "dice", "return"}
+    with pytest.raises(AttributeError):
+        adjudicator.no_such_name  # noqa: B018
 
 
 def test_unpacked_wheel_runs_from_anywhere(built, tmp_path):
@@ -149,3 +176,11 @@ def test_python_dash_m(tmp_path):
     assert result.returncode == 0, result.stderr
     game = load_game("aa1941")
     assert game.ruleset.title in result.stdout and game.content_hash in result.stdout
+
+
+def test_changelog_and_license_cover_this_release():
+    """Each release has a CHANGELOG section (and constraints/VERSION.txt, checked in
+    tests/test_dependency_bounds.py); the license file is the MIT text pyproject names."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## [{adjudicator.__version__}]" in changelog
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")

@@ -247,6 +247,13 @@ def test_password_from_keyring(monkeypatch):
         keyring.set_keyring(previous)
 
 
+def test_password_keyring_without_the_optional_package(monkeypatch):
+    """keyring is an extra: without it, password_keyring says how to get it."""
+    monkeypatch.setitem(sys.modules, "keyring", None)          # import keyring -> ImportError
+    with pytest.raises(PbemError, match=r"pbem-adjudicator\[keyring\]"):
+        get_password(PasswordSource(keyring_service="pbem-smtp"), "gm", "x")
+
+
 # --------------------------------------------------------------------------- mail.toml
 
 def _load(tmp_path, text):

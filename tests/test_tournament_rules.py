@@ -160,6 +160,57 @@ def test_swiss_pairs_equal_scores_next_to_each_other():
                                                                 ["d", "e"]]
 
 
+def test_swiss_tie_between_equal_pairings_goes_to_the_top_players_best_partner():
+    """a and b have met; a-c + b-d and a-d + b-c are equally good (ranking distances 2+2 and
+    3+1): our rule, not networkx's search order, picks a-c (a's best-ranked partner)."""
+    players = ["a", "b", "c", "d"]
+    history = [pairing.Pairing("t-r1-01", 1, ("a", "b"))]
+    plan = pairing.swiss_round("t", 2, players, dict.fromkeys(players, 0.0), history, [])
+    assert [p.players for p in plan.pairings] == [("a", "c"), ("b", "d")]
+
+
+def _brute_force_matching(n, edges):
+    """Every matching; the most pairs, then the most weight, then the earliest edges."""
+    index = {(i, j): k for k, (i, j, _w) in enumerate(sorted(edges))}
+    weight = {(i, j): w for i, j, w in edges}
+    best = None
+
+    def walk(free, chosen):
+        nonlocal best
+        key = (len(chosen), sum(weight[e] for e in chosen),
+               [-k for k in sorted(index[e] for e in chosen)])
+        if best is None or key > best[0]:
+            best = (key, set(chosen))
+        if not free:
+            return
+        first, rest = free[0], free[1:]
+        walk(rest, chosen)                                 # first stays unmatched
+        for other in rest:
+            edge = (first, other)
+            if edge in weight:
+                walk([x for x in rest if x != other], chosen + [edge])
+
+    walk(list(range(n)), [])
+    return best[1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 7), st.data())
+def test_swiss_matching_is_the_unique_one_our_rule_names(n, data):
+    """With weights full of ties, the matching is the one the rule defines (checked against
+    every matching), so no library's internals can choose between equal pairings."""
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    present = data.draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
+    weights = data.draw(st.lists(st.integers(-2, 2), min_size=len(pairs), max_size=len(pairs)))
+    edges = [(i, j, w) for (i, j), keep, w in zip(pairs, present, weights) if keep]
+    found = pairing.best_matching(n, edges)
+    expected = _brute_force_matching(n, edges)
+    weight = {(i, j): w for i, j, w in edges}
+    assert len(found) == len(expected)
+    assert sum(weight[e] for e in found) == sum(weight[e] for e in expected)
+    assert found == expected
+
+
 @pytest.mark.parametrize("count", [2, 3, 4, 5, 8, 9])
 def test_round_robin_meets_everyone_once_with_even_sides(count):
     players = [f"p{i}" for i in range(count)]
@@ -262,7 +313,7 @@ def test_concede_ends_the_game_for_the_other_side():
 
 
 def test_an_nmr_needs_no_signature_but_other_orders_still_do(tmp_path):
-    player = keys.new_keypair(tmp_path / "ivan", "ivan")
+    keys.new_keypair(tmp_path / "ivan", "ivan")
     gdir = tmp_path / "game"
     gamedir.create_game(gdir, GAME, "g1", players={"ussr": str(tmp_path / "ivan.pub")})
     with pytest.raises(PbemError, match="must be signed"):

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from adjudicator.cli import main
-from adjudicator.service.tournament import organiser
+from adjudicator.service.tournament import organiser, ratings
 from adjudicator.service.tournament.verify import verify_tournament
 
 from tournament_helpers import START, make_tournament, scripted_orders, send
@@ -120,3 +120,54 @@ def test_a_missing_nmr_record_or_moved_deadline_fails(played, tmp_path):
     audit = verify_tournament(copy)
     assert [(p.file, p.check) for p in audit.problems] == [
         (f"games/{first}/turns/0002-germany.json", "nmr")]
+
+
+def _edit_standings(tdir, tmp_path, name, change):
+    copy = tmp_path / name
+    shutil.copytree(tdir, copy)
+    path = copy / "standings.json"
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    return copy
+
+
+def _shift_ratings(data):
+    for row in data["standings"]:
+        row["rating"] = row["rating"] + 0.125
+
+
+def test_ratings_are_checked_exactly_under_the_recorded_library_version(played, tmp_path):
+    tdir, _first, _second = played
+    recorded = json.loads((tdir / "standings.json").read_text())
+    assert recorded["ratings_library"] == ratings.library()
+    assert recorded["ratings_library"].startswith("openskill ")
+    copy = _edit_standings(tdir, tmp_path, "same", _shift_ratings)
+    audit = verify_tournament(copy)
+    assert [p.file for p in audit.problems] == ["standings.json"]
+
+
+def test_ratings_of_another_library_version_are_not_compared_the_rest_is(played, tmp_path):
+    tdir, _first, _second = played
+
+    def other_version(data):
+        data["ratings_library"] = "openskill 5.9.9"
+        _shift_ratings(data)
+
+    audit = verify_tournament(_edit_standings(tdir, tmp_path, "other", other_version))
+    assert audit.ok, audit.problems
+    assert any("recorded with openskill 5.9.9" in note for note in audit.notes)
+
+    def other_version_and_score(data):
+        other_version(data)
+        data["standings"][0]["score"] += 1.0
+
+    audit = verify_tournament(_edit_standings(tdir, tmp_path, "score", other_version_and_score))
+    assert [p.file for p in audit.problems] == ["standings.json"]
+
+
+def test_standings_recorded_before_the_library_was_noted_still_verify(played, tmp_path):
+    tdir, _first, _second = played
+    audit = verify_tournament(_edit_standings(tdir, tmp_path, "old",
+                                              lambda data: data.pop("ratings_library")))
+    assert audit.ok and audit.standings_checked and not audit.notes, (audit.problems, audit.notes)

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from .logs import add_options as add_log_options, configure as configure_logs, log, shown_error
 from .quick_help import NO_COLOR_HELP, is_quick, summary_parser, top_parser
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
@@ -30,6 +31,7 @@ def _everywhere(sub) -> None:
     for command in sub.choices.values():
         command.add_argument("--no-color", dest="no_color", action="store_true",
                              default=argparse.SUPPRESS, help=NO_COLOR_HELP)
+        add_log_options(command, suppress=True)
         for action in command._subparsers._group_actions if command._subparsers else ():
             if isinstance(action, argparse._SubParsersAction):
                 _everywhere(action)
@@ -47,18 +49,33 @@ def main(argv: list[str] | None = None) -> int:
         summary_parser().parse_args(argv)           # prints the help or version and exits
     from rich.markup import escape
 
-    from ..model.errors import OrdersSyntaxError, PbemError
-    from .common import (
-        EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED, console, error_console,
-    )
+    from .common import EXIT_INPUT, console, error_console
     parser = build_parser()
     args = parser.parse_args(argv)
     no_color = True if args.no_color else None      # None: rich reads NO_COLOR itself
-    out = console(no_color)
     errors = error_console(no_color)
+    try:
+        configure_logs(args.log_verbosity, args.log_quiet, args.log_file)
+    except OSError as err:
+        errors.print(f"[red bold]error:[/] --log-file {escape(args.log_file)}: "
+                     f"{escape(err.strerror or str(err))}", markup=True)
+        return EXIT_INPUT
+    out = console(no_color, quiet=args.log_quiet)
+    log.info("pbem %s started", args.command)
+    status = _run(args, out, errors)
+    log.info("pbem %s ended with exit status %d", args.command, status)
+    return status
+
+
+def _run(args, out, errors) -> int:
+    from rich.markup import escape
+
+    from ..model.errors import OrdersSyntaxError, PbemError
+    from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED
     try:
         return args.func(args, out)
     except PbemError as err:
+        shown_error(str(err))
         errors.print(f"[red bold]error:[/] {escape(str(err))}", markup=True)
         rejected = getattr(err, "problems", None) or isinstance(err, OrdersSyntaxError)
         status = EXIT_REJECTED if rejected else EXIT_INPUT
@@ -70,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("PBEM_DEBUG"):
             raise
         where = f"{err.filename}: " if err.filename else ""
+        shown_error(where + (err.strerror or str(err)))
         errors.print(f"[red bold]error:[/] {escape(where + (err.strerror or str(err)))}",
                      markup=True)
         _json_error(args, "usage", where + (err.strerror or str(err)), EXIT_INPUT)
@@ -77,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a bug, not bad input: say so plainly
         if os.environ.get("PBEM_DEBUG"):
             raise
+        log.debug("internal error", exc_info=True)
+        shown_error(f"internal error: {type(err).__name__}: {err}")
         errors.print(f"[red bold]internal error:[/] {escape(type(err).__name__)}: "
                      f"{escape(str(err))}\n"
                      "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..model.errors import OrdersSyntaxError, PbemError
+from .logs import OutputTee, has_log_file
 
 # Exit statuses (docs/cli.md): 0 ok; 1 orders rejected, audit failed, copies diverge (the
 # command worked and the answer is "no"); 2 usage error (bad arguments, a missing or
@@ -35,8 +36,12 @@ def game_option(p) -> None:
     p.add_argument("-g", "--game", default=".", help="game directory (default: .)")
 
 
-def console(no_color: bool | None = None) -> Console:
-    """stdout.  ``no_color`` None: colours unless NO_COLOR is set (rich reads it)."""
+def console(no_color: bool | None = None, quiet: bool = False) -> Console:
+    """stdout.  ``no_color`` None: colours unless NO_COLOR is set (rich reads it).  With
+    ``quiet`` or a log file (cli/logs.py) the output goes through the log's tee."""
+    if quiet or has_log_file():
+        return Console(file=OutputTee(sys.stdout, quiet), highlight=False,
+                       soft_wrap=False, no_color=no_color)
     return Console(highlight=False, soft_wrap=False, no_color=no_color)
 
 

@@ -24,12 +24,19 @@ def cmd_new(args, console: Console) -> int:
     from ..service.games import load_game
     if not args.dir.strip():
         raise PbemError("give the directory for the new game, e.g. 'pbem new my-game'")
-    game = load_game(args.ruleset)
-    if args.option:
-        game = _with_options(args.ruleset, game, args.option)
     game_id = args.id if args.id is not None else Path(args.dir).resolve().name
     if not game_id.strip() or any(c.isspace() or not c.isprintable() for c in game_id):
         raise PbemError(f"the game id {game_id!r} must be a non-empty word without spaces (--id)")
+    imported = None
+    if args.from_triplea:
+        from ..service.triplea_import import from_triplea
+        imported = from_triplea(args.from_triplea, game_id,
+                                None if args.ruleset == DEFAULT_RULESET else args.ruleset)
+        args.ruleset, game = imported.ruleset, imported.game
+    else:
+        game = load_game(args.ruleset)
+    if args.option:
+        game = _with_options(args.ruleset, game, args.option)
     seeds = gamedir.demo_seeds(game_id) if args.demo_seeds else None
     from .keeper_command import keeper_new_arguments
     bare = [e for e in args.email or () if "=" not in e and "@" in e]
@@ -39,9 +46,12 @@ def cmd_new(args, console: Console) -> int:
     keeping = keeper_new_arguments(args, game, players, key, bare[0] if bare else None)
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=key,
                                created=_dt.date.today().isoformat(), players=players or None,
-                               seeds=seeds, gm_key_source=args.key, **keeping)
+                               seeds=seeds, gm_key_source=args.key,
+                               initial=imported.initial if imported else None, **keeping)
     console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
                   f"{escape(str(path))}")
+    if imported:
+        _report_import(console, imported)
     if keeping.get("host"):
         console.print("No game master: each turn is processed by the dice keeper of the power "
                       "that moved (pbem keeper status).", soft_wrap=True, highlight=False)
@@ -49,6 +59,18 @@ def cmd_new(args, console: Console) -> int:
     for line in after_new(args.dir, gamedir.read_game(args.dir)[0], game):
         console.print(escape(line), soft_wrap=True, highlight=False)
     return EXIT_OK
+
+
+def _report_import(console: Console, imported) -> None:
+    """Where the position came from, and every rule of the TripleA file not carried."""
+    console.print(f"From the TripleA game {escape(imported.title or '?')}: its owners, units "
+                  f"and IPCs on the {escape(imported.game.ruleset.title)} map "
+                  f"({imported.matched} of its {imported.territories} territories).",
+                  soft_wrap=True, highlight=False)
+    if imported.not_carried:
+        console.print(f"Not carried ({len(imported.not_carried)}):", highlight=False)
+        for line in imported.not_carried:
+            console.print(f"  - {escape(line)}", soft_wrap=True, highlight=False)
 
 
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
@@ -290,6 +312,10 @@ def register(sub) -> None:
                    help="set a rule option for this game, e.g. low_luck=true (Low Luck dice, any "
                         "edition) or turkish_straits=false (repeat for several; pbem rules "
                         "--ruleset NAME lists them with their defaults)")
+    p.add_argument("--from-triplea", metavar="MAP.xml",
+                   help="start from a TripleA game file's position (owners, units, IPCs), "
+                        "played as the bundled edition whose map it matches; every rule of "
+                        "the file that cannot be carried is listed")
     p.add_argument("--id", help="game id (default: the directory name)")
     add_key_options(p, "game master's ed25519 key: a private key file, or a public key whose "
                        "private half is in ssh-agent (default: generate one in DIR/.secret)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
+from .logs import add_options as add_log_options
 
 DESCRIPTION = ("Play-by-email adjudicator for Axis & Allies: text orders, verifiable dice, "
                "signed turn files.")
@@ -42,6 +43,7 @@ def top_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     parser.add_argument("--no-color", dest="no_color", action="store_true",
                         help=NO_COLOR_HELP)
+    add_log_options(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     return parser, sub
 

@@ -20,7 +20,6 @@ built, so a count of 10**7 is refused at once.
 from __future__ import annotations
 
 import json
-import re
 from enum import Enum
 from typing import Any, TypeVar, get_args, get_origin
 

@@ -24,6 +24,7 @@ DEFAULT_PLAYERS = {"Russians": "ussr", "Germans": "germany", "British": "uk",
 #: TripleA unit type -> our unit key, where they differ (factories are read apart: ``FACTORY``).
 DEFAULT_UNIT_TYPES = {"armour": "tank", "aaGun": "aa_gun", "battleShip": "battleship"}
 FACTORY = "factory"
+_READ_ATTACHMENTS = {"territoryAttachment", "unitAttachment", "canalAttachment"}
 
 
 @attrs.frozen
@@ -79,6 +80,8 @@ class TripleAMap:
     factories: dict[str, str]                      # territory -> owning player
     starting_pus: dict[str, int]
     unit_types: dict[str, TripleAUnitType] = attrs.field(factory=dict)
+    properties: dict[str, str] = attrs.field(factory=dict)     # the game options (propertyList)
+    rule_attachments: dict[str, int] = attrs.field(factory=dict)   # other attachment kinds: count
 
 
 def our_space_name(name: str) -> str:
@@ -141,7 +144,21 @@ def read_triplea(path: str | Path) -> TripleAMap:
                       for r in root.iterfind("initialize/resourceInitialize/resourceGiven")
                       if r.get("resource") == "PUs"},
         unit_types=unit_types,
+        properties={p.get("name"): p.get("value", (p.findtext("value") or "").strip())
+                    for p in root.iterfind("propertyList/property") if p.get("name")},
+        rule_attachments=_other_attachments(root),
     )
+
+
+def _other_attachments(root: ET.Element) -> dict[str, int]:
+    """How many attachments of each kind not read here (triggers, objectives, techs...)."""
+    kinds: Counter = Counter()
+    for att in root.iterfind("attachmentList/attachment"):
+        m = re.match(r"[a-z][A-Za-z]*?Attachment", att.get("name") or "")
+        kind = m.group(0) if m else (att.get("name") or "?")
+        if kind not in _READ_ATTACHMENTS:
+            kinds[kind] += 1
+    return dict(sorted(kinds.items()))
 
 
 def _unit_types(root: ET.Element) -> dict[str, TripleAUnitType]:

@@ -44,7 +44,7 @@ def standings_html(title: str, rows, names: dict[str, str], tiebreaks, result_li
                    sides: tuple[str, str] = ("Axis", "Allies")) -> str:
     head = ["#", "Player", "Score", "Played", "W", "D", "L", "Byes",
             *(TIEBREAK_TITLES.get(t, t) for t in tiebreaks), *sides, "NMRs", "Rating"]
-    out = ["<table>", f"<caption>Standings</caption>", "<tr>" + "".join(
+    out = ["<table>", "<caption>Standings</caption>", "<tr>" + "".join(
         f"<th{' class=name' if h == 'Player' else ''}>{escape(h)}</th>" for h in head) + "</tr>"]
     for r in rows:
         cells = [r.place, names.get(r.player, r.player), r.score, r.played, r.wins, r.draws,

@@ -1,7 +1,8 @@
 """``mail.toml``: how a game master's (or a player's) pbem reaches the mail.
 
 The file sits in the game directory beside ``game.json`` and is never published or
-signed.  It holds no password: each password comes from an environment variable, a
+signed; user-level defaults under it come from the platform's config directory
+(``defaults``).  It holds no password: each password comes from an environment variable, a
 ``password_command`` or the system keyring.  Every key is documented in
 docs/mail.md; an unknown key is an error (a typo must not silently change behaviour).
 """
@@ -18,6 +19,7 @@ from ...io.orders_text import MAX_ORDERS_BYTES
 from ...io.storage import read_toml
 from ...model.errors import PbemError
 from .address import parse_address
+from .defaults import load_user_defaults, merged
 
 CONFIG_FILE = "mail.toml"
 MAX_CONFIG_BYTES = 64 * 1024
@@ -53,6 +55,7 @@ class ImapConfig:
     rejected: str = "rejected"
     idle: bool = True
     timeout: float = 60.0
+    auth: str = "password"        # "password" | "oauth2" (SASL XOAUTH2, the token from the source)
     kind: str = "imap"
 
 
@@ -73,6 +76,7 @@ class SmtpConfig:
     password: PasswordSource
     ca_file: Path | None = None
     timeout: float = 60.0
+    auth: str = "password"        # "password" | "oauth2" (SASL XOAUTH2, the token from the source)
     kind: str = "smtp"
 
 
@@ -126,22 +130,27 @@ _TOP = {"address", "name", "game_master", "key", "players", "orders_copy", "stat
         "inbox", "send", "limits"}
 _PASSWORD = {"password_env", "password_command", "password_keyring"}
 _IMAP = {"type", "host", "port", "security", "username", "ca_file", "folder",
-         "processed_folder", "rejected_folder", "idle", "timeout"} | _PASSWORD
+         "processed_folder", "rejected_folder", "idle", "timeout", "auth"} | _PASSWORD
 _MAILDIR = {"type", "path", "processed_folder", "rejected_folder"}
-_SMTP = {"type", "host", "port", "security", "username", "ca_file", "timeout"} | _PASSWORD
+_SMTP = {"type", "host", "port", "security", "username", "ca_file", "timeout",
+         "auth"} | _PASSWORD
 _SENDMAIL = {"type", "command"}
 _OUTBOX = {"type"}
 
 
-def load_config(game_dir, path=None) -> MailConfig:
-    """Read ``path`` (default ``GAME_DIR/mail.toml``) and check every key."""
+def load_config(game_dir, path=None, user_defaults: Path | None = None) -> MailConfig:
+    """Read ``path`` (default ``GAME_DIR/mail.toml``) over the user-level defaults
+    (``defaults.user_config_path()`` unless ``user_defaults`` names the file) and check
+    every key."""
     game_dir = Path(game_dir)
     path = Path(path) if path else game_dir / CONFIG_FILE
-    if not path.exists():
+    defaults, source = load_user_defaults(user_defaults, ConfigError, _TOP)
+    if not path.exists() and source is None:
         raise ConfigError(f"no mail settings: {path} does not exist (see docs/mail.md for "
                           "an example)")
-    data = read_toml(path, "mail settings", MAX_CONFIG_BYTES, ConfigError)
-    return parse_config(data, path, game_dir)
+    data = (read_toml(path, "mail settings", MAX_CONFIG_BYTES, ConfigError)
+            if path.exists() else {})
+    return parse_config(merged(defaults, data), path, game_dir)
 
 
 def parse_config(data: dict, path: Path, game_dir: Path) -> MailConfig:
@@ -199,7 +208,8 @@ def _inbox(r: "_Reader", table, base: Path):
         processed=r.folder(table, "processed_folder", "processed"),
         rejected=r.folder(table, "rejected_folder", "rejected"),
         idle=r.boolean(table, "idle", True, "inbox"),
-        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="inbox"))
+        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="inbox"),
+        auth=r.choice(table, "auth", ("password", "oauth2"), "inbox") or "password")
 
 
 def _send(r: "_Reader", table, base: Path):
@@ -217,13 +227,17 @@ def _send(r: "_Reader", table, base: Path):
     host = r.string(table, "host", "send", required=True)
     r.plain_allowed(host, security, "send")
     username = r.string(table, "username", "send")
+    auth = r.choice(table, "auth", ("password", "oauth2"), "send") or "password"
+    if auth == "oauth2" and not username:
+        raise ConfigError(f"{r.path}: [send] auth = \"oauth2\" needs a username")
     ca = r.string(table, "ca_file", "send")
     return SmtpConfig(
         host=host, port=r.port(table, {"tls": 465, "starttls": 587}.get(security, 25), "send"),
         security=security, username=username,
         password=r.password(table, "send", required=bool(username)),
         ca_file=_path(ca, base) if ca else None,
-        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="send"))
+        timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="send"),
+        auth=auth)
 
 
 def _limits(r: "_Reader", table) -> Limits:

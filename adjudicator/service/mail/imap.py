@@ -12,7 +12,7 @@ import ssl
 import time
 
 from .config import ImapConfig
-from .passwords import get_password
+from .login import imap_login, refused_hint
 from .senders import tls_context
 from .sources import MessageRef, SourceError
 
@@ -41,15 +41,15 @@ class ImapSource:
                                      ssl_context=ctx, timeout=cfg.timeout)
             if cfg.security == "starttls":
                 self.client.starttls(ctx)
-            self.client.login(cfg.username, get_password(cfg.password, cfg.username, self.what))
+            imap_login(self.client, cfg.auth, cfg.username, cfg.password, self.what)
             self.client.select_folder(cfg.folder)
             for folder in (cfg.processed, cfg.rejected) if self.filing else ():
                 if not self.client.folder_exists(folder):
                     self.client.create_folder(folder)
         except LoginError:
             self._close()
-            raise SourceError(f"{self.what}: login refused (check the user name and the "
-                              "password source)") from None
+            raise SourceError(f"{self.what}: login refused; "
+                              f"{refused_hint(cfg.host, cfg.auth)}") from None
         except ssl.SSLCertVerificationError as exc:
             self._close()
             raise SourceError(f"{self.what}: the server's certificate does not verify "

@@ -56,8 +56,8 @@ def _from_keyring(service: str, username: str, what: str) -> str:
         import keyring
         import keyring.errors
     except ImportError:
-        raise PbemError(f"{what}: password_keyring needs the 'keyring' package "
-                        "(pip install keyring)") from None
+        raise PbemError(f"{what}: password_keyring needs the optional 'keyring' package "
+                        "(pip install 'pbem-adjudicator[keyring]')") from None
     try:
         value = keyring.get_password(service, username)
     except keyring.errors.KeyringError as exc:

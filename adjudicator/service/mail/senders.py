@@ -15,7 +15,7 @@ import subprocess
 
 from ...model.errors import PbemError
 from .config import OutboxConfig, SendmailConfig, SmtpConfig
-from .passwords import get_password
+from .login import refused_hint, smtp_login
 
 SENDMAIL_TIMEOUT = 60
 
@@ -60,11 +60,12 @@ class SmtpSender:
                     self.smtp.starttls(context=tls_context(cfg.ca_file))
                     self.smtp.ehlo()
             if cfg.username:
-                self.smtp.login(cfg.username, get_password(cfg.password, cfg.username, self.what))
+                smtp_login(self.smtp, cfg.auth, cfg.username, cfg.password, self.what)
         except smtplib.SMTPAuthenticationError as exc:
             self._close()
             raise SendError(f"{self.what}: login as {cfg.username} refused ({exc.smtp_code} "
-                            f"{_text(exc.smtp_error)})") from None
+                            f"{_text(exc.smtp_error)}); {refused_hint(cfg.host, cfg.auth)}"
+                            ) from None
         except (OSError, smtplib.SMTPException, ssl.SSLError) as exc:
             self._close()
             raise SendError(f"{self.what}: {_describe(exc)}") from None

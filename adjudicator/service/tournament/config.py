@@ -50,9 +50,9 @@ TEMPLATE = '''\
 # tournament.toml -- the settings of one tournament (pbem tournament ...).
 # Every change after the start is announced to every player by the next 'pbem tournament tick'.
 
-name = "{name}"                 # shown in notices, standings and pages
-id = "{id}"                     # names the games ({id}-r1-01) and binds the bids: never change it
-ruleset = "{ruleset}"           # the edition every game plays (aa1941, aa1942)
+name = ""                       # shown in notices, standings and pages
+id = ""                         # names the games (ID-r1-01) and binds the bids: never change it
+ruleset = ""                    # the edition every game plays (aa1941, aa1942)
 organiser = ""                  # the organiser's mail address (receives the daily late notice)
 
 [options]                       # rule options of every game (see 'pbem rules'), e.g.
@@ -212,7 +212,13 @@ class TournamentConfig:
 
 
 def template(name: str, tournament_id: str, ruleset: str) -> str:
-    return TEMPLATE.format(name=name.replace('"', "'"), id=tournament_id, ruleset=ruleset)
+    """The commented settings file with these three values, written by a TOML library (any
+    string survives: quotes, backslashes, newlines, unicode)."""
+    import tomlkit
+
+    doc = tomlkit.parse(TEMPLATE)
+    doc["name"], doc["id"], doc["ruleset"] = name, tournament_id, ruleset
+    return tomlkit.dumps(doc)
 
 
 def load_config(directory) -> TournamentConfig:

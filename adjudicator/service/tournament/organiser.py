@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import tomllib
 from pathlib import Path
 
 import attrs
@@ -25,12 +26,14 @@ from .. import gamedir
 from ..games import load_game
 from . import bids as bidding
 from . import deadlines, logbook, pairing as pairing_rules
-from .config import CONFIG_FILE, ID_RE, TournamentConfig, settings_changes, template
+from .config import (
+    CONFIG_FILE, ID_RE, TournamentConfig, parse_config, settings_changes, template,
+)
 from .deadlines import stamp
 from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
 from .pairing import Pairing, RoundPlan
 from .players import Player, add_player as add_to, new_player
-from .ratings import compute_ratings
+from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
 from .results import GameResult, GameSummary, result_line, result_of, summarize_game
 from .standings import as_record, compute_standings
 from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
@@ -115,6 +118,8 @@ def new_tournament(directory, name: str, ruleset: str, now: dt.datetime,
         raise PbemError(f"the tournament id {tournament_id!r} names the games: use letters, "
                         "digits, '-' and '_' (at most 40; --id)")
     load_game(ruleset)                                  # an unknown ruleset fails here
+    text = template(name, tournament_id, ruleset)
+    parse_config(tomllib.loads(text), str(tdir.path(CONFIG_FILE)))   # a bad name: nothing written
     Path(directory).mkdir(parents=True, exist_ok=True)
     sdir = tdir.path(SECRET_DIR)
     sdir.mkdir(mode=0o700, exist_ok=True)
@@ -126,7 +131,6 @@ def new_tournament(directory, name: str, ruleset: str, now: dt.datetime,
         location = str(Path(gm_key_source or gm_key).expanduser().resolve())
         write_atomic(sdir / GM_KEY_PATH_FILE, (location + "\n").encode("utf-8"),
                      overwrite=True, mode=0o600)
-    text = template(name, tournament_id, ruleset)
     write_atomic(tdir.path(CONFIG_FILE), text.encode("utf-8"))
     tdir.save_players(())
     cfg = tdir.config()
@@ -203,7 +207,8 @@ def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
     ids = [p.id for p in ctx.players]
     ratings, steps = compute_ratings(ids, results, ctx.cfg.ratings)
     rows = compute_standings(ids, results, byes(ctx), ctx.cfg, ratings, ctx.first_side)
-    data = {"tournament": ctx.tid, "standings": as_record(rows),
+    data = {"tournament": ctx.tid, LIBRARY_KEY: ratings_library(),
+            "standings": as_record(rows),
             "results": [result_line(r, ctx.names, detail=True) for r in results if r.finished]}
     if record:
         with ctx.tdir.locked():

@@ -7,8 +7,10 @@
   first side (Axis) less plays it; a pairing that would leave a player two games more on
   one side than the other is used only when nothing else avoids a rematch.  Solved as a
   maximum-weight matching (networkx), so the result is the best pairing, not a greedy
-  one, and the same inputs always give the same pairing.  An odd player out gets a bye:
-  the lowest-ranked player who has not had one.
+  one.  Equally good pairings are decided by a rule of ours, not by the library's
+  internals: the one whose pairs come first in ranking order (the top player with the
+  highest-ranked partner possible, then the next player, ...); see :func:`_tie_broken`.
+  An odd player out gets a bye: the lowest-ranked player who has not had one.
 * **Round robin** by the circle method: player 1 stays, the others rotate one place a
   round; sides are oriented around a ring so that everyone plays each side equally often
   (an even number of players: within one game).
@@ -138,8 +140,7 @@ def swiss_round(tournament: str, round_no: int, players: Sequence[str],
     score_unit = rank_unit * n * n
     side_unit = score_unit * n * (span ** 2 + 1)
     base = side_unit * n
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
+    edges: list[tuple[int, int, int]] = []
     for i in range(n):
         for j in range(i + 1, n):
             a, b = nodes[i], nodes[j]
@@ -157,8 +158,8 @@ def swiss_round(tournament: str, round_no: int, players: Sequence[str],
                           - rank_unit * abs(position[a] - position[b]))
                 if sides and not _sides_fit(a, b, balance):
                     weight -= side_unit
-            graph.add_edge(i, j, weight=weight)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+            edges.append((i, j, weight))
+    matching = best_matching(n, edges)
     if len(matching) * 2 < n:
         raise PbemError(f"round {round_no} cannot be paired without a rematch "
                         "(too few players for this many rounds)")
@@ -174,6 +175,26 @@ def swiss_round(tournament: str, round_no: int, players: Sequence[str],
         assigned = assign_sides(a, b, sides, balance, history, round_no) if sides else None
         pairings.append(Pairing(game_id(tournament, round_no, board), round_no, (a, b), assigned))
     return RoundPlan(round_no, tuple(pairings), tuple(byes))
+
+
+def best_matching(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    """The maximum-cardinality, maximum-weight matching of nodes ``0..n-1``; among equally
+    good ones, the one :func:`_tie_broken` prefers, so the answer is unique."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_weighted_edges_from(_tie_broken(edges))
+    return {tuple(sorted(pair)) for pair in nx.max_weight_matching(graph, maxcardinality=True)}
+
+
+def _tie_broken(edges: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Integer weights whose maximum is unique: each weight times 2**E (E edges) plus
+    2**(E-1-k) for the k-th edge in (i, j) order.  Every pairing's bonus is below 2**E, so
+    it decides only between pairings of equal weight, and there it prefers the one with
+    the earliest edge (then the next): the top-ranked player's pair with the best-ranked
+    partner, and so on.  Integer weights keep networkx's matching exact."""
+    ordered = sorted(edges)
+    count = len(ordered)
+    return [(i, j, (w << count) + (1 << (count - 1 - k))) for k, (i, j, w) in enumerate(ordered)]
 
 
 # --------------------------------------------------------------------------- round robin

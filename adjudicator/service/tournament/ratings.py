@@ -1,11 +1,16 @@
 """Ratings with openskill (a maintained Weng-Lin / TrueSkill-like library), recomputed from
 the results every time: finished games in round order, then game id, each a two-player
 match (a draw ranks both first).  Nothing is stored, so the ratings are a function of
-the games like the standings."""
+the games like the standings.
+
+openskill's numbers are not stable across its releases (6.0 and 6.2 differ, for some models
+in the first decimal), so standings.json records :func:`library` and ``tournament verify``
+compares the ratings exactly only under that same version."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib.metadata import version
 
 import attrs
 from openskill import models
@@ -20,6 +25,14 @@ _MODELS = {
     "thurstone_mosteller_full": models.ThurstoneMostellerFull,
     "thurstone_mosteller_part": models.ThurstoneMostellerPart,
 }
+
+
+LIBRARY_KEY = "ratings_library"          # where standings.json records library()
+
+
+def library() -> str:
+    """The rating library and its version, as standings.json records it."""
+    return f"openskill {version('openskill')}"
 
 
 @attrs.frozen

@@ -35,6 +35,7 @@ from .organiser import (
     Context, _game_definition, all_results, bid_start_state, open_tournament, sides_of,
     summary_of, swiss_plan, _standings,
 )
+from .ratings import LIBRARY_KEY
 from .store import BIDS_DIR, GAMES_DIR, LOG_FILE, ROUNDS_DIR, STANDINGS_FILE
 
 
@@ -256,9 +257,39 @@ def _check_standings(ctx: Context, audit, results) -> None:
         audit.notes.append(f"no {STANDINGS_FILE} recorded yet; the standings were recomputed")
         return
     audit.standings_checked = True
-    if json.loads(json.dumps(view.record)) != recorded:
-        audit.fail(STANDINGS_FILE, "standings", "differs from the standings recomputed from "
-                   "the games: " + _first_difference(recorded, view.record))
+    computed = json.loads(json.dumps(view.record))
+    library, used = recorded.get(LIBRARY_KEY), computed.get(LIBRARY_KEY)
+    if _without(recorded, LIBRARY_KEY) == _without(computed, LIBRARY_KEY):
+        return                           # the same numbers (a record older than the key too)
+    ranked = "rating" in ctx.cfg.scoring.tiebreaks
+    if library != used and _without_ratings(recorded, ranked) == _without_ratings(computed, ranked):
+        audit.notes.append(f"the ratings were recorded with {library or 'an unrecorded openskill'}"
+                           f" and recomputed with {used}, whose numbers differ: everything else "
+                           "matches; install that version to check the ratings too")
+        return
+    audit.fail(STANDINGS_FILE, "standings", "differs from the standings recomputed from "
+               "the games: " + _first_difference(recorded, view.record))
+
+
+def _without(record: dict, key: str) -> dict:
+    return {k: v for k, v in record.items() if k != key}
+
+
+def _without_ratings(record: dict, ranked: bool) -> dict:
+    """The standings with what depends on the rating library's numbers left out: each row's
+    rating and rating tiebreak and, when ``ranked`` (a rating tiebreak), the places."""
+    rows = []
+    for row in record.get("standings", []):
+        if not isinstance(row, dict):
+            return {"unreadable": record}
+        rest = {k: v for k, v in row.items() if k != "rating" and not (ranked and k == "place")}
+        if isinstance(rest.get("tiebreaks"), dict):
+            rest["tiebreaks"] = {k: v for k, v in rest["tiebreaks"].items() if k != "rating"}
+        rows.append(rest)
+    plain = {k: v for k, v in record.items() if k not in (LIBRARY_KEY, "standings")}
+    if ranked:
+        rows.sort(key=lambda r: str(r.get("player")))
+    return {**plain, "rows": rows}
 
 
 def _first_difference(recorded, computed) -> str:

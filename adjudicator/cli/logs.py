@@ -1,0 +1,122 @@
+"""Logging for unattended runs (cron, systemd timers): ``-v``/``-q`` and ``--log-file``.
+
+Every run logs to the ``pbem`` logger: the command and its exit status (INFO), errors
+(ERROR), and, with ``--log-file``, each line the command prints (INFO), so a cron job's log
+has a timestamp and a level on every line.  On the terminal (stderr) only warnings and
+errors show, ``-v`` adds INFO and ``-vv`` DEBUG; ``-q`` silences the normal output (stdout)
+and leaves errors.  Under systemd (``JOURNAL_STREAM`` set) stderr lines carry the journal's
+level prefix instead of a timestamp (the journal adds its own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import logging
+import os
+import sys
+from typing import TextIO
+
+LOGGER = "pbem"
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
+_JOURNAL_LEVELS = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
+                   logging.CRITICAL: 2}
+
+log = logging.getLogger(LOGGER)
+
+
+def add_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
+    """``-v``/``-q``/``--log-file`` on ``parser`` (``suppress``: after a command, where an
+    option not given must not overwrite the one given before the command; a command's own
+    ``-v`` keeps its meaning there)."""
+    taken = parser._option_string_actions
+    default = {"default": argparse.SUPPRESS} if suppress else {}
+    flags = [f for f in ("-v", "--verbose") if f not in taken]
+    if flags:
+        parser.add_argument(*flags, dest="log_verbosity", action="count",
+                            **(default or {"default": 0}),
+                            help="log what happens on stderr (-vv: more detail)")
+    if "-q" not in taken:
+        parser.add_argument("-q", "--quiet", dest="log_quiet", action="store_true",
+                            **(default or {"default": False}),
+                            help="print nothing but errors (for cron)")
+    parser.add_argument("--log-file", metavar="PATH", **(default or {"default": None}),
+                        help="append a log with a timestamp and level on every line, "
+                             "including what the command prints")
+
+
+class _JournalFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{_JOURNAL_LEVELS.get(record.levelno, 6)}>{super().format(record)}"
+
+
+def configure(verbose: int = 0, quiet: bool = False, log_file: str | None = None) -> None:
+    """Attach the handlers for one run (replacing those of an earlier run in-process)."""
+    for handler in list(log.handlers):
+        log.removeHandler(handler)
+        handler.close()
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+    terminal = logging.StreamHandler(sys.stderr)
+    terminal.setLevel(logging.ERROR if quiet else
+                      {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG))
+    if os.environ.get("JOURNAL_STREAM"):
+        terminal.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
+    else:
+        terminal.setFormatter(logging.Formatter(FORMAT, DATE_FORMAT))
+    terminal.addFilter(lambda record: not getattr(record, "shown", False))
+    log.addHandler(terminal)
+    if log_file:
+        path = os.path.expanduser(log_file)
+        handler = logging.FileHandler(path, encoding="utf-8")   # OSError: the CLI reports it
+        handler.setLevel(logging.DEBUG if verbose > 1 else logging.INFO)
+        handler.setFormatter(logging.Formatter(FORMAT, DATE_FORMAT))
+        log.addHandler(handler)
+
+
+def shown_error(message: str) -> None:
+    """An error already printed on stderr: to the log file only."""
+    log.error("%s", message, extra={"shown": True})
+
+
+def has_log_file() -> bool:
+    return any(isinstance(h, logging.FileHandler) for h in log.handlers)
+
+
+class OutputTee(io.TextIOBase):
+    """What the command prints: to ``stream`` (unless ``quiet``) and, line by line, to the
+    log at INFO (when a log file is open)."""
+
+    def __init__(self, stream: TextIO, quiet: bool) -> None:
+        self._stream, self._quiet, self._pending = stream, quiet, ""
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return not self._quiet and self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self):  # type: ignore[override]
+        return getattr(self._stream, "encoding", "utf-8")
+
+    def write(self, text: str) -> int:
+        if not self._quiet:
+            self._stream.write(text)
+        if has_log_file():
+            *lines, self._pending = (self._pending + text).split("\n")
+            for line in lines:
+                if line.strip():
+                    log.info("%s", line.rstrip())
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending.strip() and has_log_file():
+            log.info("%s", self._pending.rstrip())
+        self._pending = ""
+        if not self._quiet:
+            self._stream.flush()
