@@ -635,9 +635,15 @@ def test_new_sets_rule_options(tmp_path, capsys):
     code, out = pbem(capsys, "show", "-g", directory)
     assert code == 0
     code, out = pbem(capsys, "new", tmp_path / "s42", "--ruleset", "aa1942",
-                     "--option", "unit_stats=original")
+                     "--option", "unit_stats=seed")
     assert code == 0, out
-    assert game_of(str(tmp_path / "s42")).ruleset.units["tank"].attack == 3
+    assert game_of(str(tmp_path / "s42")).ruleset.units["tank"].attack == 5            # [L727]
+    assert "Unit stats: seed (The seed's literal" in out
+    code, out = pbem(capsys, "new", tmp_path / "e42", "--ruleset", "aa1942")
+    assert code == 0 and "Unit stats: original (The printed English" in out
+    assert "--option unit_stats=seed" in out
+    code, out = pbem(capsys, "new", tmp_path / "g41")
+    assert code == 0 and "Unit stats" not in out                  # 1941 has one set of numbers
 
 
 @pytest.mark.parametrize("option, says", [

@@ -42,6 +42,8 @@ def cmd_new(args, console: Console) -> int:
                                seeds=seeds, gm_key_source=args.key, **keeping)
     console.print(f"Created game [bold]{escape(game_id)}[/] ({game.ruleset.title}) in "
                   f"{escape(str(path))}")
+    for line in _profile_lines(game):
+        console.print(escape(line), soft_wrap=True, highlight=False)
     if keeping.get("host"):
         console.print("No game master: each turn is processed by the dice keeper of the power "
                       "that moved (pbem keeper status).", soft_wrap=True, highlight=False)
@@ -49,6 +51,18 @@ def cmd_new(args, console: Console) -> int:
     for line in after_new(args.dir, gamedir.read_game(args.dir)[0], game):
         console.print(escape(line), soft_wrap=True, highlight=False)
     return EXIT_OK
+
+
+def _profile_lines(game) -> list[str]:
+    """Which unit-stat profile the game plays with, when the edition has more than one."""
+    profiles = game.ruleset.stat_profiles
+    chosen = game.ruleset.option("unit_stats")
+    if len(profiles) < 2 or chosen not in profiles:
+        return []
+    others = [p for p in profiles if p != chosen]
+    return [f"Unit stats: {chosen} ({profiles[chosen].rstrip('.')}). The other profile"
+            f"{'s' if len(others) > 1 else ''}: {', '.join(others)}, chosen when the game is "
+            f"created with --option unit_stats={others[0]}."]
 
 
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
