@@ -480,7 +480,8 @@ def test_new_and_process_say_what_to_send_to_whom(tmp_path, capsys):
     assert code == 0, out
     assert f"{directory / 'game.json'}, {directory / 'game.json.sig'}" in out
     assert "ivan@example.org (Soviet Union)" in out and "Hans <hans@example.org> (Germany)" in out
-    assert "no address for United Kingdom, Japan, United States" in out
+    assert ("no address yet for United Kingdom, Japan, United States: pbem player set POWER "
+            "--email ADDRESS") in out
     assert "First to move: Soviet Union. Ask ivan@example.org (Soviet Union)" in out
     report = tmp_path / "r1.html"
     code, out = pbem(capsys, "process", USSR, "-g", directory, "--demo-seeds", "--report", report)
@@ -505,7 +506,7 @@ def test_new_and_process_say_what_to_send_to_whom(tmp_path, capsys):
 def test_process_without_addresses_says_every_player(fresh, capsys):
     code, out = pbem(capsys, "process", USSR, "-g", fresh, "--demo-seeds")
     assert code == 0
-    assert "Send to every player (game.json has no addresses" in out
+    assert "Send to every player (the game has no addresses yet: pbem player set" in out
     assert "Next to move: Germany" in out
 
 

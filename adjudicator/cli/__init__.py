@@ -14,7 +14,7 @@ import sys
 from .quick_help import NO_COLOR_HELP, is_quick, summary_parser, top_parser
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
-            "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
+            "player_command", "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
             "completion_command", "tournament_command")
 
 def build_parser() -> argparse.ArgumentParser:
