@@ -32,6 +32,7 @@ from ..model.state import GameState
 
 FACTORY_TYPE = "industrial_complex"
 HEADER = 34.0
+LEGEND_WIDTH = 1100.0     # a board wider than this draws its legend larger (board units)
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
@@ -141,16 +142,23 @@ SYMBOLS = {
               f'<path d="M3 4.4V6.4M11 4.4V6.4" {_STROKE}/>',
     "submarine": f'<path d="M0.8 6.2Q1.5 4.2 5 4.2L5.6 2.4L8.2 2.4L8.6 4.2Q12.6 4.2 13.2 6.2'
                  f'Q12.6 8 7 8Q1.5 8 0.8 6.2Z" fill="C" {_STROKE}/>',
-    "transport": f'<path d="M0.6 5.6L13.4 5.6L12 8.6L2 8.6Z" fill="C" {_STROKE}/>'
-                 f'<rect x="3.4" y="2" width="6" height="3.6" fill="C" {_STROKE}/>',
-    "destroyer": f'<path d="M0.6 6L13.4 6L11.6 8.6L2.2 8.6Z" fill="C" {_STROKE}/>'
-                 f'<path d="M5.5 6V4H8.5V6M7 4V2.4" fill="C" {_STROKE}/>',
-    "cruiser": f'<path d="M0.6 5.6L13.4 5.6L11.8 8.6L2 8.6Z" fill="C" {_STROKE}/>'
-               f'<path d="M3.5 5.6V4H6V5.6M7.5 5.6V3H10.5V5.6" fill="C" {_STROKE}/>',
-    "carrier": f'<path d="M0.4 5.2L13.6 5.2L12.6 8.6L1.6 8.6Z" fill="C" {_STROKE}/>'
-               f'<rect x="9.4" y="2.4" width="2.4" height="2.8" fill="C" {_STROKE}/>',
-    "battleship": f'<path d="M0.4 5.6L13.6 5.6L12 8.8L1.8 8.8Z" fill="C" {_STROKE}/>'
-                  f'<path d="M2.6 5.6V4.2H5V5.6M9 5.6V4.2H11.4V5.6M6 5.6V2.6H8V5.6" fill="C" {_STROKE}/>',
+    # Ships differ in outline, not only in detail, so that they tell apart when small: a
+    # freighter's tall deckhouse, a destroyer's short low hull with one funnel, a cruiser's
+    # two turrets, a carrier's flat deck overhanging its hull, a battleship's long hull with
+    # three turrets and a mast.
+    "transport": f'<path d="M0.6 5.8L13.4 5.8L12 8.8L2 8.8Z" fill="C" {_STROKE}/>'
+                 f'<rect x="2.2" y="1.2" width="8.6" height="4.6" fill="C" {_STROKE}/>'
+                 f'<path d="M4.6 1.2V5.8M8.4 1.2V5.8" {_STROKE}/>',
+    "destroyer": f'<path d="M2.4 6.4L12.6 6.4L11.2 8.6L3.4 8.6Z" fill="C" {_STROKE}/>'
+                 f'<path d="M6.2 6.4V4.6H8V6.4" fill="C" {_STROKE}/>',
+    "cruiser": f'<path d="M1 5.6L13 5.6L11.6 8.6L2.2 8.6Z" fill="C" {_STROKE}/>'
+               f'<path d="M2.8 5.6V4.2H5.2V5.6M8.8 5.6V4.2H11.2V5.6M6.4 5.6V2.6H7.6V5.6" fill="C" {_STROKE}/>',
+    "carrier": f'<path d="M2 6L12 6L11.2 8.6L2.8 8.6Z" fill="C" {_STROKE}/>'
+               f'<rect x="0.2" y="4.4" width="13.6" height="1.6" fill="C" {_STROKE}/>'
+               f'<rect x="9.6" y="2" width="2" height="2.4" fill="C" {_STROKE}/>',
+    "battleship": f'<path d="M0.2 5.4L13.8 5.4L12.2 9.2L1.6 9.2Z" fill="C" {_STROKE}/>'
+                  f'<path d="M1.8 5.4V4H4.4V5.4M9.6 5.4V4H12.2V5.4M5.4 5.4V3H8.6V5.4" fill="C" {_STROKE}/>'
+                  f'<path d="M7 3V0.6" {_STROKE}/>',
     FACTORY_TYPE: f'<path d="M1 9V4.4L4.4 2.4V4.4L7.8 2.4V4.4L11 2.4V0.8H12.8V9Z" fill="C" {_STROKE}/>',
 }
 ALIASES = {"armour": "tank", "armor": "tank", "aagun": "aa_gun", "aa": "aa_gun",
@@ -619,16 +627,23 @@ class _Drawing:
         if any(isinstance(ev, BattleEnded) for ev in self.events):
             rows.append(self.legend_battles())
         top = HEADER + self.g.height
-        out = [f'<g class="legend-box" transform="translate(0,{top + 8:g})">']
-        for k, (heading, items) in enumerate(rows):
-            y = 12.0 + k * row
+        # Drawn larger on a large board, so that it reads as well as on a 1100-unit one when
+        # the picture is shrunk to a page's width; items wrap at the board's edge.
+        scale = max(1.0, self.g.width / LEGEND_WIDTH)
+        room = self.g.width / scale - 12
+        out = [f'<g class="legend-box" transform="translate(0,{top + 8:g}) scale({scale:g})">']
+        y = 12.0
+        for heading, items in rows:
             out.append(f'<text class="pb-legend" x="12" y="{y + 4}" font-weight="bold">{heading}</text>')
             x = 64.0
             for width, markup in items:
+                if x > 64.0 and x + width > room:
+                    x, y = 64.0, y + row
                 out.append(f'<g transform="translate({x:.1f},{y:.1f})">{markup}</g>')
                 x += width
+            y += row
         out.append("</g>")
-        return "\n".join(out), 8 + len(rows) * row + 6
+        return "\n".join(out), (8 + (y - 12.0) + 6) * scale
 
     @staticmethod
     def _text(x: float, text: str) -> str:

@@ -64,10 +64,12 @@ from .wording import (
     problem_text, raid_summary, render, retreat_reason,
 )
 from ..model.state import GameState
+from .board_svg import power_styles
 from .report_board import board_figure
 from .report_page import PageHeading, report_page
 
 REPORT_WIDTH = 100
+PHONE_REPORT_WIDTH = 50     # columns of the HTML report's phone layout: 11 px type in 374 px
 ARROW = " → "
 
 # Colours.  Sides get a colour each; dice hits are coloured by the side that rolled them.
@@ -126,8 +128,19 @@ def side_style(side: str | None) -> str:
 
 
 def power_style(game: Game, key: str | None) -> str:
-    power = game.ruleset.powers.get(key) if key else None
-    return side_style(power.side if power else None)
+    """A power's name as the board picture marks it: readable text on the power's colour
+    (board_svg.power_styles); a power the board does not know, by its side's colour."""
+    style = power_styles(game).get(key) if key else None
+    if style is None:
+        power = game.ruleset.powers.get(key) if key else None
+        return side_style(power.side if power else None)
+    return f"bold {style.text} on {style.strong}"
+
+
+def power_colour(game: Game, key: str | None) -> str:
+    """The power's colour on the board (for borders and rules), else its side's."""
+    style = power_styles(game).get(key) if key else None
+    return style.strong if style else side_style(None).replace("bold ", "")
 
 
 def power_text(game: Game, key: str | None) -> Text:
@@ -352,7 +365,7 @@ def _battle_panel(game: Game, battle: _Battle) -> Panel:
         parts.extend(_battle_line(game, battle, ev) for ev in after)
 
     ended = battle.ended
-    border = power_style(game, started.attacker).replace("bold ", "") if started else "white"
+    border = power_colour(game, started.attacker) if started else "white"
     if ended is not None:
         parts.append(Text(""))
         outcome = _OUTCOME_TEXT.get(ended.outcome, ended.outcome.replace("_", " "))
@@ -438,7 +451,7 @@ def _header(console: Console, game: Game, events: list[Event],
             by = f" by {ev.deadline}" if ev.deadline else ""
             body.append(f"\nNo moves received{by}: no purchase, no moves; standing defence "
                         "orders apply and income is collected.", style="bold")
-    border = power_style(game, started.power).replace("bold ", "") if started else "white"
+    border = power_colour(game, started.power) if started else "white"
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))
     return started
@@ -668,8 +681,8 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     _victory(console, game, events)
 
 
-def _recording_console() -> Console:
-    return Console(record=True, width=REPORT_WIDTH, file=io.StringIO(), force_terminal=True,
+def _recording_console(width: int = REPORT_WIDTH) -> Console:
+    return Console(record=True, width=width, file=io.StringIO(), force_terminal=True,
                    color_system="truecolor", legacy_windows=False, soft_wrap=False,
                    no_color=False)
 
@@ -720,11 +733,13 @@ def report_html(events: Iterable[Event], game: Game, state_before: GameState | N
     """The report as a standalone HTML page (``report_page``): title, who moves next, the
     board picture after the turn, the full report."""
     events = list(events)
-    console = _recording_console()
-    render_report(events, game, console, state_before, state_after)
-    code = console.export_html(inline_styles=True, code_format="{code}")
-    return report_page(page_heading(events, game, state_before, state_after), code,
-                       board_figure(events, game, state_after))
+    codes = []
+    for width in (REPORT_WIDTH, PHONE_REPORT_WIDTH):     # a desktop's and a phone's
+        console = _recording_console(width)
+        render_report(events, game, console, state_before, state_after)
+        codes.append(console.export_html(inline_styles=True, code_format="{code}"))
+    return report_page(page_heading(events, game, state_before, state_after), codes[0],
+                       board_figure(events, game, state_after), phone_code=codes[1])
 
 
 def report_document(path: str | os.PathLike, events: Iterable[Event], game: Game,
