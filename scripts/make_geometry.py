@@ -559,8 +559,13 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         lines = raw.get("text", name).split("|")
         half_h = len(lines) * size * LINE_HEIGHT / 2
         half_w = max(len(t) for t in lines) * size * 0.31
-        options = [(x, y + hy + half_h + 2), (x + hx + half_w + 4, y - 8), (x - hx - half_w - 4, y - 8),
-                   (x, y - hy - half_h - room[1] - 2)]
+        sides = {"below": (x, y + hy + half_h + 2), "right": (x + hx + half_w + 4, y - 8),
+                 "left": (x - hx - half_w - 4, y - 8), "above": (x, y - hy - half_h - room[1] - 2),
+                 "on": (x, y - half_h)}      # on the island itself: one large enough to hold it
+        side = raw.get("label_side", "below")
+        if side not in sides:
+            sys.exit(f"{name}: label_side must be one of {', '.join(sides)}, not {side!r}")
+        options = [sides[side]] + [at for key, at in sides.items() if key not in (side, "on")]
         options += [(x + ox, y + hy + half_h + 2) for ox in (-30, 30, -50, 50)]
         choose(name, options, True, False)
     regions = [n for n in places.entries if "island" not in places.entries[n]]
