@@ -531,7 +531,14 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
             return False
         return not any(boxes_overlap(box, other) for other in boxes)
 
-    def choose(name, options, land, pad_blobs: bool):
+    cells = cKDTree(np.column_stack([grid.points[:, 0] % width, grid.points[:, 1]]),
+                    boxsize=[width, 1e9])
+
+    def own(at, region) -> bool:
+        """Whether the anchor ``at`` lies in ``region`` (None: any place will do)."""
+        return region is None or labels[cells.query((at[0] % width, at[1]))[1]] == region
+
+    def choose(name, options, land, pad_blobs: bool, region=None):
         lines = places.entries[name].get("text", name).split("|")
         dx, dy = places.entries[name].get("label", (0, 0))
         first = None
@@ -540,7 +547,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
             box = room_box(lines, at, size, land, room)
             if first is None:
                 first = (at, box)
-            if fits(box) and not (pad_blobs and any(boxes_overlap(box, b) for b in blobs)):
+            if fits(box) and own(at, region) and not (pad_blobs and any(boxes_overlap(box, b) for b in blobs)):
                 break
         else:
             at, box = first
@@ -574,7 +581,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         lab = layout.index[name]
         obstacles = [p for blob in islands_in[lab] for p in blob]
         options = [(x, y - 8) for x, y in spot_candidates(grid, labels, lab, where[name, "main"], obstacles)]
-        choose(name, options, game_map[name].is_land and not game_map[name].impassable, True)
+        choose(name, options, game_map[name].is_land and not game_map[name].impassable, True, lab)
     return placed
 
 

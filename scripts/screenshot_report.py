@@ -85,11 +85,13 @@ BOARD_PROBE = """
       if (!shape.isPointInFill(pt(b.x + b.width / 2, b.y + b.height / 2))) offShape.push(g.dataset.space);
     }
   });
-  svg.querySelectorAll("g.units").forEach(g => {
-    const shape = shapes[g.dataset.space], b = g.querySelector("rect").getBBox();
+  svg.querySelectorAll("g.units").forEach(g => {      // an island's card may sit in its zone
+    const within = (g.dataset.within || g.dataset.space).split("|").map(n => shapes[n]);
+    const b = g.querySelector("rect").getBBox();
     const corners = [[b.x + 1, b.y + 1], [b.x + b.width - 1, b.y + 1],
                      [b.x + 1, b.y + b.height - 1], [b.x + b.width - 1, b.y + b.height - 1]];
-    if (!corners.every(([x, y]) => shape.isPointInFill(pt(x, y)))) outside.push(g.dataset.space);
+    if (!corners.every(([x, y]) => within.some(s => s.isPointInFill(pt(x, y)))))
+      outside.push(g.dataset.space);
   });
   const arrows = [...svg.querySelectorAll("g.moves path")];
   svg.querySelectorAll("g.place text:not(.pb-halo)").forEach(t => {
@@ -97,7 +99,9 @@ BOARD_PROBE = """
     const spots = [];
     for (let i = 1; i < 4; i++) for (let j = 1; j < 3; j++)
       spots.push(pt(b.x + b.width * i / 4, b.y + b.height * j / 3));
-    if (arrows.some(a => spots.some(s => a.isPointInStroke(s))))
+    // covered: an arrow's stroke crosses the label and is painted after it (on top)
+    const above = a => t.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING;
+    if (arrows.some(a => above(a) && spots.some(s => a.isPointInStroke(s))))
       covered.push(t.closest("g.place").dataset.space);
   });
   return {

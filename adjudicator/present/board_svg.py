@@ -26,13 +26,16 @@ import attrs
 
 from ..model.events import BattleEnded, BattleStarted, Captured, Event, Landed, Loaded, Moved, Unloaded
 from ..model.game import Game
-from ..model.geometry import LINE_HEIGHT, Geometry, label_box
+from ..model.geometry import LINE_HEIGHT, Geometry, inside_rings, label_box
 from ..model.rules import Domain
 from ..model.state import GameState
 
 FACTORY_TYPE = "industrial_complex"
 HEADER = 34.0
-LEGEND_WIDTH = 1100.0     # a board wider than this draws its legend larger (board units)
+LEGEND_WIDTH = 1100.0
+# Where a unit card is tried, in board units from below its label, until it fits its space.
+CARD_SHIFTS = (0, -12, 12, -24, 24, -40, 40, -60, 60, -85, 85)
+CARD_DROPS = (0, 8, 16, 26, 38, 52)     # a board wider than this draws its legend larger (board units)
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
@@ -428,7 +431,8 @@ class _Drawing:
 
     def unit_card(self, name: str, cx: float, top: float) -> tuple[str, tuple | None]:
         """Units of a space: one row per owner (initials, then a symbol and a count per
-        type), wrapped after four types; on a white card so it reads over any border.
+        type), wrapped after four types (fewer, and the card shifted sideways or down, when
+        that keeps it inside its space); on a white card so it reads over any border.
         Returns the markup and the card's box (None: no units)."""
         counts: Counter = Counter()
         units = self.game.ruleset.units
@@ -438,19 +442,10 @@ class _Drawing:
                     counts[(u.owner, u.type)] += 1
         if not counts:
             return "", None
-        power_rank = {k: i for i, k in enumerate(self.styles)}
-        owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
-        rows: list[tuple[str, list[tuple[str, int]]]] = []
-        for owner in owners:
-            types = sorted((t for o, t in counts if o == owner), key=lambda t: self.unit_order.get(t, 99))
-            for k in range(0, len(types), 4):
-                rows.append((owner if k == 0 else "", [(t, counts[(owner, t)]) for t in types[k:k + 4]]))
         row_h, tag_w = 12.0, 17.0
-        widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
-        card_w = max(widths) + 4
-        card_h = row_h * len(rows) + 3
-        x0 = min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1)      # inside the board
-        out = [f'<g class="units" data-space="{escape(name)}">',
+        rows, x0, top, card_w, card_h = self._card_layout(name, counts, cx, top, row_h, tag_w)
+        within = "|".join(self._card_spaces(name))
+        out = [f'<g class="units" data-space="{escape(name)}" data-within="{escape(within)}">',
                f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="3" '
                f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
         y = top + 2
@@ -474,6 +469,50 @@ class _Drawing:
             y += row_h
         out.append("</g>")
         return "".join(out), (x0, top, x0 + card_w, top + card_h)
+
+    def _card_layout(self, name, counts, cx, top, row_h, tag_w):
+        """(rows, x, y, width, height) of a unit card: the widest rows (up to four types)
+        that fit inside the space near (cx, top), else four types a row centred there."""
+        power_rank = {k: i for i, k in enumerate(self.styles)}
+        owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
+        area = self._card_area(name)
+        first = None
+        for per_row in (4, 3, 2, 1):
+            rows: list[tuple[str, list[tuple[str, int]]]] = []
+            for owner in owners:
+                types = sorted((t for o, t in counts if o == owner),
+                               key=lambda t: self.unit_order.get(t, 99))
+                for k in range(0, len(types), per_row):
+                    rows.append((owner if k == 0 else "",
+                                 [(t, counts[(owner, t)]) for t in types[k:k + per_row]]))
+            widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
+            card_w, card_h = max(widths) + 4, row_h * len(rows) + 3
+            for dy in CARD_DROPS:
+                for dx in CARD_SHIFTS:
+                    x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
+                    layout = (rows, x0, top + dy, card_w, card_h)
+                    if first is None:
+                        first = layout
+                    if area and self._card_fits(area, x0, top + dy, card_w, card_h):
+                        return layout
+        return first
+
+    def _card_spaces(self, name: str) -> list[str]:
+        """The spaces a unit card of ``name`` may cover: its own, and for an island drawn
+        inside its sea zone that zone too (the card sits in the sea beside the island)."""
+        t = self.gmap[name]
+        zones = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea] if t.island else []
+        if t.is_land and len(zones) == 1 and zones[0] in self.g.spaces:
+            return [name, zones[0]]
+        return [name]
+
+    def _card_area(self, name: str) -> list:
+        return [self.g.spaces[n].outline for n in self._card_spaces(name)]
+
+    @staticmethod
+    def _card_fits(areas, x0, y0, w, h) -> bool:
+        spots = [(x0 + fx * w, y0 + fy * h) for fx in (0.02, 0.5, 0.98) for fy in (0.05, 0.95)]
+        return all(any(inside_rings(p, rings) for rings in areas) for p in spots)
 
     @staticmethod
     def _row_owners(rows):
