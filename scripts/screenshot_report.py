@@ -86,7 +86,8 @@ BOARD_PROBE = """
     }
   });
   svg.querySelectorAll("g.units").forEach(g => {      // an island's card may sit in its zone
-    const within = (g.dataset.within || g.dataset.space).split("|").map(n => shapes[n]);
+    const within = (g.dataset.within || g.dataset.space).split("|").flatMap(
+      n => n === "sea" ? [...svg.querySelectorAll("path.space.sea")] : [shapes[n]]);
     const b = g.querySelector("rect").getBBox();
     const corners = [[b.x + 1, b.y + 1], [b.x + b.width - 1, b.y + 1],
                      [b.x + 1, b.y + b.height - 1], [b.x + b.width - 1, b.y + b.height - 1]];

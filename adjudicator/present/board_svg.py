@@ -34,8 +34,8 @@ FACTORY_TYPE = "industrial_complex"
 HEADER = 34.0
 LEGEND_WIDTH = 1100.0
 # Where a unit card is tried, in board units from below its label, until it fits its space.
-CARD_SHIFTS = (0, -12, 12, -24, 24, -40, 40, -60, 60, -85, 85)
-CARD_DROPS = (0, 8, 16, 26, 38, 52)     # a board wider than this draws its legend larger (board units)
+CARD_SHIFTS = (0, -12, 12, -24, 24, -40, 40, -60, 60)
+CARD_DROPS = (0, 8, 16, 26, 38)     # a board wider than this draws its legend larger (board units)
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
@@ -471,12 +471,13 @@ class _Drawing:
         return "".join(out), (x0, top, x0 + card_w, top + card_h)
 
     def _card_layout(self, name, counts, cx, top, row_h, tag_w):
-        """(rows, x, y, width, height) of a unit card: the widest rows (up to four types)
-        that fit inside the space near (cx, top), else four types a row centred there."""
+        """(rows, x, y, width, height) of a unit card: of the layouts (up to four types a
+        row, fewer; shifted sideways or down) that fit inside the space, the one closest to
+        four types a row centred below the label, which is used when none fits."""
         power_rank = {k: i for i, k in enumerate(self.styles)}
         owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
         area = self._card_area(name)
-        first = None
+        shapes = []
         for per_row in (4, 3, 2, 1):
             rows: list[tuple[str, list[tuple[str, int]]]] = []
             for owner in owners:
@@ -485,29 +486,34 @@ class _Drawing:
                 for k in range(0, len(types), per_row):
                     rows.append((owner if k == 0 else "",
                                  [(t, counts[(owner, t)]) for t in types[k:k + per_row]]))
+            if shapes and len(rows) == len(shapes[-1][1]):
+                continue                                  # no narrower than the last one
             widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
-            card_w, card_h = max(widths) + 4, row_h * len(rows) + 3
-            for dy in CARD_DROPS:
-                for dx in CARD_SHIFTS:
-                    x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
-                    layout = (rows, x0, top + dy, card_w, card_h)
-                    if first is None:
-                        first = layout
-                    if area and self._card_fits(area, x0, top + dy, card_w, card_h):
-                        return layout
-        return first
+            shapes.append((4 - per_row, rows, max(widths) + 4, row_h * len(rows) + 3))
+        candidates = sorted(((abs(dx) + 1.5 * dy + 18 * narrower, k, dx, dy)
+                             for k, (narrower, *_rest) in enumerate(shapes)
+                             for dx in CARD_SHIFTS for dy in CARD_DROPS))
+        for _cost, k, dx, dy in candidates:
+            _narrower, rows, card_w, card_h = shapes[k]
+            x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
+            if area and self._card_fits(area, x0, top + dy, card_w, card_h):
+                return rows, x0, top + dy, card_w, card_h
+        _narrower, rows, card_w, card_h = shapes[0]
+        return rows, min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1), top, card_w, card_h
 
     def _card_spaces(self, name: str) -> list[str]:
-        """The spaces a unit card of ``name`` may cover: its own, and for an island drawn
-        inside its sea zone that zone too (the card sits in the sea beside the island)."""
+        """What a unit card of ``name`` may cover: its own space, and for an island drawn
+        inside its sea zone the sea too ("sea": the card sits on the water beside it)."""
         t = self.gmap[name]
         zones = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea] if t.island else []
-        if t.is_land and len(zones) == 1 and zones[0] in self.g.spaces:
-            return [name, zones[0]]
-        return [name]
+        return [name, "sea"] if t.is_land and len(zones) == 1 else [name]
 
     def _card_area(self, name: str) -> list:
-        return [self.g.spaces[n].outline for n in self._card_spaces(name)]
+        areas = []
+        for n in self._card_spaces(name):
+            areas += ([s.outline for k, s in self.g.spaces.items() if self.gmap[k].is_sea]
+                      if n == "sea" else [self.g.spaces[n].outline])
+        return areas
 
     @staticmethod
     def _card_fits(areas, x0, y0, w, h) -> bool:
