@@ -17,6 +17,7 @@ report box.  tests/test_cli_ux.py runs it; a person looks at the PNGs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import subprocess
@@ -229,40 +230,40 @@ class Browser:
         self.process.wait(timeout=TIMEOUT)
 
 
-def photograph(page: Path, out: Path) -> dict:
-    """Screenshots of ``page`` into ``out`` (phone, whole page on a phone, desktop) and
-    what the probe measured on the phone."""
+@contextlib.contextmanager
+def browser_session():
+    """A headless chromium with a fresh profile, closed afterwards."""
     browser = find_browser()
     if browser is None:
         raise RuntimeError("no headless browser found: apt-get install -y chromium (or set CHROMIUM)")
     with tempfile.TemporaryDirectory(prefix="pbem-chromium-") as profile:
         b = Browser(browser, Path(profile))
         try:
-            b.open(page.resolve().as_uri(), PHONE, mobile=True)
-            found = b.evaluate(PROBE)
-            b.screenshot(out / "phone.png")
-            b.screenshot(out / "phone-full.png", (PHONE[0], found["page_height"]))
-            b.open(page.resolve().as_uri(), DESKTOP, mobile=False)
-            b.screenshot(out / "desktop.png")
+            yield b
         finally:
             b.close()
+
+
+def photograph(page: Path, out: Path) -> dict:
+    """Screenshots of ``page`` into ``out`` (phone, whole page on a phone, desktop) and
+    what the probe measured on the phone."""
+    with browser_session() as b:
+        b.open(page.resolve().as_uri(), PHONE, mobile=True)
+        found = b.evaluate(PROBE)
+        b.screenshot(out / "phone.png")
+        b.screenshot(out / "phone-full.png", (PHONE[0], found["page_height"]))
+        b.open(page.resolve().as_uri(), DESKTOP, mobile=False)
+        b.screenshot(out / "desktop.png")
     return found
 
 
 def measure_board(page: Path, size: tuple[int, int], mobile: bool) -> dict:
     """BOARD_PROBE on ``page`` at ``size``: {"fit": before the zoom tap, "zoomed": after}."""
-    browser = find_browser()
-    if browser is None:
-        raise RuntimeError("no headless browser found: apt-get install -y chromium (or set CHROMIUM)")
-    with tempfile.TemporaryDirectory(prefix="pbem-chromium-") as profile:
-        b = Browser(browser, Path(profile))
-        try:
-            b.open(page.resolve().as_uri(), size, mobile=mobile)
-            fit = b.evaluate(BOARD_PROBE)
-            b.evaluate(ZOOM_TAP)
-            zoomed = b.evaluate(BOARD_PROBE)
-        finally:
-            b.close()
+    with browser_session() as b:
+        b.open(page.resolve().as_uri(), size, mobile=mobile)
+        fit = b.evaluate(BOARD_PROBE)
+        b.evaluate(ZOOM_TAP)
+        zoomed = b.evaluate(BOARD_PROBE)
     return {"fit": fit, "zoomed": zoomed}
 
 

@@ -509,16 +509,23 @@ class _Drawing:
         return [name, "sea"] if t.is_land and len(zones) == 1 else [name]
 
     def _card_area(self, name: str) -> list:
+        """(bounding box, rings) of every outline the card of ``name`` may cover."""
         areas = []
         for n in self._card_spaces(name):
             areas += ([s.outline for k, s in self.g.spaces.items() if self.gmap[k].is_sea]
                       if n == "sea" else [self.g.spaces[n].outline])
-        return areas
+        boxed = []
+        for rings in areas:
+            xs = [x for ring in rings for x, _ in ring]
+            ys = [y for ring in rings for _, y in ring]
+            boxed.append(((min(xs), min(ys), max(xs), max(ys)), rings))
+        return boxed
 
     @staticmethod
     def _card_fits(areas, x0, y0, w, h) -> bool:
         spots = [(x0 + fx * w, y0 + fy * h) for fx in (0.02, 0.5, 0.98) for fy in (0.05, 0.95)]
-        return all(any(inside_rings(p, rings) for rings in areas) for p in spots)
+        return all(any(b[0] <= x <= b[2] and b[1] <= y <= b[3] and inside_rings((x, y), rings)
+                       for b, rings in areas) for x, y in spots)
 
     @staticmethod
     def _row_owners(rows):
