@@ -176,3 +176,29 @@ def test_ship_symbols_differ_in_outline():
     height = {s: b[3] - b[1] for s, b in boxes.items()}
     assert width["destroyer"] < min(width[s] for s in ships if s != "destroyer")   # the small one
     assert height["battleship"] == max(height.values())                         # the tall one
+
+
+@pytest.mark.parametrize("edition", sorted(EXAMPLES))
+def test_the_phone_layout_cuts_no_word_in_any_table(edition):
+    """Every turn of the example, laid out for a phone: no cell cut short ("…"), every
+    dice table keeps its Hits column."""
+    import io
+
+    from rich.console import Console
+
+    from adjudicator.io import layout
+    from adjudicator.present.report import PHONE_REPORT_WIDTH, render_report
+    from adjudicator.service import gamedir
+    directory = EXAMPLES[edition]
+    gf, _ = gamedir.read_game(directory)
+    game = load_game(gf.ruleset, options=gf.options)
+    state = gf.initial_state
+    for _n, _power, path in layout.list_turns(directory):
+        tf = gamedir.read_turn(directory, path, gf)
+        console = Console(width=PHONE_REPORT_WIDTH, file=io.StringIO(), color_system=None)
+        render_report(tf.events, game, console, state, tf.state)
+        text = console.file.getvalue()
+        assert "…" not in text, [line for line in text.splitlines() if "…" in line]
+        assert text.count(" Dice ") == text.count(" Hits ") and all(
+            len(line) <= PHONE_REPORT_WIDTH for line in text.splitlines())
+        state = tf.state

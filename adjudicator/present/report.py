@@ -69,7 +69,8 @@ from .report_board import board_figure
 from .report_page import PageHeading, report_page
 
 REPORT_WIDTH = 100
-PHONE_REPORT_WIDTH = 50     # columns of the HTML report's phone layout: 11 px type in 374 px
+PHONE_REPORT_WIDTH = 53     # columns of the HTML report's phone layout: 11 px type in 374 px
+NARROW_BELOW = 60           # a console narrower than this gets the compact dice tables
 ARROW = " → "
 
 # Colours.  Sides get a colour each; dice hits are coloured by the side that rolled them.
@@ -264,29 +265,36 @@ def _dice_text(ev: DiceRolled) -> Text:
     return text
 
 
-def _dice_table(game: Game, rolls: list[DiceRolled]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Step")
+def _side_word(side: str, narrow: bool) -> str:
+    return side[:3].capitalize() if narrow else side.capitalize()
+
+
+def _dice_table(game: Game, rolls: list[DiceRolled], narrow: bool = False) -> Table:
+    """The dice of a round.  ``narrow`` (a phone's width): one space between columns (the
+    table's divider),
+    short headings and sides ("Att", "Def"), so that no word is cut."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0) if narrow else (0, 1))
+    table.add_column("Step", min_width=11 if narrow else None)
     table.add_column("Side")
-    table.add_column("Unit")
+    table.add_column("Unit", min_width=10 if narrow else None)
     table.add_column("#", justify="right")
-    table.add_column("Hits on")
-    table.add_column("Dice (* = hit)", overflow="fold")
-    table.add_column("Hits", justify="right")
+    table.add_column("On" if narrow else "Hits on")
+    table.add_column("Dice" if narrow else "Dice (* = hit)", overflow="fold")
+    table.add_column("Hits", justify="right", min_width=4 if narrow else None)
     for ev in rolls:
         hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
         damage = ev.step == "raid"
         if isinstance(ev, LowLuckRolled):     # a group: sure hits plus one die for the rest
             table.add_row(
                 STEP_NAMES.get(ev.step, ev.step),
-                Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
+                Text(_side_word(ev.side, narrow), style=hit_style.replace("bold ", "")),
                 format_units(game, ev.units), str(len(ev.rolls)),
                 f"{ev.sure} sure" + (f" + ≤{ev.target}" if ev.rolls else ""),
                 _dice_text(ev), Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE))
             continue
         table.add_row(
             STEP_NAMES.get(ev.step, ev.step),
-            Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
+            Text(_side_word(ev.side, narrow), style=hit_style.replace("bold ", "")),
             unit_name(game, ev.unit_type, 1 if ev.step == "aa" else len(ev.rolls)),  # one gun fires
             str(len(ev.rolls)),
             "damage" if damage else f"≤{ev.target}",
@@ -332,7 +340,7 @@ def _battle_line(game: Game, battle: _Battle, ev: Event) -> Text:
     return Text(f"  {ev!r}")
 
 
-def _battle_panel(game: Game, battle: _Battle) -> Panel:
+def _battle_panel(game: Game, battle: _Battle, narrow: bool = False) -> Panel:
     parts: list = []
     started = battle.started
     title = Text("Battle: ", style="bold")
@@ -361,7 +369,7 @@ def _battle_panel(game: Game, battle: _Battle) -> Panel:
         parts.append(Text(f"Round {rnd}", style="bold underline"))
         parts.extend(_battle_line(game, battle, ev) for ev in before)
         if rolls:
-            parts.append(_dice_table(game, rolls))
+            parts.append(_dice_table(game, rolls, narrow))
         parts.extend(_battle_line(game, battle, ev) for ev in after)
 
     ended = battle.ended
@@ -509,7 +517,7 @@ def _battles(console: Console, game: Game, events: list[Event]) -> None:
         return
     _section(console, "Battles")
     for battle in battles:
-        console.print(_battle_panel(game, battle))
+        console.print(_battle_panel(game, battle, narrow=console.width < NARROW_BELOW))
 
 
 def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
@@ -600,14 +608,12 @@ def _income(console: Console, game: Game, events: list[Event],
     powers += sorted(k for k in involved if k and k not in powers)
 
     _section(console, "Income")
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    table.add_column("Power")
-    table.add_column("Income before", justify="right")
-    table.add_column("Change", justify="right")
-    table.add_column("Income now", justify="right")
-    table.add_column("Plunder", justify="right")
-    table.add_column("Collected", justify="right")
-    table.add_column("IPCs", justify="right")
+    narrow = console.width < NARROW_BELOW        # a phone: short headings, one space apart
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=narrow)
+    table.add_column("Power", min_width=8 if narrow else None)
+    for heading, short in (("Income before", "Was"), ("Change", "+/-"), ("Income now", "Now"),
+                           ("Plunder", "Plunder"), ("Collected", "Got"), ("IPCs", "IPCs")):
+        table.add_column(short if narrow else heading, justify="right")
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
