@@ -38,7 +38,8 @@ PROBE = """
 (() => {
   const px = el => el ? parseFloat(getComputedStyle(el).fontSize) : null;
   const box = el => el ? Math.round(el.getBoundingClientRect().width) : null;
-  const report = document.querySelector(".report");
+  // the report the page shows at this width (a phone's layout or a desktop's)
+  const report = [...document.querySelectorAll(".report")].find(r => r.offsetWidth > 0);
   return {
     viewport: window.innerWidth,
     scroll_width: document.documentElement.scrollWidth,
@@ -48,7 +49,7 @@ PROBE = """
     next: (document.querySelector(".next") || {}).textContent || null,
     h1_px: px(document.querySelector("h1")),
     text_px: px(document.querySelector(".next")),
-    report_px: px(document.querySelector(".report pre")),
+    report_px: px(report && report.querySelector("pre")),
     board_width: box(document.querySelector("figure svg")),
     report_width: box(report),
     report_scrolls: report ? getComputedStyle(report).overflowX : null,
