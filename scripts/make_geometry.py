@@ -532,7 +532,14 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
             return False
         return not any(boxes_overlap(box, other) for other in boxes)
 
-    def choose(name, options, land, pad_blobs: bool):
+    cells = cKDTree(np.column_stack([grid.points[:, 0] % width, grid.points[:, 1]]),
+                    boxsize=[width, 1e9])
+
+    def own(at, region) -> bool:
+        """Whether the anchor ``at`` lies in ``region`` (None: any place will do)."""
+        return region is None or labels[cells.query((at[0] % width, at[1]))[1]] == region
+
+    def choose(name, options, land, pad_blobs: bool, region=None):
         lines = places.entries[name].get("text", name).split("|")
         dx, dy = places.entries[name].get("label", (0, 0))
         first = None
@@ -541,7 +548,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
             box = room_box(lines, at, size, land, room)
             if first is None:
                 first = (at, box)
-            if fits(box) and not (pad_blobs and any(boxes_overlap(box, b) for b in blobs)):
+            if fits(box) and own(at, region) and not (pad_blobs and any(boxes_overlap(box, b) for b in blobs)):
                 break
         else:
             at, box = first
@@ -560,8 +567,13 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         lines = raw.get("text", name).split("|")
         half_h = len(lines) * size * LINE_HEIGHT / 2
         half_w = max(len(t) for t in lines) * size * 0.31
-        options = [(x, y + hy + half_h + 2), (x + hx + half_w + 4, y - 8), (x - hx - half_w - 4, y - 8),
-                   (x, y - hy - half_h - room[1] - 2)]
+        sides = {"below": (x, y + hy + half_h + 2), "right": (x + hx + half_w + 4, y - 8),
+                 "left": (x - hx - half_w - 4, y - 8), "above": (x, y - hy - half_h - room[1] - 2),
+                 "on": (x, y - half_h)}      # on the island itself: one large enough to hold it
+        side = raw.get("label_side", "below")
+        if side not in sides:
+            sys.exit(f"{name}: label_side must be one of {', '.join(sides)}, not {side!r}")
+        options = [sides[side]] + [at for key, at in sides.items() if key not in (side, "on")]
         options += [(x + ox, y + hy + half_h + 2) for ox in (-30, 30, -50, 50)]
         choose(name, options, True, False)
     regions = [n for n in places.entries if "island" not in places.entries[n]]
@@ -570,7 +582,7 @@ def place_labels(places, game_map, grid, labels, layout, where, islands_in, size
         lab = layout.index[name]
         obstacles = [p for blob in islands_in[lab] for p in blob]
         options = [(x, y - 8) for x, y in spot_candidates(grid, labels, lab, where[name, "main"], obstacles)]
-        choose(name, options, game_map[name].is_land and not game_map[name].impassable, True)
+        choose(name, options, game_map[name].is_land and not game_map[name].impassable, True, lab)
     return placed
 
 

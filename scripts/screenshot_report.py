@@ -17,6 +17,7 @@ report box.  tests/test_cli_ux.py runs it; a person looks at the PNGs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import subprocess
@@ -37,7 +38,8 @@ PROBE = """
 (() => {
   const px = el => el ? parseFloat(getComputedStyle(el).fontSize) : null;
   const box = el => el ? Math.round(el.getBoundingClientRect().width) : null;
-  const report = document.querySelector(".report");
+  // the report the page shows at this width (a phone's layout or a desktop's)
+  const report = [...document.querySelectorAll(".report")].find(r => r.offsetWidth > 0);
   return {
     viewport: window.innerWidth,
     scroll_width: document.documentElement.scrollWidth,
@@ -47,13 +49,76 @@ PROBE = """
     next: (document.querySelector(".next") || {}).textContent || null,
     h1_px: px(document.querySelector("h1")),
     text_px: px(document.querySelector(".next")),
-    report_px: px(document.querySelector(".report pre")),
+    report_px: px(report && report.querySelector("pre")),
     board_width: box(document.querySelector("figure svg")),
     report_width: box(report),
     report_scrolls: report ? getComputedStyle(report).overflowX : null,
   };
 })()
 """
+
+
+# Run in the page at a given width: what the board shows, before and after the zoom tap.
+# Sizes are rendered CSS pixels; places are checked in the SVG's own coordinates with the
+# browser's geometry (isPointInFill / isPointInStroke), so they hold for what is drawn.
+BOARD_PROBE = """
+(() => {
+  const svg = document.querySelector("figure svg");
+  const pt = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p; };
+  const shapes = {};
+  svg.querySelectorAll("path.space").forEach(p => shapes[p.dataset.space] = p);
+  const smallest = sel => {
+    const hs = [...svg.querySelectorAll(sel)].map(t => t.getBoundingClientRect().height)
+                                             .filter(h => h > 0);
+    return hs.length ? Math.min(...hs) : null;
+  };
+  const visibleReports = [...document.querySelectorAll(".report")].filter(r => r.offsetWidth > 0);
+  const colours = {};
+  visibleReports.forEach(r => r.querySelectorAll("span").forEach(s => {
+    const bg = getComputedStyle(s).backgroundColor;
+    if (bg && bg !== "rgba(0, 0, 0, 0)") (colours[s.textContent] ||= []).push(bg);
+  }));
+  const offShape = [], outside = [], covered = [];
+  svg.querySelectorAll("g.place").forEach(g => {
+    const shape = shapes[g.dataset.space];
+    const text = g.querySelector("text:not(.pb-halo)");
+    if (shape && text) {
+      const b = text.getBBox();
+      if (!shape.isPointInFill(pt(b.x + b.width / 2, b.y + b.height / 2))) offShape.push(g.dataset.space);
+    }
+  });
+  svg.querySelectorAll("g.units").forEach(g => {      // an island's card may sit in its zone
+    const within = (g.dataset.within || g.dataset.space).split("|").flatMap(
+      n => n === "sea" ? [...svg.querySelectorAll("path.space.sea")] : [shapes[n]]);
+    const b = g.querySelector("rect").getBBox();
+    const corners = [[b.x + 1, b.y + 1], [b.x + b.width - 1, b.y + 1],
+                     [b.x + 1, b.y + b.height - 1], [b.x + b.width - 1, b.y + b.height - 1]];
+    if (!corners.every(([x, y]) => within.some(s => s.isPointInFill(pt(x, y)))))
+      outside.push(g.dataset.space);
+  });
+  const arrows = [...svg.querySelectorAll("g.moves path")];
+  svg.querySelectorAll("g.place text:not(.pb-halo)").forEach(t => {
+    const b = t.getBBox();
+    const spots = [];
+    for (let i = 1; i < 4; i++) for (let j = 1; j < 3; j++)
+      spots.push(pt(b.x + b.width * i / 4, b.y + b.height * j / 3));
+    // covered: an arrow's stroke crosses the label and is painted after it (on top)
+    const above = a => t.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING;
+    if (arrows.some(a => above(a) && spots.some(s => a.isPointInStroke(s))))
+      covered.push(t.closest("g.place").dataset.space);
+  });
+  return {
+    scroll_width: document.documentElement.scrollWidth,
+    reports_fit: visibleReports.map(r => r.scrollWidth <= r.clientWidth),
+    board_width: Math.round(svg.getBoundingClientRect().width),
+    count_px: smallest(".pb-count"), label_px: smallest("g.place text.pb-lbl:not(.pb-halo)"),
+    legend_px: smallest("text.pb-legend"),
+    power_colours: colours, labels_off_their_shape: offShape,
+    unit_boxes_outside: outside, labels_under_arrows: [...new Set(covered)],
+  };
+})()
+"""
+ZOOM_TAP = 'document.querySelector("label.board").click(); true'
 
 
 def write_report(game_dir: Path, out: Path, turn: int | None = None) -> Path:
@@ -166,24 +231,41 @@ class Browser:
         self.process.wait(timeout=TIMEOUT)
 
 
-def photograph(page: Path, out: Path) -> dict:
-    """Screenshots of ``page`` into ``out`` (phone, whole page on a phone, desktop) and
-    what the probe measured on the phone."""
+@contextlib.contextmanager
+def browser_session():
+    """A headless chromium with a fresh profile, closed afterwards."""
     browser = find_browser()
     if browser is None:
         raise RuntimeError("no headless browser found: apt-get install -y chromium (or set CHROMIUM)")
     with tempfile.TemporaryDirectory(prefix="pbem-chromium-") as profile:
         b = Browser(browser, Path(profile))
         try:
-            b.open(page.resolve().as_uri(), PHONE, mobile=True)
-            found = b.evaluate(PROBE)
-            b.screenshot(out / "phone.png")
-            b.screenshot(out / "phone-full.png", (PHONE[0], found["page_height"]))
-            b.open(page.resolve().as_uri(), DESKTOP, mobile=False)
-            b.screenshot(out / "desktop.png")
+            yield b
         finally:
             b.close()
+
+
+def photograph(page: Path, out: Path) -> dict:
+    """Screenshots of ``page`` into ``out`` (phone, whole page on a phone, desktop) and
+    what the probe measured on the phone."""
+    with browser_session() as b:
+        b.open(page.resolve().as_uri(), PHONE, mobile=True)
+        found = b.evaluate(PROBE)
+        b.screenshot(out / "phone.png")
+        b.screenshot(out / "phone-full.png", (PHONE[0], found["page_height"]))
+        b.open(page.resolve().as_uri(), DESKTOP, mobile=False)
+        b.screenshot(out / "desktop.png")
     return found
+
+
+def measure_board(page: Path, size: tuple[int, int], mobile: bool) -> dict:
+    """BOARD_PROBE on ``page`` at ``size``: {"fit": before the zoom tap, "zoomed": after}."""
+    with browser_session() as b:
+        b.open(page.resolve().as_uri(), size, mobile=mobile)
+        fit = b.evaluate(BOARD_PROBE)
+        b.evaluate(ZOOM_TAP)
+        zoomed = b.evaluate(BOARD_PROBE)
+    return {"fit": fit, "zoomed": zoomed}
 
 
 def main(argv=None) -> int:
@@ -195,6 +277,8 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     page = write_report(args.game, args.out, args.turn)
     found = photograph(page, args.out)
+    found["board"] = {"phone": measure_board(page, PHONE, True),
+                      "desktop": measure_board(page, DESKTOP, False)}
     print(json.dumps(found, indent=2))
     for name in ("report.html", "phone.png", "phone-full.png", "desktop.png"):
         print(args.out / name)

@@ -480,7 +480,8 @@ def test_new_and_process_say_what_to_send_to_whom(tmp_path, capsys):
     assert code == 0, out
     assert f"{directory / 'game.json'}, {directory / 'game.json.sig'}" in out
     assert "ivan@example.org (Soviet Union)" in out and "Hans <hans@example.org> (Germany)" in out
-    assert "no address for United Kingdom, Japan, United States" in out
+    assert ("no address yet for United Kingdom, Japan, United States: pbem player set POWER "
+            "--email ADDRESS") in out
     assert "First to move: Soviet Union. Ask ivan@example.org (Soviet Union)" in out
     report = tmp_path / "r1.html"
     code, out = pbem(capsys, "process", USSR, "-g", directory, "--demo-seeds", "--report", report)
@@ -505,7 +506,7 @@ def test_new_and_process_say_what_to_send_to_whom(tmp_path, capsys):
 def test_process_without_addresses_says_every_player(fresh, capsys):
     code, out = pbem(capsys, "process", USSR, "-g", fresh, "--demo-seeds")
     assert code == 0
-    assert "Send to every player (game.json has no addresses" in out
+    assert "Send to every player (the game has no addresses yet: pbem player set" in out
     assert "Next to move: Germany" in out
 
 
@@ -635,9 +636,15 @@ def test_new_sets_rule_options(tmp_path, capsys):
     code, out = pbem(capsys, "show", "-g", directory)
     assert code == 0
     code, out = pbem(capsys, "new", tmp_path / "s42", "--ruleset", "aa1942",
-                     "--option", "unit_stats=original")
+                     "--option", "unit_stats=seed")
     assert code == 0, out
-    assert game_of(str(tmp_path / "s42")).ruleset.units["tank"].attack == 3
+    assert game_of(str(tmp_path / "s42")).ruleset.units["tank"].attack == 5            # [L727]
+    assert "Unit stats: seed (The seed's literal" in out
+    code, out = pbem(capsys, "new", tmp_path / "e42", "--ruleset", "aa1942")
+    assert code == 0 and "Unit stats: original (The printed English" in out
+    assert "--option unit_stats=seed" in out
+    code, out = pbem(capsys, "new", tmp_path / "g41")
+    assert code == 0 and "Unit stats" not in out                  # 1941 has one set of numbers
 
 
 @pytest.mark.parametrize("option, says", [

@@ -22,6 +22,7 @@ import pytest
 
 from adjudicator.editions import names as edition_names
 from adjudicator.io import geometry as geometry_io
+from adjudicator.model.geometry import inside_rings
 from adjudicator.io.geometry import GEOMETRY_FILE, parse_geometry, read_geometry
 from adjudicator.io.loader import DATA_FILES, content_hash, game_dir, load_game
 from adjudicator.model.errors import DataError
@@ -142,12 +143,7 @@ def test_islands_lie_inside_their_sea_zone(bundled):
     g = game.geometry
 
     def inside(x, y, rings):
-        hit = False
-        for ring in rings:
-            for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
-                if (y0 > y) != (y1 > y) and x < x0 + (x1 - x0) * (y - y0) / (y1 - y0):
-                    hit = not hit
-        return hit
+        return inside_rings((x, y), rings)
 
     for t in game.map.land():
         if not drawn_inside_its_zone(game.map, t):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import email
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -22,9 +21,7 @@ from adjudicator.cli import main
 from adjudicator.io import paths
 from adjudicator.service.games import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE")
-PACKAGE_DIRS = ("adjudicator", *paths.DATA_FOLDERS)
+from tests.wheel_build import ROOT, build_wheel, copy_sources
 
 
 def data_files(folder: Path) -> dict[str, bytes]:
@@ -45,24 +42,11 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
     """(the wheel, the source copy it was built from).  The copy carries a planted
     ``.secret/`` folder in the example game, which must not ship."""
     work = tmp_path_factory.mktemp("wheel")
-    src = work / "src"
-    src.mkdir()
-    for name in SOURCES:
-        shutil.copy2(ROOT / name, src / name)
-    for name in PACKAGE_DIRS:
-        shutil.copytree(ROOT / name, src / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "data"))
+    src = copy_sources(work / "src")
     secret = src / "turns" / "aa1941-example" / "game" / ".secret"
     secret.mkdir(exist_ok=True)
     (secret / "gm_ed25519").write_text("not for publication\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir",
-         str(work / "dist"), str(src)],
-        capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stdout + result.stderr
-    wheels = list((work / "dist").glob("pbem_adjudicator-*.whl"))
-    assert len(wheels) == 1, wheels
-    return wheels[0], src
+    return build_wheel(src, work / "dist"), src
 
 
 def test_wheel_ships_every_data_file_byte_for_byte(built):

@@ -156,9 +156,9 @@ def name_map(tmap, territories) -> dict[str, str]:
 
 
 def stats(unit: dict, profile: str) -> dict[str, int]:
+    """A unit's numbers in a profile: the default ones, overridden by the profile's table."""
     values = {s: unit[s] for s in STATS}
-    if profile != "seed":
-        values.update(unit.get("profiles", {}).get(profile, {}))
+    values.update(unit.get("profiles", {}).get(profile, {}))
     return values
 
 
@@ -451,15 +451,15 @@ def test_setup_can_be_placed(setup, territories, units):
 def test_units_table(units, game):
     assert tuple(units) == UNIT_KEYS
     profiles = _read("units.toml")
-    assert profiles["default_profile"] == "seed" and set(profiles["profiles"]) == {"seed", "original"}
-    assert game["options"]["unit_stats"] in profiles["profiles"]
+    assert profiles["default_profile"] == "original" and set(profiles["profiles"]) == {"seed", "original"}
+    assert game["options"]["unit_stats"] == "original"          # the printed English values by default
     for key, u in units.items():
         assert set(abilities(u)) <= KNOWN_ABILITIES, key
         assert all(isinstance(u[s], int) and u[s] >= 0 for s in STATS), key
-        assert set(u.get("profiles", {})) <= {"original"}, key
+        assert set(u.get("profiles", {})) <= {"seed"}, key
         for override in u.get("profiles", {}).values():
             assert set(override) <= set(STATS) and override, key
-            assert all(override[s] != u[s] for s in override), f"{key}: override equal to the seed value"
+            assert all(override[s] != u[s] for s in override), f"{key}: override equal to the default value"
         if u["domain"] == "sea":
             assert u["move"] == 2, key                                          # [L815]
     assert abilities(units["artillery"])["support"] == {"targets": ["infantry"], "attack": 1, "count": 1}
@@ -493,15 +493,17 @@ def test_seed_profile_is_the_seed_text_except_recorded_corrections(seed_lines, u
     assert set(literal) == set(UNIT_KEYS)
     corrections = {}
     for key, u in units.items():
+        ours = stats(u, "seed")
         for s in STATS:
             value, line = literal[key][s]
-            if u[s] != value:
-                corrections[(key, s)] = f"L{line}: seed {value}, ours {u[s]}"
+            if ours[s] != value:
+                corrections[(key, s)] = f"L{line}: seed {value}, ours {ours[s]}"
     assert set(corrections) == set(SEED_CORRECTIONS), corrections
     for phrase in SEED_CORRECTIONS.values():
         find_ruling(game, phrase)
-    assert literal["tank"]["attack"][0] == units["tank"]["attack"] == 5           # kept literally [L727]
-    assert literal["submarine"]["cost"][0] == units["submarine"]["cost"] == 8     # kept literally [L889]
+    assert literal["tank"]["attack"][0] == stats(units["tank"], "seed")["attack"] == 5         # [L727]
+    assert literal["submarine"]["cost"][0] == stats(units["submarine"], "seed")["cost"] == 8   # [L889]
+    assert (units["tank"]["attack"], units["submarine"]["cost"]) == (3, 6)     # the English default
 
 
 # --------------------------------------------------------------------------- against TripleA WW2v4

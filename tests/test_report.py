@@ -375,11 +375,17 @@ def test_html_contains_summary_and_colours():
     assert html.lstrip().lower().startswith("<!doctype html")
     assert "Germany wins, taking Karelia after 2 rounds; TUV swing +6" in html
     assert "Ukraine → West Russia → Karelia" in html
+    # the report twice: laid out for a desktop, and for a phone (shown below 600 px)
+    desktop, phone = html.split('<div class="report phone">')
+    assert '<div class="report desktop">' in desktop
     # hits are coloured by the side that rolled them: attacker green, defender red
-    hit_spans = re.findall(r'<span style="([^"]*)">(\d)\*</span>', html)
-    assert [face for _, face in hit_spans] == ["1", "2", "2", "3"]
-    assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True]
-    assert "#800000" in hit_spans[2][0]
+    for copy in (desktop, phone):
+        hit_spans = re.findall(r'<span style="([^"]*)">(\d)\*</span>', copy)
+        assert [face for _, face in hit_spans] == ["1", "2", "2", "3"]
+        assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True]
+        assert "#800000" in hit_spans[2][0]
+    # powers are named in their colour on the board: white on Germany's grey
+    assert re.search(r'<span style="[^"]*background-color: #4d4d4d[^"]*">Germany</span>', desktop)
 
 
 def test_render_to_a_given_console():

@@ -15,7 +15,7 @@ from .logs import add_options as add_log_options, configure as configure_logs, l
 from .quick_help import NO_COLOR_HELP, is_quick, summary_parser, top_parser
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
-            "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
+            "player_command", "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
             "completion_command", "tournament_command")
 
 def build_parser() -> argparse.ArgumentParser:

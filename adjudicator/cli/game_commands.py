@@ -52,6 +52,8 @@ def cmd_new(args, console: Console) -> int:
                   f"{escape(str(path))}")
     if imported:
         _report_import(console, imported)
+    for line in _profile_lines(game):
+        console.print(escape(line), soft_wrap=True, highlight=False)
     if keeping.get("host"):
         console.print("No game master: each turn is processed by the dice keeper of the power "
                       "that moved (pbem keeper status).", soft_wrap=True, highlight=False)
@@ -71,6 +73,18 @@ def _report_import(console: Console, imported) -> None:
         console.print(f"Not carried ({len(imported.not_carried)}):", highlight=False)
         for line in imported.not_carried:
             console.print(f"  - {escape(line)}", soft_wrap=True, highlight=False)
+
+
+def _profile_lines(game) -> list[str]:
+    """Which unit-stat profile the game plays with, when the edition has more than one."""
+    profiles = game.ruleset.stat_profiles
+    chosen = game.ruleset.option("unit_stats")
+    if len(profiles) < 2 or chosen not in profiles:
+        return []
+    others = [p for p in profiles if p != chosen]
+    return [f"Unit stats: {chosen} ({profiles[chosen].rstrip('.')}). The other profile"
+            f"{'s' if len(others) > 1 else ''}: {', '.join(others)}, chosen when the game is "
+            f"created with --option unit_stats={others[0]}."]
 
 
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
@@ -279,6 +293,8 @@ def cmd_demo(args, console: Console) -> int:
     else:
         chosen = examples.example(args.ruleset or DEFAULT_RULESET)
     chosen.orders_files()                      # no orders: say so before creating anything
+    if args.copy_orders:
+        return _copy_orders(chosen, Path(args.copy_orders), console)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     if out.exists() and not out.is_dir():
         raise PbemError(f"{out} is not a directory: give an empty or new directory with --out")
@@ -299,6 +315,26 @@ def cmd_demo(args, console: Console) -> int:
     render_audit(report, console)
     console.print(f"Game directory: {escape(str(out))}")
     return EXIT_OK if report.ok else EXIT_REJECTED
+
+
+def _copy_orders(chosen, into: Path, console: Console) -> int:
+    """``pbem demo --copy-orders DIR``: the example's orders files, to read, edit and play."""
+    from ..io.storage import read_bytes, write_atomic
+    files = chosen.orders_files()
+    taken = [into / f.name for f in files if (into / f.name).exists()]
+    if into.exists() and not into.is_dir():
+        raise PbemError(f"{into} is not a directory")
+    if taken:
+        raise PbemError(f"{taken[0]} exists already: give another directory with --copy-orders")
+    into.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        write_atomic(into / f.name, read_bytes(f, "orders file"))
+    console.print(escape(f"Wrote the {chosen.ruleset} example's orders, one file per power-turn "
+                         f"in turn order, to {into}: {', '.join(f.name for f in files)}. "
+                         f"The first is {files[0].name}: pbem check "
+                         f"{into / files[0].name} -g GAME checks it in your game."),
+                  soft_wrap=True, highlight=False)
+    return EXIT_OK
 
 
 def register(sub) -> None:
@@ -384,5 +420,8 @@ def register(sub) -> None:
                    help="an example folder of your own (orders/*.txt, played in name order)")
     p.add_argument("--out", help="where to write the game directory (default: a temp dir)")
     p.add_argument("--turns", type=positive_int, help="stop after this many turns")
+    p.add_argument("--copy-orders", metavar="DIR",
+                   help="instead of playing, copy the example's orders files into DIR (01-ussr.txt "
+                        "...: a first turn to check and play in a game of your own)")
     p.set_defaults(func=cmd_demo)
 

@@ -1,5 +1,6 @@
 """What ``pbem process`` says after a turn: the files it wrote, who plays next, and what the
-game master sends to whom (with the players' mail addresses from game.json)."""
+game master sends to whom (with the players' mail addresses from game.json and the game's
+address book, ``pbem player set``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import shlex
 from pathlib import Path
 
 from ..io.layout import GAME_FILE, orders_path, sig_path, turn_path
+from ..service.addresses import with_addresses
+
+ADD_ADDRESS = "pbem player set POWER --email ADDRESS"
 
 
 def _player(gf, game, power: str) -> str:
@@ -14,7 +18,7 @@ def _player(gf, game, power: str) -> str:
     name = game.ruleset.powers[power].name if power in game.ruleset.powers else power
     record = gf.players.get(power)
     if record is None or not record.email:
-        return f"{name} (no address in game.json)"
+        return f"{name} (no address yet: {ADD_ADDRESS})"
     who = f"{record.name} <{record.email}>" if record.name else record.email
     return f"{who} ({name})"
 
@@ -25,10 +29,10 @@ def every_player(gf, game) -> str:
     known = [p for p in powers if gf.players.get(p) is not None and gf.players[p].email]
     unknown = [game.ruleset.powers[p].name for p in powers if p not in known]
     if not known:
-        return "every player (game.json has no addresses: pbem new --email POWER=ADDRESS)"
+        return f"every player (the game has no addresses yet: {ADD_ADDRESS})"
     text = "every player, " + ", ".join(_player(gf, game, p) for p in known)
     if unknown:
-        text += f" (game.json has no address for {', '.join(unknown)})"
+        text += f" (no address yet for {', '.join(unknown)}: {ADD_ADDRESS})"
     return text
 
 
@@ -45,6 +49,7 @@ def _keeper_line(gf, game, power: str, turn: int) -> str:
 def after_new(game_dir: str, gf, game) -> list[str]:
     """What to do once a game is created."""
     directory = Path(game_dir)
+    gf = with_addresses(gf, directory)
     first = gf.initial_state.power
     lines = [f"Send to {every_player(gf, game)}: {directory / GAME_FILE}, "
              f"{sig_path(directory / GAME_FILE)}."]
@@ -60,6 +65,7 @@ def after_new(game_dir: str, gf, game) -> list[str]:
 def after_turn(game_dir: str, gf, game, tf, report: str | None = None) -> list[str]:
     """Plain lines: written files, the next power, what to send to whom."""
     directory = Path(game_dir)
+    gf = with_addresses(gf, directory)
     tpath = turn_path(directory, tf.turn_number, tf.power)
     written = [orders_path(directory, tf.turn_number, tf.power), tpath, sig_path(tpath)]
     lines = ["Wrote " + ", ".join(str(p) for p in written)

@@ -9,8 +9,9 @@ from rich.markup import escape
 
 from ..model.errors import PbemError
 
-PNG_HINT = ("--png needs the optional 'png' extra: pip install -e '.[png]' (cairosvg; it uses the "
-            "system's cairo library, e.g. apt-get install libcairo2). Or save --svg and open it in "
+PNG_HINT = ("--png needs cairosvg, the optional 'png' extra: pip install 'cairosvg>=2.7' in pbem's "
+            "environment (with pipx: pipx inject pbem-adjudicator 'cairosvg>=2.7'); it uses the "
+            "system's cairo library, e.g. apt-get install libcairo2. Or save --svg and open it in "
             "a browser, or photograph it: chromium --headless --screenshot=board.png board.svg")
 
 

@@ -27,6 +27,7 @@ COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
     ("mail", "play by email: run the game master's inbox, send orders, fetch results"),
     ("status", "whose turn, since when, and the last turn in one line"),
     ("keeper", "dice keepers: join a game without a game master, check your copy"),
+    ("player", "the players of a game: list them, add or change an address or name"),
     ("keys", "key management"),
     ("odds", 'exact battle odds: pbem odds "3 inf, 1 tank" vs "4 inf"'),
     ("rules", "list rule options and the rulings recorded in the map data"),

@@ -1,9 +1,11 @@
-"""``pbem rules``: rule options and recorded rulings."""
+"""``pbem rules``: rule options and recorded rulings, in plain words (``--sources``: as
+recorded, with seed line numbers and digest sections)."""
 
 from __future__ import annotations
 
 
 from rich.console import Console
+from rich.markup import escape
 
 from .common import (
     ruleset_option, EXIT_OK,
@@ -23,13 +25,24 @@ def cmd_rules(args, console: Console) -> int:
                   f"{args.ruleset} --option NAME=VALUE)")
     console.print("  Low Luck rulings (subs, first strike, AA fire, two-hit units): "
                   "docs/low-luck.md")
+    from ..present.rulings import plain_ruling
+    if game.ruleset.rulings:
+        console.print("Rulings: where the rulebook is silent, unclear or disagrees with other "
+                      "sources, this is how pbem plays"
+                      + ("." if args.sources else
+                         " (pbem rules --sources adds the rulebook lines and digest sections "
+                         "behind each)."))
     for i, ruling in enumerate(game.ruleset.rulings, 1):
-        console.print(f"  {i:2}. {ruling}")
+        console.print(f"  {i:2}. {escape(ruling if args.sources else plain_ruling(ruling))}",
+                      highlight=False)
     return EXIT_OK
 
 
 def register(sub) -> None:
     p = sub.add_parser("rules", help="list rule options and the rulings recorded in the map data")
     ruleset_option(p)
+    p.add_argument("--sources", action="store_true",
+                   help="show each ruling as recorded, with the seed rulebook's line numbers "
+                        "([L727]) and the digest's sections (§4.1)")
     p.set_defaults(func=cmd_rules)
 

@@ -5,6 +5,8 @@
     game.json, game.json.sig           the game file and its SSHSIG (namespace pbem-turn)
     turns/NNNN-<power>.json(.sig)      one signed turn file per power-turn
     orders/NNNN-<power>.txt            the orders as accepted for that turn (exact bytes)
+    addresses.json                     players' addresses and names added after pbem new
+                                       (pbem player set; not signed, not published)
     .secret/                           game master only -- never publish
         next-seed                      the committed seed of the next turn the game master keeps
         next-seed-<power>              a dice keeper's committed seed (a player's copy)
@@ -29,6 +31,7 @@ GM_KEY_FILE = "gm_ed25519"
 GM_KEY_PATH_FILE = "gm_key_path"
 LOCK_FILE = "lock"
 PLAYER_KEY_PATH_FILE = "player_key_path"
+ADDRESS_BOOK = "addresses.json"        # pbem player set (service/addresses.py)
 JOIN_FILE = "keeper-join.json"          # what `pbem keeper join` writes for the host
 
 TURN_RE = re.compile(r"^(\d{4,})-([A-Za-z0-9_-]+)\.json$")

@@ -276,6 +276,13 @@ class _Builder:
             self.err(f, "unit", "no unit types defined")
         return units
 
+    def profiles(self) -> dict[str, str]:
+        """The ``[profiles]`` units.toml describes: name -> description."""
+        described = self.docs["units.toml"].get("profiles", {})
+        if not isinstance(described, dict) or not all(isinstance(v, str) for v in described.values()):
+            return {}
+        return dict(described)
+
     def profile_name(self, options: dict) -> str | None:
         """The stat profile in force: the ``unit_stats`` option, else ``default_profile``;
         it must be one of the ``[profiles]`` units.toml describes."""
@@ -576,7 +583,8 @@ class _Builder:
             game_id=self.field(f, "id", doc, "id", str) or "",
             title=self.field(f, "title", doc, "title", str) or "",
             turn_order=order, units=units, powers=powers, victory=victory,
-            plan=self.plan(), dice_sides=dice_sides, options=options, rulings=rulings)
+            plan=self.plan(), dice_sides=dice_sides, options=options, rulings=rulings,
+            stat_profiles=self.profiles())
 
     victory_tables: tuple[str, ...] = ()
 

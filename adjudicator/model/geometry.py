@@ -63,5 +63,16 @@ def label_box(lines: tuple[str, ...], at: Point, size: float) -> tuple[float, fl
     return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
 
 
+def inside_rings(point: Point, rings) -> bool:
+    """Whether ``point`` lies inside a shape drawn as ``rings`` (even-odd, as SVG fills)."""
+    x, y = point
+    inside = False
+    for ring in rings:
+        for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                inside = not inside
+    return inside
+
+
 def boxes_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -90,6 +90,9 @@ class Ruleset:
     dice_sides: int = 6
     options: dict[str, bool | int | str] = attrs.field(factory=dict)
     rulings: tuple[str, ...] = ()
+    # units.toml's stat profiles (name -> description; the ``unit_stats`` option picks one);
+    # empty for an edition with a single set of numbers.
+    stat_profiles: dict[str, str] = attrs.field(factory=dict)
 
     def option(self, name: str, default=None):
         return self.options.get(name, default)

@@ -26,12 +26,16 @@ import attrs
 
 from ..model.events import BattleEnded, BattleStarted, Captured, Event, Landed, Loaded, Moved, Unloaded
 from ..model.game import Game
-from ..model.geometry import LINE_HEIGHT, Geometry, label_box
+from ..model.geometry import LINE_HEIGHT, Geometry, inside_rings, label_box
 from ..model.rules import Domain
 from ..model.state import GameState
 
 FACTORY_TYPE = "industrial_complex"
 HEADER = 34.0
+LEGEND_WIDTH = 1100.0
+# Where a unit card is tried, in board units from below its label, until it fits its space.
+CARD_SHIFTS = (0, -12, 12, -24, 24, -40, 40, -60, 60)
+CARD_DROPS = (0, 8, 16, 26, 38)     # a board wider than this draws its legend larger (board units)
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
@@ -141,16 +145,23 @@ SYMBOLS = {
               f'<path d="M3 4.4V6.4M11 4.4V6.4" {_STROKE}/>',
     "submarine": f'<path d="M0.8 6.2Q1.5 4.2 5 4.2L5.6 2.4L8.2 2.4L8.6 4.2Q12.6 4.2 13.2 6.2'
                  f'Q12.6 8 7 8Q1.5 8 0.8 6.2Z" fill="C" {_STROKE}/>',
-    "transport": f'<path d="M0.6 5.6L13.4 5.6L12 8.6L2 8.6Z" fill="C" {_STROKE}/>'
-                 f'<rect x="3.4" y="2" width="6" height="3.6" fill="C" {_STROKE}/>',
-    "destroyer": f'<path d="M0.6 6L13.4 6L11.6 8.6L2.2 8.6Z" fill="C" {_STROKE}/>'
-                 f'<path d="M5.5 6V4H8.5V6M7 4V2.4" fill="C" {_STROKE}/>',
-    "cruiser": f'<path d="M0.6 5.6L13.4 5.6L11.8 8.6L2 8.6Z" fill="C" {_STROKE}/>'
-               f'<path d="M3.5 5.6V4H6V5.6M7.5 5.6V3H10.5V5.6" fill="C" {_STROKE}/>',
-    "carrier": f'<path d="M0.4 5.2L13.6 5.2L12.6 8.6L1.6 8.6Z" fill="C" {_STROKE}/>'
-               f'<rect x="9.4" y="2.4" width="2.4" height="2.8" fill="C" {_STROKE}/>',
-    "battleship": f'<path d="M0.4 5.6L13.6 5.6L12 8.8L1.8 8.8Z" fill="C" {_STROKE}/>'
-                  f'<path d="M2.6 5.6V4.2H5V5.6M9 5.6V4.2H11.4V5.6M6 5.6V2.6H8V5.6" fill="C" {_STROKE}/>',
+    # Ships differ in outline, not only in detail, so that they tell apart when small: a
+    # freighter's tall deckhouse, a destroyer's short low hull with one funnel, a cruiser's
+    # two turrets, a carrier's flat deck overhanging its hull, a battleship's long hull with
+    # three turrets and a mast.
+    "transport": f'<path d="M0.6 5.8L13.4 5.8L12 8.8L2 8.8Z" fill="C" {_STROKE}/>'
+                 f'<rect x="2.2" y="1.2" width="8.6" height="4.6" fill="C" {_STROKE}/>'
+                 f'<path d="M4.6 1.2V5.8M8.4 1.2V5.8" {_STROKE}/>',
+    "destroyer": f'<path d="M2.4 6.4L12.6 6.4L11.2 8.6L3.4 8.6Z" fill="C" {_STROKE}/>'
+                 f'<path d="M6.2 6.4V4.6H8V6.4" fill="C" {_STROKE}/>',
+    "cruiser": f'<path d="M1 5.6L13 5.6L11.6 8.6L2.2 8.6Z" fill="C" {_STROKE}/>'
+               f'<path d="M2.8 5.6V4.2H5.2V5.6M8.8 5.6V4.2H11.2V5.6M6.4 5.6V2.6H7.6V5.6" fill="C" {_STROKE}/>',
+    "carrier": f'<path d="M2 6L12 6L11.2 8.6L2.8 8.6Z" fill="C" {_STROKE}/>'
+               f'<rect x="0.2" y="4.4" width="13.6" height="1.6" fill="C" {_STROKE}/>'
+               f'<rect x="9.6" y="2" width="2" height="2.4" fill="C" {_STROKE}/>',
+    "battleship": f'<path d="M0.2 5.4L13.8 5.4L12.2 9.2L1.6 9.2Z" fill="C" {_STROKE}/>'
+                  f'<path d="M1.8 5.4V4H4.4V5.4M9.6 5.4V4H12.2V5.4M5.4 5.4V3H8.6V5.4" fill="C" {_STROKE}/>'
+                  f'<path d="M7 3V0.6" {_STROKE}/>',
     FACTORY_TYPE: f'<path d="M1 9V4.4L4.4 2.4V4.4L7.8 2.4V4.4L11 2.4V0.8H12.8V9Z" fill="C" {_STROKE}/>',
 }
 ALIASES = {"armour": "tank", "armor": "tank", "aagun": "aa_gun", "aa": "aa_gun",
@@ -420,7 +431,8 @@ class _Drawing:
 
     def unit_card(self, name: str, cx: float, top: float) -> tuple[str, tuple | None]:
         """Units of a space: one row per owner (initials, then a symbol and a count per
-        type), wrapped after four types; on a white card so it reads over any border.
+        type), wrapped after four types (fewer, and the card shifted sideways or down, when
+        that keeps it inside its space); on a white card so it reads over any border.
         Returns the markup and the card's box (None: no units)."""
         counts: Counter = Counter()
         units = self.game.ruleset.units
@@ -430,19 +442,10 @@ class _Drawing:
                     counts[(u.owner, u.type)] += 1
         if not counts:
             return "", None
-        power_rank = {k: i for i, k in enumerate(self.styles)}
-        owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
-        rows: list[tuple[str, list[tuple[str, int]]]] = []
-        for owner in owners:
-            types = sorted((t for o, t in counts if o == owner), key=lambda t: self.unit_order.get(t, 99))
-            for k in range(0, len(types), 4):
-                rows.append((owner if k == 0 else "", [(t, counts[(owner, t)]) for t in types[k:k + 4]]))
         row_h, tag_w = 12.0, 17.0
-        widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
-        card_w = max(widths) + 4
-        card_h = row_h * len(rows) + 3
-        x0 = min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1)      # inside the board
-        out = [f'<g class="units" data-space="{escape(name)}">',
+        rows, x0, top, card_w, card_h = self._card_layout(name, counts, cx, top, row_h, tag_w)
+        within = "|".join(self._card_spaces(name))
+        out = [f'<g class="units" data-space="{escape(name)}" data-within="{escape(within)}">',
                f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="3" '
                f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
         y = top + 2
@@ -466,6 +469,63 @@ class _Drawing:
             y += row_h
         out.append("</g>")
         return "".join(out), (x0, top, x0 + card_w, top + card_h)
+
+    def _card_layout(self, name, counts, cx, top, row_h, tag_w):
+        """(rows, x, y, width, height) of a unit card: of the layouts (up to four types a
+        row, fewer; shifted sideways or down) that fit inside the space, the one closest to
+        four types a row centred below the label, which is used when none fits."""
+        power_rank = {k: i for i, k in enumerate(self.styles)}
+        owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
+        area = self._card_area(name)
+        shapes = []
+        for per_row in (4, 3, 2, 1):
+            rows: list[tuple[str, list[tuple[str, int]]]] = []
+            for owner in owners:
+                types = sorted((t for o, t in counts if o == owner),
+                               key=lambda t: self.unit_order.get(t, 99))
+                for k in range(0, len(types), per_row):
+                    rows.append((owner if k == 0 else "",
+                                 [(t, counts[(owner, t)]) for t in types[k:k + per_row]]))
+            if shapes and len(rows) == len(shapes[-1][1]):
+                continue                                  # no narrower than the last one
+            widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
+            shapes.append((4 - per_row, rows, max(widths) + 4, row_h * len(rows) + 3))
+        candidates = sorted(((abs(dx) + 1.5 * dy + 18 * narrower, k, dx, dy)
+                             for k, (narrower, *_rest) in enumerate(shapes)
+                             for dx in CARD_SHIFTS for dy in CARD_DROPS))
+        for _cost, k, dx, dy in candidates:
+            _narrower, rows, card_w, card_h = shapes[k]
+            x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
+            if area and self._card_fits(area, x0, top + dy, card_w, card_h):
+                return rows, x0, top + dy, card_w, card_h
+        _narrower, rows, card_w, card_h = shapes[0]
+        return rows, min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1), top, card_w, card_h
+
+    def _card_spaces(self, name: str) -> list[str]:
+        """What a unit card of ``name`` may cover: its own space, and for an island drawn
+        inside its sea zone the sea too ("sea": the card sits on the water beside it)."""
+        t = self.gmap[name]
+        zones = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea] if t.island else []
+        return [name, "sea"] if t.is_land and len(zones) == 1 else [name]
+
+    def _card_area(self, name: str) -> list:
+        """(bounding box, rings) of every outline the card of ``name`` may cover."""
+        areas = []
+        for n in self._card_spaces(name):
+            areas += ([s.outline for k, s in self.g.spaces.items() if self.gmap[k].is_sea]
+                      if n == "sea" else [self.g.spaces[n].outline])
+        boxed = []
+        for rings in areas:
+            xs = [x for ring in rings for x, _ in ring]
+            ys = [y for ring in rings for _, y in ring]
+            boxed.append(((min(xs), min(ys), max(xs), max(ys)), rings))
+        return boxed
+
+    @staticmethod
+    def _card_fits(areas, x0, y0, w, h) -> bool:
+        spots = [(x0 + fx * w, y0 + fy * h) for fx in (0.02, 0.5, 0.98) for fy in (0.05, 0.95)]
+        return all(any(b[0] <= x <= b[2] and b[1] <= y <= b[3] and inside_rings((x, y), rings)
+                       for b, rings in areas) for x, y in spots)
 
     @staticmethod
     def _row_owners(rows):
@@ -619,16 +679,23 @@ class _Drawing:
         if any(isinstance(ev, BattleEnded) for ev in self.events):
             rows.append(self.legend_battles())
         top = HEADER + self.g.height
-        out = [f'<g class="legend-box" transform="translate(0,{top + 8:g})">']
-        for k, (heading, items) in enumerate(rows):
-            y = 12.0 + k * row
+        # Drawn larger on a large board, so that it reads as well as on a 1100-unit one when
+        # the picture is shrunk to a page's width; items wrap at the board's edge.
+        scale = max(1.0, self.g.width / LEGEND_WIDTH)
+        room = self.g.width / scale - 12
+        out = [f'<g class="legend-box" transform="translate(0,{top + 8:g}) scale({scale:g})">']
+        y = 12.0
+        for heading, items in rows:
             out.append(f'<text class="pb-legend" x="12" y="{y + 4}" font-weight="bold">{heading}</text>')
             x = 64.0
             for width, markup in items:
+                if x > 64.0 and x + width > room:
+                    x, y = 64.0, y + row
                 out.append(f'<g transform="translate({x:.1f},{y:.1f})">{markup}</g>')
                 x += width
+            y += row
         out.append("</g>")
-        return "\n".join(out), 8 + len(rows) * row + 6
+        return "\n".join(out), (8 + (y - 12.0) + 6) * scale
 
     @staticmethod
     def _text(x: float, text: str) -> str:

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model.game import Game
-from .report import power_adjective, power_name, power_style, power_text, unit_name
+from .report import power_adjective, power_colour, power_name, power_style, power_text, unit_name
 from ..model.state import GameState, Unit
 
 
@@ -153,7 +153,7 @@ def _power_table(game: Game, state: GameState, key: str) -> Table | None:
     title.append(f" — {state.ipcs.get(key, 0)} IPCs, income {territory_income(game, state, key)}",
                  style="bold")
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                  border_style=power_style(game, key).replace("bold ", ""))
+                  border_style=power_colour(game, key))
     table.add_column("Territory", no_wrap=True)
     table.add_column("IPC", justify="right")
     table.add_column("", style="dim", no_wrap=True)

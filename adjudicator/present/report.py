@@ -64,10 +64,13 @@ from .wording import (
     problem_text, raid_summary, render, retreat_reason,
 )
 from ..model.state import GameState
+from .board_svg import power_styles
 from .report_board import board_figure
 from .report_page import PageHeading, report_page
 
 REPORT_WIDTH = 100
+PHONE_REPORT_WIDTH = 53     # columns of the HTML report's phone layout: 11 px type in 374 px
+NARROW_BELOW = 60           # a console narrower than this gets the compact dice tables
 ARROW = " → "
 
 # Colours.  Sides get a colour each; dice hits are coloured by the side that rolled them.
@@ -126,8 +129,19 @@ def side_style(side: str | None) -> str:
 
 
 def power_style(game: Game, key: str | None) -> str:
-    power = game.ruleset.powers.get(key) if key else None
-    return side_style(power.side if power else None)
+    """A power's name as the board picture marks it: readable text on the power's colour
+    (board_svg.power_styles); a power the board does not know, by its side's colour."""
+    style = power_styles(game).get(key) if key else None
+    if style is None:
+        power = game.ruleset.powers.get(key) if key else None
+        return side_style(power.side if power else None)
+    return f"bold {style.text} on {style.strong}"
+
+
+def power_colour(game: Game, key: str | None) -> str:
+    """The power's colour on the board (for borders and rules), else its side's."""
+    style = power_styles(game).get(key) if key else None
+    return style.strong if style else side_style(None).replace("bold ", "")
 
 
 def power_text(game: Game, key: str | None) -> Text:
@@ -251,29 +265,36 @@ def _dice_text(ev: DiceRolled) -> Text:
     return text
 
 
-def _dice_table(game: Game, rolls: list[DiceRolled]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Step")
+def _side_word(side: str, narrow: bool) -> str:
+    return side[:3].capitalize() if narrow else side.capitalize()
+
+
+def _dice_table(game: Game, rolls: list[DiceRolled], narrow: bool = False) -> Table:
+    """The dice of a round.  ``narrow`` (a phone's width): one space between columns (the
+    table's divider),
+    short headings and sides ("Att", "Def"), so that no word is cut."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0) if narrow else (0, 1))
+    table.add_column("Step", min_width=11 if narrow else None)
     table.add_column("Side")
-    table.add_column("Unit")
+    table.add_column("Unit", min_width=10 if narrow else None)
     table.add_column("#", justify="right")
-    table.add_column("Hits on")
-    table.add_column("Dice (* = hit)", overflow="fold")
-    table.add_column("Hits", justify="right")
+    table.add_column("On" if narrow else "Hits on")
+    table.add_column("Dice" if narrow else "Dice (* = hit)", overflow="fold")
+    table.add_column("Hits", justify="right", min_width=4 if narrow else None)
     for ev in rolls:
         hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
         damage = ev.step == "raid"
         if isinstance(ev, LowLuckRolled):     # a group: sure hits plus one die for the rest
             table.add_row(
                 STEP_NAMES.get(ev.step, ev.step),
-                Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
+                Text(_side_word(ev.side, narrow), style=hit_style.replace("bold ", "")),
                 format_units(game, ev.units), str(len(ev.rolls)),
                 f"{ev.sure} sure" + (f" + ≤{ev.target}" if ev.rolls else ""),
                 _dice_text(ev), Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE))
             continue
         table.add_row(
             STEP_NAMES.get(ev.step, ev.step),
-            Text(ev.side.capitalize(), style=hit_style.replace("bold ", "")),
+            Text(_side_word(ev.side, narrow), style=hit_style.replace("bold ", "")),
             unit_name(game, ev.unit_type, 1 if ev.step == "aa" else len(ev.rolls)),  # one gun fires
             str(len(ev.rolls)),
             "damage" if damage else f"≤{ev.target}",
@@ -319,7 +340,7 @@ def _battle_line(game: Game, battle: _Battle, ev: Event) -> Text:
     return Text(f"  {ev!r}")
 
 
-def _battle_panel(game: Game, battle: _Battle) -> Panel:
+def _battle_panel(game: Game, battle: _Battle, narrow: bool = False) -> Panel:
     parts: list = []
     started = battle.started
     title = Text("Battle: ", style="bold")
@@ -348,11 +369,11 @@ def _battle_panel(game: Game, battle: _Battle) -> Panel:
         parts.append(Text(f"Round {rnd}", style="bold underline"))
         parts.extend(_battle_line(game, battle, ev) for ev in before)
         if rolls:
-            parts.append(_dice_table(game, rolls))
+            parts.append(_dice_table(game, rolls, narrow))
         parts.extend(_battle_line(game, battle, ev) for ev in after)
 
     ended = battle.ended
-    border = power_style(game, started.attacker).replace("bold ", "") if started else "white"
+    border = power_colour(game, started.attacker) if started else "white"
     if ended is not None:
         parts.append(Text(""))
         outcome = _OUTCOME_TEXT.get(ended.outcome, ended.outcome.replace("_", " "))
@@ -438,7 +459,7 @@ def _header(console: Console, game: Game, events: list[Event],
             by = f" by {ev.deadline}" if ev.deadline else ""
             body.append(f"\nNo moves received{by}: no purchase, no moves; standing defence "
                         "orders apply and income is collected.", style="bold")
-    border = power_style(game, started.power).replace("bold ", "") if started else "white"
+    border = power_colour(game, started.power) if started else "white"
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))
     return started
@@ -496,7 +517,7 @@ def _battles(console: Console, game: Game, events: list[Event]) -> None:
         return
     _section(console, "Battles")
     for battle in battles:
-        console.print(_battle_panel(game, battle))
+        console.print(_battle_panel(game, battle, narrow=console.width < NARROW_BELOW))
 
 
 def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
@@ -587,14 +608,12 @@ def _income(console: Console, game: Game, events: list[Event],
     powers += sorted(k for k in involved if k and k not in powers)
 
     _section(console, "Income")
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    table.add_column("Power")
-    table.add_column("Income before", justify="right")
-    table.add_column("Change", justify="right")
-    table.add_column("Income now", justify="right")
-    table.add_column("Plunder", justify="right")
-    table.add_column("Collected", justify="right")
-    table.add_column("IPCs", justify="right")
+    narrow = console.width < NARROW_BELOW        # a phone: short headings, one space apart
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=narrow)
+    table.add_column("Power", min_width=8 if narrow else None)
+    for heading, short in (("Income before", "Was"), ("Change", "+/-"), ("Income now", "Now"),
+                           ("Plunder", "Plunder"), ("Collected", "Got"), ("IPCs", "IPCs")):
+        table.add_column(short if narrow else heading, justify="right")
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
@@ -668,8 +687,8 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     _victory(console, game, events)
 
 
-def _recording_console() -> Console:
-    return Console(record=True, width=REPORT_WIDTH, file=io.StringIO(), force_terminal=True,
+def _recording_console(width: int = REPORT_WIDTH) -> Console:
+    return Console(record=True, width=width, file=io.StringIO(), force_terminal=True,
                    color_system="truecolor", legacy_windows=False, soft_wrap=False,
                    no_color=False)
 
@@ -720,11 +739,13 @@ def report_html(events: Iterable[Event], game: Game, state_before: GameState | N
     """The report as a standalone HTML page (``report_page``): title, who moves next, the
     board picture after the turn, the full report."""
     events = list(events)
-    console = _recording_console()
-    render_report(events, game, console, state_before, state_after)
-    code = console.export_html(inline_styles=True, code_format="{code}")
-    return report_page(page_heading(events, game, state_before, state_after), code,
-                       board_figure(events, game, state_after))
+    codes = []
+    for width in (REPORT_WIDTH, PHONE_REPORT_WIDTH):     # a desktop's and a phone's
+        console = _recording_console(width)
+        render_report(events, game, console, state_before, state_after)
+        codes.append(console.export_html(inline_styles=True, code_format="{code}"))
+    return report_page(page_heading(events, game, state_before, state_after), codes[0],
+                       board_figure(events, game, state_after), phone_code=codes[1])
 
 
 def report_document(path: str | os.PathLike, events: Iterable[Event], game: Game,

@@ -11,13 +11,26 @@ from ..model.state import GameState
 from .board_svg import BoardOptions, board_svg
 
 
+# How much larger than its own units the zoomed board is drawn: unit counts (9 units high)
+# become 13 px, labels 15 px or more.
+ZOOM = 1.5
+
+
 def board_figure(events: Sequence[Event], game: Game, state_after: GameState | None) -> str:
     """An HTML ``<figure>`` with the board after the turn, or "" when the edition has no
-    geometry or the position after the turn is unknown."""
+    geometry or the position after the turn is unknown.  The whole board fits the page; a
+    tap or click (a checkbox, no script: it works where mail clients strip scripts) shows it
+    at ``ZOOM`` times its own size in a box that pans, and another tap fits it again."""
     if game.geometry is None or state_after is None:
         return ""
     svg = board_svg(game, state_after, events, BoardOptions(title=_title(events, game), width="100%"))
-    return f'<figure style="margin:0 0 1.5em 0;max-width:2000px">{svg}</figure>'
+    zoomed = round(game.geometry.width * ZOOM)
+    return ('<input type="checkbox" id="board-zoom" class="zoom-toggle" '
+            'aria-label="show the board at full size">'
+            f'<label for="board-zoom" class="board" style="--zoomed:{zoomed}px">'
+            f'<figure>{svg}</figure>'
+            '<span class="hint">Tap or click the board to zoom in (then drag to pan); '
+            'again to see all of it.</span></label>')
 
 
 def board_after_turn(events: Sequence[Event], game: Game, state_after: GameState | None) -> str | None:

@@ -1,7 +1,9 @@
 """The HTML page of a turn report: a title naming the game, the turn and the power, who
 moves next, the turn in a few lines (battles, captures), the board after the turn, then
-the full report.  It reads on a phone (390 px wide): the text flows, the picture scales,
-and the report's wide tables scroll sideways inside their own box, never the page."""
+the full report.  It reads on a phone (390 px wide): the text flows, the picture scales
+(a tap on it shows it at full size, to pan and pinch), and the report comes in a second,
+narrow layout that the phone shows instead of the wide one, so its dice and income tables
+fit the screen; the wide layout's tables scroll inside their own box, never the page."""
 
 from __future__ import annotations
 
@@ -20,14 +22,24 @@ h1{font-size:1.35em;margin:0 0 .15em}
 .over{border-left-color:#b8860b;background:#fff8e1}
 ul.turn{margin:0 0 1em;padding-left:1.2em}
 ul.turn li{margin:.15em 0}
-figure{margin:0 0 1em}
+figure{margin:0 0 .3em}
 figure svg{display:block;width:100%;height:auto}
+.zoom-toggle{position:absolute;opacity:0;pointer-events:none}
+label.board{display:block;margin:0 0 1.2em;cursor:zoom-in}
+label.board .hint{font-size:.85em;color:#555}
+.zoom-toggle:checked+label.board{cursor:zoom-out}
+.zoom-toggle:checked+label.board figure{overflow:auto;max-height:85vh;
+  -webkit-overflow-scrolling:touch;border:1px solid #adb5bd}
+.zoom-toggle:checked+label.board figure svg{width:var(--zoomed);max-width:none}
+.zoom-toggle:focus-visible+label.board figure{outline:2px solid #495057}
 h2{font-size:1.05em;margin:1em 0 .4em}
 .report{overflow-x:auto;-webkit-overflow-scrolling:touch;border:1px solid #dee2e6;
   border-radius:4px}
 .report pre{margin:0;padding:8px;font-family:ui-monospace,Menlo,Consolas,"DejaVu Sans Mono",
   monospace;font-size:13px;line-height:1.3}
-@media (max-width:600px){body{padding:8px}h1{font-size:1.2em}.report pre{font-size:11px}}
+.report.phone{display:none}
+@media (max-width:600px){body{padding:8px}h1{font-size:1.2em}.report pre{font-size:11px}
+  .report.desktop{display:none}.report.phone{display:block}}
 """.strip()
 
 
@@ -42,9 +54,12 @@ class PageHeading:
     lines: tuple[str, ...] = ()     # the turn in a few lines: battles, captures
 
 
-def report_page(heading: PageHeading, report_code: str, figure: str = "") -> str:
+def report_page(heading: PageHeading, report_code: str, figure: str = "",
+                phone_code: str | None = None) -> str:
     """The whole page.  ``report_code``: the report as HTML for inside a ``<pre>`` (rich's
-    ``export_html(code_format="{code}")``); ``figure``: the board ``<figure>`` or ""."""
+    ``export_html(code_format="{code}")``); ``phone_code``: the same laid out for a phone's
+    width (None: the phone shows ``report_code`` too); ``figure``: the board ``<figure>``
+    or ""."""
     items = "".join(f"<li>{escape(line)}</li>" for line in heading.lines)
     summary = f'<ul class="turn">{items}</ul>\n' if items else ""
     return (
@@ -56,5 +71,7 @@ def report_page(heading: PageHeading, report_code: str, figure: str = "") -> str
         f"<p class=\"sub\">{escape(heading.subtitle)}</p>\n"
         f"<p class=\"next{' over' if heading.game_over else ''}\">{escape(heading.next_line)}</p>\n"
         f"</header>\n{summary}{figure}\n"
-        f"<h2>Full report</h2>\n<div class=\"report\"><pre>{report_code}</pre></div>\n"
-        "</main>\n</body>\n</html>\n")
+        f"<h2>Full report</h2>\n<div class=\"report{' desktop' if phone_code else ''}\">"
+        f"<pre>{report_code}</pre></div>\n"
+        + (f"<div class=\"report phone\"><pre>{phone_code}</pre></div>\n" if phone_code else "")
+        + "</main>\n</body>\n</html>\n")

@@ -37,6 +37,7 @@ from ...io.layout import list_turns
 from ...io.turnfile import file_digest, orders_bytes
 from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
+from ..addresses import with_addresses
 from ..checking import check_orders
 from . import compose
 from .config import MailConfig
@@ -246,7 +247,7 @@ class GameMaster:
         return self._pass_cache["names"]
 
     def _players(self) -> dict[str, Player]:
-        return players_of(self._game()[1], self.cfg)
+        return players_of(with_addresses(self._game()[1], self.dir), self.cfg)
 
     def _too_large(self, sender: str | None, size: int) -> Decision:
         players = self._players()
