@@ -17,6 +17,7 @@ from ..model.orders import Move
 from ..model.units import Domain
 from .battles import battle_needed, find_deck
 from .context import TurnContext
+from .turn_rules import move_range
 from .working import Piece
 
 
@@ -82,7 +83,7 @@ def existing_deck_room(ctx: TurnContext, zone: str, owner: str) -> int:
 
 
 def nearest_landing(ctx: TurnContext, piece: Piece, planned) -> tuple[str, ...] | None:
-    remaining = ctx.board.utype(piece).move - piece.moves_used
+    remaining = move_range(ctx.board, piece) - piece.moves_used
     paths = air_paths(ctx, piece.space, remaining)
     options = [p for s, p in paths.items() if can_land_at(ctx, piece, s, planned)]
     options.sort(key=lambda p: (len(p), ctx.board.map[p[-1]].is_sea, p[-1]))
@@ -96,7 +97,7 @@ def check_landing_plan(ctx: TurnContext, air: list[Piece]) -> None:
     planned = planned_deck_room(ctx)
     needs: list[tuple[Piece, list[str]]] = []
     for piece in air:
-        remaining = board.utype(piece).move - piece.moves_used
+        remaining = move_range(board, piece) - piece.moves_used
         reach = air_paths(ctx, piece.space, remaining)
         if any(can_land_on_ground(ctx, piece, s) for s in reach):
             continue
@@ -109,7 +110,7 @@ def check_landing_plan(ctx: TurnContext, air: list[Piece]) -> None:
         ut = board.utype(piece)
         if zone is None:
             ctx.error(piece.order_line, "air_no_landing", unit=ut.key, space=piece.space,
-                      moves=ut.move - piece.moves_used, decks=bool(decks))
+                      moves=move_range(board, piece) - piece.moves_used, decks=bool(decks))
             continue
         room[zone] -= 1
         if zone in planned and not any(board.free_slots(c)[0] for c in board.at(zone)

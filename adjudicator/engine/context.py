@@ -45,6 +45,10 @@ class TurnContext:
     raids: dict[str, list[int]] = attrs.field(factory=dict)      # territory -> raiding bomber uids
     bombarded: set[int] = attrs.field(factory=set)                # ships that bombarded this turn
     carrier_duties: dict[int, tuple[str, int]] = attrs.field(factory=dict)  # air uid -> (zone, line)
+    dice: Any = None           # the turn's dice (None when checking): for rules and income items
+    # Per-turn state of a mechanic, under the mechanic's name (``scratch``): a new rule
+    # keeps its bookkeeping here, not in a new field of the context or of ``Piece``.
+    mechanics: dict[str, Any] = attrs.field(factory=dict)
 
     @property
     def power(self) -> str:
@@ -62,6 +66,10 @@ class TurnContext:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
+
+    def scratch(self, mechanic: str) -> dict[str, Any]:
+        """The per-turn notes of ``mechanic`` (an empty dict the first time)."""
+        return self.mechanics.setdefault(mechanic, {})
 
     def label(self, piece: Piece) -> str:
         return self.board.utype(piece).key

@@ -12,6 +12,7 @@ from ..model.events import Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
+from .turn_rules import rules_with
 from .working import Piece
 
 
@@ -38,11 +39,19 @@ def capacity_of(ctx: TurnContext, piece: Piece) -> int:
     return capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
 
 
-def factory_capacity(ctx: TurnContext) -> dict[str, int]:
-    """Territory -> units its factories can place this turn."""
+def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str, int]:
+    """Territory -> units its factories can place this turn (of ``unit_type``, or in all):
+    the factories' capacity, then the edition's ``placement_capacity`` rules (which know
+    the owner, the territory's original owner and the unit placed)."""
     out: dict[str, int] = {}
     for f in eligible_factories(ctx):
         out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
+    rules = rules_with(ctx.board.rules, "placement_capacity")
+    for space in out if rules else ():
+        origin = ctx.board.map[space].original_owner
+        for rule in rules:
+            out[space] = rule.placement_capacity(ctx, space, ctx.power, origin, unit_type,
+                                                 out[space])
     return out
 
 
@@ -126,11 +135,12 @@ def repair(ctx: TurnContext) -> None:
 
 # -- mobilize -------------------------------------------------------------------------------------
 
-def _factory_for(ctx: TurnContext, space: str, used: dict[str, int]) -> str | None:
+def _factory_for(ctx: TurnContext, space: str, used: dict[str, int],
+                 unit_type: str | None = None) -> str | None:
     """The eligible factory territory a unit placed in ``space`` counts against (most room
     first)."""
     board = ctx.board
-    capacity = factory_capacity(ctx)
+    capacity = factory_capacity(ctx, unit_type)
     if board.map[space].is_land:
         candidates = [space] if space in capacity else []
     else:
@@ -178,7 +188,7 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         if not decks:
             return "no_carrier_room"
         carrier = decks[0]
-    factory = _factory_for(ctx, space, used)
+    factory = _factory_for(ctx, space, used, unit_type)
     if factory is None:
         capacity = factory_capacity(ctx)
         if t.is_land and space not in capacity:

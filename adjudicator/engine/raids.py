@@ -13,7 +13,9 @@ other battle and land in the noncombat move like any attacking aircraft.
 from __future__ import annotations
 
 from ..model.dice import DiceSource
-from ..model.events import BattleStarted, DiceRolled, RaidDamage
+from collections.abc import Callable
+
+from ..model.events import BattleStarted, DiceRolled, RaidDamage, TreasuryRaided
 from .abilities.factory import damage_cap
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import TurnContext
@@ -97,10 +99,43 @@ def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
             board.remove(p)
     n = len(survivors)
     faces = tuple(dice.roll(n, f"{battle} damage")) if n else ()
-    ipc = board.map[space].ipc
-    cap = damage_cap(board.utype(factory), ipc)
-    added = max(0, min(sum(faces), cap - factory.damage))
-    factory.damage += added
     if n:
         ctx.emit(DiceRolled(battle, 1, "raid", "attacker", bombers[0].type, 0, faces, 0))
+    RAID_EFFECTS[board.rules.plan.raid](ctx, battle, space, factory, faces)
+
+
+RaidEffect = Callable[[TurnContext, str, str, Piece, tuple[int, ...]], None]
+# What the surviving bombers' dice do, by the name ``[turn] raid`` gives.
+RAID_EFFECTS: dict[str, RaidEffect] = {}
+
+
+def raid_effect(name: str):
+    """Decorator: register what a raid's bombing dice do under ``name``."""
+    def wrap(fn: RaidEffect) -> RaidEffect:
+        RAID_EFFECTS[name] = fn
+        return fn
+    return wrap
+
+
+@raid_effect("factory_damage")
+def damage_factory(ctx: TurnContext, battle: str, space: str, factory: Piece,
+                   faces: tuple[int, ...]) -> None:
+    """The dice's total is added to the factory's damage, up to its cap (1942)."""
+    board = ctx.board
+    cap = damage_cap(board.utype(factory), board.map[space].ipc)
+    added = max(0, min(sum(faces), cap - factory.damage))
+    factory.damage += added
     ctx.emit(RaidDamage(battle, space, factory.type, faces, added, factory.damage))
+
+
+@raid_effect("treasury")
+def take_from_treasury(ctx: TurnContext, battle: str, space: str, factory: Piece,
+                       faces: tuple[int, ...]) -> None:
+    """The factory's owner loses the dice's total from its treasury, at most what it has
+    (the classic and Europe 1999 raid); the factory takes no damage."""
+    board = ctx.board
+    economy = board.rules.powers[factory.owner].economy.key if factory.owner in board.rules.powers \
+        else factory.owner
+    lost = min(sum(faces), board.ipcs.get(economy, 0))
+    board.ipcs[economy] = board.ipcs.get(economy, 0) - lost
+    ctx.emit(TreasuryRaided(battle, space, factory.owner, faces, lost, board.ipcs[economy]))

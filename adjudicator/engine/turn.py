@@ -29,6 +29,7 @@ from .raids import declare_raids
 from .statements import announce_statements, check_statements, conceded_to
 from .context import TurnContext
 from .steps import STEPS
+from .turn_rules import rules_with
 from .victory import check_victory
 from .whose_orders import foreign_owner
 from .working import WorkingBoard
@@ -122,7 +123,7 @@ def _preflight(ctx: TurnContext, state: GameState) -> bool:
 
 def _context(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
     ctx = TurnContext(game, WorkingBoard(game, state), orders, "check" if dice is None else "play",
-                      standing_orders=dict(state.standing_orders))
+                      standing_orders=dict(state.standing_orders), dice=dice)
     ctx.hostile_at_start = start_hostile_zones(ctx)
     ctx.contested_at_start = start_contested_zones(ctx)
     return ctx
@@ -136,8 +137,16 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
                          ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
     check_statements(ctx)
     announce_statements(ctx)
-    for name in game.ruleset.plan.steps:
+    plan = game.ruleset.plan
+    order = game.ruleset.turn_order
+    round_end = plan.round_end if order.index(state.power) + 1 == len(order) else ()
+    triggers = rules_with(game.ruleset, "at_step")
+    for name in plan.steps + round_end:
+        for rule in triggers:
+            rule.at_step(ctx, "start", name)
         STEPS[name](ctx, dice)
+        for rule in triggers:
+            rule.at_step(ctx, "end", name)
     _store_standing_orders(ctx)
     return ctx
 

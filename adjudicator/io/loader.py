@@ -614,7 +614,9 @@ class _Builder:
             battle_kinds=self.str_list(f, "turn", raw, "battle_kinds") or ("amphibious", "general"),
             battle_stages=tuple(tuple(s) for s in stages),
             income=self.str_list(f, "turn", raw, "income") or ("territories",),
-            order_kinds=self.str_list(f, "turn", raw, "orders"))
+            order_kinds=self.str_list(f, "turn", raw, "orders"),
+            rules=self.str_list(f, "turn", raw, "rules"),
+            raid=self.field(f, "turn", raw, "raid", str, "factory_damage") or "factory_damage")
 
     def _victory(self, table, powers):
         f = "game.toml"

@@ -57,7 +57,9 @@ class TurnPlan:
     ``battle_stages``: the stages of one combat round; each is a group of battle steps that
     fire together (``engine.combat.steps``), casualties removed after each stage.
     ``income``: the items of a power's income (``engine.income``).
-    ``order_kinds``: the order statements this edition accepts."""
+    ``order_kinds``: the order statements this edition accepts.
+    ``rules``: the edition rules played (``engine.turn_rules``: hooks for the whole turn).
+    ``raid``: what a strategic bombing raid's dice do (``engine.raids.RAID_EFFECTS``)."""
 
     steps: tuple[str, ...]
     round_end: tuple[str, ...] = ()
@@ -65,6 +67,8 @@ class TurnPlan:
     battle_stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
     income: tuple[str, ...] = ("territories",)
     order_kinds: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    raid: str = "factory_damage"
 
 
 # Options the engine offers every edition, whatever its game.toml lists (name -> default).

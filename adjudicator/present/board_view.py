@@ -33,8 +33,9 @@ def _unit_order(game: Game, key: str) -> tuple[int, str]:
 
 
 def territory_income(game: Game, state: GameState, power: str) -> int:
-    """Sum of the IPC values of the land territories ``power`` controls."""
-    return game.territory_value(state.owners, power)
+    """What ``power`` would collect now (the engine's projection of the edition's income
+    items, ``Game.projected_income``)."""
+    return game.projected_income(state.owners, power)
 
 
 def _cargo_label(game: Game, unit: Unit) -> str:

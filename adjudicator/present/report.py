@@ -59,6 +59,7 @@ from ..model.events import (
     NoMovesReceived,
 )
 from ..model.game import Game
+from .wording import EVENT_TEXTS, event_text
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
     problem_text, raid_summary, render, retreat_reason,
@@ -598,8 +599,8 @@ def _income(console: Console, game: Game, events: list[Event],
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
-        before = game.territory_value(state_before.owners, key) if state_before else None
-        after = game.territory_value(state_after.owners, key) if state_after else None
+        before = game.projected_income(state_before.owners, key) if state_before else None
+        after = game.projected_income(state_after.owners, key) if state_after else None
         if before is None and after is not None:
             before = after - delta
         if after is None and before is not None:
@@ -665,7 +666,19 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     _placements(console, game, events)
     _income(console, game, events, state_before, state_after)
     _standing_orders(console, game, events)
+    _other_events(console, game, events)
     _victory(console, game, events)
+
+
+def _other_events(console: Console, game: Game, events: list[Event]) -> None:
+    """Events with a sentence in ``wording.EVENT_TEXTS`` (an edition's plug-ins add theirs
+    there): one line each, in the order they happened."""
+    rows = [ev for ev in events if ev.kind in EVENT_TEXTS]
+    if not rows:
+        return
+    _section(console, "Other events")
+    for ev in rows:
+        console.print(Text("  " + event_text(ev, game)))
 
 
 def _recording_console() -> Console:

@@ -223,6 +223,23 @@ def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | 
     return text
 
 
+# Events shown one per line in the report's "Other events" (by event ``kind``; the
+# template's placeholders are the event's fields, shown as in problems).  An edition's
+# plug-in adds the sentences of its own events here.
+EVENT_TEXTS: dict[str, str] = {
+    "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
+    "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+}
+
+
+def event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for an event of a kind in ``EVENT_TEXTS``."""
+    import attrs
+    params = attrs.asdict(event, recurse=False)
+    return render(EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")),
+                  _values(game, event.kind, params))
+
+
 def problem_line(problem: Problem, game: Game | None = None) -> str:
     """``line 3: error: ...`` (as ``pbem check`` prints it)."""
     where = f"line {problem.line}: " if problem.line else ""
