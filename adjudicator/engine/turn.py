@@ -177,4 +177,4 @@ def _final_state(ctx: TurnContext, state: GameState) -> GameState:
         ipcs=dict(sorted(board.ipcs.items())),
         standing_orders=dict(sorted(ctx.standing_orders.items())),
         winner=winner, turn_number=state.turn_number + 1,
-        relations=dict(sorted(board.relations.items())), extras=dict(state.extras))
+        relations=dict(sorted(board.relations.items())), extras=dict(sorted(board.extras.items())))

@@ -113,3 +113,38 @@ def move_range(board: Any, piece: Any, phase: str | None = None) -> int:
         return ut.move
     return ut.move + sum(h.move_bonus(board, piece, phase)
                          for h, _ in hooked(board.rules, (ut,), "move_bonus"))
+
+
+# -- persistent state an edition writes ---------------------------------------------------------
+
+_FLAGS: set[str] = set()
+_STATE: dict[str, tuple[type, str]] = {}     # key -> (value type, "edition" or "power")
+
+
+def declare_flag(name: str) -> str:
+    """Declare a persistent per-unit mark (``WorkingBoard.set_flag``)."""
+    _FLAGS.add(name)
+    return name
+
+
+def declare_state(key: str, kind: type, per_power: bool = False) -> str:
+    """Declare a persistent value (``WorkingBoard.write_state``): its type (int, str, bool,
+    list or dict of plain values) and whether it is kept per power."""
+    _STATE[key] = (kind, "power" if per_power else "edition")
+    return key
+
+
+def declared_flag(name: str) -> None:
+    if name not in _FLAGS:
+        raise ValueError(f"unit flag {name!r} was not declared (turn_rules.declare_flag)")
+
+
+def checked_state(key: str, value: Any, power: str | None) -> None:
+    declared = _STATE.get(key)
+    if declared is None:
+        raise ValueError(f"state {key!r} was not declared (turn_rules.declare_state)")
+    kind, scope = declared
+    if (scope == "power") != (power is not None):
+        raise ValueError(f"state {key!r} is kept per {scope}")
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"state {key!r} takes a {kind.__name__}, not {value!r}")
