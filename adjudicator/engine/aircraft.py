@@ -12,7 +12,7 @@ carrier move it relied on is mandatory."""
 
 from __future__ import annotations
 
-from ..model.events import AircraftLost, Landed
+from ..model.events import AircraftLost, Captured, Landed
 from ..model.orders import Move
 from ..model.units import Domain
 from .battles import battle_needed, find_deck
@@ -125,6 +125,8 @@ def check_combat_moves(ctx: TurnContext) -> None:
     board = ctx.board
     landing_zones = {l.zone for l in ctx.landings}
     landed_cargo = {uid for l in ctx.landings for uid in l.cargo}
+    # a sea zone the combat move took (an edition's rule capturing on entry) is a purpose too
+    taken = {e.territory for e in ctx.events if isinstance(e, Captured) and e.by == ctx.power}
     air: list[Piece] = []
     for piece in sorted([p for p in board.pieces.values()
                          if p.owner == ctx.power and "combat" in p.moved_in], key=lambda p: p.uid):
@@ -138,7 +140,8 @@ def check_combat_moves(ctx: TurnContext) -> None:
                 ctx.error(line, "air_no_battle", unit=ut.key, space=piece.space)
         elif ut.domain == Domain.SEA:
             fights = bool(board.enemies_at(piece.space))
-            if not (fights or piece.space in landing_zones or piece.start_space in ctx.contested_at_start):
+            if not (fights or piece.space in landing_zones or piece.space in taken
+                    or piece.start_space in ctx.contested_at_start):
                 ctx.error(line, "ship_no_battle", unit=ut.key, space=piece.space)
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
             ctx.error(line, "cargo_not_unloaded", unit=ut.key)

@@ -89,7 +89,10 @@ def income_lines(inc: IncomeContext, names: Iterable[str] | None = None) -> list
 
 def projected_income(game: Game, owners: Mapping[str, str], power: str) -> int:
     """What ``power`` would collect with ``owners`` in control (its capital held), from
-    the items that depend only on the board: what reports show as a power's income."""
+    the items that depend only on the board: what reports show as a power's income.  An
+    owner that does not play (a nation) has none."""
+    if power not in game.ruleset.powers:
+        return 0
     inc = IncomeContext(game, owners, power)
     return sum(a for _, _, a in income_lines(
         inc, [n for n in game.ruleset.plan.income if n in PROJECTED]))

@@ -28,9 +28,10 @@ RAID_STAGES = (("aa_fire",),)
 def target_factory(ctx: TurnContext, territory: str) -> Piece | None:
     """The enemy factory a raid on ``territory`` damages (the first that can be damaged)."""
     board = ctx.board
+    damages = board.rules.plan.raid in DAMAGING
     for p in board.factories_at(territory):
         ipc = board.map[territory].ipc
-        if board.enemy_of(ctx.power, p.owner) and damage_cap(board.utype(p), ipc) > 0:
+        if board.enemy_of(ctx.power, p.owner) and (not damages or damage_cap(board.utype(p), ipc) > 0):
             return p
     return None
 
@@ -105,19 +106,23 @@ def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
 
 
 RaidEffect = Callable[[TurnContext, str, str, Piece, tuple[int, ...]], None]
-# What the surviving bombers' dice do, by the name ``[turn] raid`` gives.
+# What the surviving bombers' dice do, by the name ``[turn] raid`` gives; ``DAMAGING``: the
+# effects that damage the factory (a raid needs one that can still be damaged).
 RAID_EFFECTS: dict[str, RaidEffect] = {}
+DAMAGING: set[str] = set()
 
 
-def raid_effect(name: str):
+def raid_effect(name: str, damages_factory: bool = False):
     """Decorator: register what a raid's bombing dice do under ``name``."""
     def wrap(fn: RaidEffect) -> RaidEffect:
         RAID_EFFECTS[name] = fn
+        if damages_factory:
+            DAMAGING.add(name)
         return fn
     return wrap
 
 
-@raid_effect("factory_damage")
+@raid_effect("factory_damage", damages_factory=True)
 def damage_factory(ctx: TurnContext, battle: str, space: str, factory: Piece,
                    faces: tuple[int, ...]) -> None:
     """The dice's total is added to the factory's damage, up to its cap (1942)."""

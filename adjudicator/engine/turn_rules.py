@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+import attrs
+
 __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
@@ -148,3 +150,57 @@ def checked_state(key: str, value: Any, power: str | None) -> None:
         raise ValueError(f"state {key!r} is kept per {scope}")
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ValueError(f"state {key!r} takes a {kind.__name__}, not {value!r}")
+
+
+# -- standing orders of an edition's own kinds --------------------------------------------------
+
+@attrs.frozen
+class StandingKind:
+    """A kind of standing order: its ``name``, the values a power may choose and the
+    ``default`` that applies until the power writes one (documented in ``doc``)."""
+
+    name: str
+    default: str
+    values: tuple[str, ...]
+    doc: str = ""
+
+
+_STANDING: dict[str, StandingKind] = {}
+
+
+def declare_standing(name: str, default: str, values: tuple[str, ...], doc: str = "") -> StandingKind:
+    """Declare a kind of standing order with its documented default."""
+    if default not in values:
+        raise ValueError(f"standing order {name!r}: default {default!r} is not one of {values}")
+    found = _STANDING[name] = StandingKind(name, default, tuple(values), doc)
+    return found
+
+
+def standing_kinds() -> dict[str, StandingKind]:
+    return dict(_STANDING)
+
+
+def standing_choice(ctx: Any, power: str, name: str, space: str | None = None) -> str:
+    """What ``power``'s standing order of kind ``name`` says for ``space``: the order it
+    wrote (for the space, else for everywhere; the phasing power's orders of this turn
+    first), else the kind's default."""
+    if power == ctx.power:
+        mine = [c for c in ctx.orders.standing_choices if c.name == name]
+        found = ([c for c in mine if c.space == space]
+                 or [c for c in mine if c.space is None and space is not None])
+        if found:
+            return found[-1].value
+    standing = ctx.standing_orders.get(power)
+    found = standing.choice(name, space) if standing is not None else None
+    return found.value if found is not None else _STANDING[name].default
+
+
+def check_standing_choices(ctx: Any) -> None:
+    """Every standing order of an edition kind names a declared kind and one of its values."""
+    for order in ctx.orders.standing_choices:
+        kind = _STANDING.get(order.name)
+        if kind is None:
+            ctx.error(order.line, "standing_unknown", name=order.name)
+        elif order.value not in kind.values:
+            ctx.error(order.line, "standing_bad_value", name=order.name, value=order.value,
+                      values=list(kind.values))

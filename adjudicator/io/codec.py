@@ -49,6 +49,14 @@ class DecodeError(StateFileError):
 converter = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={tuple: list})
 
 
+def _standing_orders_hook():
+    """Standing orders omit ``choices`` when a power has none (turn files of editions
+    without standing orders of their own stay as they were)."""
+    from cattrs.gen import make_dict_unstructure_fn, override
+    return make_dict_unstructure_fn(StandingOrders, converter,
+                                    choices=override(omit_if_default=True))
+
+
 def _strict(expected: type, label: str):
     def hook(value, _type):
         if type(value) is not expected:
@@ -154,6 +162,7 @@ def _structure_event(data, cls):
 
 
 converter.register_unstructure_hook_func(_is_event, _unstructure_event)
+converter.register_unstructure_hook(StandingOrders, _standing_orders_hook())
 converter.register_structure_hook_func(_is_event, _structure_event)
 
 

@@ -106,7 +106,7 @@ def power_name(game: Game, key: str | None) -> str:
     """Display name of a power ("Soviet Union"); the key itself if unknown; "neutral" for None."""
     if not key:
         return "neutral"
-    power = game.ruleset.powers.get(key)
+    power = game.ruleset.powers.get(key) or game.ruleset.nations.get(key)
     return power.name if power else key
 
 

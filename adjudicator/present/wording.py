@@ -23,6 +23,8 @@ PROBLEMS: dict[str, str] = {
     "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {count} other order(s)",
     "concede_with_orders": "'concede' stands alone: remove the {count} other order(s)",
     "concede_without_opponent": "a concession needs exactly one other side to win",
+    "standing_unknown": "this edition has no standing order '{name}'",
+    "standing_bad_value": "standing order '{name}' takes one of {values}, not '{value}'",
     "orders_of_another_power": "it is {power}'s turn, but every move is of {orders_for}'s "
                                "units: these look like {orders_for}'s orders (nothing else "
                                "was checked)",
@@ -173,7 +175,7 @@ def units_text(game: Game | None, units: Mapping[str, int]) -> str:
 def power_name(game: Game | None, key: str | None) -> str:
     if not key:
         return "neutral"
-    power = game.ruleset.powers.get(key) if game else None
+    power = (game.ruleset.powers.get(key) or game.ruleset.nations.get(key)) if game else None
     return power.name if power else key
 
 
