@@ -207,3 +207,12 @@ def test_the_cli_plays_signs_verifies_and_reports_it(tidewar, tmp_path, capsys):
     code, out = pbem(capsys, "show", "-g", game)
     assert code == 0, out
     assert "Toll Lane" in out
+
+
+def test_a_barge_carries_one_wagon_or_two_other_units(tidewar):
+    """``cargo = { slots = 2, large_size = 2 }``: a large unit takes both slots."""
+    state = initial_state(tidewar, "t")
+    assert errors(tidewar, state, "noncombat:\nload 2 sol Redholm -> Red Roads") == []
+    assert errors(tidewar, state, "noncombat:\nload 1 wgn Redholm -> Red Roads") == []
+    assert errors(tidewar, state, "noncombat:\nload 1 wgn, 1 sol Redholm -> Red Roads") \
+        == [("no_transport_room", 2)]

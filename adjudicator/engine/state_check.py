@@ -69,7 +69,6 @@ def _cargo_problems(game: Game, space: str, unit) -> list[str]:
     if any(c.domain != rule.domain or (rule.only_types and c.key not in rule.only_types)
            for c in cargo_types):
         found.append(f"{ut.name} in {space} carries units it cannot carry")
-    large = sum(1 for c in cargo_types if c.cargo_size == "large")
-    if len(cargo_types) > rule.slots or (rule.large_slots is not None and large > rule.large_slots):
+    if rule.problem(cargo_types):
         found.append(f"{ut.name} in {space} is over capacity")
     return found

@@ -272,7 +272,7 @@ class WorkingBoard:
         if rule is None:
             return 0, 0
         cargo = self.cargo_of(carrier)
-        free = rule.slots - len(cargo)
+        free = rule.slots - sum(rule.size(self.utype(c)) for c in cargo)
         if rule.large_slots is None:
             return free, None
         large = sum(1 for c in cargo if self.utype(c).cargo_size == "large")
@@ -287,7 +287,7 @@ class WorkingBoard:
         if (rule.only_types and ctype.key not in rule.only_types) or ctype.key in rule.except_types:
             return False
         free, large_free = self.free_slots(carrier)
-        if free <= 0:
+        if free < rule.size(ctype):
             return False
         if ctype.cargo_size == "large" and large_free is not None and large_free <= 0:
             return False

@@ -353,12 +353,15 @@ class _Builder:
         large = self.field(f, e + " cargo", raw, "large_slots", int, None)
         only = self.str_list(f, e + " cargo", raw, "only_types") if isinstance(raw, dict) else ()
         excluded = self.str_list(f, e + " cargo", raw, "except_types") if isinstance(raw, dict) else ()
+        size = self.field(f, e + " cargo", raw, "large_size", int, 1) or 1
         if slots is not None and slots < 1:
             self.err(f, e, "cargo slots must be at least 1")
+        if slots is not None and not 1 <= size <= slots:
+            self.err(f, e, "cargo large_size must be between 1 and slots")
         if domain is None or slots is None:
             return None
         return CargoRule(domain=domain, slots=slots, large_slots=large, only_types=only,
-                         except_types=excluded)
+                         except_types=excluded, large_size=size)
 
     # map.toml: territories ----------------------------------------------
     def territories(self) -> dict[str, Territory]:
