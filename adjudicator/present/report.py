@@ -657,17 +657,59 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     events = list(events)
     _header(console, game, events, state_before)
     _skipped(console, game, events)
-    _purchases(console, game, events)
-    _moves(console, game, events, "combat", "Combat moves")
-    _battles(console, game, events)
-    _territory_changes(console, game, events)
-    _moves(console, game, events, "noncombat", "Noncombat moves")
-    _aircraft(console, game, events)
-    _placements(console, game, events)
-    _income(console, game, events, state_before, state_after)
+    plan = game.ruleset.plan
+    shown: set = set()
+    for step in (plan.steps + plan.round_end) or STANDARD_STEPS:
+        for section in REPORT_SECTIONS.get(step, ()):
+            if section not in shown:
+                shown.add(section)
+                section(console, game, events, state_before, state_after)
     _standing_orders(console, game, events)
     _other_events(console, game, events)
     _victory(console, game, events)
+
+
+def _s_purchases(console, game, events, before, after):
+    _purchases(console, game, events)
+
+
+def _s_combat_moves(console, game, events, before, after):
+    _moves(console, game, events, "combat", "Combat moves")
+
+
+def _s_battles(console, game, events, before, after):
+    _battles(console, game, events)
+    _territory_changes(console, game, events)
+
+
+def _s_noncombat_moves(console, game, events, before, after):
+    _moves(console, game, events, "noncombat", "Noncombat moves")
+
+
+def _s_aircraft(console, game, events, before, after):
+    _aircraft(console, game, events)
+
+
+def _s_placements(console, game, events, before, after):
+    _placements(console, game, events)
+
+
+# The report's sections for each turn step an edition lists, in the order of its steps (a
+# plug-in registers the sections of its own steps here; events no section shows are listed
+# under "Other events" when ``wording.EVENT_TEXTS`` has their sentence).  The aircraft
+# section goes with the noncombat move: landings end the flights.  A game without steps
+# (a bare test game) shows the sections of the standard turn.
+REPORT_SECTIONS: dict[str, tuple] = {
+    "purchase": (_s_purchases,),
+    "combat_move": (_s_combat_moves,),
+    "conduct_combat": (_s_battles,),
+    "noncombat_move": (_s_noncombat_moves, _s_aircraft),
+    "mobilize": (_s_placements,),
+    "land_aircraft": (_s_aircraft,),
+    "collect_income": (_income,),
+}
+STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
+                  "land_aircraft", "collect_income")
 
 
 def _other_events(console: Console, game: Game, events: list[Event]) -> None:
