@@ -216,3 +216,14 @@ def test_a_barge_carries_one_wagon_or_two_other_units(tidewar):
     assert errors(tidewar, state, "noncombat:\nload 1 wgn Redholm -> Red Roads") == []
     assert errors(tidewar, state, "noncombat:\nload 1 wgn, 1 sol Redholm -> Red Roads") \
         == [("no_transport_room", 2)]
+
+
+def test_rules_and_odds_commands_know_it(tidewar, capsys):
+    code, out = pbem(capsys, "rules", "--ruleset", "tidewar")
+    assert code == 0, out
+    flat = " ".join(out.split())
+    assert "rule sea_lanes:" in flat
+    assert "standing order toll: one of collect, waive; default collect." in flat
+    code, out = pbem(capsys, "odds", "--ruleset", "tidewar", "--sea", "1 frg", "vs", "1 frg")
+    assert code == 0, out
+    assert "40.0" in out          # 2/5, as in test_exact_odds_of_its_sea_battle
