@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..model.events import Captured, Plundered, UnitsCaptured
 from .context import TurnContext
-from .turn_rules import hooked
+from .turn_rules import ability_hooks, hooked
 from .working import count_types
 
 
@@ -85,9 +85,8 @@ def _units_captured(ctx: TurnContext, territory: str, new_owner: str,
                     with_captured: bool) -> None:
     board = ctx.board
     taken = [p for p in board.at(territory)
-             if board.utype(p).has("captured_with_territory") and p.owner != new_owner
-             and (board.enemy_of(new_owner, p.owner) or board.utype(p).has("factory")
-                  or (with_captured and p.captured))]
+             if any(a.changes_owner(board, p, new_owner, with_captured)
+                    for a, _ in ability_hooks(board.utype(p), "changes_owner"))]
     by_owner: dict[str, list] = {}
     for p in taken:
         by_owner.setdefault(p.owner, []).append(p)
