@@ -74,7 +74,7 @@ def test_a_warship_takes_a_lane_on_entry_and_the_capture_triggers_rules(tidewar)
     assert after.owners["Toll Lane"] == "red"
     # on_capture: every taking warship is marked, the taker's count of lanes goes up
     assert {u.flags for u in after.units["Toll Lane"]} == {("lane_keeper",)}
-    assert after.extras == {"lanes_taken": {"red": 1}}
+    assert after.extras == {"lanes_taken": {"red": 1}, "turns_played": {"red": 1}}
     # income: territories (5 + 2) into red's main economy, tolls into its second one
     income = next(e for e in result.events if isinstance(e, IncomeCollected))
     assert income.items == (("territories", 7),)
@@ -154,7 +154,7 @@ def test_after_battle_writes_the_editions_state(tidewar):
     result = play(tidewar, state, "combat:\nmove 2 frg Red Roads -> Toll Lane",
                   dice=[5, 6, 1, 5, 1])
     assert result.state.owners["Toll Lane"] == "blue"
-    assert result.state.extras == {"lanes_held": ["Toll Lane"]}
+    assert result.state.extras["lanes_held"] == ["Toll Lane"]
 
 
 def test_the_report_reads_the_events(tidewar):
@@ -227,3 +227,20 @@ def test_rules_and_odds_commands_know_it(tidewar, capsys):
     code, out = pbem(capsys, "odds", "--ruleset", "tidewar", "--sea", "1 frg", "vs", "1 frg")
     assert code == 0, out
     assert "40.0" in out          # 2/5, as in test_exact_odds_of_its_sea_battle
+
+
+def test_the_engine_refuses_unknown_rules_and_raid_effects(tmp_path):
+    """Data naming an edition rule or a raid effect nobody registered is refused, saying which."""
+    import shutil
+    from adjudicator.model.errors import DataError
+    copy = tmp_path / "tidewar2"
+    shutil.copytree(DATA, copy)
+    game_toml = copy / "game.toml"
+    text = game_toml.read_text(encoding="utf-8")
+    game_toml.write_text(text.replace('raid = "treasury"', 'raid = "plunder"')
+                         .replace('"grey_neutrality"]', '"grey_neutrality", "mystery"]'),
+                         encoding="utf-8")
+    with pytest.raises(DataError) as found:
+        load_game(str(copy))
+    assert "unknown rule 'mystery'" in str(found.value)
+    assert "unknown raid effect 'plunder'" in str(found.value)

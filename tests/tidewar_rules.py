@@ -9,7 +9,8 @@ knows these names.
   lanes taken (per-power persistent state) goes up; a ``lane_keeper`` moves one space
   further (``move_bonus``); after a sea battle the defender won in a lane its owner holds,
   the lane counts as "held" (``after_battle``, per-edition state).  Original yards place two
-  more units (``placement_capacity``).
+  more units (``placement_capacity``).  At the end of every income step (``at_step``) the
+  power's count of turns played goes up.
 * ``grey_neutrality`` (edition rule): grey's land (a nation that does not play) may not be
   entered by anyone (``may_enter``).
 * ``tolls`` (income item, rolls dice): one die per lane the power controls; each 4 or more
@@ -42,6 +43,7 @@ from adjudicator.present import wording
 KEEPER = declare_flag("lane_keeper")
 LANES_TAKEN = declare_state("lanes_taken", int, per_power=True)
 LANES_HELD = declare_state("lanes_held", list)
+TURNS = declare_state("turns_played", int, per_power=True)
 TOLL = declare_standing("toll", "collect", ("collect", "waive"),
                         "Whether the power collects its lanes' tolls (default: collect).")
 
@@ -102,6 +104,12 @@ class SeaLanes(Rule):
 
     def placement_capacity(self, ctx, space, owner, origin, unit_type, base):
         return base + 2 if origin == owner else base
+
+    def at_step(self, ctx, point, step):
+        """A trigger point: at the end of collecting income, count the power's turns."""
+        if point == "end" and step == "collect_income":
+            board = ctx.board
+            board.write_state(TURNS, board.read_state(TURNS, ctx.power, 0) + 1, power=ctx.power)
 
 
 @register_rule
