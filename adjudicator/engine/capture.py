@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..model.events import Captured, Plundered, UnitsCaptured
 from .context import TurnContext
-from .turn_rules import ability_hooks, hooked
+from .turn_rules import ability_hooks, any_hook, hooked, rules_with
 from .working import count_types
 
 
@@ -74,6 +74,9 @@ def set_owner(ctx: TurnContext, territory: str, new_owner: str, previous: str | 
     ctx.emit(Captured(territory, new_owner, previous or "", board.map[territory].ipc, liberated))
     _units_captured(ctx, territory, new_owner, with_captured)
     here = {p.type: board.utype(p) for p in board.at(territory, include_cargo=True)}
+    if not rules_with(board.rules, "on_capture") and not any(
+            any_hook(board.rules, ut, "on_capture") for ut in here.values()):
+        return
     done = set()
     for hook, _ in hooked(board.rules, here.values(), "on_capture"):
         if id(hook) not in done:
@@ -85,8 +88,9 @@ def _units_captured(ctx: TurnContext, territory: str, new_owner: str,
                     with_captured: bool) -> None:
     board = ctx.board
     taken = [p for p in board.at(territory)
-             if any(a.changes_owner(board, p, new_owner, with_captured)
-                    for a, _ in ability_hooks(board.utype(p), "changes_owner"))]
+             if any_hook(board.rules, board.utype(p), "changes_owner")
+             and any(a.changes_owner(board, p, new_owner, with_captured)
+                     for a, _ in ability_hooks(board.utype(p), "changes_owner"))]
     by_owner: dict[str, list] = {}
     for p in taken:
         by_owner.setdefault(p.owner, []).append(p)

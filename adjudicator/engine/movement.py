@@ -18,7 +18,7 @@ from .abilities.movement_rules import may_end_noncombat_in_hostile
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
-from .turn_rules import hooked, move_range
+from .turn_rules import any_hook, hooked, move_range
 from .working import Piece, WorkingBoard, count_types
 
 __all__ = ["OrderFailed", "run_order", "select", "may_move", "check_path", "canal_open",
@@ -253,7 +253,10 @@ def check_entries(ctx: TurnContext, pieces: list[Piece], path: tuple[str, ...],
     ``path`` after the first; the first refusal fails the order."""
     board = ctx.board
     for piece in pieces:
-        for ability, _ in hooked(board.rules, (board.utype(piece),), "may_enter"):
+        ut = board.utype(piece)
+        if not any_hook(board.rules, ut, "may_enter"):
+            continue
+        for ability, _ in hooked(board.rules, (ut,), "may_enter"):
             for space in path[1:]:
                 code = ability.may_enter(ctx, piece, space, path, phase)
                 if code:
@@ -264,6 +267,8 @@ def entered(ctx: TurnContext, pieces: list[Piece], path: tuple[str, ...], phase:
     """The ``on_enter`` hooks, space by space along ``path``, once the move is made."""
     board = ctx.board
     types = {p.type: board.utype(p) for p in pieces}
+    if not any(any_hook(board.rules, ut, "on_enter") for ut in types.values()):
+        return
     found = list({id(a): a for a, _ in hooked(board.rules, types.values(), "on_enter")}.values())
     for space in path[1:] if found else ():
         for ability in found:

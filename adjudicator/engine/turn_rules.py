@@ -111,10 +111,23 @@ def move_range(board: Any, piece: Any, phase: str | None = None) -> int:
     """``piece``'s movement allowance: its type's ``move`` plus every ``move_bonus`` (an
     edition's rules, the unit's abilities)."""
     ut = board.rules.units[piece.type]
-    if not board.rules.plan.rules and not ut.abilities:
+    if not any_hook(board.rules, ut, "move_bonus"):
         return ut.move
     return ut.move + sum(h.move_bonus(board, piece, phase)
                          for h, _ in hooked(board.rules, (ut,), "move_bonus"))
+
+
+_ANY: dict[tuple, bool] = {}
+
+
+def any_hook(ruleset: Any, unit_type: Any, hook: str) -> bool:
+    """Whether an edition rule or one of ``unit_type``'s abilities implements ``hook``
+    (cached: the engine asks for every piece it moves)."""
+    key = (ruleset.plan.rules, unit_type.abilities, hook)
+    found = _ANY.get(key)
+    if found is None:
+        found = _ANY[key] = bool(rules_with(ruleset, hook) or ability_hooks(unit_type, hook))
+    return found
 
 
 # -- persistent state an edition writes ---------------------------------------------------------
