@@ -12,6 +12,8 @@ carrier move it relied on is mandatory."""
 
 from __future__ import annotations
 
+import attrs
+
 from ..model.events import AircraftLost, Captured, Landed
 from ..model.orders import Move
 from ..model.units import Domain
@@ -19,6 +21,20 @@ from .battles import battle_needed, find_deck
 from .context import TurnContext
 from .turn_rules import move_range
 from .working import Piece
+
+
+@attrs.define
+class Flights:
+    """The aircraft's per-turn state: the noncombat order line that moved each aircraft
+    (uid -> line), and the carrier each was promised by the landing plan (uid -> (zone,
+    line))."""
+
+    explicit_moves: dict[int, int] = attrs.field(factory=dict)
+    carrier_duties: dict[int, tuple[str, int]] = attrs.field(factory=dict)
+
+
+def flights(ctx: TurnContext) -> Flights:
+    return ctx.mechanic("aircraft", Flights)
 
 
 def air_paths(ctx: TurnContext, start: str, max_range: int) -> dict[str, tuple[str, ...]]:
@@ -115,7 +131,7 @@ def check_landing_plan(ctx: TurnContext, air: list[Piece]) -> None:
         room[zone] -= 1
         if zone in planned and not any(board.free_slots(c)[0] for c in board.at(zone)
                                        if board.utype(c).has("carries_air")):
-            ctx.carrier_duties[piece.uid] = (zone, piece.order_line)
+            flights(ctx).carrier_duties[piece.uid] = (zone, piece.order_line)
 
 
 def check_combat_moves(ctx: TurnContext) -> None:
@@ -174,14 +190,14 @@ def land_aircraft(ctx: TurnContext) -> None:
         elif can_land_at(ctx, piece, piece.space, {}):
             continue
         ut = board.utype(piece)
-        line = ctx.explicit_air_moves.get(piece.uid)
+        line = flights(ctx).explicit_moves.get(piece.uid)
         if line is not None and ctx.checking:
             ctx.error(line, "air_cannot_land_there", unit=ut.key, space=piece.space)
             continue
         path = nearest_landing(ctx, piece, {})
         if path is None:
-            if ctx.checking and piece.uid in ctx.carrier_duties:
-                zone, duty_line = ctx.carrier_duties[piece.uid]
+            if ctx.checking and piece.uid in flights(ctx).carrier_duties:
+                zone, duty_line = flights(ctx).carrier_duties[piece.uid]
                 ctx.error(duty_line, "carrier_duty_unmet", unit=ut.key, zone=zone)
             board.remove(piece)
             ctx.emit(AircraftLost(piece.owner, piece.space, {piece.type: 1}, "no_landing"))

@@ -15,6 +15,7 @@ from ..model.orders import Load, Move, Phase, Unload, UnitGroup
 from ..model.units import Domain
 from .abilities.base import hooks
 from .abilities.movement_rules import may_end_noncombat_in_hostile
+from .aircraft import flights
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
@@ -236,7 +237,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         for cargo in board.cargo_of(piece):
             cargo.space = order.destination
         if board.utype(piece).domain == Domain.AIR and phase == NONCOMBAT:
-            ctx.explicit_air_moves[piece.uid] = order.line
+            flights(ctx).explicit_moves[piece.uid] = order.line
     if phase == COMBAT:
         ctx.attack_lines.setdefault(order.destination, order.line)
     ctx.emit(Moved(ctx.power, phase, count_types(pieces), tuple(order.path), order.line))
