@@ -19,7 +19,7 @@ from .aircraft import flights
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
-from .turn_rules import any_hook, hooked, move_range
+from .turn_rules import ability_hooks, any_hook, hooked, move_range
 from .working import Piece, WorkingBoard, count_types
 
 __all__ = ["OrderFailed", "run_order", "select", "may_move", "check_path", "canal_open",
@@ -142,12 +142,14 @@ def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], ph
     for i, s in enumerate(steps[:-1]):
         if board.is_friendly_territory(s, power):
             continue
-        if not ut.has("blitz"):
-            raise OrderFailed("must_stop_in_enemy", unit=ut.key, space=s)
-        if i != 0:
-            raise OrderFailed("blitz_not_first", space=s)
-        if board.enemies_at(s, power):
-            raise OrderFailed("blitz_blocked", space=s)
+        # an ability may let the unit pass through (blitz); otherwise it stops here
+        why: tuple | None = ("must_stop_in_enemy", {"unit": ut.key, "space": s})
+        for ability, _ in ability_hooks(ut, "passes_through"):
+            why = ability.passes_through(board, piece, s, i)
+            if why is None:
+                break
+        if why is not None:
+            raise OrderFailed(why[0], **why[1])
         blitzed.append(s)
     dest = steps[-1]
     if not board.is_enemy_territory(dest, power) and not blitzed:

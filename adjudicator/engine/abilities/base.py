@@ -12,6 +12,8 @@ in ``units.toml``).  It declares its parameters (``params``: name -> (type, defa
   hands (``engine.capture.set_owner``, after the units captured with it changed owner);
 * ``changes_owner(board, piece, new_owner, with_captured)`` -- whether it goes to the new
   owner with its territory (``captured_with_territory``);
+* ``passes_through(board, piece, space, index)`` -- None if a land unit may move on
+  through an enemy territory on its path, else ``(problem code, params)`` (``blitz``);
 * ``may_enter(ctx, piece, space, path, phase)``, ``on_enter(ctx, pieces, space, path,
   phase)``, ``move_bonus(board, piece, phase)`` -- movement, as the edition rules of
   ``engine.turn_rules`` (which also lists the hooks of the whole turn);

@@ -15,7 +15,16 @@ from .base import Ability, register
 class Blitz(Ability):
     name = "blitz"
     doc = ("May move through an empty enemy territory as the first step of a combat move, "
-           "capturing it (rule in engine.movement.check_land_path).")
+           "capturing it (engine.movement.check_land_path asks ``passes_through``).")
+
+    def passes_through(self, board, piece, space: str, index: int):
+        """None if ``piece`` may pass through enemy ``space`` (the ``index``-th step of its
+        path, from 0), else ``(problem code, params)``."""
+        if index != 0:
+            return "blitz_not_first", {"space": space}
+        if board.enemies_at(space, piece.owner):
+            return "blitz_blocked", {"space": space}
+        return None
 
 
 @register
