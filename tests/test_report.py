@@ -14,7 +14,9 @@ from rich.console import Console
 from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
 from adjudicator.model.events import (
+    EconomyIncome,
     LowLuckRolled,
+    TreasuryRaided,
     OrderReduced,
     AircraftLost,
     BattleEnded,
@@ -190,6 +192,10 @@ def make_events():
                              "blocked": 0}),
         IncomeCollected(power="germany", income=20, total=48, reason="",
                         items=(("territories", 20),)),
+        EconomyIncome(power="germany", economy="germany_reserve", income=3, total=3,
+                      items=(("tolls", 3),)),
+        TreasuryRaided(battle="Karelia (raid)", space="Karelia", power="ussr", rolls=(3, 5),
+                       lost=8, total=2),
         StandingOrdersChanged(power="germany", count=3),
         VictoryDeclared(side="Axis", rule="capitals", territories=("Russia", "United Kingdom")),
         Repaired(power="germany", space="Germany", points=2, cost=2, ipcs_left=20),
@@ -212,8 +218,19 @@ def text_of(events=None, **kw):
 
 
 def test_fixture_covers_every_event_kind():
+    """Every event the package defines (a test edition's plug-in may add its own)."""
     kinds = {type(ev).kind for ev in make_events()}
-    assert kinds == set(all_event_classes()) - {"event"}
+    ours = {k for k, cls in all_event_classes().items()
+            if cls.__module__ == "adjudicator.model.events"}
+    assert kinds == ours - {"event"}
+
+
+def test_other_events_read_their_wording():
+    """Events with a sentence in ``wording.EVENT_TEXTS`` get one line each, from the event
+    alone (a second economy's income, a raid on the treasury)."""
+    text = text_of()
+    assert "Germany collects 3 IPCs in its germany_reserve economy (3 now)" in text
+    assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
 
 
 def test_header_shows_power_round_and_ipcs():

@@ -47,17 +47,15 @@ def _cargo_problem(carrier, cargo: tuple[UnitGroup, ...], types) -> str | None:
     rule = carrier.cargo
     if rule is None:
         return f"{carrier.display_plural} carry nothing"
-    large = 0
     for group in cargo:
         t = types[group.type]
         if t.domain != rule.domain or group.type in rule.except_types or \
                 (rule.only_types and group.type not in rule.only_types):
             return f"{carrier.display_plural} cannot carry {t.display_plural}"
-        large += group.count if t.cargo_size == "large" else 0
-    total = sum(g.count for g in cargo)
-    if total > rule.slots:
+    why = rule.problem([types[g.type] for g in cargo for _ in range(g.count)])
+    if why == "slots":
         return f"one {carrier.name} carries at most {rule.slots} units"
-    if rule.large_slots is not None and large > rule.large_slots:
+    if why == "large":
         return f"one {carrier.name} carries at most {rule.large_slots} large unit(s)"
     return None
 

@@ -35,7 +35,22 @@ def cmd_rules(args, console: Console) -> int:
     for i, ruling in enumerate(game.ruleset.rulings, 1):
         console.print(f"  {i:2}. {escape(ruling if args.sources else plain_ruling(ruling))}",
                       highlight=False)
+    _edition_rules(game, console)
     return EXIT_OK
+
+
+def _edition_rules(game, console: Console) -> None:
+    """The edition's own rules (``[turn] rules``) and the standing orders they declared,
+    each with its documented default.  Nothing for an edition without them."""
+    from ..engine import turn_rules
+    for name in game.ruleset.plan.rules:
+        doc = getattr(turn_rules.get_rule(name), "doc", "")
+        console.print(f"  rule {name}: {doc}", markup=False)
+    kinds = set(game.ruleset.plan.order_kinds)
+    for kind in turn_rules.standing_kinds().values():
+        if kind.name in kinds or not kinds:
+            console.print(f"  standing order {kind.name}: one of {', '.join(kind.values)}; "
+                          f"default {kind.default}. {kind.doc}", markup=False)
 
 
 def register(sub) -> None:

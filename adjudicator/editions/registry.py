@@ -18,8 +18,6 @@ from ..model.errors import DataError
 from ..model.game import Game
 from ..model.orders import Order
 
-BATTLE_KINDS = ("strategic_bombing", "amphibious", "general")
-
 
 @attrs.frozen
 class Edition:
@@ -73,7 +71,8 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
     condition the data names.  Raises one ``DataError`` listing every problem."""
     # The engine is imported here, not with the registry, so that naming the editions
     # (``pbem --help``) does not load it.
-    from ..engine import abilities, income
+    from ..engine import abilities, income, raids, turn_rules
+    from ..engine.battles import BATTLE_KINDS
     from ..engine.combat import stepbase
     from ..engine.conditions import check_condition
     from ..engine.steps import STEPS
@@ -100,6 +99,12 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
                  for stage in plan.battle_stages for s in stage if s not in known_steps]
     problems += [f"game.toml: [turn] battle_kinds: unknown kind '{k}' (known: {', '.join(BATTLE_KINDS)})"
                  for k in plan.battle_kinds if k not in BATTLE_KINDS]
+    known_rules = turn_rules.known_rules()
+    problems += [f"game.toml: [turn] rules: unknown rule '{r}' (known: {', '.join(known_rules) or 'none'})"
+                 for r in plan.rules if r not in known_rules]
+    if plan.raid not in raids.RAID_EFFECTS:
+        problems.append(f"game.toml: [turn] raid: unknown raid effect '{plan.raid}' "
+                        f"(known: {', '.join(sorted(raids.RAID_EFFECTS))})")
     problems += [f"game.toml: [turn] income: unknown item '{i}' (known: {', '.join(sorted(income.ITEMS))})"
                  for i in plan.income if i not in income.ITEMS]
     kinds = order_kinds()
@@ -115,7 +120,8 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
         raise DataError(f"{len(problems)} problem(s) in game data {game.source_dir}:\n"
                         + "\n".join(f"  - {p}" for p in problems))
     ruleset = attrs.evolve(game.ruleset, units=units)
-    return attrs.evolve(game, ruleset=ruleset, edition=edition.name if edition else game.edition)
+    return attrs.evolve(game, ruleset=ruleset, edition=edition.name if edition else game.edition,
+                        income_projector=income.projected_income)
 
 
 def _unknown_territories(game: Game, cond, where: str) -> list[str]:

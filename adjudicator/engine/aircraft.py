@@ -12,12 +12,29 @@ carrier move it relied on is mandatory."""
 
 from __future__ import annotations
 
-from ..model.events import AircraftLost, Landed
+import attrs
+
+from ..model.events import AircraftLost, Captured, Landed
 from ..model.orders import Move
 from ..model.units import Domain
 from .battles import battle_needed, find_deck
 from .context import TurnContext
+from .turn_rules import move_range
 from .working import Piece
+
+
+@attrs.define
+class Flights:
+    """The aircraft's per-turn state: the noncombat order line that moved each aircraft
+    (uid -> line), and the carrier each was promised by the landing plan (uid -> (zone,
+    line))."""
+
+    explicit_moves: dict[int, int] = attrs.field(factory=dict)
+    carrier_duties: dict[int, tuple[str, int]] = attrs.field(factory=dict)
+
+
+def flights(ctx: TurnContext) -> Flights:
+    return ctx.mechanic("aircraft", Flights)
 
 
 def air_paths(ctx: TurnContext, start: str, max_range: int) -> dict[str, tuple[str, ...]]:
@@ -82,7 +99,7 @@ def existing_deck_room(ctx: TurnContext, zone: str, owner: str) -> int:
 
 
 def nearest_landing(ctx: TurnContext, piece: Piece, planned) -> tuple[str, ...] | None:
-    remaining = ctx.board.utype(piece).move - piece.moves_used
+    remaining = move_range(ctx.board, piece) - piece.moves_used
     paths = air_paths(ctx, piece.space, remaining)
     options = [p for s, p in paths.items() if can_land_at(ctx, piece, s, planned)]
     options.sort(key=lambda p: (len(p), ctx.board.map[p[-1]].is_sea, p[-1]))
@@ -96,7 +113,7 @@ def check_landing_plan(ctx: TurnContext, air: list[Piece]) -> None:
     planned = planned_deck_room(ctx)
     needs: list[tuple[Piece, list[str]]] = []
     for piece in air:
-        remaining = board.utype(piece).move - piece.moves_used
+        remaining = move_range(board, piece) - piece.moves_used
         reach = air_paths(ctx, piece.space, remaining)
         if any(can_land_on_ground(ctx, piece, s) for s in reach):
             continue
@@ -109,12 +126,12 @@ def check_landing_plan(ctx: TurnContext, air: list[Piece]) -> None:
         ut = board.utype(piece)
         if zone is None:
             ctx.error(piece.order_line, "air_no_landing", unit=ut.key, space=piece.space,
-                      moves=ut.move - piece.moves_used, decks=bool(decks))
+                      moves=move_range(board, piece) - piece.moves_used, decks=bool(decks))
             continue
         room[zone] -= 1
         if zone in planned and not any(board.free_slots(c)[0] for c in board.at(zone)
                                        if board.utype(c).has("carries_air")):
-            ctx.carrier_duties[piece.uid] = (zone, piece.order_line)
+            flights(ctx).carrier_duties[piece.uid] = (zone, piece.order_line)
 
 
 def check_combat_moves(ctx: TurnContext) -> None:
@@ -124,6 +141,8 @@ def check_combat_moves(ctx: TurnContext) -> None:
     board = ctx.board
     landing_zones = {l.zone for l in ctx.landings}
     landed_cargo = {uid for l in ctx.landings for uid in l.cargo}
+    # a sea zone the combat move took (an edition's rule capturing on entry) is a purpose too
+    taken = {e.territory for e in ctx.events if isinstance(e, Captured) and e.by == ctx.power}
     air: list[Piece] = []
     for piece in sorted([p for p in board.pieces.values()
                          if p.owner == ctx.power and "combat" in p.moved_in], key=lambda p: p.uid):
@@ -137,7 +156,8 @@ def check_combat_moves(ctx: TurnContext) -> None:
                 ctx.error(line, "air_no_battle", unit=ut.key, space=piece.space)
         elif ut.domain == Domain.SEA:
             fights = bool(board.enemies_at(piece.space))
-            if not (fights or piece.space in landing_zones or piece.start_space in ctx.contested_at_start):
+            if not (fights or piece.space in landing_zones or piece.space in taken
+                    or piece.start_space in ctx.contested_at_start):
                 ctx.error(line, "ship_no_battle", unit=ut.key, space=piece.space)
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
             ctx.error(line, "cargo_not_unloaded", unit=ut.key)
@@ -170,14 +190,14 @@ def land_aircraft(ctx: TurnContext) -> None:
         elif can_land_at(ctx, piece, piece.space, {}):
             continue
         ut = board.utype(piece)
-        line = ctx.explicit_air_moves.get(piece.uid)
+        line = flights(ctx).explicit_moves.get(piece.uid)
         if line is not None and ctx.checking:
             ctx.error(line, "air_cannot_land_there", unit=ut.key, space=piece.space)
             continue
         path = nearest_landing(ctx, piece, {})
         if path is None:
-            if ctx.checking and piece.uid in ctx.carrier_duties:
-                zone, duty_line = ctx.carrier_duties[piece.uid]
+            if ctx.checking and piece.uid in flights(ctx).carrier_duties:
+                zone, duty_line = flights(ctx).carrier_duties[piece.uid]
                 ctx.error(duty_line, "carrier_duty_unmet", unit=ut.key, zone=zone)
             board.remove(piece)
             ctx.emit(AircraftLost(piece.owner, piece.space, {piece.type: 1}, "no_landing"))

@@ -7,6 +7,10 @@ defending die misses), which is also the rulebook's test for a landing plan."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import attrs
+
 from ..model.dice import DiceSource
 from ..model.events import AircraftLost, BattleEnded, BattleStarted, Landed
 from ..model.orders import SubmergePolicy
@@ -16,6 +20,7 @@ from .capture import take_territory
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
 from .raids import fight_raid
+from .turn_rules import rules_with
 from .working import Piece, count_types
 
 
@@ -79,68 +84,125 @@ def battle_needed(ctx: TurnContext, space: str) -> bool:
     return land_battle_needed(ctx, space)
 
 
+BattleKind = Callable[[TurnContext, list[tuple[str, str]]], list[tuple[str, str]]]
+Fight = Callable[[TurnContext, str, "DiceSource | None", "CombatRun"], None]
+
+# Battle kinds by the names ``[turn] battle_kinds`` lists: each adds its battles, as
+# ``(space, fight)`` pairs, to the order so far; ``FIGHTS`` fights one by its fight name.
+BATTLE_KINDS: dict[str, BattleKind] = {}
+FIGHTS: dict[str, Fight] = {}
+
+
+def battle_kind(name: str):
+    """Decorator: register a battle kind (a function listing its battles in order)."""
+    def wrap(fn: BattleKind) -> BattleKind:
+        BATTLE_KINDS[name] = fn
+        return fn
+    return wrap
+
+
+def fight_kind(name: str):
+    """Decorator: register how a battle listed as ``(space, name)`` is fought."""
+    def wrap(fn: Fight) -> Fight:
+        FIGHTS[name] = fn
+        return fn
+    return wrap
+
+
+@attrs.define
+class CombatRun:
+    """What the battles of one conduct-combat step tell each other: sea zones where a
+    battle was fought, and those whose sea battle failed (their cargo stays aboard)."""
+
+    failed_zones: set[str] = attrs.field(factory=set)
+    fought_zones: set[str] = attrs.field(factory=set)
+
+
 def battle_order(ctx: TurnContext) -> list[tuple[str, str]]:
     """[(space, "raid"|"sea"|"land")] in the order they are fought: the edition's battle
-    kinds in order -- raids by the first line naming them; for each amphibious target, in
-    the order declared, the sea battle of every zone its cargo comes from, then its land
-    battle; then every other battle by the first order line naming it."""
-    board = ctx.board
+    kinds in order (``BATTLE_KINDS``)."""
     order: list[tuple[str, str]] = []
-    for kind in board.rules.plan.battle_kinds:
-        if kind == "strategic_bombing":
-            for space in sorted(ctx.raids, key=lambda s: ctx.attack_lines.get(s, 10**9)):
-                order.append((space, "raid"))
-        elif kind == "amphibious":
-            for landing in ctx.landings:
-                for feeder in ctx.landings:
-                    if feeder.target == landing.target and (feeder.zone, "sea") not in order:
-                        order.append((feeder.zone, "sea"))
-                if (landing.target, "land") not in order:
-                    order.append((landing.target, "land"))
-        elif kind == "general":
-            # a battle needs a unit of the phasing power there (not aboard) or a landing
-            here = board.spaces_of(ctx.power)
-            here.update(landing.target for landing in ctx.landings)
-            rest = []
-            for space in board.map.territories:
-                if space not in here:
-                    continue
-                k = "sea" if board.map[space].is_sea else "land"
-                if (space, k) not in order and battle_needed(ctx, space):
-                    rest.append((ctx.attack_lines.get(space, 10**9), space, k))
-            order.extend((space, k) for _, space, k in sorted(rest))
+    for kind in ctx.board.rules.plan.battle_kinds:
+        order.extend(BATTLE_KINDS[kind](ctx, order))
     return order
 
 
+@battle_kind("strategic_bombing")
+def _raids(ctx: TurnContext, order: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Raids, by the first line naming them."""
+    return [(space, "raid") for space in sorted(ctx.raids, key=lambda s: ctx.attack_lines.get(s, 10**9))]
+
+
+@battle_kind("amphibious")
+def _amphibious(ctx: TurnContext, order: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """For each amphibious target, in the order declared, the sea battle of every zone its
+    cargo comes from, then its land battle."""
+    found: list[tuple[str, str]] = []
+    for landing in ctx.landings:
+        for feeder in ctx.landings:
+            if feeder.target == landing.target and (feeder.zone, "sea") not in order + found:
+                found.append((feeder.zone, "sea"))
+        if (landing.target, "land") not in order + found:
+            found.append((landing.target, "land"))
+    return found
+
+
+@battle_kind("general")
+def _general(ctx: TurnContext, order: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Every other battle by the first order line naming it."""
+    board = ctx.board
+    # a battle needs a unit of the phasing power there (not aboard) or a landing
+    here = board.spaces_of(ctx.power)
+    here.update(landing.target for landing in ctx.landings)
+    rest = []
+    for space in board.map.territories:
+        if space not in here:
+            continue
+        k = "sea" if board.map[space].is_sea else "land"
+        if (space, k) not in order and battle_needed(ctx, space):
+            rest.append((ctx.attack_lines.get(space, 10**9), space, k))
+    return [(space, k) for _, space, k in sorted(rest)]
+
+
 def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
-    """Fight every battle in order.  Cargo goes ashore just before its target's land
-    battle, from every zone whose sea battle the attacker won, that had none, or that holds
-    no enemy surface warship after it (a stalemate of transports); cargo of a transport that
-    retreated or sank stays aboard or is lost.  If a sea part fails, the others still fight
-    the land battle (digest §5.3.1 step 3)."""
-    failed_zones: set[str] = set()
-    fought_zones: set[str] = set()
+    """Fight every battle in order (``FIGHTS``), then land defending aircraft whose carrier
+    sank."""
+    run = CombatRun()
     for space, kind in battle_order(ctx):
-        if kind == "raid":
-            fight_raid(ctx, space, dice)
-            continue
-        if kind == "sea":
-            if sea_battle_needed(ctx, space):
-                fought_zones.add(space)
-                outcome = fight(ctx, space, dice)
-                # Transports that stayed (or a stalemate against subs) may still unload:
-                # only enemy surface warships make a zone hostile (1941 §3.4, 1942 [L516]).
-                if outcome != "attacker_wins" and ctx.board.hostile_zone(space, ctx.power):
-                    failed_zones.add(space)
-            continue
-        landed = 0
-        for landing in ctx.landings:
-            if landing.target == space and landing.zone not in failed_zones:
-                landed += go_ashore(ctx, landing)
-        if land_battle_needed(ctx, space):
-            ships = bombarding_ships(ctx, space, fought_zones, landed)
-            fight(ctx, space, dice, bombard=ships)
+        FIGHTS[kind](ctx, space, dice, run)
     land_displaced_defenders(ctx)
+
+
+@fight_kind("raid")
+def _fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None, run: CombatRun) -> None:
+    fight_raid(ctx, space, dice)
+
+
+@fight_kind("sea")
+def _fight_sea(ctx: TurnContext, space: str, dice: DiceSource | None, run: CombatRun) -> None:
+    if sea_battle_needed(ctx, space):
+        run.fought_zones.add(space)
+        outcome = fight(ctx, space, dice)
+        # Transports that stayed (or a stalemate against subs) may still unload:
+        # only enemy surface warships make a zone hostile (1941 §3.4, 1942 [L516]).
+        if outcome != "attacker_wins" and ctx.board.hostile_zone(space, ctx.power):
+            run.failed_zones.add(space)
+
+
+@fight_kind("land")
+def _fight_land(ctx: TurnContext, space: str, dice: DiceSource | None, run: CombatRun) -> None:
+    """Cargo goes ashore just before its target's land battle, from every zone whose sea
+    battle the attacker won, that had none, or that holds no enemy surface warship after
+    it (a stalemate of transports); cargo of a transport that retreated or sank stays
+    aboard or is lost.  If a sea part fails, the others still fight the land battle
+    (digest §5.3.1 step 3)."""
+    landed = 0
+    for landing in ctx.landings:
+        if landing.target == space and landing.zone not in run.failed_zones:
+            landed += go_ashore(ctx, landing)
+    if land_battle_needed(ctx, space):
+        ships = bombarding_ships(ctx, space, run.fought_zones, landed)
+        fight(ctx, space, dice, bombard=ships)
 
 
 def go_ashore(ctx: TurnContext, landing: Landing) -> int:
@@ -327,6 +389,16 @@ def can_capture(ctx: TurnContext, pieces: list[Piece]) -> bool:
 
 def fight(ctx: TurnContext, space: str, dice: DiceSource | None,
           bombard: list[Piece] = ()) -> str:
+    """Fight the battle in ``space`` (or take it unopposed); then the ``after_battle``
+    trigger (edition rules, ``engine.turn_rules``) runs with the outcome."""
+    outcome = _fight(ctx, space, dice, bombard)
+    for rule in rules_with(ctx.board.rules, "after_battle"):
+        rule.after_battle(ctx, space, outcome)
+    return outcome
+
+
+def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
+           bombard: list[Piece] = ()) -> str:
     board = ctx.board
     is_sea = board.map[space].is_sea
     if is_sea:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..model.events import Captured, Plundered, UnitsCaptured
 from .context import TurnContext
+from .turn_rules import ability_hooks, any_hook, hooked, rules_with
 from .working import count_types
 
 
@@ -64,15 +65,32 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
 
 def set_owner(ctx: TurnContext, territory: str, new_owner: str, previous: str | None,
               liberated: bool, with_captured: bool = False) -> None:
-    """Change a territory's controller, with the units that are captured with it (and,
-    with ``with_captured``, those an ally captured with it this turn)."""
+    """Change a space's controller, with the units that are captured with it (and, with
+    ``with_captured``, those an ally captured with it this turn); then the ``on_capture``
+    hooks run: the edition's rules, and the abilities of the units in the space
+    (``engine.turn_rules``)."""
     board = ctx.board
     board.owners[territory] = new_owner
     ctx.emit(Captured(territory, new_owner, previous or "", board.map[territory].ipc, liberated))
+    _units_captured(ctx, territory, new_owner, with_captured)
+    here = {p.type: board.utype(p) for p in board.at(territory, include_cargo=True)}
+    if not rules_with(board.rules, "on_capture") and not any(
+            any_hook(board.rules, ut, "on_capture") for ut in here.values()):
+        return
+    done = set()
+    for hook, _ in hooked(board.rules, here.values(), "on_capture"):
+        if id(hook) not in done:
+            done.add(id(hook))
+            hook.on_capture(ctx, territory, new_owner, previous)
+
+
+def _units_captured(ctx: TurnContext, territory: str, new_owner: str,
+                    with_captured: bool) -> None:
+    board = ctx.board
     taken = [p for p in board.at(territory)
-             if board.utype(p).has("captured_with_territory") and p.owner != new_owner
-             and (board.enemy_of(new_owner, p.owner) or board.utype(p).has("factory")
-                  or (with_captured and p.captured))]
+             if any_hook(board.rules, board.utype(p), "changes_owner")
+             and any(a.changes_owner(board, p, new_owner, with_captured)
+                     for a, _ in ability_hooks(board.utype(p), "changes_owner"))]
     by_owner: dict[str, list] = {}
     for p in taken:
         by_owner.setdefault(p.owner, []).append(p)

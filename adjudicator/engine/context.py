@@ -3,7 +3,8 @@ what combat moves declared (amphibious landings, raids, bombardments)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -14,6 +15,8 @@ from ..model.problems import ERROR, WARNING, Problem
 from .working import Piece, WorkingBoard
 
 __all__ = ["Landing", "Problem", "TurnContext"]
+
+T = TypeVar("T")
 
 
 @attrs.define
@@ -36,15 +39,16 @@ class TurnContext:
     events: list[Event] = attrs.field(factory=list)
     landings: list[Landing] = attrs.field(factory=list)
     attack_lines: dict[str, int] = attrs.field(factory=dict)    # space -> first order line attacking it
-    explicit_air_moves: dict[int, int] = attrs.field(factory=dict)  # air uid -> noncombat order line
-    pending_placements: dict[str, int] = attrs.field(factory=dict)  # purchased, not yet placed
-    bought: dict[str, int] = attrs.field(factory=dict)              # purchased this turn
     standing_orders: dict[str, StandingOrders] = attrs.field(factory=dict)  # power -> defence orders
     hostile_at_start: frozenset[str] = frozenset()   # sea zones with enemy warships at the start
     contested_at_start: frozenset[str] = frozenset()  # sea zones with any enemy unit at the start
     raids: dict[str, list[int]] = attrs.field(factory=dict)      # territory -> raiding bomber uids
     bombarded: set[int] = attrs.field(factory=set)                # ships that bombarded this turn
-    carrier_duties: dict[int, tuple[str, int]] = attrs.field(factory=dict)  # air uid -> (zone, line)
+    dice: Any = None           # the turn's dice (None when checking): for rules and income items
+    # Per-turn state of each mechanic, under the mechanic's name (``mechanic``): purchases
+    # (``production.Purchases``), aircraft landings (``aircraft.Flights``), an edition's
+    # rules -- not new fields of the context or of ``Piece``.
+    mechanics: dict[str, Any] = attrs.field(factory=dict)
 
     @property
     def power(self) -> str:
@@ -62,6 +66,13 @@ class TurnContext:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
+
+    def mechanic(self, name: str, factory: Callable[[], T] = dict) -> T:  # type: ignore[assignment]
+        """The per-turn state of mechanic ``name`` (``factory()`` the first time)."""
+        found = self.mechanics.get(name)
+        if found is None:
+            found = self.mechanics[name] = factory()
+        return found
 
     def label(self, piece: Piece) -> str:
         return self.board.utype(piece).key

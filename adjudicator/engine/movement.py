@@ -15,9 +15,11 @@ from ..model.orders import Load, Move, Phase, Unload, UnitGroup
 from ..model.units import Domain
 from .abilities.base import hooks
 from .abilities.movement_rules import may_end_noncombat_in_hostile
+from .aircraft import flights
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
+from .turn_rules import ability_hooks, any_hook, hooked, move_range
 from .working import Piece, WorkingBoard, count_types
 
 __all__ = ["OrderFailed", "run_order", "select", "may_move", "check_path", "canal_open",
@@ -43,7 +45,7 @@ def continues_leg(board: WorkingBoard, piece: Piece, phase: str) -> bool:
     """A ship that already moved in ``phase`` may go on if it has movement left and its
     last leg did not stop it (a hostile zone in combat move)."""
     ut = board.utype(piece)
-    if ut.domain != Domain.SEA or piece.moves_used >= ut.move or piece.unloaded:
+    if ut.domain != Domain.SEA or piece.moves_used >= move_range(board, piece, phase) or piece.unloaded:
         return False
     return not (phase == COMBAT and piece.space != piece.start_space
                 and board.hostile_zone(piece.space, piece.owner))
@@ -56,7 +58,7 @@ def may_move(board: WorkingBoard, piece: Piece, phase: str) -> str | None:
         code = ability.may_move(board, piece, phase)
         if code:
             return code
-    if ut.move == 0:
+    if move_range(board, piece, phase) == 0:
         return "static_unit"
     if phase in piece.moved_in and not continues_leg(board, piece, phase):
         return "already_moved"
@@ -128,8 +130,9 @@ def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], ph
     if any(board.map[s].is_sea for s in path):
         raise OrderFailed("land_unit_at_sea", unit=ut.key)
     steps = path[1:]
-    if len(steps) > ut.move:
-        raise OrderFailed("path_too_long", unit=ut.key, move=ut.move, length=len(steps))
+    move = move_range(board, piece, phase)
+    if len(steps) > move:
+        raise OrderFailed("path_too_long", unit=ut.key, move=move, length=len(steps))
     blitzed: list[str] = []
     if phase == NONCOMBAT:
         for s in steps:
@@ -139,12 +142,14 @@ def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], ph
     for i, s in enumerate(steps[:-1]):
         if board.is_friendly_territory(s, power):
             continue
-        if not ut.has("blitz"):
-            raise OrderFailed("must_stop_in_enemy", unit=ut.key, space=s)
-        if i != 0:
-            raise OrderFailed("blitz_not_first", space=s)
-        if board.enemies_at(s, power):
-            raise OrderFailed("blitz_blocked", space=s)
+        # an ability may let the unit pass through (blitz); otherwise it stops here
+        why: tuple | None = ("must_stop_in_enemy", {"unit": ut.key, "space": s})
+        for ability, _ in ability_hooks(ut, "passes_through"):
+            why = ability.passes_through(board, piece, s, i)
+            if why is None:
+                break
+        if why is not None:
+            raise OrderFailed(why[0], **why[1])
         blitzed.append(s)
     dest = steps[-1]
     if not board.is_enemy_territory(dest, power) and not blitzed:
@@ -155,8 +160,9 @@ def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], ph
 def check_air_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> None:
     ut = board.utype(piece)
     used = piece.moves_used + len(path) - 1
-    if used > ut.move:
-        raise OrderFailed("air_range", unit=ut.key, move=ut.move, used=piece.moves_used,
+    move = move_range(board, piece, phase)
+    if used > move:
+        raise OrderFailed("air_range", unit=ut.key, move=move, used=piece.moves_used,
                           length=len(path) - 1)
 
 
@@ -170,8 +176,9 @@ def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
     power = piece.owner
     if any(board.map[s].is_land for s in path):
         raise OrderFailed("ship_on_land", unit=ut.key)
-    if piece.moves_used + len(path) - 1 > ut.move:
-        raise OrderFailed("path_too_long", unit=ut.key, move=ut.move - piece.moves_used,
+    move = move_range(board, piece, phase)
+    if piece.moves_used + len(path) - 1 > move:
+        raise OrderFailed("path_too_long", unit=ut.key, move=move - piece.moves_used,
                           length=len(path) - 1)
     for a, b in zip(path, path[1:]):
         closed = board.map.closed_zones & {a, b}
@@ -221,6 +228,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
     blitzed: list[str] = []
     for piece in pieces:
         blitzed = check_path(board, piece, order.path, phase) or blitzed
+    check_entries(ctx, pieces, order.path, phase)
     for piece in pieces:
         piece.space = order.destination
         piece.carried_by = None if board.utype(piece).domain == Domain.AIR else piece.carried_by
@@ -231,7 +239,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         for cargo in board.cargo_of(piece):
             cargo.space = order.destination
         if board.utype(piece).domain == Domain.AIR and phase == NONCOMBAT:
-            ctx.explicit_air_moves[piece.uid] = order.line
+            flights(ctx).explicit_moves[piece.uid] = order.line
     if phase == COMBAT:
         ctx.attack_lines.setdefault(order.destination, order.line)
     ctx.emit(Moved(ctx.power, phase, count_types(pieces), tuple(order.path), order.line))
@@ -239,6 +247,35 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         previous = board.owners.get(territory)
         take_territory(ctx, territory)
         ctx.emit(Blitzed(ctx.power, territory, previous or ""))
+    entered(ctx, pieces, order.path, phase)
+
+
+def check_entries(ctx: TurnContext, pieces: list[Piece], path: tuple[str, ...],
+                  phase: str) -> None:
+    """The ``may_enter`` hooks (edition rules, the movers' abilities) for every space of
+    ``path`` after the first; the first refusal fails the order."""
+    board = ctx.board
+    for piece in pieces:
+        ut = board.utype(piece)
+        if not any_hook(board.rules, ut, "may_enter"):
+            continue
+        for ability, _ in hooked(board.rules, (ut,), "may_enter"):
+            for space in path[1:]:
+                code = ability.may_enter(ctx, piece, space, path, phase)
+                if code:
+                    raise OrderFailed(code, unit=piece.type, space=space)
+
+
+def entered(ctx: TurnContext, pieces: list[Piece], path: tuple[str, ...], phase: str) -> None:
+    """The ``on_enter`` hooks, space by space along ``path``, once the move is made."""
+    board = ctx.board
+    types = {p.type: board.utype(p) for p in pieces}
+    if not any(any_hook(board.rules, ut, "on_enter") for ut in types.values()):
+        return
+    found = list({id(a): a for a, _ in hooked(board.rules, types.values(), "on_enter")}.values())
+    for space in path[1:] if found else ():
+        for ability in found:
+            ability.on_enter(ctx, pieces, space, path, phase)
 
 
 def do_load(ctx: TurnContext, order: Load) -> None:

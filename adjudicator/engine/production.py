@@ -8,11 +8,26 @@ units placed in adjacent sea zones; a new factory itself needs no factory.
 
 from __future__ import annotations
 
+import attrs
+
 from ..model.events import Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
+from .turn_rules import rules_with
 from .working import Piece
+
+
+@attrs.define
+class Purchases:
+    """The purchase's per-turn state: what is bought and not yet placed, what was bought."""
+
+    pending: dict[str, int] = attrs.field(factory=dict)
+    bought: dict[str, int] = attrs.field(factory=dict)
+
+
+def purchases(ctx: TurnContext) -> Purchases:
+    return ctx.mechanic("production", Purchases)
 
 
 def economy_key(ctx: TurnContext) -> str:
@@ -38,11 +53,19 @@ def capacity_of(ctx: TurnContext, piece: Piece) -> int:
     return capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
 
 
-def factory_capacity(ctx: TurnContext) -> dict[str, int]:
-    """Territory -> units its factories can place this turn."""
+def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str, int]:
+    """Territory -> units its factories can place this turn (of ``unit_type``, or in all):
+    the factories' capacity, then the edition's ``placement_capacity`` rules (which know
+    the owner, the territory's original owner and the unit placed)."""
     out: dict[str, int] = {}
     for f in eligible_factories(ctx):
         out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
+    rules = rules_with(ctx.board.rules, "placement_capacity")
+    for space in out if rules else ():
+        origin = ctx.board.map[space].original_owner
+        for rule in rules:
+            out[space] = rule.placement_capacity(ctx, space, ctx.power, origin, unit_type,
+                                                 out[space])
     return out
 
 
@@ -91,8 +114,9 @@ def purchase(ctx: TurnContext) -> None:
     if naval > coastal:
         report(line, "naval_overbuying" + suffix, bought=naval, capacity=coastal)
     board.ipcs[economy] = have - cost
-    ctx.pending_placements = dict(sorted(wanted.items()))
-    ctx.bought = dict(ctx.pending_placements)
+    bought = purchases(ctx)
+    bought.pending = dict(sorted(wanted.items()))
+    bought.bought = dict(bought.pending)
     ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs[economy]))
 
 
@@ -126,11 +150,12 @@ def repair(ctx: TurnContext) -> None:
 
 # -- mobilize -------------------------------------------------------------------------------------
 
-def _factory_for(ctx: TurnContext, space: str, used: dict[str, int]) -> str | None:
+def _factory_for(ctx: TurnContext, space: str, used: dict[str, int],
+                 unit_type: str | None = None) -> str | None:
     """The eligible factory territory a unit placed in ``space`` counts against (most room
     first)."""
     board = ctx.board
-    capacity = factory_capacity(ctx)
+    capacity = factory_capacity(ctx, unit_type)
     if board.map[space].is_land:
         candidates = [space] if space in capacity else []
     else:
@@ -155,15 +180,16 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
     board = ctx.board
     ut = board.rules.units[unit_type]
     t = board.map[space]
-    if ctx.pending_placements.get(unit_type, 0) <= 0:
-        return "not_bought" if unit_type not in ctx.bought else "all_placed"
+    bought = purchases(ctx)
+    if bought.pending.get(unit_type, 0) <= 0:
+        return "not_bought" if unit_type not in bought.bought else "all_placed"
     if ut.has("factory"):
         why = _place_factory(ctx, unit_type, space)
         if why:
             return why
         piece = board.add_new(unit_type, ctx.power, space)
         piece.moved_in.add("place")
-        ctx.pending_placements[unit_type] -= 1
+        bought.pending[unit_type] -= 1
         return None
     if t.is_land and ut.domain == Domain.SEA:
         return "ship_placed_on_land"
@@ -178,7 +204,7 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         if not decks:
             return "no_carrier_room"
         carrier = decks[0]
-    factory = _factory_for(ctx, space, used)
+    factory = _factory_for(ctx, space, used, unit_type)
     if factory is None:
         capacity = factory_capacity(ctx)
         if t.is_land and space not in capacity:
@@ -191,7 +217,7 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
     if carrier is not None:
         piece.carried_by = carrier.uid
     used[factory] = used.get(factory, 0) + 1
-    ctx.pending_placements[unit_type] -= 1
+    bought.pending[unit_type] -= 1
     return None
 
 
@@ -218,7 +244,7 @@ def mobilize(ctx: TurnContext) -> None:
 
 def _place_leftovers(ctx: TurnContext, used: dict[str, int]) -> None:
     board = ctx.board
-    leftovers = {k: n for k, n in ctx.pending_placements.items() if n > 0}
+    leftovers = {k: n for k, n in purchases(ctx).pending.items() if n > 0}
     if not leftovers:
         return
     if ctx.checking:
@@ -235,12 +261,12 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int]) -> None:
                 if _place_one(ctx, unit_type, space, used) is None:
                     ctx.emit(Placed(ctx.power, {unit_type: 1}, space))
                     break
-    refund = {k: n for k, n in ctx.pending_placements.items() if n > 0}
+    refund = {k: n for k, n in purchases(ctx).pending.items() if n > 0}
     if refund:
         ipcs = sum(board.rules.units[k].cost * n for k, n in refund.items())
         economy = economy_key(ctx)
         board.ipcs[economy] = board.ipcs.get(economy, 0) + ipcs
-        ctx.pending_placements = {}
+        purchases(ctx).pending = {}
         ctx.emit(Refunded(ctx.power, refund, ipcs))
 
 

@@ -13,7 +13,9 @@ other battle and land in the noncombat move like any attacking aircraft.
 from __future__ import annotations
 
 from ..model.dice import DiceSource
-from ..model.events import BattleStarted, DiceRolled, RaidDamage
+from collections.abc import Callable
+
+from ..model.events import BattleStarted, DiceRolled, RaidDamage, TreasuryRaided
 from .abilities.factory import damage_cap
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import TurnContext
@@ -26,9 +28,10 @@ RAID_STAGES = (("aa_fire",),)
 def target_factory(ctx: TurnContext, territory: str) -> Piece | None:
     """The enemy factory a raid on ``territory`` damages (the first that can be damaged)."""
     board = ctx.board
+    damages = board.rules.plan.raid in DAMAGING
     for p in board.factories_at(territory):
         ipc = board.map[territory].ipc
-        if board.enemy_of(ctx.power, p.owner) and damage_cap(board.utype(p), ipc) > 0:
+        if board.enemy_of(ctx.power, p.owner) and (not damages or damage_cap(board.utype(p), ipc) > 0):
             return p
     return None
 
@@ -97,10 +100,47 @@ def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
             board.remove(p)
     n = len(survivors)
     faces = tuple(dice.roll(n, f"{battle} damage")) if n else ()
-    ipc = board.map[space].ipc
-    cap = damage_cap(board.utype(factory), ipc)
-    added = max(0, min(sum(faces), cap - factory.damage))
-    factory.damage += added
     if n:
         ctx.emit(DiceRolled(battle, 1, "raid", "attacker", bombers[0].type, 0, faces, 0))
+    RAID_EFFECTS[board.rules.plan.raid](ctx, battle, space, factory, faces)
+
+
+RaidEffect = Callable[[TurnContext, str, str, Piece, tuple[int, ...]], None]
+# What the surviving bombers' dice do, by the name ``[turn] raid`` gives; ``DAMAGING``: the
+# effects that damage the factory (a raid needs one that can still be damaged).
+RAID_EFFECTS: dict[str, RaidEffect] = {}
+DAMAGING: set[str] = set()
+
+
+def raid_effect(name: str, damages_factory: bool = False):
+    """Decorator: register what a raid's bombing dice do under ``name``."""
+    def wrap(fn: RaidEffect) -> RaidEffect:
+        RAID_EFFECTS[name] = fn
+        if damages_factory:
+            DAMAGING.add(name)
+        return fn
+    return wrap
+
+
+@raid_effect("factory_damage", damages_factory=True)
+def damage_factory(ctx: TurnContext, battle: str, space: str, factory: Piece,
+                   faces: tuple[int, ...]) -> None:
+    """The dice's total is added to the factory's damage, up to its cap (1942)."""
+    board = ctx.board
+    cap = damage_cap(board.utype(factory), board.map[space].ipc)
+    added = max(0, min(sum(faces), cap - factory.damage))
+    factory.damage += added
     ctx.emit(RaidDamage(battle, space, factory.type, faces, added, factory.damage))
+
+
+@raid_effect("treasury")
+def take_from_treasury(ctx: TurnContext, battle: str, space: str, factory: Piece,
+                       faces: tuple[int, ...]) -> None:
+    """The factory's owner loses the dice's total from its treasury, at most what it has
+    (the classic and Europe 1999 raid); the factory takes no damage."""
+    board = ctx.board
+    economy = board.rules.powers[factory.owner].economy.key if factory.owner in board.rules.powers \
+        else factory.owner
+    lost = min(sum(faces), board.ipcs.get(economy, 0))
+    board.ipcs[economy] = board.ipcs.get(economy, 0) - lost
+    ctx.emit(TreasuryRaided(battle, space, factory.owner, faces, lost, board.ipcs[economy]))

@@ -11,18 +11,21 @@ from ..model.state import GameState
 def state_problems(game: Game, state: GameState) -> list[str]:
     """Every problem found (empty: the state is usable), in a stable order."""
     spaces, powers, types = game.map.territories, game.ruleset.powers, game.ruleset.units
+    owners = powers.keys() | game.ruleset.nations.keys()      # nations own but do not play
+    economies = {e.key for p in powers.values() for e in p.all_economies}
     problems: set[str] = set()
     if state.power not in powers:
         problems.add(f"unknown power {state.power!r} to play")
     for territory, owner in state.owners.items():
         if territory not in spaces:
             problems.add(f"owner given for unknown territory {territory!r}")
-        elif spaces[territory].is_sea or spaces[territory].impassable:
+        elif spaces[territory].impassable or (spaces[territory].is_sea
+                                              and spaces[territory].original_owner is None):
             problems.add(f"{territory} cannot have an owner")
-        if owner not in powers:
+        if owner not in owners:
             problems.add(f"{territory} owned by unknown power {owner!r}")
     for power, ipcs in state.ipcs.items():
-        if power not in powers:
+        if power not in economies:
             problems.add(f"unknown power {power!r} in ipcs")
         elif ipcs < 0:
             problems.add(f"{power} has negative IPCs ({ipcs})")
@@ -40,7 +43,7 @@ def state_problems(game: Game, state: GameState) -> list[str]:
                 if u.type not in types:
                     problems.add(f"unknown unit type {u.type!r} in {space}")
                     names_ok = False
-                if u.owner not in powers:
+                if u.owner not in owners:
                     problems.add(f"unit owned by unknown power {u.owner!r} in {space}")
             if not names_ok:
                 continue
@@ -66,7 +69,6 @@ def _cargo_problems(game: Game, space: str, unit) -> list[str]:
     if any(c.domain != rule.domain or (rule.only_types and c.key not in rule.only_types)
            for c in cargo_types):
         found.append(f"{ut.name} in {space} carries units it cannot carry")
-    large = sum(1 for c in cargo_types if c.cargo_size == "large")
-    if len(cargo_types) > rule.slots or (rule.large_slots is not None and large > rule.large_slots):
+    if rule.problem(cargo_types):
         found.append(f"{ut.name} in {space} is over capacity")
     return found

@@ -72,7 +72,7 @@ def land_aircraft(ctx: TurnContext, dice) -> None:
 
 @step("collect_income")
 def collect_income(ctx: TurnContext, dice) -> None:
-    collect(ctx)
+    collect(ctx, dice)
 
 
 def check_directives(ctx: TurnContext) -> None:

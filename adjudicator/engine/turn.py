@@ -20,7 +20,7 @@ from ..model.dice import DiceSource
 from ..model.errors import PbemError
 from ..model.events import Event, StandingOrdersChanged, TurnStarted
 from ..model.game import Game
-from ..model.orders import DefenceOrder, OrderSet, StandingOrders
+from ..model.orders import DefenceOrder, OrderSet, StandingChoice, StandingOrders
 from ..model.problems import Problem
 from ..model.state import GameState
 from .battles import planned_setups, start_contested_zones, start_hostile_zones
@@ -29,6 +29,7 @@ from .raids import declare_raids
 from .statements import announce_statements, check_statements, conceded_to
 from .context import TurnContext
 from .steps import STEPS
+from .turn_rules import check_standing_choices, rules_with
 from .victory import check_victory
 from .whose_orders import foreign_owner
 from .working import WorkingBoard
@@ -122,7 +123,7 @@ def _preflight(ctx: TurnContext, state: GameState) -> bool:
 
 def _context(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
     ctx = TurnContext(game, WorkingBoard(game, state), orders, "check" if dice is None else "play",
-                      standing_orders=dict(state.standing_orders))
+                      standing_orders=dict(state.standing_orders), dice=dice)
     ctx.hostile_at_start = start_hostile_zones(ctx)
     ctx.contested_at_start = start_contested_zones(ctx)
     return ctx
@@ -136,22 +137,37 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
                          ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
     check_statements(ctx)
     announce_statements(ctx)
-    for name in game.ruleset.plan.steps:
+    check_standing_choices(ctx)
+    plan = game.ruleset.plan
+    order = game.ruleset.turn_order
+    round_end = plan.round_end if order.index(state.power) + 1 == len(order) else ()
+    triggers = rules_with(game.ruleset, "at_step")
+    for name in plan.steps + round_end:
+        for rule in triggers:
+            rule.at_step(ctx, "start", name)
         STEPS[name](ctx, dice)
+        for rule in triggers:
+            rule.at_step(ctx, "end", name)
     _store_standing_orders(ctx)
     return ctx
 
 
 def _store_standing_orders(ctx: TurnContext) -> None:
-    if not ctx.orders.defences:
+    """This turn's standing orders replace the power's earlier ones for the same space
+    (defence orders) or the same kind and space (the edition's own kinds)."""
+    defences, choices = ctx.orders.defences, ctx.orders.standing_choices
+    if not defences and not choices:
         return
     power = ctx.power
     old = ctx.standing_orders.get(power, StandingOrders())
-    replaced = {d.space for d in ctx.orders.defences}
+    replaced = {d.space for d in defences}
     kept = tuple(d for d in old.defences if d.space not in replaced)
-    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge) for d in ctx.orders.defences)
-    ctx.standing_orders[power] = StandingOrders(kept + new)
-    ctx.emit(StandingOrdersChanged(power, len(ctx.orders.defences)))
+    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge) for d in defences)
+    chosen = {(c.name, c.space) for c in choices}
+    kept_choices = tuple(c for c in old.choices if (c.name, c.space) not in chosen)
+    new_choices = tuple(StandingChoice(c.name, c.space, c.value) for c in choices)
+    ctx.standing_orders[power] = StandingOrders(kept + new, kept_choices + new_choices)
+    ctx.emit(StandingOrdersChanged(power, len(defences) + len(choices)))
 
 
 def _final_state(ctx: TurnContext, state: GameState) -> GameState:
@@ -168,4 +184,4 @@ def _final_state(ctx: TurnContext, state: GameState) -> GameState:
         ipcs=dict(sorted(board.ipcs.items())),
         standing_orders=dict(sorted(ctx.standing_orders.items())),
         winner=winner, turn_number=state.turn_number + 1,
-        relations=dict(sorted(board.relations.items())), extras=dict(state.extras))
+        relations=dict(sorted(board.relations.items())), extras=dict(sorted(board.extras.items())))

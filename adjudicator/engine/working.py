@@ -41,6 +41,7 @@ class Piece:                  # builds hundreds, twice: check and play)
     damage: int = 0                   # persistent damage (e.g. a factory's bombing damage)
     captured: bool = False            # changed owner with its territory this turn
     raiding: bool = False             # bomber on a strategic bombing raid this turn
+    flags: frozenset = frozenset()    # persistent marks (``Unit.flags``): set through the board
     # A weak reference to its board: no reference cycle, so a board and its pieces are freed
     # as soon as a turn is done with them, not by the cyclic garbage collector (which cost a
     # quarter of ``pbem verify``'s time when every turn left two boards behind).
@@ -89,6 +90,7 @@ class WorkingBoard:
         self.start_owners: dict[str, str] = dict(state.owners)
         self.ipcs: dict[str, int] = dict(state.ipcs)
         self.relations: dict[str, str] = dict(state.relations)
+        self.extras: dict = dict(state.extras)    # written through ``write_state`` only
         self.pieces: dict[int, Piece] = {}
         self._in_space: dict[str, dict[int, Piece]] = {}      # every piece, cargo too
         self._on_board: dict[str, dict[int, Piece]] = {}      # pieces not aboard anything
@@ -115,6 +117,8 @@ class WorkingBoard:
             for unit in units:
                 piece = Piece(uid, unit.type, unit.owner, space, start_space=space,
                               damage=unit.damage, board=ref)
+                if unit.flags:
+                    piece.flags = frozenset(unit.flags)
                 pieces[uid] = in_space[uid] = on_board[uid] = piece
                 parent = uid
                 uid += 1
@@ -123,6 +127,8 @@ class WorkingBoard:
                     for cargo in unit.cargo:
                         piece = Piece(uid, cargo.type, cargo.owner, space, parent,
                                       start_space=space, damage=cargo.damage, board=ref)
+                        if cargo.flags:
+                            piece.flags = frozenset(cargo.flags)
                         pieces[uid] = in_space[uid] = cargo_of[uid] = piece
                         uid += 1
         self._next_uid = uid
@@ -175,14 +181,16 @@ class WorkingBoard:
                 units = by_space[piece._space] = []
             if found:
                 # cargo units that sort alike are equal: their order among themselves is moot
-                cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage)
+                cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage, tuple(sorted(c.flags)))
                                       for c in found.values()], key=_cargo_key))
-                units.append(Unit(piece.type, piece.owner, cargo, piece.damage))
+                units.append(Unit(piece.type, piece.owner, cargo, piece.damage,
+                                  tuple(sorted(piece.flags))))
                 continue
-            key = (piece.type, piece.owner, piece.damage)
+            key = (piece.type, piece.owner, piece.damage, piece.flags)
             unit = plain.get(key)
             if unit is None:
-                unit = plain[key] = Unit(piece.type, piece.owner, (), piece.damage)
+                unit = plain[key] = Unit(piece.type, piece.owner, (), piece.damage,
+                                         tuple(sorted(piece.flags)))
             units.append(unit)
         return {space: tuple(sorted(units, key=_unit_key))
                 for space, units in sorted(by_space.items())}
@@ -264,7 +272,7 @@ class WorkingBoard:
         if rule is None:
             return 0, 0
         cargo = self.cargo_of(carrier)
-        free = rule.slots - len(cargo)
+        free = rule.slots - sum(rule.size(self.utype(c)) for c in cargo)
         if rule.large_slots is None:
             return free, None
         large = sum(1 for c in cargo if self.utype(c).cargo_size == "large")
@@ -279,7 +287,7 @@ class WorkingBoard:
         if (rule.only_types and ctype.key not in rule.only_types) or ctype.key in rule.except_types:
             return False
         free, large_free = self.free_slots(carrier)
-        if free <= 0:
+        if free < rule.size(ctype):
             return False
         if ctype.cargo_size == "large" and large_free is not None and large_free <= 0:
             return False
@@ -292,6 +300,32 @@ class WorkingBoard:
     def capital_held_by_owner(self, power: str) -> bool:
         capital = self.rules.powers[power].capital
         return self.owners.get(capital) == power
+
+    # -- state an edition writes (the one door) ---------------------------------------------
+    def set_flag(self, piece: Piece, flag: str, on: bool = True) -> None:
+        """Set (or clear) a persistent mark on ``piece``, kept in the state between turns
+        (``Unit.flags``).  ``flag`` must be declared by a rule (``turn_rules.declare_flag``)."""
+        from .turn_rules import declared_flag
+        declared_flag(flag)
+        piece.flags = piece.flags | {flag} if on else piece.flags - {flag}
+
+    def write_state(self, key: str, value, power: str | None = None) -> None:
+        """Write an edition's persistent value under ``key`` (for ``power``, when given),
+        kept in ``GameState.extras``, encoded in the turn file and covered by its hashes.
+        ``key`` must be declared (``turn_rules.declare_state``) with the value's type."""
+        from .turn_rules import checked_state
+        checked_state(key, value, power)
+        if power is None:
+            self.extras[key] = value
+        else:
+            per_power = dict(self.extras.get(key, {}))
+            per_power[power] = value
+            self.extras[key] = dict(sorted(per_power.items()))
+
+    def read_state(self, key: str, power: str | None = None, default=None):
+        """What ``write_state`` wrote (this turn or before), or ``default``."""
+        found = self.extras.get(key, default if power is None else {})
+        return found if power is None else found.get(power, default)
 
     def remove(self, piece: Piece) -> list[Piece]:
         """Remove a piece and its cargo; returns everything removed."""
@@ -309,13 +343,13 @@ def _uid(piece: Piece) -> int:
 
 
 def _cargo_key(unit: Unit) -> tuple:
-    return unit.owner, unit.type, unit.damage
+    return unit.owner, unit.type, unit.damage, unit.flags
 
 
 def _unit_key(unit: Unit) -> tuple:
     cargo = unit.cargo
     return (unit.owner, unit.type, unit.damage, len(cargo),
-            tuple([(c.owner, c.type) for c in cargo]) if cargo else ())
+            tuple([(c.owner, c.type) for c in cargo]) if cargo else (), unit.flags)
 
 
 def count_types(pieces: Iterable[Piece]) -> dict[str, int]:

@@ -48,6 +48,14 @@ class DecodeError(StateFileError):
 converter = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={tuple: list})
 
 
+def _standing_orders_hook():
+    """Standing orders omit ``choices`` when a power has none (turn files of editions
+    without standing orders of their own stay as they were)."""
+    from cattrs.gen import make_dict_unstructure_fn, override
+    return make_dict_unstructure_fn(StandingOrders, converter,
+                                    choices=override(omit_if_default=True))
+
+
 def _strict(expected: type, label: str):
     def hook(value, _type):
         if type(value) is not expected:
@@ -153,30 +161,36 @@ def _structure_event(data, cls):
 
 
 converter.register_unstructure_hook_func(_is_event, _unstructure_event)
+converter.register_unstructure_hook(StandingOrders, _standing_orders_hook())
 converter.register_structure_hook_func(_is_event, _structure_event)
 
 
 # --------------------------------------------------------------------------- game state
 
 def group_units(units) -> list[dict]:
-    """Units as file groups: consecutive cargo-less units of one type, owner and damage
-    merge.  ``damage`` is written only when it is not 0."""
+    """Units as file groups: consecutive cargo-less units of one type, owner, damage and
+    flags merge.  ``damage`` is written only when it is not 0, ``flags`` only when some."""
     out: list[dict] = []
     for unit in units:
         if unit.cargo:
             group = {"type": unit.type, "owner": unit.owner, "cargo": group_units(unit.cargo)}
             if unit.damage:
                 group["damage"] = unit.damage
+            if unit.flags:
+                group["flags"] = list(unit.flags)
             out.append(group)
             continue
         last = out[-1] if out else None
         if last is not None and "count" in last and last["type"] == unit.type \
-                and last["owner"] == unit.owner and last.get("damage", 0) == unit.damage:
+                and last["owner"] == unit.owner and last.get("damage", 0) == unit.damage \
+                and tuple(last.get("flags", ())) == unit.flags:
             last["count"] += 1
         else:
             group = {"type": unit.type, "owner": unit.owner, "count": 1}
             if unit.damage:
                 group["damage"] = unit.damage
+            if unit.flags:
+                group["flags"] = list(unit.flags)
             out.append(group)
     return out
 
@@ -190,7 +204,7 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
         here = f"{where}[{i}]"
         if not isinstance(group, dict):
             raise DecodeError(f"{here}: expected an object, found {_describe(group)}")
-        extra = set(group) - {"type", "owner", "count", "cargo", "damage"}
+        extra = set(group) - {"type", "owner", "count", "cargo", "damage", "flags"}
         if extra:
             raise DecodeError(f"{here}: unexpected field(s) {', '.join(sorted(map(str, extra)))}")
         utype = _req_str(group, "type", here)
@@ -198,18 +212,25 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
         damage = group.get("damage", 0)
         if type(damage) is not int or not 0 <= damage <= 1_000:
             raise DecodeError(f"{here}.damage: expected an integer from 0 to 1000, found {_describe(damage)}")
+        flags = group.get("flags", [])
+        if not (isinstance(flags, list) and len(flags) <= 32
+                and all(isinstance(f, str) and 0 < len(f) <= 64 for f in flags)
+                and flags == sorted(set(flags))):
+            raise DecodeError(f"{here}.flags: expected a sorted list of distinct names, "
+                              f"found {_describe(flags)}")
+        flags = tuple(flags)
         if "cargo" in group:
             if "count" in group:
                 raise DecodeError(f"{here}: a unit with cargo is written alone, without 'count'")
             cargo = ungroup_units(group["cargo"], f"{here}.cargo")
             if not cargo:
                 raise DecodeError(f"{here}: 'cargo' must not be empty (omit it instead)")
-            out.append(Unit(utype, owner, cargo, damage))
+            out.append(Unit(utype, owner, cargo, damage, flags))
         else:
             count = group.get("count")
             if type(count) is not int or count < 1:
                 raise DecodeError(f"{here}.count: expected a positive integer, found {_describe(count)}")
-            out.extend([Unit(utype, owner, (), damage)] * count)    # frozen: one shared value
+            out.extend([Unit(utype, owner, (), damage, flags)] * count)  # frozen: one shared value
     return tuple(out)
 
 

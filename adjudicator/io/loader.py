@@ -23,13 +23,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
 from .geometry import with_geometry
 from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.conditions import VictoryRule
-from ..model.rules import ENGINE_OPTIONS, CargoRule, Domain, Power, Ruleset, TurnPlan, UnitType
+from ..model.rules import (ENGINE_OPTIONS, CargoRule, Domain, Economy, Nation, Power, Ruleset,
+                           TurnPlan, UnitType)
 from ..model.state import GameState, Unit
 
 DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml")
@@ -87,7 +90,7 @@ def initial_state(game: Game, game_id: str) -> GameState:
     """The state before the first turn: round 1, first power in turn order to play, original
     owners, starting IPCs, setup units (fighters at sea go aboard their power's carriers)."""
     rules, gmap = game.ruleset, game.map
-    owners = {t.key: t.original_owner for t in gmap.land() if t.original_owner}
+    owners = {t.key: t.original_owner for t in gmap.territories.values() if t.original_owner}
     units: dict[str, list[Unit]] = {}
     for entry in game.setup:
         units.setdefault(entry.space, []).extend(
@@ -99,7 +102,8 @@ def initial_state(game: Game, game_id: str) -> GameState:
         power=rules.turn_order[0],
         owners=owners,
         units={space: tuple(us) for space, us in units.items() if us},
-        ipcs={key: p.starting_ipcs for key, p in rules.powers.items()},
+        ipcs={e.key: (p.starting_ipcs if i == 0 else e.starting_ipcs)
+              for p in rules.powers.values() for i, e in enumerate(p.all_economies)},
         turn_number=1,
     )
 
@@ -214,9 +218,10 @@ class _Builder:
         units = self.units(options)
         territories = self.territories()
         game_map = self.game_map(territories, options)
-        powers = self.powers(territories)
-        ruleset = self.ruleset(units, powers, territories, options)
-        setup = self.setup(units, powers, territories)
+        nations = self.nations()
+        powers = self.powers(territories, nations)
+        ruleset = attrs.evolve(self.ruleset(units, powers, territories, options), nations=nations)
+        setup = self.setup(units, {**powers, **nations}, territories)
         if self.problems:
             raise DataError(_report(directory, self.problems))
         return Game(ruleset=ruleset, map=game_map, setup=setup,
@@ -355,12 +360,15 @@ class _Builder:
         large = self.field(f, e + " cargo", raw, "large_slots", int, None)
         only = self.str_list(f, e + " cargo", raw, "only_types") if isinstance(raw, dict) else ()
         excluded = self.str_list(f, e + " cargo", raw, "except_types") if isinstance(raw, dict) else ()
+        size = self.field(f, e + " cargo", raw, "large_size", int, 1) or 1
         if slots is not None and slots < 1:
             self.err(f, e, "cargo slots must be at least 1")
+        if slots is not None and not 1 <= size <= slots:
+            self.err(f, e, "cargo large_size must be between 1 and slots")
         if domain is None or slots is None:
             return None
         return CargoRule(domain=domain, slots=slots, large_slots=large, only_types=only,
-                         except_types=excluded)
+                         except_types=excluded, large_size=size)
 
     # map.toml: territories ----------------------------------------------
     def territories(self) -> dict[str, Territory]:
@@ -394,9 +402,9 @@ class _Builder:
                     self.err(f, e, f"{what} collides with the name or an alias of '{other}'")
                 else:
                     words[_fold(word)] = name
-            if sea and (ipc or owner or capital or city or impassable or island):
-                self.err(f, e, "a sea zone cannot have ipc, owner, capital, victory_city, "
-                               "impassable or island")
+            if sea and (capital or city or impassable or island):
+                self.err(f, e, "a sea zone cannot have a capital, victory_city, impassable "
+                               "or island (it may have an owner and an ipc value)")
             if ipc is not None and not 0 <= ipc <= MAX_NUMBER:
                 self.err(f, e, f"ipc must be between 0 and {MAX_NUMBER}")
             if impassable and owner:
@@ -516,7 +524,44 @@ class _Builder:
                 options[name] = value
         return options
 
-    def powers(self, territories: dict[str, Territory]) -> dict[str, Power]:
+    def nations(self) -> dict[str, Nation]:
+        """game.toml ``[[nation]]``: owners that do not play (key, name, optional side)."""
+        f = "game.toml"
+        found: dict[str, Nation] = {}
+        for i, raw in enumerate(self.entries(f, "nation")):
+            key = self.field(f, f"nation[{i}]", raw, "key", str)
+            name = self.field(f, f"nation[{i}]", raw, "name", str)
+            side = self.field(f, f"nation[{i}]", raw, "side", str, "") or ""
+            if key is None or name is None:
+                continue
+            if key in found:
+                self.err(f, f"nation '{key}'", "defined twice")
+            found[key] = Nation(key, name, side)
+        return found
+
+    def _economies(self, f: str, e: str, raw, territories) -> tuple[Economy, ...]:
+        """A power's ``economies = [{key, capital, starting_ipcs}]`` (the first is its main
+        one and starts with the power's ``starting_ipcs``)."""
+        found = []
+        items = raw.get("economies", []) if isinstance(raw, dict) else []
+        if not isinstance(items, list):
+            self.err(f, e, "economies must be a list of tables")
+            return ()
+        for j, item in enumerate(items):
+            where = f"{e} economies[{j}]"
+            key = self.field(f, where, item, "key", str)
+            capital = self.field(f, where, item, "capital", str)
+            start = self.field(f, where, item, "starting_ipcs", int, 0) or 0
+            if key is None or capital is None:
+                continue
+            if self.known(f, where + " capital", territories, capital):
+                found.append(Economy(key, capital, start))
+        if len({x.key for x in found}) != len(found):
+            self.err(f, e, "two economies have the same key")
+        return tuple(found)
+
+    def powers(self, territories: dict[str, Territory],
+               nations: dict[str, Nation] | None = None) -> dict[str, Power]:
         f = "game.toml"
         powers: dict[str, Power] = {}
         words: dict[str, str] = {}
@@ -538,7 +583,8 @@ class _Builder:
             if None in vals.values() or ipcs is None:
                 continue
             powers[key] = Power(key=key, starting_ipcs=ipcs, aliases=aliases,
-                                adjective=self.field(f, e, raw, "adjective", str, "") or "", **vals)
+                                adjective=self.field(f, e, raw, "adjective", str, "") or "",
+                                economies=self._economies(f, e, raw, territories), **vals)
         for key, p in powers.items():
             e = f"power '{key}'"
             if self.known(f, e + " capital", territories, p.capital):
@@ -550,9 +596,11 @@ class _Builder:
         for t in territories.values():
             for attr in ("original_owner", "capital_of"):
                 value = getattr(t, attr)
-                if value is not None and value not in powers:
+                owners = powers if attr == "capital_of" else {**powers, **(nations or {})}
+                if value is not None and value not in owners:
                     field = "owner" if attr == "original_owner" else "capital"
-                    self.err("map.toml", f"territory '{t.key}'", f"{field} '{value}' is not a power")
+                    what = "a power" if attr == "capital_of" else "a power or a nation"
+                    self.err("map.toml", f"territory '{t.key}'", f"{field} '{value}' is not {what}")
         return powers
 
     def ruleset(self, units, powers, territories, options) -> Ruleset:
@@ -622,7 +670,9 @@ class _Builder:
             battle_kinds=self.str_list(f, "turn", raw, "battle_kinds") or ("amphibious", "general"),
             battle_stages=tuple(tuple(s) for s in stages),
             income=self.str_list(f, "turn", raw, "income") or ("territories",),
-            order_kinds=self.str_list(f, "turn", raw, "orders"))
+            order_kinds=self.str_list(f, "turn", raw, "orders"),
+            rules=self.str_list(f, "turn", raw, "rules"),
+            raid=self.field(f, "turn", raw, "raid", str, "factory_damage") or "factory_damage")
 
     def _victory(self, table, powers):
         f = "game.toml"

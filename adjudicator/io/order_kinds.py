@@ -40,16 +40,20 @@ class OrderSyntax:
     section: str
     build: Callable
     write: Callable
+    grammar: str = ""       # the kind's grammar fragment, for a kind outside grammar/kinds/
 
 
 KINDS: dict[str, OrderSyntax] = {}
 
 
-def kind(name: str, verbs, words, example, context, section):
+def kind(name: str, verbs, words, example, context, section, grammar: str = ""):
+    """Register an order kind: ``kind(...)(build)(write)``.  A kind defined outside the
+    package (an edition's plug-in) gives its ``grammar`` fragment here (a rule named
+    ``name`` and its terminals); the package's own kinds are in ``grammar/kinds/``."""
     def wrap(build):
         def register(write):
             KINDS[name] = OrderSyntax(name, tuple(verbs), tuple(words), example,
-                                      frozenset(context), section, build, write)
+                                      frozenset(context), section, build, write, grammar)
             return write
         return register
     return wrap

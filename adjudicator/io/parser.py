@@ -78,7 +78,9 @@ def grammar_text(kinds: tuple[str, ...]) -> str:
              "?statement: power_header\n          | section\n          | pass_turn\n"
              + "".join(f"          | {k}\n" for k in kinds)]
     for k in kinds:
-        parts.append(f"// ---- kinds/{k}.lark\n" + (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8"))
+        fragment = KINDS[k].grammar if k in KINDS and KINDS[k].grammar else \
+            (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8")
+        parts.append(f"// ---- kinds/{k}.lark\n" + fragment)
     return "\n".join(parts)
 
 
@@ -91,7 +93,11 @@ def _lark(kinds: tuple[str, ...] = ALL_KINDS) -> Lark:
 def edition_kinds(game: Game) -> tuple[str, ...]:
     """The order kinds ``game``'s edition accepts (every kind if the data lists none)."""
     listed = game.ruleset.plan.order_kinds
-    return tuple(k for k in ALL_KINDS if k in listed) if listed else ALL_KINDS
+    if not listed:
+        return ALL_KINDS
+    # the package's kinds in their fixed order, then a plug-in's kinds as the data lists them
+    return (tuple(k for k in ALL_KINDS if k in listed)
+            + tuple(k for k in listed if k not in ALL_KINDS and k in KINDS))
 
 
 # ---- turning Lark's errors into plain words ---------------------------------------------------
@@ -825,7 +831,11 @@ def pretty(order, game: Game | None = None) -> str:
 def _written_position(order: Order) -> int:
     """Movement keeps the order it was written in (a load before the move that uses it);
     other kinds follow it, kind by kind."""
-    return 0 if order.kind in ("move", "load", "unload") else 1 + ALL_KINDS.index(order.kind)
+    if order.kind in ("move", "load", "unload"):
+        return 0
+    if order.kind in ALL_KINDS:
+        return 1 + ALL_KINDS.index(order.kind)
+    return 1 + len(ALL_KINDS) + sorted(KINDS).index(order.kind)    # a plug-in's kinds last
 
 
 def format_orders(order_set: OrderSet, game: Game | None = None) -> str:

@@ -203,6 +203,20 @@ class RaidDamage(Event):
 
 
 @attrs.frozen
+class TreasuryRaided(Event):
+    """A raid that takes IPCs from the treasury (``[turn] raid = "treasury"``): the bombing
+    dice, what ``power`` lost (at most what it had) and what it has left."""
+
+    kind: ClassVar[str] = "treasury_raided"
+    battle: str
+    space: str
+    power: str
+    rolls: tuple[int, ...]
+    lost: int
+    total: int
+
+
+@attrs.frozen
 class Captured(Event):
     kind: ClassVar[str] = "captured"
     territory: str
@@ -281,6 +295,19 @@ class IncomeCollected(Event):
     income: int
     total: int
     reason: str = ""
+    items: tuple[tuple[str, int], ...] = ()
+
+
+@attrs.frozen
+class EconomyIncome(Event):
+    """Income paid to another economy of ``power`` than its first (Global 1940's United
+    Kingdom Pacific); ``items`` as in ``IncomeCollected``."""
+
+    kind: ClassVar[str] = "economy_income"
+    power: str
+    economy: str
+    income: int
+    total: int
     items: tuple[tuple[str, int], ...] = ()
 
 

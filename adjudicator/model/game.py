@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 
 from .board import GameMap
@@ -31,6 +34,17 @@ class Game:
     source_dir: str = ""
     edition: str = ""
     geometry: Geometry | None = None   # the board picture's shapes; None: no picture
+    # The engine's projection of a power's income (set by ``editions.prepare``: the
+    # edition's income items that depend only on the board); layers above the engine
+    # (reports) read income through ``projected_income``, never re-deriving it.
+    income_projector: Callable[["Game", Any, str], int] | None = attrs.field(
+        default=None, eq=False, repr=False)
+
+    def projected_income(self, owners, power: str) -> int:
+        """What ``power`` would collect with ``owners`` in control (its capital held)."""
+        if self.income_projector is None:
+            return self.territory_value(owners, power)
+        return self.income_projector(self, owners, power)
 
     @property
     def game_id(self) -> str:

@@ -186,6 +186,20 @@ class DefenceOrder(Order):
 
 
 @attrs.frozen
+class StandingChoice(Order):
+    """An edition's standing order of kind ``name`` (declared by its rules with a default,
+    ``engine.turn_rules.declare_standing``): for ``space`` (``None``: everywhere) the power
+    chooses ``value``; kept in the game state until replaced.  An edition's order kind
+    subclasses it with its own ``kind`` (its statement's verb); it is stored as this class."""
+
+    kind: ClassVar[str] = "standing"
+    name: str
+    space: str | None = None
+    value: str = ""
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""
@@ -208,6 +222,14 @@ class StandingOrders:
     """A power's standing defence orders; they stay in the game state until replaced."""
 
     defences: tuple[DefenceOrder, ...] = ()
+    choices: tuple[StandingChoice, ...] = ()    # standing orders of the edition's own kinds
+
+    def choice(self, name: str, space: str | None = None) -> StandingChoice | None:
+        """The standing order of kind ``name`` for ``space``, else the one for everywhere."""
+        found = [c for c in self.choices if c.name == name and c.space == space]
+        if not found and space is not None:
+            found = [c for c in self.choices if c.name == name and c.space is None]
+        return found[-1] if found else None
 
     def for_space(self, space: str) -> DefenceOrder | None:
         """The order for ``space``, else the global one, else None."""
@@ -261,6 +283,11 @@ class OrderSet:
     @property
     def defences(self) -> tuple[DefenceOrder, ...]:
         return self.of("defend")
+
+    @property
+    def standing_choices(self) -> tuple[StandingChoice, ...]:
+        """Standing orders of the edition's own kinds, in the order written."""
+        return tuple(o for o in self.items if isinstance(o, StandingChoice))
 
     @property
     def bombs(self) -> tuple[Bomb, ...]:

@@ -14,7 +14,7 @@ import attrs
 from .conditions import VictoryRule
 from .units import CargoRule, Domain, UnitType
 
-__all__ = ["CargoRule", "Domain", "UnitType", "Economy", "Power", "TurnPlan", "Ruleset",
+__all__ = ["CargoRule", "Domain", "UnitType", "Economy", "Nation", "Power", "TurnPlan", "Ruleset",
            "VictoryRule", "ALLIED", "WAR", "NEUTRAL"]
 
 ALLIED, WAR, NEUTRAL = "allied", "war", "neutral"
@@ -27,6 +27,18 @@ class Economy:
 
     key: str
     capital: str
+    starting_ipcs: int = 0
+
+
+@attrs.frozen
+class Nation:
+    """An owner that does not play (Global 1940's neutral nations): it owns spaces and
+    units but has no turn, treasury or orders.  With a ``side`` it is allied with that
+    side's powers; without one it is allied with nobody."""
+
+    key: str
+    name: str
+    side: str = ""
 
 
 @attrs.frozen
@@ -44,7 +56,13 @@ class Power:
     @property
     def economy(self) -> Economy:
         """The power's (first) economy: its own key and capital unless the data says more."""
-        return self.economies[0] if self.economies else Economy(self.key, self.capital)
+        return self.economies[0] if self.economies else Economy(self.key, self.capital,
+                                                                 self.starting_ipcs)
+
+    @property
+    def all_economies(self) -> tuple[Economy, ...]:
+        """Every economy of the power, its first (main) one first."""
+        return self.economies or (self.economy,)
 
 
 @attrs.frozen
@@ -57,7 +75,9 @@ class TurnPlan:
     ``battle_stages``: the stages of one combat round; each is a group of battle steps that
     fire together (``engine.combat.steps``), casualties removed after each stage.
     ``income``: the items of a power's income (``engine.income``).
-    ``order_kinds``: the order statements this edition accepts."""
+    ``order_kinds``: the order statements this edition accepts.
+    ``rules``: the edition rules played (``engine.turn_rules``: hooks for the whole turn).
+    ``raid``: what a strategic bombing raid's dice do (``engine.raids.RAID_EFFECTS``)."""
 
     steps: tuple[str, ...]
     round_end: tuple[str, ...] = ()
@@ -65,6 +85,8 @@ class TurnPlan:
     battle_stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
     income: tuple[str, ...] = ("territories",)
     order_kinds: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    raid: str = "factory_damage"
 
 
 # Options the engine offers every edition, whatever its game.toml lists (name -> default).
@@ -93,6 +115,7 @@ class Ruleset:
     # units.toml's stat profiles (name -> description; the ``unit_stats`` option picks one);
     # empty for an edition with a single set of numbers.
     stat_profiles: dict[str, str] = attrs.field(factory=dict)
+    nations: dict[str, Nation] = attrs.field(factory=dict)   # owners that do not play
 
     def option(self, name: str, default=None):
         return self.options.get(name, default)
@@ -113,7 +136,17 @@ class Ruleset:
             found = overrides.get("|".join(sorted((a, b))))
             if found is not None:
                 return found
-        return ALLIED if self.powers[a].side == self.powers[b].side else WAR
+        powers = self.powers
+        if a in powers and b in powers:
+            return ALLIED if powers[a].side == powers[b].side else WAR
+        side_a, side_b = self._side(a), self._side(b)
+        return ALLIED if side_a and side_a == side_b else NEUTRAL
+
+    def _side(self, owner: str) -> str:
+        if owner in self.powers:
+            return self.powers[owner].side
+        nation = self.nations.get(owner)
+        return nation.side if nation is not None else ""
 
     def allied(self, a: str | None, b: str | None) -> bool:
         """Same side (a power is allied with itself).  Neutral (None) is allied with nobody."""

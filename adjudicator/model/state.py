@@ -4,9 +4,12 @@ A ``GameState`` is a plain value.  The engine never mutates one; it builds a new
 Units are stored individually (``Unit``), grouped only when written to a file.
 
 Editions extend the state without new fields: a unit carries ``damage`` (hits or damage
-points it has taken that persist, e.g. a factory's bombing damage), ``relations`` overrides
+points it has taken that persist, e.g. a factory's bombing damage) and ``flags`` (named
+marks that persist between turns), ``relations`` overrides
 the war/allied relation the sides imply (``"a|b"`` with the keys sorted), and ``extras``
-holds per-edition values (plain JSON-able data, e.g. tokens or history) under named keys.
+holds per-edition values (plain JSON-able data, e.g. tokens or history) under named keys
+(written by the engine through ``WorkingBoard.write_state``: per edition, or per power
+under the key as ``{power: value}``).
 """
 
 from __future__ import annotations
@@ -21,12 +24,15 @@ from .orders import StandingOrders
 
 @attrs.frozen
 class Unit:
-    """One piece on the board.  ``cargo`` holds what a transport or carrier is carrying."""
+    """One piece on the board.  ``cargo`` holds what a transport or carrier is carrying;
+    ``flags`` the persistent per-unit marks an edition's rules set (sorted names, e.g.
+    "submerged", "frozen"; written by the engine through ``WorkingBoard.set_flag``)."""
 
     type: str
     owner: str
     cargo: tuple["Unit", ...] = ()
     damage: int = 0
+    flags: tuple[str, ...] = ()
 
     def with_cargo(self, cargo: tuple["Unit", ...]) -> "Unit":
         return attrs.evolve(self, cargo=tuple(cargo))

@@ -22,15 +22,32 @@ class Domain(str, Enum):
 
 @attrs.frozen
 class CargoRule:
-    """What a carrying unit can hold: ``slots`` units of ``domain``; at most ``large_slots``
-    of them may be units whose ``cargo_size`` is ``large`` (A&A: 1 of any type + 1 infantry).
-    ``only_types``: if given, only these unit types fit; ``except_types`` never fit."""
+    """What a carrying unit can hold: ``slots`` slots of units of ``domain``; at most
+    ``large_slots`` of them may be units whose ``cargo_size`` is ``large`` (A&A: 1 of any
+    type + 1 infantry); a large unit takes ``large_size`` slots (Europe 1999: slots 2,
+    large_size 2 -- one tank, or two other units).  ``only_types``: if given, only these
+    unit types fit; ``except_types`` never fit."""
 
     domain: Domain
     slots: int
     large_slots: int | None = None
     only_types: tuple[str, ...] = ()
     except_types: tuple[str, ...] = ()
+    large_size: int = 1
+
+    def size(self, unit: "UnitType") -> int:
+        """The slots ``unit`` takes aboard."""
+        return self.large_size if unit.cargo_size == "large" else 1
+
+    def problem(self, cargo: "list[UnitType]") -> str | None:
+        """Why ``cargo`` (unit types, all of the right domain) does not fit: ``"slots"`` or
+        ``"large"``; None if it fits."""
+        if sum(self.size(u) for u in cargo) > self.slots:
+            return "slots"
+        large = sum(1 for u in cargo if u.cargo_size == "large")
+        if self.large_slots is not None and large > self.large_slots:
+            return "large"
+        return None
 
 
 @attrs.frozen

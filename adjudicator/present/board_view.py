@@ -33,8 +33,9 @@ def _unit_order(game: Game, key: str) -> tuple[int, str]:
 
 
 def territory_income(game: Game, state: GameState, power: str) -> int:
-    """Sum of the IPC values of the land territories ``power`` controls."""
-    return game.territory_value(state.owners, power)
+    """What ``power`` would collect now (the engine's projection of the edition's income
+    items, ``Game.projected_income``)."""
+    return game.projected_income(state.owners, power)
 
 
 def _cargo_label(game: Game, unit: Unit) -> str:
@@ -111,9 +112,20 @@ def _marks(game: Game, key: str) -> str:
 def _powers_in_order(game: Game, state: GameState) -> list[str]:
     order = list(game.ruleset.turn_order)
     order += [k for k in game.ruleset.powers if k not in order]
+    economies = {e.key for p in game.ruleset.powers.values() for e in p.economies}
     extra = sorted({o for o in state.owners.values() if o and o not in order}
-                   | {k for k in state.ipcs if k not in order})
+                   | {k for k in state.ipcs if k not in order and k not in economies})
     return order + extra
+
+
+def treasury_text(game: Game, state: GameState, key: str) -> str:
+    """A power's IPCs: its main economy's, then its other economies' ("17 (red_fleet 4)")."""
+    power = game.ruleset.powers.get(key)
+    others = power.economies[1:] if power else ()
+    text = str(state.ipcs.get(key, 0))
+    if others:
+        text += " (" + ", ".join(f"{e.key} {state.ipcs.get(e.key, 0)}" for e in others) + ")"
+    return text
 
 
 def _overview(game: Game, state: GameState) -> Table:
@@ -135,7 +147,7 @@ def _overview(game: Game, state: GameState) -> Table:
             name = Text("▶ ").append_text(name)
         territories = sum(1 for o in state.owners.values() if o == key)
         units = sum(n for (owner, _), n in counts.items() if owner == key)
-        table.add_row(name, power.side if power else "", str(state.ipcs.get(key, 0)),
+        table.add_row(name, power.side if power else "", treasury_text(game, state, key),
                       str(territory_income(game, state, key)), str(territories), str(units))
     return table
 
@@ -150,7 +162,7 @@ def _power_table(game: Game, state: GameState, key: str) -> Table | None:
         return (not (terr and terr.capital_of == key), _natural_key(t))
 
     title = power_text(game, key)
-    title.append(f" — {state.ipcs.get(key, 0)} IPCs, income {territory_income(game, state, key)}",
+    title.append(f" — {treasury_text(game, state, key)} IPCs, income {territory_income(game, state, key)}",
                  style="bold")
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   border_style=power_colour(game, key))

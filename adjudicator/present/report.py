@@ -59,6 +59,7 @@ from ..model.events import (
     NoMovesReceived,
 )
 from ..model.game import Game
+from .wording import EVENT_TEXTS, event_text
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
     problem_text, raid_summary, render, retreat_reason,
@@ -108,7 +109,7 @@ def power_name(game: Game, key: str | None) -> str:
     """Display name of a power ("Soviet Union"); the key itself if unknown; "neutral" for None."""
     if not key:
         return "neutral"
-    power = game.ruleset.powers.get(key)
+    power = game.ruleset.powers.get(key) or game.ruleset.nations.get(key)
     return power.name if power else key
 
 
@@ -617,8 +618,8 @@ def _income(console: Console, game: Game, events: list[Event],
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
-        before = game.territory_value(state_before.owners, key) if state_before else None
-        after = game.territory_value(state_after.owners, key) if state_after else None
+        before = game.projected_income(state_before.owners, key) if state_before else None
+        after = game.projected_income(state_after.owners, key) if state_after else None
         if before is None and after is not None:
             before = after - delta
         if after is None and before is not None:
@@ -675,16 +676,70 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     events = list(events)
     _header(console, game, events, state_before)
     _skipped(console, game, events)
+    plan = game.ruleset.plan
+    shown: set = set()
+    for step in (plan.steps + plan.round_end) or STANDARD_STEPS:
+        for section in REPORT_SECTIONS.get(step, ()):
+            if section not in shown:
+                shown.add(section)
+                section(console, game, events, state_before, state_after)
+    _standing_orders(console, game, events)
+    _other_events(console, game, events)
+    _victory(console, game, events)
+
+
+def _s_purchases(console, game, events, before, after):
     _purchases(console, game, events)
+
+
+def _s_combat_moves(console, game, events, before, after):
     _moves(console, game, events, "combat", "Combat moves")
+
+
+def _s_battles(console, game, events, before, after):
     _battles(console, game, events)
     _territory_changes(console, game, events)
+
+
+def _s_noncombat_moves(console, game, events, before, after):
     _moves(console, game, events, "noncombat", "Noncombat moves")
+
+
+def _s_aircraft(console, game, events, before, after):
     _aircraft(console, game, events)
+
+
+def _s_placements(console, game, events, before, after):
     _placements(console, game, events)
-    _income(console, game, events, state_before, state_after)
-    _standing_orders(console, game, events)
-    _victory(console, game, events)
+
+
+# The report's sections for each turn step an edition lists, in the order of its steps (a
+# plug-in registers the sections of its own steps here; events no section shows are listed
+# under "Other events" when ``wording.EVENT_TEXTS`` has their sentence).  The aircraft
+# section goes with the noncombat move: landings end the flights.  A game without steps
+# (a bare test game) shows the sections of the standard turn.
+REPORT_SECTIONS: dict[str, tuple] = {
+    "purchase": (_s_purchases,),
+    "combat_move": (_s_combat_moves,),
+    "conduct_combat": (_s_battles,),
+    "noncombat_move": (_s_noncombat_moves, _s_aircraft),
+    "mobilize": (_s_placements,),
+    "land_aircraft": (_s_aircraft,),
+    "collect_income": (_income,),
+}
+STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
+                  "land_aircraft", "collect_income")
+
+
+def _other_events(console: Console, game: Game, events: list[Event]) -> None:
+    """Events with a sentence in ``wording.EVENT_TEXTS`` (an edition's plug-ins add theirs
+    there): one line each, in the order they happened."""
+    rows = [ev for ev in events if ev.kind in EVENT_TEXTS]
+    if not rows:
+        return
+    _section(console, "Other events")
+    for ev in rows:
+        console.print(Text("  " + event_text(ev, game)))
 
 
 def _recording_console(width: int = REPORT_WIDTH) -> Console:

@@ -23,6 +23,8 @@ PROBLEMS: dict[str, str] = {
     "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {count} other order(s)",
     "concede_with_orders": "'concede' stands alone: remove the {count} other order(s)",
     "concede_without_opponent": "a concession needs exactly one other side to win",
+    "standing_unknown": "this edition has no standing order '{name}'",
+    "standing_bad_value": "standing order '{name}' takes one of {values}, not '{value}'",
     "orders_of_another_power": "it is {power}'s turn, but every move is of {orders_for}'s "
                                "units: these look like {orders_for}'s orders (nothing else "
                                "was checked)",
@@ -173,7 +175,7 @@ def units_text(game: Game | None, units: Mapping[str, int]) -> str:
 def power_name(game: Game | None, key: str | None) -> str:
     if not key:
         return "neutral"
-    power = game.ruleset.powers.get(key) if game else None
+    power = (game.ruleset.powers.get(key) or game.ruleset.nations.get(key)) if game else None
     return power.name if power else key
 
 
@@ -221,6 +223,23 @@ def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | 
     if code in PLACEMENT_CODES:
         text = f"cannot place {values.get('unit', '?')} in {values.get('space', '?')}: {text}"
     return text
+
+
+# Events shown one per line in the report's "Other events" (by event ``kind``; the
+# template's placeholders are the event's fields, shown as in problems).  An edition's
+# plug-in adds the sentences of its own events here.
+EVENT_TEXTS: dict[str, str] = {
+    "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
+    "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+}
+
+
+def event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for an event of a kind in ``EVENT_TEXTS``."""
+    import attrs
+    params = attrs.asdict(event, recurse=False)
+    return render(EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")),
+                  _values(game, event.kind, params))
 
 
 def problem_line(problem: Problem, game: Game | None = None) -> str:

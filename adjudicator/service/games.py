@@ -3,7 +3,10 @@ engine by ``editions.prepare``.  Every command and service loads games through h
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+
+import attrs
 
 from .. import editions
 from ..io import loader
@@ -20,7 +23,24 @@ def load_game(name_or_path: str | Path,
     game = loader.load_game(source, options)
     if edition is None and game.ruleset.game_id in editions.names():
         edition = editions.get(game.ruleset.game_id)
-    return editions.prepare(game, edition)
+    return _with_plugin_grammar(editions.prepare(game, edition))
+
+
+def _with_plugin_grammar(game: Game) -> Game:
+    """The rules hash also covers the grammar fragments of the order kinds an edition's
+    plug-ins define (``io.order_kinds.kind(..., grammar=...)``) that it lists; an edition
+    without such kinds keeps the hash of its data and the package's grammar."""
+    from ..io.order_kinds import KINDS
+    fragments = [(k, KINDS[k].grammar) for k in game.ruleset.plan.order_kinds
+                 if k in KINDS and KINDS[k].grammar]
+    if not fragments:
+        return game
+    digest = hashlib.sha256(game.content_hash.encode("utf-8"))
+    for name, text in fragments:
+        data = text.encode("utf-8")
+        digest.update(f"plugin-grammar/{name}\n{len(data)}\n".encode("utf-8"))
+        digest.update(data)
+    return attrs.evolve(game, content_hash="sha256:" + digest.hexdigest())
 
 
 def initial_state(game: Game, game_id: str):

@@ -168,10 +168,7 @@ def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
         if rule is None or rule.domain != ut.domain or ut.key in rule.except_types \
                 or (rule.only_types and ut.key not in rule.only_types):
             continue
-        large = sum(1 for c in carrier.cargo if types[c.type].cargo_size == "large")
-        if len(carrier.cargo) >= rule.slots or (
-                ut.cargo_size == "large" and rule.large_slots is not None
-                and large >= rule.large_slots):
+        if rule.problem([types[c.type] for c in carrier.cargo] + [ut]):
             continue
         return i
     return None

@@ -8,8 +8,15 @@ in ``units.toml``).  It declares its parameters (``params``: name -> (type, defa
 * ``check(unit, params)`` -- extra data checks (problems as strings);
 * ``slot(unit, params, side)`` -- traits of the unit in a battle (``combat.board.Slot``);
 * ``may_move(board, piece, phase)`` -- a problem code if the unit may not move now;
-* ``on_capture(ctx, territory, pieces, new_owner)`` -- what happens to it when its
-  territory is captured;
+* ``on_capture(ctx, space, new_owner, previous)`` -- run when the space it is in changes
+  hands (``engine.capture.set_owner``, after the units captured with it changed owner);
+* ``changes_owner(board, piece, new_owner, with_captured)`` -- whether it goes to the new
+  owner with its territory (``captured_with_territory``);
+* ``passes_through(board, piece, space, index)`` -- None if a land unit may move on
+  through an enemy territory on its path, else ``(problem code, params)`` (``blitz``);
+* ``may_enter(ctx, piece, space, path, phase)``, ``on_enter(ctx, pieces, space, path,
+  phase)``, ``move_bonus(board, piece, phase)`` -- movement, as the edition rules of
+  ``engine.turn_rules`` (which also lists the hooks of the whole turn);
 * battle steps (``combat.stepbase.BattleStep``) registered by the ability's module.
 
 Hooks are looked up through :func:`hooks`, so the engine never tests a unit's name.

@@ -15,7 +15,16 @@ from .base import Ability, register
 class Blitz(Ability):
     name = "blitz"
     doc = ("May move through an empty enemy territory as the first step of a combat move, "
-           "capturing it (rule in engine.movement.check_land_path).")
+           "capturing it (engine.movement.check_land_path asks ``passes_through``).")
+
+    def passes_through(self, board, piece, space: str, index: int):
+        """None if ``piece`` may pass through enemy ``space`` (the ``index``-th step of its
+        path, from 0), else ``(problem code, params)``."""
+        if index != 0:
+            return "blitz_not_first", {"space": space}
+        if board.enemies_at(space, piece.owner):
+            return "blitz_blocked", {"space": space}
+        return None
 
 
 @register
@@ -94,7 +103,16 @@ class MovesOnlyNoncombat(Ability):
 class CapturedWithTerritory(Ability):
     name = "captured_with_territory"
     doc = ("Changes owner with its territory instead of fighting: taken by the enemy who "
-           "captures the territory (engine.capture).")
+           "captures the territory (engine.capture asks ``changes_owner``).")
+
+    def changes_owner(self, board, piece, new_owner: str, with_captured: bool) -> bool:
+        """Whether ``piece`` goes to ``new_owner`` with its territory: an enemy's always;
+        a factory always (1942: a freed capital's factory goes back with it); a friendly
+        one only if an ally captured it this turn and the territory is liberated
+        (``with_captured``, 1942 [L566])."""
+        return piece.owner != new_owner and (
+            board.enemy_of(new_owner, piece.owner) or board.utype(piece).has("factory")
+            or (with_captured and piece.captured))
 
 
 @register
