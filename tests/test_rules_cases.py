@@ -166,3 +166,31 @@ end
 {expect}
 """, "inline")
     assert run_case(case, "aa1942").ok is holds
+
+
+@pytest.mark.parametrize("expectation, message", [
+    ("expect no event casualties space=SZ7", "event casualties has no field space"),
+    ("expect event casualties space=SZ7", "event casualties has no field space"),
+    ("expect event casualties nothing.infantry=1", "has no field nothing.infantry"),
+    ("expect sequence moved then casualties space=SZ7", "has no field space"),
+    ("expect no event casulaties side=defender", "no event is called 'casulaties'"),
+])
+def test_an_expectation_naming_an_unknown_field_is_an_error_in_the_case(expectation, message):
+    """A field the event does not have would make ``no event`` hold (and ``event`` fail)
+    whatever happens: the runner refuses it, for positive and negative expectations."""
+    (case,) = parse_cases(SEA_FIGHT + expectation + "\n", "inline")
+    result = run_case(case, "aa1941")
+    assert not result.ok and message in result.failures[0], result.failures
+
+
+@pytest.mark.parametrize("expectation, message", [
+    ("expect ipcs germany lots", "malformed expectation"),
+    ("expect ipcs", "malformed expectation"),
+    ("expect units Nowhere Land: uk 1 bb", "malformed expectation"),
+    ("expect event casualties side", "expected 'event KIND field=value ...'"),
+    ("expect damage SZ 7: battleship many", "malformed expectation"),
+])
+def test_a_malformed_expectation_is_refused_not_a_crash(expectation, message):
+    (case,) = parse_cases(SEA_FIGHT + expectation + "\n", "inline")
+    result = run_case(case, "aa1941")
+    assert not result.ok and message in result.failures[0], result.failures

@@ -16,7 +16,7 @@ from ..io.paths import MAPS_DIR
 from ..io.rules_cases import Case, Expectation, read_cases
 from ..model.dice import FixedDice, SideDice
 from ..model.errors import DataError, OrdersSyntaxError, PbemError
-from ..model.events import OrderSkipped
+from ..model.events import OrderSkipped, all_event_classes
 from ..model.game import Game
 from ..model.orders import StandingOrders
 from ..model.problems import Problem
@@ -243,8 +243,21 @@ def _event_field(event, name: str):
 def _event_matches(event, kind: str, fields: dict[str, str]) -> bool:
     if event.kind != kind:
         return False
-    return all(hasattr(event, k.partition(".")[0]) and _field_matches(_event_field(event, k), v)
-               for k, v in fields.items())
+    return all(_field_matches(_event_field(event, k), v) for k, v in fields.items())
+
+
+def _unknown_fields(kind: str, fields) -> str | None:
+    """Why an expectation about events of ``kind`` with these field names can never be
+    checked (an unknown kind, a field the event does not have), or None.  An expectation
+    naming a field the event lacks would hold (``no event``) or fail whatever happens."""
+    classes = all_event_classes()
+    if kind not in classes:
+        return f"no event is called {kind!r} (known: {', '.join(sorted(classes))})"
+    known = [f.name for f in attrs.fields(classes[kind])]
+    bad = [name for name in fields if name.partition(".")[0] not in known]
+    if bad:
+        return f"event {kind} has no field {', '.join(bad)} (its fields: {', '.join(known)})"
+    return None
 
 
 def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
@@ -327,6 +340,8 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
             if not part or any("=" not in a for a in part[1:]):
                 return f"expected 'sequence KIND field=value ... then KIND ...', found {text!r}"
             fields = dict(a.split("=", 1) for a in part[1:])
+            if (why := _unknown_fields(part[0], fields)):
+                return why
             found = next((i for i in range(start, len(events))
                           if _event_matches(events[i], part[0], fields)), None)
             if found is None:
@@ -340,6 +355,8 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
                 f"found {text!r}"
         ev_kind, fields = args[0], dict(a.split("=", 1) for a in args[1:])
         times = fields.pop("times", None)
+        if (why := _unknown_fields(ev_kind, fields)):
+            return why
         hits = [e for e in events if _event_matches(e, ev_kind, fields)]
         if kind == "event" and times is not None:
             return None if len(hits) == int(times) else \
@@ -398,7 +415,10 @@ def run_case(case: Case, edition: str) -> CaseResult:
         except Exception as exc:                # an engine bug (e.g. a battle that never ends)
             failures.append(f"play: engine error {type(exc).__name__}: {exc}")
     for exp in case.expect:
-        why = evaluate(game, case, exp, problems, result)
+        try:
+            why = evaluate(game, case, exp, problems, result)
+        except (ValueError, IndexError, PbemError) as exc:   # e.g. "expect ipcs germany lots"
+            why = f"malformed expectation: {getattr(exc, 'message', None) or exc}"
         if why:
             failures.append(f"line {exp.line}: {why}")
     return CaseResult(case, tuple(failures), tuple(problems), tuple(result.events) if result else ())
