@@ -194,3 +194,49 @@ def test_a_malformed_expectation_is_refused_not_a_crash(expectation, message):
     (case,) = parse_cases(SEA_FIGHT + expectation + "\n", "inline")
     result = run_case(case, "aa1941")
     assert not result.ok and message in result.failures[0], result.failures
+
+
+ONE_1942_CASE = """edition aa1942
+
+case e: a sub moves two zones
+power germany
+position empty
+units Sea Zone 5: germany 1 sub
+orders:
+noncombat:
+move 1 sub SZ 5 -> SZ 6 -> SZ 7
+end
+expect valid
+"""
+
+
+def test_a_case_file_names_its_edition_and_runs_without_ruleset(tmp_path, capsys):
+    from tests.cli_helpers import pbem
+    path = tmp_path / "e.txt"
+    path.write_text(ONE_1942_CASE)
+    assert [c.edition for c in parse_cases(ONE_1942_CASE)] == ["aa1942"]
+    code, out = pbem(capsys, "cases", path)
+    assert code == 0 and "1 of 1 cases pass" in out, out
+
+
+@pytest.mark.parametrize("header, message", [
+    ("edition aa1941", "these cases are for edition aa1941, not aa1942"),
+    ("edition nosuchgame", "no edition is called 'nosuchgame'"),
+    ("", "names no edition"),
+])
+def test_a_wrong_or_missing_edition_is_refused(tmp_path, header, message):
+    from adjudicator.service.rules_cases import run_edition
+    path = tmp_path / "e.txt"
+    path.write_text(ONE_1942_CASE.replace("edition aa1942", header))
+    results = run_edition("aa1942" if header != "" else None, path)
+    assert not results[0].ok and message in results[0].failures[0], results[0].failures
+
+
+@pytest.mark.parametrize("text, message", [
+    ("case x: y\nexpect valid\nedition aa1941", "comes once, before the first case"),
+    ("edition aa1941\nedition aa1942\ncase x: y\nexpect valid", "comes once"),
+    ("edition A&A 1941\ncase x: y\nexpect valid", "edition takes an edition's name"),
+])
+def test_bad_edition_lines_say_where(text, message):
+    with pytest.raises(DataError, match=message):
+        parse_cases(text, "bad.txt")

@@ -1,7 +1,9 @@
 """Rules cases: a plain-text format for rules conformance tests, like Diplomacy's DATC cases
 or python-chess's perft files.  Every edition keeps its cases in ``maps/<edition>/cases/``.
 
-A file holds one or more cases.  A case is a block of lines (``#`` starts a comment)::
+A file holds one or more cases, after a line naming the edition they are for
+(``edition aa1942``: ``pbem cases FILE`` then needs no ``--ruleset``, and running them for
+another edition is refused).  A case is a block of lines (``#`` starts a comment)::
 
     case 1941-move-03: a tank blitzes through an empty enemy territory
     source digest §4.2, checklist 1 [L321-L323]
@@ -94,6 +96,7 @@ class Case:
     orders: str = ""
     dice: tuple[str, ...] = ()
     expect: tuple[Expectation, ...] = ()
+    edition: str | None = None                       # the file's ``edition`` line
 
     @property
     def played(self) -> bool:
@@ -124,6 +127,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
     current: dict | None = None
     in_orders = False
     orders: list[str] = []
+    edition: str | None = None
 
     def fail(number: int, message: str):
         raise DataError(f"{file}:{number}: {message}")
@@ -156,7 +160,14 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if not name.strip():
                 fail(number, "a case needs a name: 'case NAME: what it shows'")
             current = dict(name=name.strip(), title=title.strip(), file=file, line=number,
-                           edits=[], expect=[], options=[])
+                           edits=[], expect=[], options=[], edition=edition)
+            continue
+        if word == "edition":
+            if current is not None or edition is not None:
+                fail(number, "'edition NAME' comes once, before the first case")
+            if not re.fullmatch(r"[a-z][a-z0-9_-]{0,40}", rest):
+                fail(number, "edition takes an edition's name, e.g. 'edition aa1942'")
+            edition = rest
             continue
         if current is None:
             fail(number, "expected 'case NAME: title' first")

@@ -424,6 +424,26 @@ def run_case(case: Case, edition: str) -> CaseResult:
     return CaseResult(case, tuple(failures), tuple(problems), tuple(result.events) if result else ())
 
 
-def run_edition(edition: str, folder: str | Path | None = None) -> list[CaseResult]:
+def run_edition(edition: str | None, folder: str | Path | None = None) -> list[CaseResult]:
+    """Run the cases of ``folder`` (default: the edition's own).  A case is run for the
+    edition its file names; ``edition`` (when given) must agree, and a case whose file
+    names none needs it."""
+    if folder is None and edition is None:
+        raise DataError("which edition? give one (--ruleset) or a case file that names one")
     cases = read_cases(folder) if folder else edition_cases(edition)
-    return [run_case(c, edition) for c in cases]
+    return [_run_for(case, edition) for case in cases]
+
+
+def _run_for(case: Case, edition: str | None) -> CaseResult:
+    from .. import editions
+    wanted = case.edition or edition
+    if wanted is None:
+        return CaseResult(case, (f"{case.file}: the file names no edition ('edition NAME' "
+                                 "before its first case); give --ruleset",))
+    if wanted not in editions.names():
+        return CaseResult(case, (f"{case.file}: no edition is called {wanted!r} "
+                                 f"(known: {', '.join(editions.names())})",))
+    if edition is not None and case.edition is not None and case.edition != edition:
+        return CaseResult(case, (f"{case.file}: these cases are for edition {case.edition}, "
+                                 f"not {edition}",))
+    return run_case(case, wanted)
