@@ -306,12 +306,15 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
                          and not t.retreated),
                         key=lambda t: (t.unloaded_to != target, t.uid))
     chosen: list[Piece] = []
+    # Cargo an earlier unload line already sends ashore stays aboard until the sea battle:
+    # it is not there to unload again.
+    landing = {uid for declared in ctx.landings for uid in declared.cargo}
     for group in order.units:
         need = group.count
         for t in transports:
             for c in board.cargo_of(t):
                 # Cargo on an ally's transport is unloaded on the owner's next turn, not this one.
-                if t.owner != power and c.loaded_in is not None:
+                if (t.owner != power and c.loaded_in is not None) or c.uid in landing:
                     continue
                 if need and c.type == group.type and c.owner == power and c not in chosen:
                     chosen.append(c)

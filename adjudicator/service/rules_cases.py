@@ -259,6 +259,9 @@ def _unknown_fields(kind: str, fields) -> str | None:
     return None
 
 
+CHECK_EXPECTATIONS = ("valid", "errors", "rejected", "warning", "no_warning")   # need no dice
+
+
 def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
     """Why ``exp`` does not hold (None when it does)."""
     names = Names(game)
@@ -463,7 +466,9 @@ class _TurnPlay:
             except Exception as exc:            # an engine bug (e.g. a battle that never ends)
                 self.failures.append(f"play: engine error {type(exc).__name__}: {exc}")
         for exp in expect:
-            if exp.kind != "unreadable":
+            # a turn that could not be played has said why once already
+            if exp.kind != "unreadable" and (self.result or not played
+                                             or exp.kind in CHECK_EXPECTATIONS):
                 self._judge(exp, lambda: evaluate(game, case, exp, self.problems, self.result))
 
     def _judge(self, exp: Expectation, why) -> None:
