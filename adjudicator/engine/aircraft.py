@@ -137,11 +137,22 @@ def check_combat_moves(ctx: TurnContext) -> None:
                 ctx.error(line, "air_no_battle", unit=ut.key, space=piece.space)
         elif ut.domain == Domain.SEA:
             fights = bool(board.enemies_at(piece.space))
-            if not (fights or piece.space in landing_zones or piece.start_space in ctx.contested_at_start):
+            if not (fights or piece.space in landing_zones or _escaped(ctx, piece.start_space)):
                 ctx.error(line, "ship_no_battle", unit=ut.key, space=piece.space)
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
             ctx.error(line, "cargo_not_unloaded", unit=ut.key)
     check_landing_plan(ctx, air)
+
+
+def _escaped(ctx: TurnContext, start: str) -> bool:
+    """Whether a ship that left ``start`` in combat move may end without a battle: ``start``
+    was hostile (enemy surface warships: "leave and do not fight", 1941 [L262-L275], 1942
+    [L333-L344]), or it held only enemy subs or transports and the power attacks there with
+    other units (the FAQ [L827-L829]: those leaving avoid that battle).  A zone with only
+    subs or transports is not hostile: without that battle, a combat move must lead to one."""
+    if start in ctx.hostile_at_start:
+        return True
+    return start in ctx.contested_at_start and battle_needed(ctx, start)
 
 
 def _land_attack(ctx: TurnContext, territory: str) -> bool:
