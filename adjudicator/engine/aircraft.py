@@ -141,7 +141,24 @@ def check_combat_moves(ctx: TurnContext) -> None:
                 ctx.error(line, "ship_no_battle", unit=ut.key, space=piece.space)
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
             ctx.error(line, "cargo_not_unloaded", unit=ut.key)
+    _check_assault_zones(ctx)
     check_landing_plan(ctx, air)
+
+
+def _check_assault_zones(ctx: TurnContext) -> None:
+    """An assault's transports must end in a sea zone that is friendly or can become friendly
+    after the sea battle (1941 [L327-L337], 1942 [L372-L400]): in a zone with enemy surface
+    warships, some unit of the attacker there must be able to fire."""
+    board = ctx.board
+    seen: set[str] = set()
+    for landing in ctx.landings:
+        zone = landing.zone
+        if zone in seen or not board.hostile_zone(zone, ctx.power):
+            continue
+        seen.add(zone)
+        if not any(board.utype(p).attack > 0 and not board.utype(p).has("defenceless")
+                   for p in board.at(zone) if p.owner == ctx.power):
+            ctx.error(landing.line, "assault_zone_stays_hostile", zone=zone, space=landing.target)
 
 
 def _escaped(ctx: TurnContext, start: str) -> bool:

@@ -82,6 +82,10 @@ PROBLEMS: dict[str, str] = {
                       "territory friendly since the start of the turn or on a carrier with room)",
     "ship_no_battle": "{unit} ends its combat move in {space} with no battle or amphibious assault "
                       "there: move it under 'noncombat:'",
+    "assault_zone_stays_hostile": "no unit of yours in {zone} can fight the enemy warships "
+                                  "there, so the transports cannot unload into {space}: an "
+                                  "assault's transports must end in a sea zone that is friendly "
+                                  "or can become friendly after the sea battle",
     "cargo_not_unloaded": "{unit} loaded in combat must be unloaded in an amphibious assault",
     "directive_without_battle": "no battle in {space} follows from your combat moves; this "
                                 "directive has no effect",
