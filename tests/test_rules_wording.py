@@ -55,8 +55,15 @@ def _run(name: str):
     ("1941-trn-01", "no_transport_room", "no transport of your side in Sea Zone 5 has room for Tank"),
     ("1941-trn-04", "cargo_not_unloaded", "Infantry loaded in combat must be unloaded in an amphibious assault"),
     ("1941-trn-05", "unload_friendly_in_combat", "Norway Finland is friendly: unload there under 'noncombat:'"),
-    ("1941-trn-18", "no_cargo_to_unload",
-     "not enough Infantry of yours aboard transports in Sea Zone 4 that can unload into Karelia"),
+    ("1941-trn-18", "ally_transport_cargo_next_turn",
+     "your infantry aboard United Kingdom's transport in Sea Zone 4 were loaded this turn: cargo "
+     "on an ally's transport unloads on your next turn, after the ally has moved it"),
+    ("1941-trn-12", "transport_unloaded_elsewhere",
+     "the transport in Sea Zone 5 carrying your infantry already unloads into Germany this turn: "
+     "a transport unloads into one territory per turn"),
+    ("1941-trn-20", "ally_cargo_not_yours",
+     "the infantry aboard your transports in Sea Zone 4 are Soviet Union's: the cargo's owner "
+     "unloads it, on its own turn"),
     ("1941-prod-01", "purchase_too_expensive", "the purchase costs 18 IPCs; Soviet Union has 7"),
     ("1941-prod-03", "overbuying",
      "6 units bought but your factories can place only 5 this turn (no deliberate overbuying)"),

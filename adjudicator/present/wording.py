@@ -75,6 +75,19 @@ PROBLEMS: dict[str, str] = {
     "unload_in_hostile_zone": "no unloading in hostile sea zone {zone}",
     "no_cargo_to_unload": "not enough {unit_plural} of yours aboard transports in {zone} that can "
                           "unload into {space}",
+    "transport_unloaded_elsewhere": "the transport in {zone} carrying your {unit_plural_lower} "
+                                    "already unloads into {other} this turn: a transport unloads "
+                                    "into one territory per turn",
+    "transport_retreated": "the transport in {zone} carrying your {unit_plural_lower} retreated "
+                           "from its sea battle: its cargo cannot unload this turn",
+    "ally_transport_cargo_next_turn": "your {unit_plural_lower} aboard {power}'s transport in "
+                                      "{zone} were loaded this turn: cargo on an ally's transport "
+                                      "unloads on your next turn, after the ally has moved it",
+    "ally_cargo_not_yours": "the {unit_plural_lower} aboard your transports in {zone} are "
+                            "{power}'s: the cargo's owner unloads it, on its own turn",
+    "transport_moved_in_combat": "the transport in {zone} carrying your {unit_plural_lower} moved "
+                                 "or fought in the combat move: it cannot unload in the noncombat "
+                                 "move",
     # -- combat moves
     "air_no_battle": "{unit} must end its combat move in a battle; {space} has nothing to attack",
     "air_no_landing": "{unit} attacking {space} could not reach any landing space with its "
