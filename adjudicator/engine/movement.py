@@ -143,7 +143,10 @@ def check_land_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], ph
             raise OrderFailed("must_stop_in_enemy", unit=ut.key, space=s)
         if i != 0:
             raise OrderFailed("blitz_not_first", space=s)
-        if board.enemies_at(s, power):
+        enemies = board.enemies_at(s, power)
+        if enemies and all(board.utype(e).has("factory") for e in enemies):
+            raise OrderFailed("blitz_blocked_by_factory", space=s, unit=enemies[0].type)
+        if enemies:
             raise OrderFailed("blitz_blocked", space=s)
         blitzed.append(s)
     dest = steps[-1]
