@@ -320,6 +320,7 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
                  tuple(_battle_unit(ctx, p, set()) for p in anti_aircraft(ctx, space))),
         unit_types=board.rules.units,
         low_luck=bool(board.rules.option("low_luck", False)),
+        defender_default=board.rules.option("default_losses", "cheapest"),
     )
 
 
@@ -407,8 +408,10 @@ def fight(ctx: TurnContext, space: str, dice: DiceSource | None,
 
 def land_displaced_defenders(ctx: TurnContext) -> None:
     """Defending fighters whose carrier sank: another carrier with room in the same zone,
-    else one move to a friendly territory or carrier, else lost (digest §4.6, §5.4).
-    Done after all battles and before the attacker's noncombat move."""
+    else one move to a friendly territory or carrier -- first the spaces their owner's
+    standing order names (``defend SZ 5: land SZ 6, Western Europe``), in that order, then
+    the others --, else lost (digest §4.6, §5.4).  Done after all battles and before the
+    attacker's noncombat move."""
     board = ctx.board
     air = board.types_of_domain(Domain.AIR)
     # (what is tested of a piece only changes in its own iteration: filtered up front)
@@ -420,7 +423,7 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
         if deck is not None:
             piece.carried_by = deck.uid
             continue
-        for n in sorted(board.map.neighbours(zone)):
+        for n in _landing_choices(ctx, piece, zone):
             t = board.map[n]
             if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)):
                 piece.space = n
@@ -436,6 +439,17 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
         else:
             board.remove(piece)
             ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier_sunk"))
+
+
+def _landing_choices(ctx: TurnContext, piece: Piece, zone: str) -> list[str]:
+    """Where a fighter whose carrier sank in ``zone`` may fly, in the order it tries them:
+    the spaces its owner's standing order for ``zone`` names (those next to it), then every
+    other neighbour in name order."""
+    neighbours = sorted(ctx.board.map.neighbours(zone))
+    standing = ctx.standing_orders.get(piece.owner)
+    order = standing.for_space(zone) if standing is not None else None
+    named = [s for s in (order.landing if order else ()) if s in neighbours]
+    return named + [n for n in neighbours if n not in named]
 
 
 def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:

@@ -149,7 +149,8 @@ def _store_standing_orders(ctx: TurnContext) -> None:
     old = ctx.standing_orders.get(power, StandingOrders())
     replaced = {d.space for d in ctx.orders.defences}
     kept = tuple(d for d in old.defences if d.space not in replaced)
-    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge) for d in ctx.orders.defences)
+    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge, landing=d.landing)
+                for d in ctx.orders.defences)
     ctx.standing_orders[power] = StandingOrders(kept + new)
     ctx.emit(StandingOrdersChanged(power, len(ctx.orders.defences)))
 
