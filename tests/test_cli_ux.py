@@ -627,7 +627,8 @@ def test_new_sets_rule_options(tmp_path, capsys):
                      "--option", "short_game=yes")
     assert code == 0, out
     gf, _ = gamedir.read_game(directory)
-    assert gf.options == {"turkish_straits": False, "short_game": True}
+    assert gf.options == {"turkish_straits": False, "short_game": True,
+                          "default_losses": "weakest"}
     from adjudicator.cli.common import game_of
     played = game_of(str(directory))
     default = load_game("aa1941")
@@ -648,8 +649,9 @@ def test_new_sets_rule_options(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("option, says", [
-    ("bogus=1", "has no option 'bogus'; its options: low_luck (default false), "
-                "short_game (default false), turkish_straits (default true)"),
+    ("bogus=1", "has no option 'bogus'; its options: default_losses (default weakest), "
+                "low_luck (default false), short_game (default false), turkish_straits "
+                "(default true)"),
     ("turkish_straits=maybe", "give true or false"),
     ("turkish_straits", "--option wants NAME=VALUE"),
     ("=true", "--option wants NAME=VALUE"),
@@ -660,6 +662,13 @@ def test_new_refuses_unknown_options_and_values(option, says, tmp_path, capsys):
     code, out = pbem(capsys, "new", tmp_path / "g", "--ruleset", "aa1942", "--option",
                      "unit_stats=x")
     assert code == 2 and "unit_stats 'x' is not a profile" in out
+
+
+def test_new_refuses_an_unknown_default_loss_order(tmp_path, capsys):
+    code, out = pbem(capsys, "new", tmp_path / "g", "--option", "default_losses=random")
+    assert code == 2 and "default_losses must be one of cheapest, weakest" in out, out
+    code, out = pbem(capsys, "new", tmp_path / "g", "--option", "default_losses=cheapest")
+    assert code == 0, out
 
 
 def test_rules_shows_options_and_how_to_set_them(capsys):

@@ -36,7 +36,9 @@ def _run(name: str):
      "a combat move must end in an enemy territory; Russia is friendly (move it under 'noncombat:')"),
     ("1941-move-09", "noncombat_into_enemy",
      "land units may never enter enemy territory West Russia in noncombat"),
-    ("1941-move-18", "blitz_blocked", "cannot blitz through Russia: it holds enemy units"),
+    ("1941-move-17", "blitz_blocked", "cannot blitz through Karelia: it holds enemy units"),
+    ("1941-move-18", "blitz_blocked_by_factory",
+     "cannot blitz through Russia: an enemy industrial complex there stops land units"),
     ("1941-sea-01", "must_stop_in_hostile_zone", "ships must stop on entering hostile sea zone Sea Zone 7"),
     ("1941-sea-03", "sub_stopped_by_anti_sub",
      "a submarine must stop on entering Sea Zone 7: an enemy destroyer is there"),
@@ -55,8 +57,15 @@ def _run(name: str):
     ("1941-trn-01", "no_transport_room", "no transport of your side in Sea Zone 5 has room for Tank"),
     ("1941-trn-04", "cargo_not_unloaded", "Infantry loaded in combat must be unloaded in an amphibious assault"),
     ("1941-trn-05", "unload_friendly_in_combat", "Norway Finland is friendly: unload there under 'noncombat:'"),
-    ("1941-trn-18", "no_cargo_to_unload",
-     "not enough Infantry of yours aboard transports in Sea Zone 4 that can unload into Karelia"),
+    ("1941-trn-18", "ally_transport_cargo_next_turn",
+     "your infantry aboard United Kingdom's transport in Sea Zone 4 were loaded this turn: cargo "
+     "on an ally's transport unloads on your next turn, after the ally has moved it"),
+    ("1941-trn-12", "transport_unloaded_elsewhere",
+     "the transport in Sea Zone 5 carrying your infantry already unloads into Germany this turn: "
+     "a transport unloads into one territory per turn"),
+    ("1941-trn-20", "ally_cargo_not_yours",
+     "the infantry aboard your transports in Sea Zone 4 are Soviet Union's: the cargo's owner "
+     "unloads it, on its own turn"),
     ("1941-prod-01", "purchase_too_expensive", "the purchase costs 18 IPCs; Soviet Union has 7"),
     ("1941-prod-03", "overbuying",
      "6 units bought but your factories can place only 5 this turn (no deliberate overbuying)"),

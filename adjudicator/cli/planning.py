@@ -158,7 +158,8 @@ def odds_setup(game, args, notes: list[str]) -> BattleSetup:
                        stages=game.ruleset.plan.battle_stages, support=(ships, guns),
                        unit_types=game.ruleset.units,
                        low_luck=bool(getattr(args, "low_luck", False)
-                                     or game.ruleset.option("low_luck", False)))
+                                     or game.ruleset.option("low_luck", False)),
+                       defender_default=game.ruleset.option("default_losses", "cheapest"))
 
 
 def _monte_carlo(setup: BattleSetup, runs: int, sides: int, no_color) -> BattleOdds:

@@ -157,11 +157,39 @@ def check_combat_moves(ctx: TurnContext) -> None:
         elif ut.domain == Domain.SEA:
             fights = bool(board.enemies_at(piece.space))
             if not (fights or piece.space in landing_zones or piece.space in taken
-                    or piece.start_space in ctx.contested_at_start):
+                    or _escaped(ctx, piece.start_space)):
                 ctx.error(line, "ship_no_battle", unit=ut.key, space=piece.space)
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
             ctx.error(line, "cargo_not_unloaded", unit=ut.key)
+    _check_assault_zones(ctx)
     check_landing_plan(ctx, air)
+
+
+def _check_assault_zones(ctx: TurnContext) -> None:
+    """An assault's transports must end in a sea zone that is friendly or can become friendly
+    after the sea battle (1941 [L327-L337], 1942 [L372-L400]): in a zone with enemy surface
+    warships, some unit of the attacker there must be able to fire."""
+    board = ctx.board
+    seen: set[str] = set()
+    for landing in ctx.landings:
+        zone = landing.zone
+        if zone in seen or not board.hostile_zone(zone, ctx.power):
+            continue
+        seen.add(zone)
+        if not any(board.utype(p).attack > 0 and not board.utype(p).has("defenceless")
+                   for p in board.at(zone) if p.owner == ctx.power):
+            ctx.error(landing.line, "assault_zone_stays_hostile", zone=zone, space=landing.target)
+
+
+def _escaped(ctx: TurnContext, start: str) -> bool:
+    """Whether a ship that left ``start`` in combat move may end without a battle: ``start``
+    was hostile (enemy surface warships: "leave and do not fight", 1941 [L262-L275], 1942
+    [L333-L344]), or it held only enemy subs or transports and the power attacks there with
+    other units (the FAQ [L827-L829]: those leaving avoid that battle).  A zone with only
+    subs or transports is not hostile: without that battle, a combat move must lead to one."""
+    if start in ctx.hostile_at_start:
+        return True
+    return start in ctx.contested_at_start and battle_needed(ctx, start)
 
 
 def _land_attack(ctx: TurnContext, territory: str) -> bool:

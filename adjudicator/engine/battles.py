@@ -238,20 +238,35 @@ def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
                 if p.owner == ctx.power and board.utype(p).has("bombard")
                 and not p.fought and p.uid not in ctx.bombarded]
     eligible.sort(key=lambda p: (-board.utype(p).param("bombard", "value", 0), p.uid))
-    orders = [o for o in ctx.orders.bombards if o.target == target]
-    if orders and orders[-1].units:
+    named = _named_bombarders(ctx, target)
+    if named:
         chosen: list[Piece] = []
-        for g in orders[-1].units:
-            chosen += [p for p in eligible if p.type == g.type and p not in chosen][:g.count]
-        eligible = chosen
+        for unit_type, count in named.items():
+            chosen += [p for p in eligible if p.type == unit_type][:count]
+        eligible = chosen                      # in the order named: the first ones fire
     ships = eligible[:landed]
     ctx.bombarded.update(p.uid for p in ships)
     return ships
 
 
+def _named_bombarders(ctx: TurnContext, target: str) -> dict[str, int]:
+    """{ship type: count} that the ``bombard`` lines naming ``target`` ask for, added up
+    over every such line; empty when none names ships (every eligible ship bombards)."""
+    named: dict[str, int] = {}
+    for order in ctx.orders.bombards:
+        if order.target == target:
+            for g in order.units:
+                named[g.type] = named.get(g.type, 0) + g.count
+    return named
+
+
 def check_bombard_orders(ctx: TurnContext) -> None:
-    """A ``bombard`` order must name an amphibious assault and ships that can bombard it."""
+    """A ``bombard`` order must name an amphibious assault and ships that can bombard it.
+    Several lines naming one target add up (the ships they name, the one-ship-per-land-unit
+    limit)."""
     board = ctx.board
+    named: dict[tuple[str, str], int] = {}     # (target, ship type) -> named so far
+    total: dict[str, int] = {}                  # target -> ships named so far
     for order in ctx.orders.bombards:
         zones = {l.zone for l in ctx.landings if l.target == order.target}
         if not zones:
@@ -261,16 +276,19 @@ def check_bombard_orders(ctx: TurnContext) -> None:
             if not board.rules.units[g.type].has("bombard"):
                 ctx.error(order.line, "bombard_not_able", unit=g.type)
                 continue
+            key = (order.target, g.type)
+            named[key] = named.get(key, 0) + g.count
             have = sum(1 for z in zones for p in board.at(z)
                        if p.owner == ctx.power and p.type == g.type)
-            if have < g.count:
-                ctx.error(order.line, "bombard_ships_missing", unit=g.type, count=g.count,
+            if have < named[key]:
+                ctx.error(order.line, "bombard_ships_missing", unit=g.type, count=named[key],
                           space=order.target, found=have)
-        named = sum(g.count for g in order.units)
+        before = total.get(order.target, 0)
+        total[order.target] = before + sum(g.count for g in order.units)
         going_ashore = sum(len(l.cargo) for l in ctx.landings if l.target == order.target)
-        if named > going_ashore:
-            ctx.warn(order.line, "bombard_more_than_landing", count=named, space=order.target,
-                     landing=going_ashore)
+        if total[order.target] > going_ashore >= before:
+            ctx.warn(order.line, "bombard_more_than_landing", count=total[order.target],
+                     space=order.target, landing=going_ashore)
 
 
 # -- one battle -------------------------------------------------------------------------------
@@ -364,6 +382,7 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
                  tuple(_battle_unit(ctx, p, set()) for p in anti_aircraft(ctx, space))),
         unit_types=board.rules.units,
         low_luck=bool(board.rules.option("low_luck", False)),
+        defender_default=board.rules.option("default_losses", "cheapest"),
     )
 
 
@@ -461,8 +480,10 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
 
 def land_displaced_defenders(ctx: TurnContext) -> None:
     """Defending fighters whose carrier sank: another carrier with room in the same zone,
-    else one move to a friendly territory or carrier, else lost (digest §4.6, §5.4).
-    Done after all battles and before the attacker's noncombat move."""
+    else one move to a friendly territory or carrier -- first the spaces their owner's
+    standing order names (``defend SZ 5: land SZ 6, Western Europe``), in that order, then
+    the others --, else lost (digest §4.6, §5.4).  Done after all battles and before the
+    attacker's noncombat move."""
     board = ctx.board
     air = board.types_of_domain(Domain.AIR)
     # (what is tested of a piece only changes in its own iteration: filtered up front)
@@ -474,7 +495,7 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
         if deck is not None:
             piece.carried_by = deck.uid
             continue
-        for n in sorted(board.map.neighbours(zone)):
+        for n in _landing_choices(ctx, piece, zone):
             t = board.map[n]
             if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)):
                 piece.space = n
@@ -490,6 +511,17 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
         else:
             board.remove(piece)
             ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier_sunk"))
+
+
+def _landing_choices(ctx: TurnContext, piece: Piece, zone: str) -> list[str]:
+    """Where a fighter whose carrier sank in ``zone`` may fly, in the order it tries them:
+    the spaces its owner's standing order for ``zone`` names (those next to it), then every
+    other neighbour in name order."""
+    neighbours = sorted(ctx.board.map.neighbours(zone))
+    standing = ctx.standing_orders.get(piece.owner)
+    order = standing.for_space(zone) if standing is not None else None
+    named = [s for s in (order.landing if order else ()) if s in neighbours]
+    return named + [n for n in neighbours if n not in named]
 
 
 def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:

@@ -59,10 +59,17 @@ class TurnContext:
         return self.mode == "check"
 
     def error(self, line: int, code: str, **params: Any) -> None:
-        self.problems.append(Problem(line, code, params, ERROR))
+        self._problem(Problem(line, code, params, ERROR))
 
     def warn(self, line: int, code: str, **params: Any) -> None:
-        self.problems.append(Problem(line, code, params, WARNING))
+        self._problem(Problem(line, code, params, WARNING))
+
+    def _problem(self, problem: Problem) -> None:
+        """One message per rule broken: the same problem found for each of several units
+        (two infantry left aboard) is said once."""
+        if not any(p == problem and p.params == problem.params and p.severity == problem.severity
+                   for p in self.problems):
+            self.problems.append(problem)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

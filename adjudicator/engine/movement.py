@@ -343,18 +343,23 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
                          and not t.retreated),
                         key=lambda t: (t.unloaded_to != target, t.uid))
     chosen: list[Piece] = []
+    # Cargo an earlier unload line already sends ashore stays aboard until the sea battle:
+    # it is not there to unload again.
+    landing = {uid for declared in ctx.landings for uid in declared.cargo}
     for group in order.units:
         need = group.count
         for t in transports:
             for c in board.cargo_of(t):
                 # Cargo on an ally's transport is unloaded on the owner's next turn, not this one.
-                if t.owner != power and c.loaded_in is not None:
+                if (t.owner != power and c.loaded_in is not None) or c.uid in landing:
                     continue
                 if need and c.type == group.type and c.owner == power and c not in chosen:
                     chosen.append(c)
                     need -= 1
         if need:
-            raise OrderFailed("no_cargo_to_unload", unit=group.type, zone=zone, space=target)
+            code, params = _why_no_cargo(board, order, power, group.type,
+                                         landing | {c.uid for c in chosen})
+            raise OrderFailed(code, unit=group.type, zone=zone, space=target, **params)
     if amphibious:
         for c in chosen:
             for ability, _params in hooks(board.utype(c), "may_move"):
@@ -378,6 +383,35 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
             c.moved_in.add(phase)
             c.loaded_in = c.loaded_in or phase   # unloading is its whole move too
     ctx.emit(Unloaded(power, count_types(chosen), zone, target, amphibious, order.line, phase))
+
+
+def _why_no_cargo(board: WorkingBoard, order: Unload, power: str, unit_type: str,
+                  taken: set[int]) -> tuple[str, dict]:
+    """The rule that keeps ``unit_type`` cargo of ``power`` aboard the transports in the
+    order's zone from unloading into its target (a problem code and its parameters), or
+    ``no_cargo_to_unload`` when there is simply not enough of it aboard.  ``taken``: uids
+    of cargo already unloading."""
+    phase = order.phase.value
+    transports = [t for t in board.at(order.zone) if board.utype(t).has("carries_land")
+                  and board.allied(t.owner, power)]
+    for t in transports:
+        if not any(c.type == unit_type and c.owner == power and c.uid not in taken
+                   for c in board.cargo_of(t)):
+            continue
+        if t.unloaded_to not in (None, order.target):
+            return "transport_unloaded_elsewhere", {"other": t.unloaded_to}
+        if t.retreated:
+            return "transport_retreated", {}
+        if t.owner != power and any(c.loaded_in is not None for c in board.cargo_of(t)
+                                    if c.owner == power):
+            return "ally_transport_cargo_next_turn", {"power": t.owner}
+        if phase == NONCOMBAT and (COMBAT in t.moved_in or t.fought):
+            return "transport_moved_in_combat", {}
+    owners = {c.owner for t in transports if t.owner == power for c in board.cargo_of(t)
+              if c.type == unit_type and c.owner != power}
+    if owners:
+        return "ally_cargo_not_yours", {"power": min(owners)}
+    return "no_cargo_to_unload", {}
 
 
 def run_order(ctx: TurnContext, order) -> bool:

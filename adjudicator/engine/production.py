@@ -226,6 +226,7 @@ def mobilize(ctx: TurnContext) -> None:
     fixed order (capital first), then refund what cannot be placed."""
     used: dict[str, int] = {}
     units = ctx.board.rules.units
+    refused: set[str] = set()          # unit types a place order could not place
     for order in ctx.orders.places:
         placed: dict[str, int] = {}
         # Carriers before fighters so new fighters can land on new carriers.
@@ -235,20 +236,24 @@ def mobilize(ctx: TurnContext) -> None:
                 why = _place_one(ctx, g.type, order.space, used)
                 if why:
                     ctx.error(order.line, why, unit=g.type, space=order.space)
+                    refused.add(g.type)
                     break
                 placed[g.type] = placed.get(g.type, 0) + 1
         if placed:
             ctx.emit(Placed(ctx.power, dict(sorted(placed.items())), order.space))
-    _place_leftovers(ctx, used)
+    _place_leftovers(ctx, used, refused)
 
 
-def _place_leftovers(ctx: TurnContext, used: dict[str, int]) -> None:
+def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) -> None:
     board = ctx.board
     leftovers = {k: n for k, n in purchases(ctx).pending.items() if n > 0}
     if not leftovers:
         return
-    if ctx.checking:
-        ctx.warn(0, "units_not_placed", units=leftovers)
+    # No "placed at your factories or refunded" after an error placing that very type: the
+    # error already says what is wrong, and the orders are refused.
+    unmentioned = {k: n for k, n in leftovers.items() if k not in refused}
+    if ctx.checking and unmentioned:
+        ctx.warn(0, "units_not_placed", units=unmentioned)
     for unit_type, n in leftovers.items():
         ut = board.rules.units[unit_type]
         if ut.has("factory"):

@@ -162,7 +162,8 @@ def _store_standing_orders(ctx: TurnContext) -> None:
     old = ctx.standing_orders.get(power, StandingOrders())
     replaced = {d.space for d in defences}
     kept = tuple(d for d in old.defences if d.space not in replaced)
-    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge) for d in defences)
+    new = tuple(DefenceOrder(d.space, d.loss_order, d.submerge, landing=d.landing)
+                for d in defences)
     chosen = {(c.name, c.space) for c in choices}
     kept_choices = tuple(c for c in old.choices if (c.name, c.space) not in chosen)
     new_choices = tuple(StandingChoice(c.name, c.space, c.value) for c in choices)

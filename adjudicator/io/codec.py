@@ -27,11 +27,11 @@ import attrs
 import cattrs
 import cattrs.v
 from cattrs.cols import homogenous_tuple_structure_factory
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from ..model.errors import StateFileError
 from ..model.events import Event, all_event_classes
-from ..model.orders import Comparison, Phase, StandingOrders, SubmergePolicy
+from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
@@ -118,6 +118,10 @@ converter.register_structure_hook_func(_is_enum, _enum_structure)
 converter.register_unstructure_hook_func(_is_enum, _enum_value)
 for _cls in (Phase, Comparison, SubmergePolicy, Domain):
     register_enum(_cls)
+# A standing order's ``landing`` is written only when given: files written before it existed
+# encode (and so hash) the same.
+converter.register_unstructure_hook(DefenceOrder, make_dict_unstructure_fn(
+    DefenceOrder, converter, landing=override(omit_if_default=True)))
 
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}

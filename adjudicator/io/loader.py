@@ -38,6 +38,7 @@ from ..model.state import GameState, Unit
 DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml")
 OPTIONAL_FILES = ("geometry.toml",)
 PROFILE_FIELDS = ("cost", "attack", "defense", "move")
+DEFAULT_LOSSES = ("cheapest", "weakest")   # the default_losses option (a defender's default)
 MAX_NUMBER = 10_000         # bound on every number in the data (costs, values, counts)
 
 
@@ -522,6 +523,8 @@ class _Builder:
                 self.err("options", name, f"must be {type(known).__name__}, not {value!r}")
             else:
                 options[name] = value
+        if options.get("default_losses", "cheapest") not in DEFAULT_LOSSES:
+            self.err(f, "options", f"default_losses must be one of {', '.join(DEFAULT_LOSSES)}")
         return options
 
     def nations(self) -> dict[str, Nation]:

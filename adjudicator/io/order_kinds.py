@@ -310,9 +310,14 @@ def build_defend(b, line, tree: Tree) -> None:
         known = space is not None
     loss: tuple[str, ...] | None = None
     policy: SubmergePolicy | None = None
+    landing: tuple[str, ...] | None = None
     for clause in tree.children[2:]:
         if clause.data == "losses":
             loss = losses(b, line, clause)
+        elif clause.data == "landing":
+            found = [b.resolve(line, "space", n.children) for n in clause.children[1:]]
+            known = known and None not in found
+            landing = tuple(found)
         else:
             policy = SubmergePolicy(clause.children[1].value.casefold())
     if not known:
@@ -321,19 +326,22 @@ def build_defend(b, line, tree: Tree) -> None:
     def update(old: DefenceOrder | None) -> DefenceOrder:
         old = old or DefenceOrder(space, line=line.number)
         return attrs.evolve(old, loss_order=loss if loss is not None else old.loss_order,
-                            submerge=policy if policy is not None else old.submerge)
+                            submerge=policy if policy is not None else old.submerge,
+                            landing=landing if landing is not None else old.landing)
     b.merge("defend", space, update)
 
 
 @kind("defend", ["DEFEND"], ["defend"], "defend all: losses inf, tank; submerge losing",
       {"WORD", "INT", "_COLON", "_SEMICOLON", "_COMMA", "LOSSES", "SUBMERGE", "POLICY", "ALL",
-       "STAR", "$END"}, STANDING)(build_defend)
+       "STAR", "LAND", "$END"}, STANDING)(build_defend)
 def write_defend(order: DefenceOrder, names) -> str:
     clauses = []
     if order.loss_order:
         clauses.append(losses_text(order.loss_order, names))
     if order.submerge is not None:
         clauses.append(f"submerge {SubmergePolicy(order.submerge).value}")
+    if order.landing:
+        clauses.append("land " + ", ".join(order.landing))
     target = "all" if order.space is None else order.space
     return f"defend {target}: " + "; ".join(clauses)
 

@@ -1,7 +1,9 @@
 """Rules cases: a plain-text format for rules conformance tests, like Diplomacy's DATC cases
 or python-chess's perft files.  Every edition keeps its cases in ``maps/<edition>/cases/``.
 
-A file holds one or more cases.  A case is a block of lines (``#`` starts a comment)::
+A file holds one or more cases, after a line naming the edition they are for
+(``edition aa1942``: ``pbem cases FILE`` then needs no ``--ruleset``, and running them for
+another edition is refused).  A case is a block of lines (``#`` starts a comment)::
 
     case 1941-move-03: a tank blitzes through an empty enemy territory
     source digest §4.2, checklist 1 [L321-L323]
@@ -52,6 +54,24 @@ A file holds one or more cases.  A case is a block of lines (``#`` starts a comm
     expect turn ussr round 2            # whose turn is next, and the round
     expect winner Axis                  # or: expect no winner
     expect next germany round 1         # whose turn comes next (and in which round)
+    expect unreadable line 1 "do not exist"   # the orders are refused when read (below)
+
+A case may play several turns: after the first turn's orders, dice and expectations, a line
+``turn POWER`` plays the turns that follow on the position the last one left, every power
+before POWER passing (``pass``, no dice), then POWER's ``orders:``/``dice`` and the
+expectations below it, which are about that turn::
+
+    turn germany                        # ussr's turn above; now germany's, on its result
+    orders:
+      buy 1 inf
+      place 1 inf Germany
+    end
+    dice attacker 1 defender 6
+    expect ipcs germany 40
+
+``expect unreadable [line N] "TEXT"`` expects the orders to be refused when they are read (a
+kind of order the edition lacks, orders for another power): a reading error on that line
+whose message contains TEXT.  Nothing is checked or played then.
 
 A case with ``dice`` is played (``adjudicate``) as well as checked; expectations about the
 position after the turn need dice.  Names follow the orders language (aliases, ``SZ 5``).
@@ -68,6 +88,7 @@ import attrs
 from ..model.errors import DataError
 
 MAX_CASE_FILE = 1_000_000
+MAX_TURNS = 20                    # ``turn`` lines in one case
 
 
 @attrs.frozen
@@ -77,6 +98,16 @@ class Expectation:
                                   # no_winner, next (or turn), no_warning, errors
     args: tuple[str, ...] = ()
     line: int = 0                 # where in the case file (for failure messages)
+
+
+@attrs.frozen
+class LaterTurn:
+    """A turn played on the position the case's previous turn left (``turn POWER``)."""
+    power: str
+    line: int
+    orders: str = ""
+    dice: tuple[str, ...] = ()
+    expect: tuple[Expectation, ...] = ()
 
 
 @attrs.frozen
@@ -94,10 +125,12 @@ class Case:
     orders: str = ""
     dice: tuple[str, ...] = ()
     expect: tuple[Expectation, ...] = ()
+    edition: str | None = None                       # the file's ``edition`` line
+    later: tuple[LaterTurn, ...] = ()                # the turns after the first
 
     @property
     def played(self) -> bool:
-        return bool(self.dice)
+        return bool(self.dice) or bool(self.later)
 
     @property
     def where(self) -> str:
@@ -124,6 +157,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
     current: dict | None = None
     in_orders = False
     orders: list[str] = []
+    edition: str | None = None
 
     def fail(number: int, message: str):
         raise DataError(f"{file}:{number}: {message}")
@@ -131,15 +165,20 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
     def finish():
         if current is None:
             return
-        if not current["expect"]:
+        later = tuple(LaterTurn(**{**t, "expect": tuple(t["expect"])}) for t in current["later"])
+        if not current["expect"] and not any(t.expect for t in later):
             fail(current["line"], f"case {current['name']} expects nothing")
-        cases.append(Case(**{**current, "edits": tuple(current["edits"]),
+        cases.append(Case(**{**current, "edits": tuple(current["edits"]), "later": later,
                              "expect": tuple(current["expect"]), "options": tuple(current["options"])}))
+
+    def turn() -> dict:
+        """Where the orders, dice and expectations being read go: the last turn's."""
+        return current["later"][-1] if current["later"] else current
 
     for number, raw in enumerate(text.split("\n"), start=1):
         if in_orders:
             if raw.strip().casefold() == "end":
-                current["orders"] = "\n".join(orders) + "\n"
+                turn()["orders"] = "\n".join(orders) + "\n"
                 in_orders = False
             else:
                 orders.append(raw)
@@ -156,10 +195,19 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if not name.strip():
                 fail(number, "a case needs a name: 'case NAME: what it shows'")
             current = dict(name=name.strip(), title=title.strip(), file=file, line=number,
-                           edits=[], expect=[], options=[])
+                           edits=[], expect=[], options=[], edition=edition, later=[])
+            continue
+        if word == "edition":
+            if current is not None or edition is not None:
+                fail(number, "'edition NAME' comes once, before the first case")
+            if not re.fullmatch(r"[a-z][a-z0-9_-]{0,40}", rest):
+                fail(number, "edition takes an edition's name, e.g. 'edition aa1942'")
+            edition = rest
             continue
         if current is None:
             fail(number, "expected 'case NAME: title' first")
+        if current["later"] and word in ("source", "power", "round", "options", "position"):
+            fail(number, f"'{word}' describes the case's first turn: it comes before any 'turn'")
         if word == "source":
             current["source"] = rest
         elif word == "power":
@@ -179,13 +227,21 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
         elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs"):
+            if current["later"]:
+                fail(number, f"'{word}' sets up the position: it comes before the first 'turn'")
             current["edits"].append((word, rest, number))
+        elif word == "turn":
+            if not rest or len(rest.split()) != 1:
+                fail(number, "expected 'turn POWER' (the power whose turn is played next)")
+            if len(current["later"]) >= MAX_TURNS:
+                fail(number, f"a case plays at most {MAX_TURNS + 1} turns")
+            current["later"].append(dict(power=rest, line=number, expect=[]))
         elif word == "orders":
             in_orders, orders = True, []
             if rest:
                 orders.append(rest)
         elif word == "dice":
-            current["dice"] = tuple(rest.split())
+            turn()["dice"] = tuple(rest.split())
         elif word == "expect":
             m = _EXPECT.match(line)
             if not m:
@@ -194,10 +250,10 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
                      "ipcs", "damage", "event", "no_event", "sequence", "winner", "no_winner",
-                     "turn", "next", "no_warning", "errors")
+                     "turn", "next", "no_warning", "errors", "unreadable")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
-            current["expect"].append(Expectation(kind, (args,) if args else (), number))
+            turn()["expect"].append(Expectation(kind, (args,) if args else (), number))
         else:
             fail(number, f"unknown line '{word}'")
     if in_orders:

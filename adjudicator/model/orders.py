@@ -183,6 +183,7 @@ class DefenceOrder(Order):
     loss_order: tuple[str, ...] = ()
     submerge: SubmergePolicy | None = None
     line: int = 0
+    landing: tuple[str, ...] = ()       # where fighters whose carrier sank here land, in order
 
 
 @attrs.frozen

@@ -56,6 +56,8 @@ PROBLEMS: dict[str, str] = {
     "must_stop_in_enemy": "{unit} must stop in enemy territory {space}",
     "blitz_not_first": "a blitz must go through the enemy territory as its first step ({space})",
     "blitz_blocked": "cannot blitz through {space}: it holds enemy units",
+    "blitz_blocked_by_factory": "cannot blitz through {space}: an enemy {unit_lower} there stops "
+                                "land units",
     "combat_move_to_friendly": "a combat move must end in an enemy territory; {space} is friendly "
                                "(move it under 'noncombat:')",
     "air_range": "{unit} has a range of {move}; it has used {used} and this path needs {length} more",
@@ -77,6 +79,19 @@ PROBLEMS: dict[str, str] = {
     "unload_in_hostile_zone": "no unloading in hostile sea zone {zone}",
     "no_cargo_to_unload": "not enough {unit_plural} of yours aboard transports in {zone} that can "
                           "unload into {space}",
+    "transport_unloaded_elsewhere": "the transport in {zone} carrying your {unit_plural_lower} "
+                                    "already unloads into {other} this turn: a transport unloads "
+                                    "into one territory per turn",
+    "transport_retreated": "the transport in {zone} carrying your {unit_plural_lower} retreated "
+                           "from its sea battle: its cargo cannot unload this turn",
+    "ally_transport_cargo_next_turn": "your {unit_plural_lower} aboard {power}'s transport in "
+                                      "{zone} were loaded this turn: cargo on an ally's transport "
+                                      "unloads on your next turn, after the ally has moved it",
+    "ally_cargo_not_yours": "the {unit_plural_lower} aboard your transports in {zone} are "
+                            "{power}'s: the cargo's owner unloads it, on its own turn",
+    "transport_moved_in_combat": "the transport in {zone} carrying your {unit_plural_lower} moved "
+                                 "or fought in the combat move: it cannot unload in the noncombat "
+                                 "move",
     # -- combat moves
     "air_no_battle": "{unit} must end its combat move in a battle; {space} has nothing to attack",
     "air_no_landing": "{unit} attacking {space} could not reach any landing space with its "
@@ -84,6 +99,10 @@ PROBLEMS: dict[str, str] = {
                       "territory friendly since the start of the turn or on a carrier with room)",
     "ship_no_battle": "{unit} ends its combat move in {space} with no battle or amphibious assault "
                       "there: move it under 'noncombat:'",
+    "assault_zone_stays_hostile": "no unit of yours in {zone} can fight the enemy warships "
+                                  "there, so the transports cannot unload into {space}: an "
+                                  "assault's transports must end in a sea zone that is friendly "
+                                  "or can become friendly after the sea battle",
     "cargo_not_unloaded": "{unit} loaded in combat must be unloaded in an amphibious assault",
     "directive_without_battle": "no battle in {space} follows from your combat moves; this "
                                 "directive has no effect",

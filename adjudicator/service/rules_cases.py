@@ -16,7 +16,7 @@ from ..io.paths import MAPS_DIR
 from ..io.rules_cases import Case, Expectation, read_cases
 from ..model.dice import FixedDice, SideDice
 from ..model.errors import DataError, OrdersSyntaxError, PbemError
-from ..model.events import OrderSkipped
+from ..model.events import OrderSkipped, all_event_classes
 from ..model.game import Game
 from ..model.orders import StandingOrders
 from ..model.problems import Problem
@@ -95,12 +95,12 @@ def _standing(game: Game, names: Names, case: Case, line: int, text: str) -> tup
     return power, StandingOrders(tuple(parsed.defences))
 
 
-def _orders_text(case: Case) -> str:
-    """The case's orders; a case with none (or only comments) plays a turn without
-    orders, which the orders language writes ``pass``."""
-    if all(not line.split("#", 1)[0].strip() for line in case.orders.splitlines()):
+def _orders_text(text: str) -> str:
+    """A turn's orders; a turn with none (or only comments) is played without orders,
+    which the orders language writes ``pass``."""
+    if all(not line.split("#", 1)[0].strip() for line in text.splitlines()):
         return "pass\n"
-    return case.orders
+    return text
 
 
 def build_position(game: Game, case: Case) -> GameState:
@@ -174,8 +174,7 @@ def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
     return None
 
 
-def _dice(case: Case):
-    words = case.dice
+def _dice(words: tuple[str, ...]):
     if words and words[0].casefold() in ("attacker", "defender", "other"):
         faces = dict(zip(words[::2], map(int, words[1::2])))
         return SideDice(faces.get("attacker", 1), faces.get("defender", 1), faces.get("other"))
@@ -240,8 +239,24 @@ def _event_field(event, name: str):
 def _event_matches(event, kind: str, fields: dict[str, str]) -> bool:
     if event.kind != kind:
         return False
-    return all(hasattr(event, k.partition(".")[0]) and _field_matches(_event_field(event, k), v)
-               for k, v in fields.items())
+    return all(_field_matches(_event_field(event, k), v) for k, v in fields.items())
+
+
+def _unknown_fields(kind: str, fields) -> str | None:
+    """Why an expectation about events of ``kind`` with these field names can never be
+    checked (an unknown kind, a field the event does not have), or None.  An expectation
+    naming a field the event lacks would hold (``no event``) or fail whatever happens."""
+    classes = all_event_classes()
+    if kind not in classes:
+        return f"no event is called {kind!r} (known: {', '.join(sorted(classes))})"
+    known = [f.name for f in attrs.fields(classes[kind])]
+    bad = [name for name in fields if name.partition(".")[0] not in known]
+    if bad:
+        return f"event {kind} has no field {', '.join(bad)} (its fields: {', '.join(known)})"
+    return None
+
+
+CHECK_EXPECTATIONS = ("valid", "errors", "rejected", "warning", "no_warning")   # need no dice
 
 
 def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], result) -> str | None:
@@ -324,6 +339,8 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
             if not part or any("=" not in a for a in part[1:]):
                 return f"expected 'sequence KIND field=value ... then KIND ...', found {text!r}"
             fields = dict(a.split("=", 1) for a in part[1:])
+            if (why := _unknown_fields(part[0], fields)):
+                return why
             found = next((i for i in range(start, len(events))
                           if _event_matches(events[i], part[0], fields)), None)
             if found is None:
@@ -337,6 +354,8 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
                 f"found {text!r}"
         ev_kind, fields = args[0], dict(a.split("=", 1) for a in args[1:])
         times = fields.pop("times", None)
+        if (why := _unknown_fields(ev_kind, fields)):
+            return why
         hits = [e for e in events if _event_matches(e, ev_kind, fields)]
         if kind == "event" and times is not None:
             return None if len(hits) == int(times) else \
@@ -372,35 +391,152 @@ def _codes(problems) -> str:
 # ---- running -------------------------------------------------------------------------------
 
 def run_case(case: Case, edition: str) -> CaseResult:
-    """Check (and, with dice, play) one case; every failed expectation is reported."""
+    """Check (and, with dice, play) one case, turn by turn; every failed expectation is
+    reported.  ``problems`` and ``events`` are those of its first turn."""
     try:
         game = load_game(edition, options=dict(case.options) or None)
         state = build_position(game, case)
-        orders = parse_orders(_orders_text(case), game, power=state.power)
     except PbemError as exc:
         return CaseResult(case, (f"setup: {exc}",))
-    try:
-        problems = check(game, state, orders)
-    except Exception as exc:                    # an engine bug: report it with the case
-        return CaseResult(case, (f"check: engine error {type(exc).__name__}: {exc}",))
-    result = None
-    failures: list[str] = []
-    if case.played:
-        try:
-            result = adjudicate(game, state, orders, _dice(case))
-        except OrdersRejected:
-            failures.append("the orders were rejected, so the case could not be played")
-        except AssertionError as exc:           # a dice script that ran out
-            failures.append(f"dice: {exc}")
-        except Exception as exc:                # an engine bug (e.g. a battle that never ends)
-            failures.append(f"play: engine error {type(exc).__name__}: {exc}")
-    for exp in case.expect:
-        why = evaluate(game, case, exp, problems, result)
+    first = _TurnPlay(game, case, state, case.orders, case.dice, case.expect, case.played)
+    failures = list(first.failures)
+    turn = first
+    for later in case.later:
+        if turn.result is None:
+            failures.append(f"line {later.line}: the turn before could not be played")
+            break
+        state, why = _pass_until(game, turn.result.state, later.power)
         if why:
-            failures.append(f"line {exp.line}: {why}")
-    return CaseResult(case, tuple(failures), tuple(problems), tuple(result.events) if result else ())
+            failures.append(f"line {later.line}: {why}")
+            break
+        turn = _TurnPlay(game, case, state, later.orders, later.dice, later.expect, True)
+        failures += turn.failures
+    return CaseResult(case, tuple(failures), tuple(first.problems),
+                      tuple(first.result.events) if first.result else ())
 
 
-def run_edition(edition: str, folder: str | Path | None = None) -> list[CaseResult]:
+class _TurnPlay:
+    """One turn of a case: read, check and (``played``) play the orders on ``state``, then
+    judge the turn's expectations.  ``failures`` says what did not hold."""
+
+    def __init__(self, game: Game, case: Case, state: GameState, orders_text: str,
+                 dice: tuple[str, ...], expect: tuple[Expectation, ...], played: bool):
+        self.problems: list[Problem] = []
+        self.result = None
+        self.failures: list[str] = []
+        wants_unreadable = [e for e in expect if e.kind == "unreadable"]
+        try:
+            orders = parse_orders(_orders_text(orders_text), game, power=state.power)
+        except OrdersSyntaxError as exc:
+            errors = list(getattr(exc, "errors", [exc]))
+            if not wants_unreadable:
+                self.failures.append("the orders could not be read: "
+                                     + "; ".join(_one_line(e) for e in errors))
+            for exp in wants_unreadable:
+                self._judge(exp, _unreadable(exp, errors))
+            return
+        except PbemError as exc:
+            self.failures.append(f"setup: {exc}")
+            return
+        for exp in wants_unreadable:
+            self.failures.append(f"line {exp.line}: expected the orders to be refused when "
+                                 "read, but they were read")
+        try:
+            self.problems = check(game, state, orders)
+        except Exception as exc:                # an engine bug: report it with the case
+            self.failures.append(f"check: engine error {type(exc).__name__}: {exc}")
+            return
+        if played:
+            try:
+                faces = _dice(dice)
+            except ValueError:
+                self.failures.append(f"dice: expected numbers or 'attacker N defender N "
+                                     f"other N', found {' '.join(dice)!r}")
+                return
+            try:
+                self.result = adjudicate(game, state, orders, faces)
+            except OrdersRejected as exc:
+                self.failures.append("the orders were refused, so the case could not be "
+                                     "played: " + _codes([p for p in exc.problems if p.is_error]))
+            except AssertionError as exc:       # a dice script that ran out
+                self.failures.append(f"dice: {exc}")
+            except Exception as exc:            # an engine bug (e.g. a battle that never ends)
+                self.failures.append(f"play: engine error {type(exc).__name__}: {exc}")
+        for exp in expect:
+            # a turn that could not be played has said why once already
+            if exp.kind != "unreadable" and (self.result or not played
+                                             or exp.kind in CHECK_EXPECTATIONS):
+                self._judge(exp, lambda: evaluate(game, case, exp, self.problems, self.result))
+
+    def _judge(self, exp: Expectation, why) -> None:
+        try:
+            text = why() if callable(why) else why
+        except (ValueError, IndexError, PbemError) as exc:   # e.g. "expect ipcs germany lots"
+            text = f"malformed expectation: {getattr(exc, 'message', None) or exc}"
+        if text:
+            self.failures.append(f"line {exp.line}: {text}")
+
+
+def _one_line(error: OrdersSyntaxError) -> str:
+    return f"line {error.line}: {error.args[0]}"
+
+
+def _unreadable(exp: Expectation, errors: list[OrdersSyntaxError]) -> str | None:
+    """Why ``expect unreadable [line N] "TEXT"`` does not hold for these reading errors."""
+    args = shlex.split(exp.args[0]) if exp.args else []
+    line = None
+    if len(args) >= 2 and args[0] == "line":
+        line, args = int(args[1]), args[2:]
+    if len(args) > 1:
+        raise ValueError("expected 'expect unreadable [line N] \"TEXT\"'")
+    text = args[0] if args else ""
+    if any((line is None or e.line == line) and text.casefold() in e.args[0].casefold()
+           for e in errors):
+        return None
+    return f"expected a reading error {exp.args[0] if exp.args else ''}, found " + \
+        "; ".join(_one_line(e) for e in errors)
+
+
+def _pass_until(game: Game, state: GameState, power_word: str) -> tuple[GameState, str | None]:
+    """Play ``pass`` for every power before ``power_word``'s turn (no dice: a passing turn
+    rolls none).  (state, None), or why the case cannot get there."""
+    try:
+        power = Names(game).resolve_power(power_word)
+    except UnknownName as exc:
+        return state, exc.message
+    for _ in range(len(game.ruleset.turn_order) + 1):
+        if state.power == power or state.winner:
+            break
+        try:
+            state = adjudicate(game, state, parse_orders("pass\n", game, power=state.power),
+                               FixedDice([])).state
+        except (PbemError, AssertionError) as exc:
+            return state, f"{state.power} could not pass its turn: {exc}"
+    if state.power != power:
+        return state, f"{power} never gets a turn (the game is over: {state.winner} won)"
+    return state, None
+
+
+def run_edition(edition: str | None, folder: str | Path | None = None) -> list[CaseResult]:
+    """Run the cases of ``folder`` (default: the edition's own).  A case is run for the
+    edition its file names; ``edition`` (when given) must agree, and a case whose file
+    names none needs it."""
+    if folder is None and edition is None:
+        raise DataError("which edition? give one (--ruleset) or a case file that names one")
     cases = read_cases(folder) if folder else edition_cases(edition)
-    return [run_case(c, edition) for c in cases]
+    return [_run_for(case, edition) for case in cases]
+
+
+def _run_for(case: Case, edition: str | None) -> CaseResult:
+    from .. import editions
+    wanted = case.edition or edition
+    if wanted is None:
+        return CaseResult(case, (f"{case.file}: the file names no edition ('edition NAME' "
+                                 "before its first case); give --ruleset",))
+    if wanted not in editions.names():
+        return CaseResult(case, (f"{case.file}: no edition is called {wanted!r} "
+                                 f"(known: {', '.join(editions.names())})",))
+    if edition is not None and case.edition is not None and case.edition != edition:
+        return CaseResult(case, (f"{case.file}: these cases are for edition {case.edition}, "
+                                 f"not {edition}",))
+    return run_case(case, wanted)

@@ -22,7 +22,10 @@ class Blitz(Ability):
         path, from 0), else ``(problem code, params)``."""
         if index != 0:
             return "blitz_not_first", {"space": space}
-        if board.enemies_at(space, piece.owner):
+        enemies = board.enemies_at(space, piece.owner)
+        if enemies and all(board.utype(e).has("factory") for e in enemies):
+            return "blitz_blocked_by_factory", {"space": space, "unit": enemies[0].type}
+        if enemies:
             return "blitz_blocked", {"space": space}
         return None
 

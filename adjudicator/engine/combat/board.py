@@ -135,12 +135,14 @@ class Board:
 
     def _make_slots(self, side: int, units: Sequence[BattleUnit], order: tuple[str, ...]):
         rank = {k: i for i, k in enumerate(order)}
+        weakest = side != ATT and self.setup.defender_default == "weakest"
 
         def key(u: BattleUnit):
             t = u.type
             value = t.attack if side == ATT else t.defense
             cargo = tuple(sorted(c.type for c in u.cargo))
-            return (rank.get(t.key, len(order)), t.cost, value, self.cargo_cost(u), cargo,
+            first, second = (value, t.cost) if weakest else (t.cost, value)
+            return (rank.get(t.key, len(order)), first, second, self.cargo_cost(u), cargo,
                     0 if u.seaborne else 1, t.key)
 
         ordered = sorted(units, key=lambda u: (key(u), u.uid))

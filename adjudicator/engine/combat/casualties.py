@@ -7,7 +7,9 @@
    This applies even with an explicit loss order (taking the free hit is never worse).
 2. Otherwise units are lost in loss order: types named in the player's loss order first,
    in that order; then the rest cheapest first (by cost, then by lower combat value on that
-   side, then empty before loaded carriers/transports, then sea-borne before overland).
+   side, then empty before loaded carriers/transports, then sea-borne before overland) --
+   or, for the defender of an edition whose ``default_losses`` option is ``"weakest"``,
+   lowest defence first, then cheapest (``BattleSetup.defender_default``).
 3. In a land battle the attacker keeps its last land unit that can capture over its air
    units (so it can still take the territory), unless its loss order names both that land
    unit's type and the air unit's type.

@@ -51,7 +51,10 @@ class BattleSetup:
     part failed).  ``stages``: the edition's battle stages (``TurnPlan.battle_stages``).
     ``support``: per side, units that fire in a battle step without being on the board
     (AA guns, bombarding ships).  ``unit_types`` (type key -> UnitType) prices cargo for
-    the TUV figures.  ``low_luck``: the Low Luck dice mode (``combat.lowluck``)."""
+    the TUV figures.  ``low_luck``: the Low Luck dice mode (``combat.lowluck``).
+    ``defender_default``: how the defender's units its loss order does not name are lost,
+    ``"cheapest"`` first or ``"weakest"`` first (lowest defence, then cheapest): the
+    edition's ``default_losses`` option."""
 
     battle_id: str
     space: str
@@ -70,6 +73,7 @@ class BattleSetup:
     support: tuple[tuple[BattleUnit, ...], tuple[BattleUnit, ...]] = ((), ())
     unit_types: Mapping[str, UnitType] = attrs.field(factory=dict, eq=False, hash=False)
     low_luck: bool = False
+    defender_default: str = "cheapest"
 
 
 @attrs.frozen
