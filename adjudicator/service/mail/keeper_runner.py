@@ -34,11 +34,11 @@ from ...io.turnfile import file_digest, keeper_of, orders_bytes, signer_key
 from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
 from ..keeper_join import local_keys
-from .extract import ExtractError, find_orders
+from .extract import ExtractError
 from .inbox import open_source
 from .player import apply_message, has_turns
 from .players import powers_of_address
-from .runner import PROCESSED, REJECTED, Decision, GameMaster, PassSummary, _signed_powers
+from .runner import PROCESSED, REJECTED, Decision, GameMaster, PassSummary, _signed_powers, read_orders
 
 MAX_ROUNDS = 5
 WAITING = "waiting"
@@ -135,7 +135,7 @@ class KeeperRunner(GameMaster):
         """(power, turn, digest) of the orders in ``msg``, or None if they cannot be read
         (the game master's logic then answers with the reason)."""
         try:
-            found = find_orders(msg)
+            found = read_orders(msg)
         except ExtractError:
             return None
         if found is None:
