@@ -174,8 +174,9 @@ def test_known_file_format_errors(tmp_path):
     with pytest.raises(Exception, match="line 4: expected 'GAME_ID PATH sha256:<hex>'"):
         known.read_known(path)
     assert known.read_known(tmp_path / "missing.txt") == []
-    assert known.compare_known("g", [("game.json", "sha256:" + "0" * 64)],
-                               [known.KnownFile("other", "game.json", "x")]) == []
+    problem, = known.compare_known("g", [("game.json", "sha256:" + "0" * 64)],
+                                   [known.KnownFile("other", "game.json", "x")])
+    assert "records no file of the game 'g' (it records 'other')" in problem
 
 
 # --------------------------------------------------------------------------- compare
@@ -269,3 +270,37 @@ def test_report_checks_the_turn_signature(gm_dir, capsys):
     path.write_bytes(path.read_bytes().replace(b'"round": 1', b'"round": 1 ', 1))
     code, out = pbem(capsys, "report", "-g", gm_dir)
     assert code == 2 and "signature does not verify" in out
+
+
+# --------------------------------------------------------------------------- issue 20
+
+def test_known_without_an_entry_for_this_game_is_an_error(gm_dir, tmp_path, capsys):
+    """Item 4: a known-files list that records nothing of this game proves nothing."""
+    record = tmp_path / "my-turns.txt"
+    code, out = pbem(capsys, "verify", gm_dir, "--record", record)
+    assert code == 0
+    other = tmp_path / "elsewhere"
+    gamedir.create_game(other, load_game("aa1941"), "another-id", created="2026-01-01")
+    code, out = pbem(capsys, "verify", other, "--known", record)
+    assert code == 1, out
+    assert "records no file of the game 'another-id' (it records 'trust-game')" in out
+    assert "all 0 file(s)" not in out
+
+
+def test_a_game_file_naming_this_release_with_another_engine_fails(tmp_path, capsys):
+    """Item 3: a game master who writes engine "99" (or another rules hash) into a game
+    file of this very release, to skip the rules replay and with it the check of every
+    state, is caught: this release never writes that."""
+    from adjudicator.io import versions
+    d = tmp_path / "game"
+    gamedir.create_game(d, load_game("aa1941"), "forged", created="2026-01-01")
+    for field, value in (("engine", "99"), ("rules_hash", "sha256:" + "1" * 64)):
+        original = (d / "game.json").read_bytes()
+        edit(d, "game.json", lambda doc: doc.update({field: value}))
+        f = audit.verify_game(d, load_game).failure
+        assert (f.file, f.check) == ("game.json", "version"), f
+        assert f"this very release ({versions.PROGRAM})" in f.detail
+        code, out = pbem(capsys, "verify", d, "--partial")
+        assert code == 1 and "FAILED" in out
+        (d / "game.json").write_bytes(original)
+        resign(d, d / "game.json")
