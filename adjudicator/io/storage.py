@@ -10,6 +10,7 @@ or a symlink to one) and at most a given number of bytes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -103,6 +104,26 @@ def _unlink_quietly(path: Path) -> None:
         fs.unlink(path)
     except FileNotFoundError:
         pass
+
+
+@contextlib.contextmanager
+def exclusive_lock(path, busy: str):
+    """Hold an exclusive lock on the file ``path`` (created, mode 0600) for the block;
+    ``PbemError(busy)`` at once if another process holds it (POSIX; elsewhere no lock)."""
+    fd = fs.open_lock(path)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - non-POSIX
+            fcntl = None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise PbemError(busy) from None
+        yield
+    finally:
+        fs.close(fd)
 
 
 def read_toml(path, what: str, limit: int, error=StateFileError) -> dict:

@@ -61,7 +61,7 @@ class KeeperRunner(GameMaster):
     def run_pass(self) -> PassSummary:
         """Passes over the inbox until no waiting message can move on, then the outbox."""
         summary = PassSummary()
-        with open_source(self.cfg.inbox) as source:
+        with self.locked(), open_source(self.cfg.inbox) as source:
             for _round in range(MAX_ROUNDS):
                 added = self._added
                 this = PassSummary()
@@ -73,7 +73,7 @@ class KeeperRunner(GameMaster):
                     if waiting:
                         summary.outcomes[WAITING] += waiting
                     break
-        summary.flush = self.flush()
+            summary.flush = self.flush()
         return summary
 
     def _queue_welcome(self) -> None:

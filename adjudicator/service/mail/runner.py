@@ -34,6 +34,7 @@ import attrs
 
 from ...io import orders_text, sshsig
 from ...io.layout import list_turns
+from ...io.storage import exclusive_lock
 from ...io.turnfile import file_digest, orders_bytes
 from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
@@ -50,6 +51,9 @@ from .senders import make_sender
 from .inbox import open_source
 
 PROCESSED, REJECTED, QUARANTINE = "processed", "rejected", "quarantine"
+RUN_LOCK = "run.lock"
+UNDELIVERABLE = "undeliverable-"
+PASS_BUSY = "another 'pbem mail run' is working on this game; this pass did nothing"
 FILE_BATCH = 25                 # messages journaled per fsync before they are filed
 KEYLESS_WARNING = ("Note: this game has no player keys, so the sender address alone counts. "
                    "Anyone who can forge your address could send orders for you.")
@@ -83,6 +87,10 @@ class PassSummary:
             parts.append(f"{len(self.flush.failed)} waiting to be retried")
         if self.flush.waiting:
             parts.append(f"{len(self.flush.waiting)} in the outbox for your mail client")
+        if self.flush.undeliverable:
+            parts.append(f"{len(self.flush.undeliverable)} refused for good (set aside)")
+        if self.flush.busy:
+            parts.append("the outbox is being sent by another pass")
         return ", ".join(parts)
 
 
@@ -117,12 +125,19 @@ class GameMaster:
     # ------------------------------------------------------------------ passes
 
     def run_pass(self) -> PassSummary:
-        """One pass: every waiting message, then the outbox."""
-        summary = PassSummary()
-        with open_source(self.cfg.inbox) as source:
-            self._messages(source, summary)
-        summary.flush = self.flush()
-        return summary
+        """One pass: every waiting message, then the outbox (under the game's mail lock:
+        ``PassBusy`` if another pass is running)."""
+        with self.locked():
+            summary = PassSummary()
+            with open_source(self.cfg.inbox) as source:
+                self._messages(source, summary)
+            summary.flush = self.flush()
+            return summary
+
+    def locked(self):
+        """The game's mail lock: one ``mail run`` at a time (overlapping cron passes)."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        return exclusive_lock(self.state_dir / RUN_LOCK, PASS_BUSY)
 
     def watch(self, stop: threading.Event, on_pass: Callable[[PassSummary], None] = lambda s: None,
               on_error: Callable[[PbemError], None] = lambda e: None) -> None:
@@ -132,7 +147,7 @@ class GameMaster:
         while not stop.is_set():
             try:
                 summary = PassSummary()
-                with open_source(self.cfg.inbox) as source:
+                with self.locked(), open_source(self.cfg.inbox) as source:
                     self._messages(source, summary)
                     summary.flush = self.flush()
                     on_pass(summary)
@@ -145,6 +160,23 @@ class GameMaster:
         result = self.outbox.flush(make_sender(self.cfg.send))
         for name, reason in result.failed:
             self.log(f"not sent, kept in the outbox: {name}: {reason}")
+        notices = [(n, why) for n, why in result.undeliverable
+                   if not n.startswith(UNDELIVERABLE)]        # never a notice about a notice
+        for name, why in notices:
+            self.log(f"refused for good, set aside: {name}: {why}")
+            notice = f"{UNDELIVERABLE}{name.removesuffix('.eml')}"[:150]
+            self.outbox.queue(notice, compose.reply(
+                sender=self.cfg.address, sender_name=self.cfg.name, to=self.cfg.address,
+                game_id=self._game_id(), subject="A mail could not be delivered",
+                body=f"The mail server refused {name} for good: {why}.\nIt was moved to "
+                     f"{self.outbox.undeliverable_dir}; the recipients not named above got "
+                     "it. Check the addresses in the game file or mail.toml.\n",
+                name=notice, now=self.clock()))
+        if notices:
+            again = self.outbox.flush(make_sender(self.cfg.send))
+            result.sent += again.sent
+            result.failed += again.failed
+            result.undeliverable += again.undeliverable
         return result
 
     def _messages(self, source, summary: PassSummary) -> None:
