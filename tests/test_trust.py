@@ -304,3 +304,20 @@ def test_a_game_file_naming_this_release_with_another_engine_fails(tmp_path, cap
         assert code == 1 and "FAILED" in out
         (d / "game.json").write_bytes(original)
         resign(d, d / "game.json")
+
+
+def test_pbem_new_shows_the_residual_risk_of_unsigned_orders(tmp_path, capsys):
+    """Item 12: the reordering risk of unsigned orders is shown where the game is made, and
+    not when every power has a key (signed orders cannot be reordered)."""
+    code, out = pbem(capsys, "new", tmp_path / "open", "--demo-seeds")
+    assert code == 0
+    assert ("Residual risk: orders of Soviet Union, Germany, United Kingdom, Japan, United "
+            "States are not signed") in out and "reorder their independent lines" in out
+    players = []
+    for power in ("ussr", "germany", "uk", "japan", "usa"):
+        keys.new_keypair(tmp_path / power, f"{power}@example.org")
+        players += ["--player", f"{power}={tmp_path / power}.pub"]
+    code, out = pbem(capsys, "new", tmp_path / "signed", "--demo-seeds", *players[:-2])
+    assert code == 0 and "Residual risk: orders of United States are not signed" in out
+    code, out = pbem(capsys, "new", tmp_path / "all-signed", "--demo-seeds", *players)
+    assert code == 0 and "Residual risk" not in out
