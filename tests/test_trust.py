@@ -220,7 +220,7 @@ def test_new_with_player_keys_emails_and_names(tmp_path, capsys):
     keys.new_keypair(tmp_path / "de", "de player")
     keys.new_keypair(tmp_path / "su", "su player")
     d = tmp_path / "g"
-    code, out = pbem(capsys, "new", d, "--demo-seeds",
+    code, out = pbem(capsys, "new", d, "--demo-seeds", "--unsigned-orders",
                      "--player", f"Germany={tmp_path / 'de.pub'},email=hans@example.org,name=Hans M.",
                      "--player", f"ussr={tmp_path / 'su.pub'}",
                      "--email", "USSR=olga@example.org", "--email", "uk=tom@example.co.uk")
@@ -242,7 +242,7 @@ def test_new_with_player_keys_emails_and_names(tmp_path, capsys):
     (["--player", "atlantis=k.pub"], "atlantis"),
 ])
 def test_new_refuses_bad_player_options(args, message, tmp_path, capsys):
-    code, out = pbem(capsys, "new", tmp_path / "g", "--demo-seeds", *args)
+    code, out = pbem(capsys, "new", tmp_path / "g", "--demo-seeds", "--unsigned-orders", *args)
     assert code == 2 and message in out
     assert not (tmp_path / "g" / "game.json").exists()
 
@@ -250,7 +250,7 @@ def test_new_refuses_bad_player_options(args, message, tmp_path, capsys):
 def test_check_tells_a_player_with_a_key_to_add_the_headers(tmp_path, capsys):
     keys.new_keypair(tmp_path / "su", "su")
     d = tmp_path / "g"
-    assert main(["new", str(d), "--id", "g7", "--demo-seeds",
+    assert main(["new", str(d), "--id", "g7", "--demo-seeds", "--unsigned-orders",
                  "--player", f"ussr={tmp_path / 'su.pub'}"]) == 0
     orders = tmp_path / "o.txt"
     orders.write_text(USSR.read_text())
@@ -317,7 +317,13 @@ def test_pbem_new_shows_the_residual_risk_of_unsigned_orders(tmp_path, capsys):
     for power in ("ussr", "germany", "uk", "japan", "usa"):
         keys.new_keypair(tmp_path / power, f"{power}@example.org")
         players += ["--player", f"{power}={tmp_path / power}.pub"]
+    # Registered players: every power needs a key, unless the players opt out.
     code, out = pbem(capsys, "new", tmp_path / "signed", "--demo-seeds", *players[:-2])
+    assert code == 2 and not (tmp_path / "signed" / "game.json").exists()
+    assert ("United States would have no player key: their unsigned orders would count on "
+            "the game master's word") in out and "--unsigned-orders" in out
+    code, out = pbem(capsys, "new", tmp_path / "signed", "--demo-seeds", "--unsigned-orders",
+                     *players[:-2])
     assert code == 0 and "Residual risk: orders of United States are not signed" in out
     code, out = pbem(capsys, "new", tmp_path / "all-signed", "--demo-seeds", *players)
     assert code == 0 and "Residual risk" not in out
