@@ -96,3 +96,19 @@ def test_a_keyless_power_among_keyed_ones_is_told_it_has_no_key(tmp_path):
     text = " ".join(body_text(reply).split())
     assert "Soviet Union has no player key in this game (other powers have one)" in text
     assert "this game has no player keys" not in text
+
+
+def test_any_parser_exception_is_unreadable_mail_never_an_internal_error(monkeypatch):
+    """Whatever the email package (or our reader) raises on bad input is bad input."""
+    import pytest
+    from adjudicator.service.mail import message
+
+    def broken(*_args, **_kwargs):
+        raise AttributeError("the parser tripped over a header")
+
+    monkeypatch.setattr(message.email, "message_from_bytes", broken)
+    with pytest.raises(message.UnreadableMail, match="AttributeError"):
+        message.parse_message((CORPUS / "qp.eml").read_bytes())
+    monkeypatch.undo()
+    with pytest.raises(message.UnreadableMail, match="more than 200 MIME parts"):
+        message.parse_message(NESTED)
