@@ -9,11 +9,14 @@ import email
 import email.policy
 import mailbox
 
+import pytest
+
 from adjudicator.cli import main
 from adjudicator.io import keys
 from adjudicator.io.layout import list_turns
 from adjudicator.service import gamedir
 from adjudicator.service.games import load_game
+from adjudicator.service.mail import message
 from adjudicator.service.mail.journal import Journal
 from keeper_helpers import EMAIL, GAME_ID, keeper_game, mail_toml
 from mail_helpers import (
@@ -100,8 +103,6 @@ def test_a_keyless_power_among_keyed_ones_is_told_it_has_no_key(tmp_path):
 
 def test_any_parser_exception_is_unreadable_mail_never_an_internal_error(monkeypatch):
     """Whatever the email package (or our reader) raises on bad input is bad input."""
-    import pytest
-    from adjudicator.service.mail import message
 
     def broken(*_args, **_kwargs):
         raise AttributeError("the parser tripped over a header")
