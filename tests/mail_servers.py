@@ -241,10 +241,17 @@ class SmtpServer:
         self.received: list[tuple[str, list[str], bytes]] = []
         self.logins: list[str] = []
         self.fail_next = 0                 # reject this many DATA commands (451), for retry tests
+        self.refuse: dict[str, str] = {}   # recipient -> the reply refusing it ("550 ...")
         self.lock = threading.Lock()
         server = self
 
         class Handler:
+            async def handle_RCPT(self, smtp, session, envelope, address, rcpt_options):
+                if address in server.refuse:
+                    return server.refuse[address]
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
             async def handle_DATA(self, smtp, session, envelope):
                 with server.lock:
                     if server.fail_next:

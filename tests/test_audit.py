@@ -342,13 +342,21 @@ def test_game_file_key_mismatch(game_dir):
     assert (f.file, f.check) == ("game.json.sig", "signature")
 
 
-def test_changed_game_data_detected(game_dir):
+def test_changed_game_data_detected(game_dir, monkeypatch):
     import attrs
+    from adjudicator.io import versions
     other = attrs.evolve(stub_game(), content_hash="sha256:" + "2" * 64)
+    # The release that wrote the game cannot have had other rules (issue 20): a failure.
     report = audit.verify_game(game_dir, lambda name: other, parse=stub_parse,
                                adjudicate=stub_adjudicate)
-    # not a failure: every other check ran, the replay needs the original rules
+    assert (report.failure.file, report.failure.check) == ("game.json", "version")
+    # Another (later) release verifying it: not a failure, every other check ran, the
+    # replay needs the original rules
+    monkeypatch.setattr(versions, "PROGRAM", "pbem-adjudicator 99.0")
+    report = audit.verify_game(game_dir, lambda name: other, parse=stub_parse,
+                               adjudicate=stub_adjudicate)
     assert report.ok and report.turns_replayed == 0 and report.dice_checked == 10 * TURNS
+    assert not report.complete
     assert "rules" in report.replay_note and other.content_hash in report.replay_note
     assert "pipx run --spec pbem-adjudicator==" in report.replay_note
     report = audit.verify_game(game_dir, lambda name: other, parse=stub_parse,

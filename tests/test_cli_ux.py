@@ -65,7 +65,7 @@ def turn_one(tmp_path_factory) -> Path:
     from adjudicator.io import keys
     keys.new_keypair(base / "hans", "hans@pbem-test")
     directory = base / "game"
-    assert main(["new", str(directory), "--demo-seeds", "--player",
+    assert main(["new", str(directory), "--demo-seeds", "--unsigned-orders", "--player",
                  f"germany={base / 'hans.pub'},email=hans@example.org,name=Hans",
                  "--email", "ussr=ivan@example.org"]) == 0
     game = load_game("aa1941")
@@ -474,7 +474,7 @@ def test_new_and_process_say_what_to_send_to_whom(tmp_path, capsys):
     from adjudicator.io import keys
     keys.new_keypair(tmp_path / "hans", "hans@pbem-test")
     directory = tmp_path / "g"
-    code, out = pbem(capsys, "new", directory, "--demo-seeds", "--player",
+    code, out = pbem(capsys, "new", directory, "--demo-seeds", "--unsigned-orders", "--player",
                      f"germany={tmp_path / 'hans.pub'},email=hans@example.org,name=Hans",
                      "--email", "ussr=ivan@example.org")
     assert code == 0, out

@@ -7,6 +7,11 @@ them, counted through the facade ``adjudicator.io.fs`` (``PBEM_CRASH_BEFORE`` /
 either says the turn is done or completes it, ``pbem verify`` passes, and the published
 files are byte for byte those of a run that never crashed.
 
+Issue 20: the same with ``KeyboardInterrupt`` (Ctrl-C) and ``OSError(EIO)`` raised at
+every one of those calls, before and after it (``PBEM_CRASH_RAISE``): the program's own
+clean-up runs then, and must leave a game the next ``pbem process`` finishes -- rolled
+forward once the turn file is linked, rolled back before.
+
 Both publication paths are crashed: the game master's, and a dice keeper's (issue 12: a
 game without a game master, Germany's turn processed in the copy of the player who keeps
 its dice, with that player's key and seed file ``.secret/next-seed-uk``).
@@ -29,6 +34,7 @@ from adjudicator.io import fs, hmac_dice, layout, turnfile
 from adjudicator.service.games import load_game
 from adjudicator.service import gamedir
 from adjudicator.service.audit import verify_game
+from adjudicator.cli.common import EXIT_INPUT, EXIT_INTERRUPTED
 from conftest import EXAMPLE_ORDERS
 
 GAME_ID = "crash-test"
@@ -69,9 +75,15 @@ def published(directory: Path) -> dict[str, bytes]:
             if p.is_file() and layout.SECRET_DIR not in p.parts}
 
 
-def pbem_subprocess(directory: Path, args: list[str], **crash) -> subprocess.CompletedProcess:
+MODES = ("exit", *fs.RAISE_MODES)      # os._exit, KeyboardInterrupt, OSError(EIO)
+
+
+def pbem_subprocess(directory: Path, args: list[str], mode: str = "exit",
+                    **crash) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env.update({f"PBEM_CRASH_{k.upper()}": str(v) for k, v in crash.items()})
+    if mode != "exit":
+        env["PBEM_CRASH_RAISE"] = mode
     env["COLUMNS"] = "200"
     return subprocess.run([sys.executable, "-c", RUN, "process", *args, "-g",
                            str(directory), "--demo-seeds"], env=env, capture_output=True,
@@ -121,42 +133,53 @@ def recover_and_check(directory: Path, capsys, where: str, args: list[str], seed
     return outcome
 
 
-def crash_runs(template: Path, base: Path, when: str, args: list[str]) -> tuple[int, dict[int, Path]]:
+def crash_runs(template: Path, base: Path, when: str, args: list[str],
+               mode: str = "exit") -> tuple[int, dict[int, Path]]:
     """Run ``pbem process`` crashing {when} call 1, 2, ... (in parallel batches) until a
-    run gets past the last call.  Returns (number of calls, crashed directories by N)."""
+    run gets past the last call.  Returns (number of calls, crashed directories by N).
+    ``mode``: how it crashes (``MODES``); a raised exception must end the run with a
+    plain message (Ctrl-C: the interrupted status; EIO: an error), never a traceback."""
     workers = max(2, os.cpu_count() or 2)
     crashed: dict[int, Path] = {}
     first = 1
     while True:
         batch = range(first, first + workers)
         for n in batch:
-            shutil.copytree(template, base / f"{when}-{n}", symlinks=True)
+            shutil.copytree(template, base / f"{mode}-{when}-{n}", symlinks=True)
         with ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(
-                lambda n: pbem_subprocess(base / f"{when}-{n}", args, **{when: n}), batch))
+            results = list(pool.map(lambda n: pbem_subprocess(
+                base / f"{mode}-{when}-{n}", args, mode, **{when: n}), batch))
         for n, result in zip(batch, results):
-            if result.returncode == fs.CRASH_STATUS:
+            if mode == "exit":
+                hit = result.returncode == fs.CRASH_STATUS
+            else:       # the exception may be absorbed (exit 0) by a best-effort step
+                hit = "pbem-fs: raised" in result.stderr
+                assert hit or "pbem-fs: not raised" in result.stderr, result.stderr
+                assert result.returncode in (0, EXIT_INTERRUPTED, EXIT_INPUT), result.stderr
+            if hit:
                 assert "Traceback" not in result.stderr
-                crashed[n] = base / f"{when}-{n}"
+                assert "internal error" not in result.stderr
+                crashed[n] = base / f"{mode}-{when}-{n}"
                 continue
             assert result.returncode == 0, result.stderr      # n is past the last call
-            assert published(base / f"{when}-{n}") == published_reference(base)
+            assert published(base / f"{mode}-{when}-{n}") == published_reference(base)
             assert sorted(crashed) == list(range(1, n))
             return n - 1, crashed
         first += workers
 
 
-def test_a_crash_at_any_file_system_call_never_leaves_the_game_stuck(scenario, capsys):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_crash_at_any_file_system_call_never_leaves_the_game_stuck(scenario, mode, capsys):
     template, reference, base, args, seed_name = scenario
     outcomes, seen, calls = {}, {}, {}
     for when in ("before", "after"):
-        calls[when], crashed = crash_runs(template, base, when, args)
+        calls[when], crashed = crash_runs(template, base, when, args, mode)
         for n, directory in sorted(crashed.items()):
             state = disk_state(directory)
             if state not in seen:       # the same state recovers the same way: check once
-                seen[state] = recover_and_check(directory, capsys, f"crash {when} call {n}",
-                                                args, seed_name)
-                assert published(directory) == reference, f"crash {when} call {n}"
+                where = f"{mode} {when} call {n}"
+                seen[state] = recover_and_check(directory, capsys, where, args, seed_name)
+                assert published(directory) == reference, where
             outcomes[(when, n)] = seen[state]
             shutil.rmtree(directory)
     # every call was a crash point, before and after, and both outcomes occurred

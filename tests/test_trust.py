@@ -174,8 +174,9 @@ def test_known_file_format_errors(tmp_path):
     with pytest.raises(Exception, match="line 4: expected 'GAME_ID PATH sha256:<hex>'"):
         known.read_known(path)
     assert known.read_known(tmp_path / "missing.txt") == []
-    assert known.compare_known("g", [("game.json", "sha256:" + "0" * 64)],
-                               [known.KnownFile("other", "game.json", "x")]) == []
+    problem, = known.compare_known("g", [("game.json", "sha256:" + "0" * 64)],
+                                   [known.KnownFile("other", "game.json", "x")])
+    assert "records no file of the game 'g' (it records 'other')" in problem
 
 
 # --------------------------------------------------------------------------- compare
@@ -219,7 +220,7 @@ def test_new_with_player_keys_emails_and_names(tmp_path, capsys):
     keys.new_keypair(tmp_path / "de", "de player")
     keys.new_keypair(tmp_path / "su", "su player")
     d = tmp_path / "g"
-    code, out = pbem(capsys, "new", d, "--demo-seeds",
+    code, out = pbem(capsys, "new", d, "--demo-seeds", "--unsigned-orders",
                      "--player", f"Germany={tmp_path / 'de.pub'},email=hans@example.org,name=Hans M.",
                      "--player", f"ussr={tmp_path / 'su.pub'}",
                      "--email", "USSR=olga@example.org", "--email", "uk=tom@example.co.uk")
@@ -241,7 +242,7 @@ def test_new_with_player_keys_emails_and_names(tmp_path, capsys):
     (["--player", "atlantis=k.pub"], "atlantis"),
 ])
 def test_new_refuses_bad_player_options(args, message, tmp_path, capsys):
-    code, out = pbem(capsys, "new", tmp_path / "g", "--demo-seeds", *args)
+    code, out = pbem(capsys, "new", tmp_path / "g", "--demo-seeds", "--unsigned-orders", *args)
     assert code == 2 and message in out
     assert not (tmp_path / "g" / "game.json").exists()
 
@@ -249,7 +250,7 @@ def test_new_refuses_bad_player_options(args, message, tmp_path, capsys):
 def test_check_tells_a_player_with_a_key_to_add_the_headers(tmp_path, capsys):
     keys.new_keypair(tmp_path / "su", "su")
     d = tmp_path / "g"
-    assert main(["new", str(d), "--id", "g7", "--demo-seeds",
+    assert main(["new", str(d), "--id", "g7", "--demo-seeds", "--unsigned-orders",
                  "--player", f"ussr={tmp_path / 'su.pub'}"]) == 0
     orders = tmp_path / "o.txt"
     orders.write_text(USSR.read_text())
@@ -269,3 +270,60 @@ def test_report_checks_the_turn_signature(gm_dir, capsys):
     path.write_bytes(path.read_bytes().replace(b'"round": 1', b'"round": 1 ', 1))
     code, out = pbem(capsys, "report", "-g", gm_dir)
     assert code == 2 and "signature does not verify" in out
+
+
+# --------------------------------------------------------------------------- issue 20
+
+def test_known_without_an_entry_for_this_game_is_an_error(gm_dir, tmp_path, capsys):
+    """Item 4: a known-files list that records nothing of this game proves nothing."""
+    record = tmp_path / "my-turns.txt"
+    code, out = pbem(capsys, "verify", gm_dir, "--record", record)
+    assert code == 0
+    other = tmp_path / "elsewhere"
+    gamedir.create_game(other, load_game("aa1941"), "another-id", created="2026-01-01")
+    code, out = pbem(capsys, "verify", other, "--known", record)
+    assert code == 1, out
+    assert "records no file of the game 'another-id' (it records 'trust-game')" in out
+    assert "all 0 file(s)" not in out
+
+
+def test_a_game_file_naming_this_release_with_another_engine_fails(tmp_path, capsys):
+    """Item 3: a game master who writes engine "99" (or another rules hash) into a game
+    file of this very release, to skip the rules replay and with it the check of every
+    state, is caught: this release never writes that."""
+    from adjudicator.io import versions
+    d = tmp_path / "game"
+    gamedir.create_game(d, load_game("aa1941"), "forged", created="2026-01-01")
+    for field, value in (("engine", "99"), ("rules_hash", "sha256:" + "1" * 64)):
+        original = (d / "game.json").read_bytes()
+        edit(d, "game.json", lambda doc: doc.update({field: value}))
+        f = audit.verify_game(d, load_game).failure
+        assert (f.file, f.check) == ("game.json", "version"), f
+        assert f"this very release ({versions.PROGRAM})" in f.detail
+        code, out = pbem(capsys, "verify", d, "--partial")
+        assert code == 1 and "FAILED" in out
+        (d / "game.json").write_bytes(original)
+        resign(d, d / "game.json")
+
+
+def test_pbem_new_shows_the_residual_risk_of_unsigned_orders(tmp_path, capsys):
+    """Item 12: the reordering risk of unsigned orders is shown where the game is made, and
+    not when every power has a key (signed orders cannot be reordered)."""
+    code, out = pbem(capsys, "new", tmp_path / "open", "--demo-seeds")
+    assert code == 0
+    assert ("Residual risk: orders of Soviet Union, Germany, United Kingdom, Japan, United "
+            "States are not signed") in out and "reorder their independent lines" in out
+    players = []
+    for power in ("ussr", "germany", "uk", "japan", "usa"):
+        keys.new_keypair(tmp_path / power, f"{power}@example.org")
+        players += ["--player", f"{power}={tmp_path / power}.pub"]
+    # Registered players: every power needs a key, unless the players opt out.
+    code, out = pbem(capsys, "new", tmp_path / "signed", "--demo-seeds", *players[:-2])
+    assert code == 2 and not (tmp_path / "signed" / "game.json").exists()
+    assert ("United States would have no player key: their unsigned orders would count on "
+            "the game master's word") in out and "--unsigned-orders" in out
+    code, out = pbem(capsys, "new", tmp_path / "signed", "--demo-seeds", "--unsigned-orders",
+                     *players[:-2])
+    assert code == 0 and "Residual risk: orders of United States are not signed" in out
+    code, out = pbem(capsys, "new", tmp_path / "all-signed", "--demo-seeds", *players)
+    assert code == 0 and "Residual risk" not in out

@@ -51,8 +51,8 @@ def cmd_verify(args, console: Console) -> int:
                              progress=lambda done, total: bar.update(done, total))
     if args.json:
         return _verify_json(args, report, known, recorded)
-    render_audit(report, console)
-    status = EXIT_OK if report.ok else EXIT_REJECTED
+    render_audit(report, console, partial=args.partial)
+    status = EXIT_OK if report.ok and (report.complete or args.partial) else EXIT_REJECTED
     if args.known:
         problems = known.compare_known(report.game_id, report.verified_files, recorded)
         for problem in problems:
@@ -77,7 +77,7 @@ def _verify_json(args, report, known, recorded) -> int:
         count = sum(k.game_id == report.game_id for k in recorded)
     if args.record and report.game_id is not None:
         added = known.record(args.record, report.game_id, report.verified_files)
-    data = verify_json(report, problems, count, added)
+    data = verify_json(report, problems, count, added, partial=args.partial)
     emit(data)
     return EXIT_OK if data["ok"] else EXIT_REJECTED
 
@@ -131,6 +131,10 @@ def register(sub) -> None:
     p.add_argument("--require-replay", action="store_true",
                    help="fail if this program cannot re-adjudicate the game (other engine "
                         "version or rules) instead of noting it")
+    p.add_argument("--partial", action="store_true",
+                   help="accept an audit without the rules replay (a game made with another "
+                        "engine or rules): signatures, chain, seeds and dice only; without "
+                        "it such an audit exits 1")
     p.add_argument("--known", metavar="FILE",
                    help="check the game against the file digests you recorded (see --record): "
                         "a missing or different file means withheld turns or equivocation")

@@ -44,6 +44,8 @@ def cmd_new(args, console: Console) -> int:
                                                         if e not in bare])
     key = gm_signing_key(args.key, args) if args.key else None
     keeping = keeper_new_arguments(args, game, players, key, bare[0] if bare else None)
+    if players and not keeping and not args.unsigned_orders:
+        _require_signed_orders(game, players)
     path = gamedir.create_game(args.dir, game, game_id, gm_key_path=key,
                                created=_dt.date.today().isoformat(), players=players or None,
                                seeds=seeds, gm_key_source=args.key,
@@ -85,6 +87,20 @@ def _profile_lines(game) -> list[str]:
     return [f"Unit stats: {chosen} ({profiles[chosen].rstrip('.')}). The other profile"
             f"{'s' if len(others) > 1 else ''}: {', '.join(others)}, chosen when the game is "
             f"created with --option unit_stats={others[0]}."]
+
+
+def _require_signed_orders(game, players: dict) -> None:
+    """A game master's game with registered players wants every power's orders signed:
+    unsigned orders count on the game master's word, who could reorder their independent
+    lines to pick other dice (docs/threat-model.md).  The players may opt out."""
+    keyless = [game.ruleset.powers[p].name for p in dict.fromkeys(game.ruleset.turn_order)
+               if not (players.get(p) or {}).get("key")]
+    if keyless:
+        raise PbemError(
+            f"{', '.join(keyless)} would have no player key: their unsigned orders would count "
+            "on the game master's word, who could reorder independent lines to pick other "
+            "dice. Give each player's key (--player POWER=KEY.pub,email=ADDRESS), play with "
+            "dice keepers, or, if the players agree to that risk, add --unsigned-orders")
 
 
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
@@ -364,6 +380,10 @@ def register(sub) -> None:
                    help="a player's mail address without a key (repeat per power), e.g. "
                         "uk=tom@example.org: pbem and pbem mail say what to send to whom; with "
                         "--plays, a bare ADDRESS is yours")
+    p.add_argument("--unsigned-orders", action="store_true",
+                   help="with registered players: accept powers without a key (their "
+                        "unsigned orders count on the game master's word, who could reorder "
+                        "them for other dice; pbem new shows this residual risk)")
     p.add_argument("--demo-seeds", action="store_true",
                    help="derive seeds from the game id instead of the OS CSPRNG (demos/tests only: predictable)")
     from .keeper_command import add_new_options

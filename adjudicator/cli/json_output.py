@@ -173,19 +173,20 @@ def show_json(game, state) -> dict:
 
 # --------------------------------------------------------------------------- verify
 
-def verify_json(report, known_problems=None, known_count=None, recorded=None) -> dict:
+def verify_json(report, known_problems=None, known_count=None, recorded=None,
+                partial: bool = False) -> dict:
     f = report.failure
     luck = {power: {"dice": e.dice, "hits": e.hits, "expected": e.expected,
                     "difference": e.difference, "z": e.z}
             for power, e in sorted(report.luck.items())}
-    ok = report.ok and not known_problems
+    ok = report.ok and not known_problems and (report.complete or partial)
     return _header(
         "verify", directory=str(report.directory), game_id=report.game_id, ok=ok,
         audit_ok=report.ok, gm_fingerprint=report.gm_fingerprint, program=report.program,
         engine=report.engine, schema_version=report.schema_version,
         turns_found=report.turns_found, turns_checked=report.turns_checked,
         signatures_checked=report.signatures_checked, dice_checked=report.dice_checked,
-        turns_replayed=report.turns_replayed, replay=report.replay and not report.replay_note,
+        turns_replayed=report.turns_replayed, replay=report.complete,
         replay_note=report.replay_note,
         failure=None if f is None else {"file": f.file, "check": f.check, "detail": f.detail},
         warnings=list(report.warnings), luck=plain(luck),

@@ -119,7 +119,10 @@ def cmd_mail_send(args, console: Console) -> int:
         return EXIT_OK
     envelope_from, rcpts = envelope(data)
     with sender as s:
-        s.send(data, envelope_from, rcpts)
+        refused = s.send(data, envelope_from, rcpts)
+    if refused:
+        from ..service.mail.senders import SendError
+        raise SendError(f"{sender.what} refused {', '.join(refused)} (the others got it)")
     _say(console, f"sent {'check request' if args.check else 'orders'} for "
                   f"{game.ruleset.powers[prepared.power].name} to {to}"
                   + (" (signed)" if prepared.signature else "")

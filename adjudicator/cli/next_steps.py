@@ -56,6 +56,15 @@ def after_new(game_dir: str, gf, game) -> list[str]:
     if gf.dice_keepers:
         return lines + [f"First to move: {game.ruleset.powers[first].name}. "
                         + _keeper_line(gf, game, first, gf.initial_state.turn_number)]
+    unsigned = [game.ruleset.powers[p].name for p in game.ruleset.turn_order
+                if not (gf.players.get(p) and gf.players[p].key)]
+    if unsigned:
+        lines.append(
+            f"Residual risk: orders of {', '.join(dict.fromkeys(unsigned))} are not signed "
+            "(no player key), so they count on the game master's word: the game master could "
+            "reorder their independent lines, each order giving other dice, and publish the "
+            "best (docs/threat-model.md). Give each player a key (--player POWER=KEY.pub) or "
+            "play with dice keepers to rule it out.")
     return lines + [
         f"First to move: {game.ruleset.powers[first].name}. Ask {_player(gf, game, first)} "
         f"for the orders, then: pbem check ORDERS -g {shlex.quote(game_dir)} and "

@@ -3,15 +3,21 @@
 One small facade so that the crash-safety tests can stop the program at any of them: with
 ``PBEM_CRASH_BEFORE=N`` (or ``PBEM_CRASH_AFTER=N``) in the environment the process exits
 at once with status ``CRASH_STATUS`` just before (after) the N-th call, counted from 1 at
-program start -- no clean-up runs, as in a crash or ``kill -9``.  The variables are read
-here and nowhere else; without them the calls are the plain ``os`` functions.
+program start -- no clean-up runs, as in a crash or ``kill -9``.  With
+``PBEM_CRASH_RAISE=interrupt`` (or ``eio``) the call raises ``KeyboardInterrupt`` (or
+``OSError(EIO)``) there instead, once, as Ctrl-C or a failing disk would: the program's
+own clean-up runs, and at exit it writes ``pbem-fs: raised`` (or ``not raised``: the
+program made fewer calls) to stderr.  The variables are read here and nowhere else; without them the calls
+are the plain ``os`` functions.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 
 CRASH_STATUS = 86
+RAISE_MODES = ("interrupt", "eio")
 
 
 def _env_number(name: str) -> int:
@@ -22,6 +28,27 @@ def _env_number(name: str) -> int:
 _calls = 0
 _before = _env_number("PBEM_CRASH_BEFORE")
 _after = _env_number("PBEM_CRASH_AFTER")
+_raise = os.environ.get("PBEM_CRASH_RAISE", "")
+_raised = False
+
+
+def _crash() -> None:
+    global _raised
+    if _raise in RAISE_MODES:
+        _raised = True
+        if _raise == "interrupt":
+            raise KeyboardInterrupt
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    os._exit(CRASH_STATUS)
+
+
+def _report() -> None:
+    os.write(2, b"\npbem-fs: raised\n" if _raised else b"\npbem-fs: not raised\n")
+
+
+if _raise in RAISE_MODES and (_before or _after):
+    import atexit
+    atexit.register(_report)
 
 
 def _step(call):
@@ -29,10 +56,10 @@ def _step(call):
     global _calls
     _calls += 1
     if _calls == _before:
-        os._exit(CRASH_STATUS)
+        _crash()
     result = call()
     if _calls == _after:
-        os._exit(CRASH_STATUS)
+        _crash()
     return result
 
 

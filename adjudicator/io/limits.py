@@ -13,6 +13,7 @@ MAX_SIGNATURE_BYTES = 4096           # an armored SSHSIG is about 300 bytes
 MAX_KEY_BYTES = 16 * 1024            # an OpenSSH key file or .pub
 MAX_KNOWN_BYTES = 4 * 1024 * 1024    # a file of recorded turn digests (pbem verify --known)
 MAX_JSON_NUMBER_CHARS = 18           # any number literal in a JSON file (fits in 64 bits)
+MAX_JSON_DEPTH = 64                  # nesting of lists/objects in any JSON read (ours: < 12)
 MAX_UNITS = 10_000                   # units in one game state, cargo included (1941: ~300)
 MAX_IPCS = 1_000_000                 # a power's treasury, either sign
 MAX_ROUND = 10_000

@@ -134,8 +134,13 @@ def numbered_lines(text: str, errors: list) -> Iterator[tuple[int, str]]:
             return
         problem = line_problem(raw)
         code = _code(raw)
-        if problem is None and in_header and _HEADER_RE.match(code):
-            continue                     # read_headers checks the header's value
+        header = _HEADER_RE.match(code) if problem is None and in_header else None
+        if header is not None:           # not an order: only its value is checked
+            try:
+                _header_value(header, number)
+            except OrdersSyntaxError as err:
+                errors.append(err)
+            continue
         if code.strip() and not _POWER_RE.match(code):
             in_header = False
         problem = problem or number_problem(raw)
@@ -171,23 +176,28 @@ def read_headers(text: str) -> Headers:
             if code.strip() and not _POWER_RE.match(code):
                 break
             continue
-        name, value = match.group(1).lower(), match.group(2).strip()
-        column = match.start(2) + 1
-        if name == "turn":
-            if not re.fullmatch(r"[0-9]{1,%d}" % MAX_TURN_DIGITS, value) or int(value) < 1:
-                raise OrdersSyntaxError(f"the turn header must be a turn number "
-                                        f"(1 to {'9' * MAX_TURN_DIGITS}), not {value[:20]!r}",
-                                        number, column)
-            parsed: object = int(value)
-        else:
-            if not value or any(c.isspace() for c in value):
-                raise OrdersSyntaxError("the game header must be the game id, one word",
-                                        number, column)
-            parsed = value
+        name, parsed = _header_value(match, number)
         if name in found and found[name] != parsed:
             raise OrdersSyntaxError(f"a second {name} header with another value", number, 1)
         found[name] = parsed
     return Headers(game=found.get("game"), turn=found.get("turn"))
+
+
+def _header_value(match: re.Match, number: int) -> tuple[str, object]:
+    """(name, value) of the header line ``match`` (``_HEADER_RE``) at line ``number``;
+    ``OrdersSyntaxError`` at its column for a malformed value."""
+    name, value = match.group(1).lower(), match.group(2).strip()
+    column = match.start(2) + 1
+    if name == "turn":
+        if not re.fullmatch(r"[0-9]{1,%d}" % MAX_TURN_DIGITS, value) or int(value) < 1:
+            raise OrdersSyntaxError(f"the turn header must be a turn number "
+                                    f"(1 to {'9' * MAX_TURN_DIGITS}), not {value[:20]!r}",
+                                    number, column)
+        return name, int(value)
+    if not value or any(c.isspace() for c in value):
+        raise OrdersSyntaxError("the game header must be the game id, one word",
+                                number, column)
+    return name, value
 
 
 def check_headers(text: str, game_id: str, turn_number: int) -> Headers:

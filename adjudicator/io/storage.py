@@ -10,6 +10,7 @@ or a symlink to one) and at most a given number of bytes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..model.errors import PbemError, StateFileError
 from . import fs
-from .limits import MAX_JSON_BYTES, MAX_JSON_NUMBER_CHARS
+from .limits import MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS
 
 
 def temp_name(path: Path) -> Path:
@@ -105,6 +106,26 @@ def _unlink_quietly(path: Path) -> None:
         pass
 
 
+@contextlib.contextmanager
+def exclusive_lock(path, busy: str):
+    """Hold an exclusive lock on the file ``path`` (created, mode 0600) for the block;
+    ``PbemError(busy)`` at once if another process holds it (POSIX; elsewhere no lock)."""
+    fd = fs.open_lock(path)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - non-POSIX
+            fcntl = None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise PbemError(busy) from None
+        yield
+    finally:
+        fs.close(fd)
+
+
 def read_toml(path, what: str, limit: int, error=StateFileError) -> dict:
     """The TOML document in the regular file ``path`` (``read_regular``'s checks and
     bound), UTF-8; anything else raises ``error`` saying where and why."""
@@ -179,25 +200,53 @@ def _no_constant(name: str):
     raise _NumberTooLong(name)
 
 
-def parse_json_bytes(data: bytes, path, what: str = "state file") -> dict[str, Any]:
-    """Parse ``data`` (the contents of ``path``) as a JSON object, explaining failures."""
+def _too_deep(obj: Any, limit: int) -> bool:
+    """Whether ``obj`` nests lists/objects deeper than ``limit`` (no recursion)."""
+    stack = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
+def loads_json(data: bytes | str, where: str) -> Any:
+    """Every JSON the program reads from outside goes through here: UTF-8, numbers of at
+    most ``MAX_JSON_NUMBER_CHARS`` characters (no NaN or Infinity), nesting at most
+    ``MAX_JSON_DEPTH`` deep.  ``StateFileError`` naming ``where`` and the reason."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     except UnicodeDecodeError as exc:
-        raise StateFileError(f"{what} {path}: not UTF-8 text (bad byte at offset {exc.start})") from None
+        raise StateFileError(f"{where}: not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
         obj = json.loads(text, parse_int=_bounded(int), parse_float=_bounded(float),
                          parse_constant=_no_constant)
     except _NumberTooLong as exc:
         shown = str(exc)[:20] + ("..." if len(str(exc)) > 20 else "")
-        raise StateFileError(f"{what} {path}: the number {shown} is out of range (at most "
+        raise StateFileError(f"{where}: the number {shown} is out of range (at most "
                              f"{MAX_JSON_NUMBER_CHARS} characters; no NaN or Infinity)") from None
     except json.JSONDecodeError as exc:
         raise StateFileError(
-            f"{what} {path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            f"{where}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
     except RecursionError:
-        raise StateFileError(f"{what} {path}: JSON nested too deeply") from None
+        obj = _TOO_DEEP
+    if obj is _TOO_DEEP or isinstance(obj, (dict, list)) and _too_deep(obj, MAX_JSON_DEPTH):
+        raise StateFileError(f"{where}: JSON nested too deeply (at most {MAX_JSON_DEPTH} "
+                             "levels)")
+    return obj
+
+
+_TOO_DEEP = object()
+
+
+def parse_json_bytes(data: bytes, path, what: str = "state file") -> dict[str, Any]:
+    """Parse ``data`` (the contents of ``path``) as a JSON object, explaining failures."""
+    obj = loads_json(data, f"{what} {path}")
     if not isinstance(obj, dict):
         raise StateFileError(
             f"{what} {path}: expected a JSON object at the top level, found {_json_type(obj)}")

@@ -128,7 +128,13 @@ class AuditReport:
 
     @property
     def ok(self) -> bool:
+        """No check failed (the rules replay may not have run: see ``complete``)."""
         return self.failure is None
+
+    @property
+    def complete(self) -> bool:
+        """Every check ran, the rules replay included."""
+        return self.replay and self.replay_note is None
 
 
 class AuditUnavailable(PbemError):
@@ -428,6 +434,7 @@ def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, 
         return rules                     # no rules checks asked for
     if gf.engine != versions.ENGINE_VERSION:
         why = versions.mismatch(gf.engine, gf.rules_hash, "")
+        _not_this_release(report, directory, gpath, gf, why)
         return _no_replay(report, directory, gpath, gf, why, require_replay)
     if load_game is None:
         from .games import load_game
@@ -442,6 +449,7 @@ def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, 
     report.power_names = {k: p.name for k, p in game.ruleset.powers.items()}
     why = versions.mismatch(gf.engine, gf.rules_hash, game.content_hash)
     if why is not None:
+        _not_this_release(report, directory, gpath, gf, why)
         return _no_replay(report, directory, gpath, gf, why, require_replay)
     if dict(game.ruleset.options) != gf.options:
         _fail(report, directory, gpath, "game_data",
@@ -460,6 +468,16 @@ def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, 
     rules.game, rules.parse, rules.canonical = game, parse, canonical
     rules.adjudicate = adjudicate if replay else None
     return rules
+
+
+def _not_this_release(report, directory, gpath, gf: GameFile, why: str) -> None:
+    """A game file that names this very release but an engine or rules it does not have
+    was not written by this release: a failure, never a reason to skip the replay."""
+    if gf.program == versions.PROGRAM:
+        _fail(report, directory, gpath, "version",
+              f"{why}, yet the game file says this very release ({versions.PROGRAM}) wrote "
+              "it: this release never writes that, so the file was altered (or written by "
+              "another program)")
 
 
 def _no_replay(report, directory, gpath, gf: GameFile, why: str, require_replay) -> _Rules:
@@ -705,8 +723,10 @@ def _add_luck(report: AuditReport, tf: TurnFile, sides: int) -> None:
 
 # --------------------------------------------------------------------------- render
 
-def render_audit(report: AuditReport, console) -> None:
-    """Print the report with rich: a summary, the luck table, the first failure."""
+def render_audit(report: AuditReport, console, partial: bool = False) -> None:
+    """Print the report with rich: a summary, the luck table, the first failure.  An
+    audit that could not replay the rules never reads "OK" alone: "INCOMPLETE", or with
+    ``partial`` (the user asked for a partial check) "OK, partial"."""
     from rich.markup import escape
     from rich.panel import Panel
     from rich.table import Table
@@ -739,7 +759,15 @@ def render_audit(report: AuditReport, console) -> None:
     else:
         replay = "skipped"
     summary.add_row("Replay", replay)
-    result = "[bold green]OK[/]" if report.ok else "[bold red]FAILED[/]"
+    if not report.ok:
+        result = "[bold red]FAILED[/]"
+    elif report.complete:
+        result = "[bold green]OK[/]"
+    elif partial:
+        result = "[bold green]OK[/], [yellow]partial: the rules were not replayed[/]"
+    else:
+        result = ("[bold yellow]INCOMPLETE[/]: the rules were not replayed, so the states "
+                  "are unchecked (--partial accepts a check without the replay)")
     if report.ok and report.warnings:
         result += f" [yellow]with {len(report.warnings)} warning(s)[/]"
     summary.add_row("Result", result)

@@ -43,7 +43,9 @@ from ..io.layout import (
     list_turns, orders_path, seed_file, sig_path, turn_path,
 )
 from ..io.limits import MAX_SIGNATURE_BYTES
-from ..io.storage import commit_temp, is_temp_name, read_bytes, read_regular, write_atomic, write_temp
+from ..io.storage import (
+    commit_temp, exclusive_lock, is_temp_name, read_bytes, read_regular, write_atomic, write_temp,
+)
 from ..io.turnfile import (
     GAME_MASTER, GameFile, KeeperRecord, PlayerRecord, TurnFile, decode_game_file,
     decode_turn_file, encode, file_digest, keeper_of, keeper_statement, make_turn_file,
@@ -307,20 +309,9 @@ def _locked(directory):
     """An exclusive lock on the game directory for the duration of a turn (POSIX)."""
     sdir = _secret_dir(directory)
     fs.mkdir(sdir, 0o700, exist_ok=True)
-    fd = fs.open_lock(sdir / LOCK_FILE)
-    try:
-        try:
-            import fcntl
-
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise PbemError(f"{directory} is being processed by another pbem process") from None
-        except ImportError:  # pragma: no cover - non-POSIX
-            pass
+    with exclusive_lock(sdir / LOCK_FILE, f"{directory} is being processed by another pbem "
+                                          "process"):
         yield
-    finally:
-        fs.close(fd)
 
 
 def _gm_private_key(directory, gm_key, gf: GameFile):
@@ -857,8 +848,16 @@ def _publish(directory: Path, tf: TurnFile, obytes: bytes, data: bytes, signatur
         committed.append(sig_path(tpath))
         commit_temp(turn_tmp, tpath, overwrite=False)
     except BaseException:
-        # An error (not a crash): take back what was made visible.  After a crash the
-        # next run does the same (_roll_back_unpublished).
+        if os.path.lexists(tpath):
+            # The link published the turn (it did not exist before): an interruption or
+            # I/O error after it (unlinking the temporary file, syncing the directory)
+            # must not take the turn's orders and signature back.  The seed stays
+            # pending; the next run promotes it (_promote_pending) and removes the
+            # temporary files (_roll_back_unpublished): it rolls forward.
+            raise
+        # Not published: take back what was made visible.  After a crash, or if this
+        # clean-up is itself interrupted, the next run does the same
+        # (_roll_back_unpublished).
         for t in temps + committed:
             with contextlib.suppress(FileNotFoundError):
                 fs.unlink(t)

@@ -67,6 +67,13 @@ def compare_known(game_id: str, verified: list[tuple[str, str]],
     digest) of every file that passed the audit) against the recorded files."""
     have = dict(verified)
     problems = []
+    if not any(entry.game_id == game_id for entry in known):
+        others = sorted({entry.game_id for entry in known})
+        problems.append(
+            f"nothing to compare: the known-files list records no file of the game "
+            f"{game_id!r}" + (f" (it records {', '.join(map(repr, others[:5]))}"
+                              f"{', ...' if len(others) > 5 else ''}): a game re-made under "
+                              "a new id, or the wrong list" if others else ""))
     for entry in known:
         if entry.game_id != game_id:
             continue

@@ -21,7 +21,7 @@ from typing import Callable
 from .. import ENGINE_VERSION
 from ..io import versions
 from ..io.layout import GAME_FILE, ORDERS_DIR, SECRET_DIR, TURNS_DIR, sig_path
-from ..io.storage import read_regular, write_atomic
+from ..io.storage import loads_json, read_regular, write_atomic
 from ..io.turnfile import file_digest
 from ..model.errors import PbemError
 
@@ -68,8 +68,8 @@ def published_digests(directory: Path) -> dict[str, str] | None:
 def _load(directory: Path) -> dict | None:
     path = cache_path(directory)
     try:
-        doc = json.loads(read_regular(path, "verified cache", MAX_CACHE_BYTES))
-    except (PbemError, OSError, ValueError):
+        doc = loads_json(read_regular(path, "verified cache", MAX_CACHE_BYTES), str(path))
+    except (PbemError, OSError):
         return None
     if (not isinstance(doc, dict) or not isinstance(doc.get("key"), dict)
             or not isinstance(doc.get("files"), dict)):

@@ -53,6 +53,7 @@ class ImapConfig:
     folder: str = "INBOX"
     processed: str = "processed"
     rejected: str = "rejected"
+    quarantine: str = "quarantine"        # mail that cannot be read
     idle: bool = True
     timeout: float = 60.0
     auth: str = "password"        # "password" | "oauth2" (SASL XOAUTH2, the token from the source)
@@ -64,6 +65,7 @@ class MaildirConfig:
     path: Path
     processed: str = "processed"
     rejected: str = "rejected"
+    quarantine: str = "quarantine"        # mail that cannot be read
     kind: str = "maildir"
 
 
@@ -130,8 +132,9 @@ _TOP = {"address", "name", "game_master", "key", "players", "orders_copy", "stat
         "inbox", "send", "limits"}
 _PASSWORD = {"password_env", "password_command", "password_keyring"}
 _IMAP = {"type", "host", "port", "security", "username", "ca_file", "folder",
-         "processed_folder", "rejected_folder", "idle", "timeout", "auth"} | _PASSWORD
-_MAILDIR = {"type", "path", "processed_folder", "rejected_folder"}
+         "processed_folder", "rejected_folder", "quarantine_folder", "idle", "timeout",
+         "auth"} | _PASSWORD
+_MAILDIR = {"type", "path", "processed_folder", "rejected_folder", "quarantine_folder"}
 _SMTP = {"type", "host", "port", "security", "username", "ca_file", "timeout",
          "auth"} | _PASSWORD
 _SENDMAIL = {"type", "command"}
@@ -193,7 +196,8 @@ def _inbox(r: "_Reader", table, base: Path):
         r.keys(table, _MAILDIR, "inbox")
         return MaildirConfig(path=_path(r.string(table, "path", "inbox", required=True), base),
                              processed=r.folder(table, "processed_folder", "processed"),
-                             rejected=r.folder(table, "rejected_folder", "rejected"))
+                             rejected=r.folder(table, "rejected_folder", "rejected"),
+                             quarantine=r.folder(table, "quarantine_folder", "quarantine"))
     r.keys(table, _IMAP, "inbox")
     security = r.choice(table, "security", ("tls", "starttls", "none"), "inbox") or "tls"
     host = r.string(table, "host", "inbox", required=True)
@@ -207,6 +211,7 @@ def _inbox(r: "_Reader", table, base: Path):
         folder=r.string(table, "folder", "inbox") or "INBOX",
         processed=r.folder(table, "processed_folder", "processed"),
         rejected=r.folder(table, "rejected_folder", "rejected"),
+        quarantine=r.folder(table, "quarantine_folder", "quarantine"),
         idle=r.boolean(table, "idle", True, "inbox"),
         timeout=r.number(table, "timeout", 60.0, low=1.0, high=3600.0, where="inbox"),
         auth=r.choice(table, "auth", ("password", "oauth2"), "inbox") or "password")

@@ -14,7 +14,7 @@ import time
 from .config import ImapConfig
 from .login import imap_login, refused_hint
 from .senders import tls_context
-from .sources import MessageRef, SourceError
+from .sources import MessageRef, SourceError, folders_of
 
 IDLE_SLICE = 5.0
 
@@ -43,7 +43,7 @@ class ImapSource:
                 self.client.starttls(ctx)
             imap_login(self.client, cfg.auth, cfg.username, cfg.password, self.what)
             self.client.select_folder(cfg.folder)
-            for folder in (cfg.processed, cfg.rejected) if self.filing else ():
+            for folder in folders_of(cfg).values() if self.filing else ():
                 if not self.client.folder_exists(folder):
                     self.client.create_folder(folder)
         except LoginError:
@@ -106,6 +106,7 @@ class ImapSource:
         return self._fetch(ref, b"BODY.PEEK[HEADER]")[:limit]
 
     def move(self, ref: MessageRef, folder: str) -> None:
+        folder = folders_of(self.cfg)[folder]
         uid = int(ref.id)
         if self.client.has_capability("MOVE"):
             self._call(self.client.move, [uid], folder)

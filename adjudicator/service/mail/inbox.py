@@ -7,7 +7,7 @@ from .config import ImapConfig, MaildirConfig
 
 
 def open_source(cfg, filing: bool = True):
-    """The inbox ``cfg`` describes.  ``filing``: create the processed/rejected folders
+    """The inbox ``cfg`` describes.  ``filing``: create the filing folders
     (the game master's side; a player's inbox is only read)."""
     if isinstance(cfg, MaildirConfig):
         from .maildir import MaildirSource

@@ -16,7 +16,8 @@ import json
 import os
 from pathlib import Path
 
-from ...io.storage import fsync_dir
+from ...io.storage import fsync_dir, loads_json
+from ...model.errors import PbemError
 
 JOURNAL_FILE = "journal.jsonl"
 CHECKPOINT = "#checkpoint"
@@ -37,8 +38,8 @@ class Journal:
         with open(self.path, "rb") as fh:
             for raw in fh:
                 try:
-                    entry = json.loads(raw)
-                except (ValueError, UnicodeDecodeError):
+                    entry = loads_json(raw, str(self.path))
+                except PbemError:
                     self.torn += 1
                     continue
                 if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):

@@ -34,11 +34,11 @@ from ...io.turnfile import file_digest, keeper_of, orders_bytes, signer_key
 from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
 from ..keeper_join import local_keys
-from .extract import ExtractError, find_orders
+from .extract import ExtractError
 from .inbox import open_source
 from .player import apply_message, has_turns
 from .players import powers_of_address
-from .runner import PROCESSED, REJECTED, Decision, GameMaster, PassSummary, _signed_powers
+from .runner import PROCESSED, REJECTED, Decision, GameMaster, PassSummary, _signed_powers, read_orders
 
 MAX_ROUNDS = 5
 WAITING = "waiting"
@@ -61,7 +61,7 @@ class KeeperRunner(GameMaster):
     def run_pass(self) -> PassSummary:
         """Passes over the inbox until no waiting message can move on, then the outbox."""
         summary = PassSummary()
-        with open_source(self.cfg.inbox) as source:
+        with self.locked(), open_source(self.cfg.inbox) as source:
             for _round in range(MAX_ROUNDS):
                 added = self._added
                 this = PassSummary()
@@ -73,7 +73,7 @@ class KeeperRunner(GameMaster):
                     if waiting:
                         summary.outcomes[WAITING] += waiting
                     break
-        summary.flush = self.flush()
+            summary.flush = self.flush()
         return summary
 
     def _queue_welcome(self) -> None:
@@ -135,7 +135,7 @@ class KeeperRunner(GameMaster):
         """(power, turn, digest) of the orders in ``msg``, or None if they cannot be read
         (the game master's logic then answers with the reason)."""
         try:
-            found = find_orders(msg)
+            found = read_orders(msg)
         except ExtractError:
             return None
         if found is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .config import MaildirConfig
 from .message import header, parse_headers
-from .sources import MessageRef, SourceError
+from .sources import MessageRef, SourceError, folders_of
 
 POLL_STEP = 0.2
 
@@ -30,9 +30,9 @@ class MaildirSource:
         try:
             self.box = mailbox.Maildir(self.root, create=True)
             self.folders = {}
-            for name in (self.cfg.processed, self.cfg.rejected) if self.filing else ():
+            for role, name in folders_of(self.cfg).items() if self.filing else ():
                 existing = self.box.list_folders()
-                self.folders[name] = self.root / f".{name}"
+                self.folders[role] = self.root / f".{name}"
                 if name not in existing:
                     self.box.add_folder(name)
         except OSError as exc:

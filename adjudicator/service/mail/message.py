@@ -3,8 +3,11 @@
 Handles any MIME structure the standard library parses: multipart/alternative and
 mixed, HTML-only mail (converted to text), any charset and transfer encoding, a mail
 forwarded as an attachment (message/rfc822).  Everything is bounded: a message larger
-than the limit is never parsed, and oversized or surplus attachments are dropped with a
-note.  Nothing here touches the file system: file names are data.
+than the limit is never parsed, a message with more MIME headers than any real mail
+(which could nest deeper than the standard parser's recursion) is not parsed either, and
+oversized or surplus attachments are dropped with a note.  A message the parser cannot
+read raises ``UnreadableMail`` (bad input, never an internal error).  Nothing here
+touches the file system: file names are data.
 """
 
 from __future__ import annotations
@@ -23,6 +26,12 @@ from .config import Limits
 from .htmltext import html_to_text
 
 MAX_HEADER_CHARS = 998
+MAX_MIME_HEADERS = 200      # Content-Type lines; every level of nesting needs one
+_CONTENT_TYPE_RE = re.compile(rb"^content-type[ \t]*:", re.I | re.M)
+
+
+class UnreadableMail(Exception):
+    """The mail cannot be parsed (the reason, for the game master's notice)."""
 _TAG_RE = re.compile(r"\[\s*pbem[\s:]+([A-Za-z0-9][A-Za-z0-9._-]{0,99})\s*\]", re.I)
 _PREFIX_RE = re.compile(r"^\s*((re|aw|sv|fw|fwd|wg|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
 
@@ -84,12 +93,14 @@ class Incoming:
 
 
 def message_key(raw: bytes, message_id: str | None) -> str:
-    """What the journal knows a message by: its Message-ID, or a digest of its bytes."""
+    """What the journal knows a message by: its Message-ID and a digest of its bytes (a
+    different mail reusing a known Message-ID is a new message), or the digest alone."""
+    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
     if message_id:
         mid = " ".join(str(message_id).split())[:MAX_HEADER_CHARS]
         if mid:
-            return mid
-    return "sha256:" + hashlib.sha256(raw).hexdigest()
+            return f"{mid} {digest}"
+    return digest
 
 
 def header(msg, name: str) -> str:
@@ -104,8 +115,39 @@ def parse_headers(raw: bytes) -> EmailMessage:
     return email.message_from_bytes(raw, policy=email.policy.default)
 
 
+def head_of(raw: bytes) -> bytes:
+    """The header block of ``raw`` (up to the first empty line)."""
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        if sep in raw:
+            return raw[:raw.index(sep) + len(sep)]
+    return raw
+
+
+def safe_headers(raw: bytes) -> tuple[str, str | None]:
+    """(Message-ID, sender) of a mail whose body cannot be parsed; ("", None) if even
+    its headers cannot."""
+    try:
+        head = parse_headers(head_of(raw)[:64 * 1024])
+        return header(head, "Message-ID"), parse_address(header(head, "From"))
+    except Exception:       # noqa: BLE001 -- bad input of any kind: nothing to read
+        return "", None
+
+
 def parse_message(raw: bytes, limits: Limits = Limits()) -> Incoming:
-    """Read ``raw`` (whose size the caller has bounded) into an ``Incoming``."""
+    """Read ``raw`` (whose size the caller has bounded) into an ``Incoming``; raises
+    ``UnreadableMail`` if it cannot be parsed."""
+    if len(_CONTENT_TYPE_RE.findall(raw)) > MAX_MIME_HEADERS:
+        raise UnreadableMail(f"it has more than {MAX_MIME_HEADERS} MIME parts (or nests "
+                             "them deeper than any mail client does)")
+    try:
+        return _parse_message(raw, limits)
+    except RecursionError:
+        raise UnreadableMail("its MIME structure is nested too deeply") from None
+    except Exception as exc:    # noqa: BLE001 -- the email package's (or our) error on bad input
+        raise UnreadableMail(f"the mail parser failed on it ({type(exc).__name__})") from None
+
+
+def _parse_message(raw: bytes, limits: Limits) -> Incoming:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     collector = _Collector(limits)
     collector.walk(msg, forwarded=False)

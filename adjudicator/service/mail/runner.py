@@ -34,6 +34,7 @@ import attrs
 
 from ...io import orders_text, sshsig
 from ...io.layout import list_turns
+from ...io.storage import exclusive_lock
 from ...io.turnfile import file_digest, orders_bytes
 from ...model.errors import OrdersSyntaxError, PbemError
 from .. import gamedir
@@ -43,17 +44,32 @@ from . import compose
 from .config import MailConfig
 from .extract import ExtractError, find_orders, orders_headers
 from .journal import Journal
-from .message import header, message_key, parse_address, parse_headers, parse_message
+from .message import UnreadableMail, message_key, parse_message, safe_headers
 from .outbox import FlushResult, Outbox
 from .players import Player, players_of, powers_of_address
 from .results import Renderers, published_digests, queue_turn_results, queue_welcome
 from .senders import make_sender
 from .inbox import open_source
 
-PROCESSED, REJECTED = "processed", "rejected"
+PROCESSED, REJECTED, QUARANTINE = "processed", "rejected", "quarantine"
+RUN_LOCK = "run.lock"
+UNDELIVERABLE = "undeliverable-"
+PASS_BUSY = "another 'pbem mail run' is working on this game; this pass did nothing"
 FILE_BATCH = 25                 # messages journaled per fsync before they are filed
 KEYLESS_WARNING = ("Note: this game has no player keys, so the sender address alone counts. "
                    "Anyone who can forge your address could send orders for you.")
+
+
+def keyless_note(players: dict[str, Player], power: str, pname: str) -> str:
+    """The warning for orders of a power without a key ("" if it has one): the whole game,
+    or only this power, has none."""
+    if players[power].key:
+        return ""
+    if not any(rec.key for rec in players.values()):
+        return KEYLESS_WARNING
+    return (f"Note: {pname} has no player key in this game (other powers have one), so "
+            f"the sender address alone counts for {pname}. Anyone who can forge your "
+            "address could send orders for it.")
 
 
 @attrs.define
@@ -72,6 +88,10 @@ class PassSummary:
             parts.append(f"{len(self.flush.failed)} waiting to be retried")
         if self.flush.waiting:
             parts.append(f"{len(self.flush.waiting)} in the outbox for your mail client")
+        if self.flush.undeliverable:
+            parts.append(f"{len(self.flush.undeliverable)} refused for good (set aside)")
+        if self.flush.busy:
+            parts.append("the outbox is being sent by another pass")
         return ", ".join(parts)
 
 
@@ -106,12 +126,19 @@ class GameMaster:
     # ------------------------------------------------------------------ passes
 
     def run_pass(self) -> PassSummary:
-        """One pass: every waiting message, then the outbox."""
-        summary = PassSummary()
-        with open_source(self.cfg.inbox) as source:
-            self._messages(source, summary)
-        summary.flush = self.flush()
-        return summary
+        """One pass: every waiting message, then the outbox (under the game's mail lock:
+        ``PassBusy`` if another pass is running)."""
+        with self.locked():
+            summary = PassSummary()
+            with open_source(self.cfg.inbox) as source:
+                self._messages(source, summary)
+            summary.flush = self.flush()
+            return summary
+
+    def locked(self):
+        """The game's mail lock: one ``mail run`` at a time (overlapping cron passes)."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        return exclusive_lock(self.state_dir / RUN_LOCK, PASS_BUSY)
 
     def watch(self, stop: threading.Event, on_pass: Callable[[PassSummary], None] = lambda s: None,
               on_error: Callable[[PbemError], None] = lambda e: None) -> None:
@@ -121,7 +148,7 @@ class GameMaster:
         while not stop.is_set():
             try:
                 summary = PassSummary()
-                with open_source(self.cfg.inbox) as source:
+                with self.locked(), open_source(self.cfg.inbox) as source:
                     self._messages(source, summary)
                     summary.flush = self.flush()
                     on_pass(summary)
@@ -134,6 +161,23 @@ class GameMaster:
         result = self.outbox.flush(make_sender(self.cfg.send))
         for name, reason in result.failed:
             self.log(f"not sent, kept in the outbox: {name}: {reason}")
+        notices = [(n, why) for n, why in result.undeliverable
+                   if not n.startswith(UNDELIVERABLE)]        # never a notice about a notice
+        for name, why in notices:
+            self.log(f"refused for good, set aside: {name}: {why}")
+            notice = f"{UNDELIVERABLE}{name.removesuffix('.eml')}"[:150]
+            self.outbox.queue(notice, compose.reply(
+                sender=self.cfg.address, sender_name=self.cfg.name, to=self.cfg.address,
+                game_id=self._game_id(), subject="A mail could not be delivered",
+                body=f"The mail server refused {name} for good: {why}.\nIt was moved to "
+                     f"{self.outbox.undeliverable_dir}; the recipients not named above got "
+                     "it. Check the addresses in the game file or mail.toml.\n",
+                name=notice, now=self.clock()))
+        if notices:
+            again = self.outbox.flush(make_sender(self.cfg.send))
+            result.sent += again.sent
+            result.failed += again.failed
+            result.undeliverable += again.undeliverable
         return result
 
     def _messages(self, source, summary: PassSummary) -> None:
@@ -185,22 +229,31 @@ class GameMaster:
         raw = source.read_head(ref) if too_large else source.read(ref)
         if len(raw) > limits.max_message_bytes:
             raw, too_large = raw[:64 * 1024], True
+        msg, unreadable = None, None
         if too_large:
-            head = parse_headers(raw)
-            msg = None
-            key = message_key(b"size:%d:" % ref.size + raw, header(head, "Message-ID"))
-            sender, in_reply_to = parse_address(header(head, "From")), header(head, "Message-ID")
+            in_reply_to, sender = safe_headers(raw)
+            key = message_key(b"size:%d:" % ref.size + raw, in_reply_to)
         else:
-            msg = parse_message(raw, limits)
-            key, sender, in_reply_to = msg.message_id, msg.sender, msg.raw_message_id
+            try:
+                msg = parse_message(raw, limits)
+                key, sender, in_reply_to = msg.message_id, msg.sender, msg.raw_message_id
+            except UnreadableMail as exc:
+                unreadable = str(exc)
+                in_reply_to, sender = safe_headers(raw)
+                key = message_key(raw, in_reply_to)
         known = journal.get(key)
         if known is not None:
             source.move(ref, known["folder"])
             return known["outcome"], None
-        if msg is None:
+        if too_large:
             decision = self._too_large(sender, ref.size)
+        elif unreadable is not None:
+            decision = self._unreadable(sender, in_reply_to, unreadable)
         else:
-            decision = self._decide(msg, key)
+            try:
+                decision = self._decide(msg, key)
+            except UnreadableMail as exc:
+                decision = self._unreadable(sender, in_reply_to, str(exc))
             if decision is None:
                 return None, None
             if decision.folder is None:          # left in the inbox for a later pass
@@ -260,6 +313,18 @@ class GameMaster:
                                    f"({self.cfg.limits.max_message_bytes} bytes), so it was not "
                                    "read. Send the orders as plain text or one .txt attachment.\n")
 
+    def _unreadable(self, sender: str | None, message_id: str, why: str) -> Decision:
+        """A mail that cannot be read: set aside, and the game master told (never the
+        sender, who may be forged); the pass goes on."""
+        return Decision(
+            "unreadable", QUARANTINE, detail=why, reply_to=self.cfg.address,
+            reply_subject="A mail could not be read",
+            reply_body=f"pbem could not read a mail from {sender or 'an unknown sender'}"
+                       f"{f' (Message-ID {message_id})' if message_id else ''}: {why}.\n"
+                       f"Nothing in it was processed. It was moved to the folder "
+                       f"'{QUARANTINE}' of the inbox; look at it with your mail client and "
+                       "ask the sender to send the orders again as plain text if needed.\n")
+
     def _decide(self, msg, key: str) -> Decision | None:
         game, gf = self._game()
         game_id = gf.game_id
@@ -280,7 +345,7 @@ class GameMaster:
                          f"{compose.tag(game_id)} in the subject (a reply to a pbem mail "
                          "keeps it).\n", detail="no game tag")
         try:
-            found = find_orders(msg)
+            found = read_orders(msg)
         except ExtractError as exc:
             return reply("ambiguous", "Your orders were not read", f"{exc}.\n", detail=str(exc))
         if found is None:
@@ -310,8 +375,14 @@ class GameMaster:
         text = signed_text if signed else found.text
         digest = file_digest(orders_bytes(text))
         base = dict(power=power, digest=digest)
-        notes = [] if record.key else [KEYLESS_WARNING]
         pname = game.ruleset.powers[power].name
+        notes = [n for n in [keyless_note(players, power, pname)] if n]
+        if orders_text.is_nmr_statement(text):
+            return reply("unauthorised", "Orders not accepted: nmr",
+                         f"'nmr' records that {pname} missed a deadline; only the game "
+                         "master (or the tournament's clock) writes it, never a player's "
+                         "mail. Send orders (an empty turn is 'pass'). Nothing was "
+                         "processed.\n", to=to, **base)
 
         if state.winner is not None:
             return reply("game-over", "The game is over", f"The game is over: {state.winner} "
@@ -386,7 +457,7 @@ class GameMaster:
                            turn_number=tf.turn_number, players=players, outbox=self.outbox,
                            renderers=self.renderers, sender=self.cfg.address,
                            sender_name=self.cfg.name, now=self.clock(),
-                           note=KEYLESS_WARNING if not record.key else "")
+                           note=keyless_note(players, power, pname))
         return Decision("processed", PROCESSED, turn=tf.turn_number, **base,
                         detail=f"turn {tf.turn_number}, {pname}")
 
@@ -403,7 +474,8 @@ class GameMaster:
                                turn_number=turn, players=players, outbox=self.outbox,
                                renderers=self.renderers, sender=self.cfg.address,
                                sender_name=self.cfg.name, now=self.clock(),
-                               note="" if players[power].key else KEYLESS_WARNING)
+                               note=keyless_note(players, power,
+                                                 game.ruleset.powers[power].name))
             return Decision("processed", PROCESSED, turn=turn, detail=f"turn {turn} (recovered)",
                             **base)
         return Decision("duplicate", PROCESSED, turn=turn, reply_to=to, **base,
@@ -463,6 +535,19 @@ class GameMaster:
     def _reply_address(players, candidates, sender):
         emails = [players[p].email for p in candidates if players[p].email]
         return sender if sender in emails else (emails[0] if emails else None)
+
+
+def read_orders(msg):
+    """``find_orders(msg)``; a failure other than ``ExtractError`` (which has a reason for
+    the sender) is ``UnreadableMail``: the mail is bad input, never an internal error."""
+    try:
+        return find_orders(msg)
+    except ExtractError:
+        raise
+    except RecursionError:
+        raise UnreadableMail("its text is nested too deeply to read") from None
+    except Exception as exc:    # noqa: BLE001 -- our reader's error on bad input
+        raise UnreadableMail(f"reading the orders in it failed ({type(exc).__name__})") from None
 
 
 def _signed_powers(players: dict[str, Player], found) -> tuple[list[str], str | None]:

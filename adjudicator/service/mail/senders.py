@@ -21,7 +21,12 @@ SENDMAIL_TIMEOUT = 60
 
 
 class SendError(PbemError):
-    """A message could not be handed to the mail system (it stays in the outbox)."""
+    """A message could not be handed to the mail system: it stays in the outbox, or
+    (``permanent``: the server refused it for good, a 5xx reply) is set aside."""
+
+    def __init__(self, message: str, permanent: bool = False):
+        super().__init__(message)
+        self.permanent = permanent
 
 
 def tls_context(ca_file=None) -> ssl.SSLContext:
@@ -74,18 +79,23 @@ class SmtpSender:
             raise
         return self
 
-    def send(self, data: bytes, sender: str, recipients: list[str]) -> None:
+    def send(self, data: bytes, sender: str, recipients: list[str]) -> dict:
+        """Hand the mail over; returns the recipients the server refused while accepting
+        others ({address: (code, text)}, as ``smtplib``)."""
         assert self.smtp is not None
         data = re.sub(rb"\r?\n", b"\r\n", data)     # SMTP lines end in CRLF (RFC 5321)
         try:
-            refused = self.smtp.sendmail(sender, recipients, data)
+            return self.smtp.sendmail(sender, recipients, data)
         except smtplib.SMTPRecipientsRefused as exc:
-            raise SendError(f"{self.what} refused every recipient: "
-                            f"{', '.join(exc.recipients)}") from None
+            codes = [code for code, _text in exc.recipients.values()]
+            raise SendError(f"{self.what} refused every recipient: " + "; ".join(
+                f"{r}: {code} {_text(t)}" for r, (code, t) in exc.recipients.items()),
+                permanent=all(500 <= c < 600 for c in codes)) from None
+        except smtplib.SMTPResponseException as exc:       # sender or data refused
+            raise SendError(f"{self.what}: {_describe(exc)}",
+                            permanent=500 <= exc.smtp_code < 600) from None
         except (OSError, smtplib.SMTPException) as exc:
             raise SendError(f"{self.what}: {_describe(exc)}") from None
-        if refused:
-            raise SendError(f"{self.what} refused {', '.join(refused)}")
 
     def _close(self) -> None:
         if self.smtp is not None:
@@ -110,7 +120,7 @@ class SendmailSender:
     def __exit__(self, *exc):
         pass
 
-    def send(self, data: bytes, sender: str, recipients: list[str]) -> None:
+    def send(self, data: bytes, sender: str, recipients: list[str]) -> dict:
         # The recipients come from the message's own headers (-t); the command is the
         # game master's configuration, never mail content.
         try:
@@ -125,6 +135,7 @@ class SendmailSender:
         if done.returncode != 0:
             detail = done.stderr.decode("utf-8", "replace").strip()[:200]
             raise SendError(f"{self.what} failed (exit status {done.returncode}) {detail}")
+        return {}
 
 
 class NoSender:

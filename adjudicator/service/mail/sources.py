@@ -7,8 +7,9 @@ Maildir source; both offer the same small interface:
 ``read(ref)`` / ``read_head(ref)``
     a message's bytes / only its header (for a message too large to read);
 ``move(ref, folder)``
-    file the message into the "processed" or "rejected" folder (atomically where the
-    server can: IMAP MOVE, a Maildir rename);
+    file the message into the "processed", "rejected" or "quarantine" folder (the
+    names mail.toml gives them; atomically where the server can: IMAP MOVE, a Maildir
+    rename);
 ``wait(seconds, stop)``
     return when new mail may have arrived, ``seconds`` have passed or ``stop`` is set.
 """
@@ -28,3 +29,9 @@ class MessageRef:
 
 class SourceError(PbemError):
     """The inbox cannot be reached or read."""
+
+
+def folders_of(cfg) -> dict[str, str]:
+    """The filing folders of an inbox configuration: role -> its name in mail.toml."""
+    return {"processed": cfg.processed, "rejected": cfg.rejected,
+            "quarantine": cfg.quarantine}

@@ -79,6 +79,8 @@ def deliver(tdir: TournamentDir, notices, players, tournament_name: str,
         result = outbox.flush(make_sender(mail.send))
         lines += [f"sent {name}" for name in result.sent]
         lines += [f"not sent {name}: {why} (retried next time)" for name, why in result.failed]
+        lines += [f"not sent {name}: {why} (set aside in {outbox.undeliverable_dir})"
+                  for name, why in result.undeliverable]
     return lines
 
 

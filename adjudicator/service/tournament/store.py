@@ -29,7 +29,7 @@ from pathlib import Path
 import attrs
 
 from ...io import fs
-from ...io.storage import parse_json_bytes, read_bytes, write_atomic
+from ...io.storage import exclusive_lock, loads_json, parse_json_bytes, read_bytes, write_atomic
 from ...model.errors import PbemError
 from .bids import BidBox, Reveal
 from .config import CONFIG_FILE, TournamentConfig, load_config
@@ -184,8 +184,8 @@ class TournamentDir:
             if not line.strip():
                 continue
             try:
-                entry = json.loads(line)
-            except (ValueError, UnicodeDecodeError):
+                entry = loads_json(line, f"{path}, line {number}")
+            except PbemError:
                 raise PbemError(f"{path}, line {number}: not a JSON object") from None
             if not isinstance(entry, dict) or "kind" not in entry:
                 raise PbemError(f"{path}, line {number}: not a log entry")
@@ -241,17 +241,6 @@ class TournamentDir:
         """An exclusive lock on the tournament for one command (POSIX)."""
         sdir = self.path(SECRET_DIR)
         fs.mkdir(sdir, 0o700, exist_ok=True)
-        fd = fs.open_lock(sdir / "lock")
-        try:
-            try:
-                import fcntl
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    raise PbemError(f"{self.dir} is being changed by another pbem process") \
-                        from None
-            except ImportError:  # pragma: no cover - non-POSIX
-                pass
+        with exclusive_lock(sdir / "lock", f"{self.dir} is being changed by another pbem "
+                                           "process"):
             yield
-        finally:
-            fs.close(fd)
