@@ -119,14 +119,14 @@ def test_x_counts_with_cargo_and_long_unit_names():
 
 
 def test_x_count_errors_keep_their_columns():
-    error = one_error("buy inf x0")
-    assert (error.column, error.args[0]) == (10, "a unit count must be at least 1")
+    error = one_error("combat:\nmove inf x0 Karelia -> Archangel")
+    assert (error.column, error.args[0]) == (11, "a unit count must be at least 1")
     error = one_error("buy infx x2")
     assert (error.column, error.suggestion) == (5, "Infantry")
     error = one_error("place inf x3")
     assert "where to place" in error.args[0]
-    error = one_error("combat:\nmove two inf Karelia -> Archangel")
-    assert (error.column, "number" in error.args[0]) == (6, True)
+    error = one_error("combat:\nmove 2y inf Karelia -> Archangel")
+    assert (error.column, error.suggestion) == (7, "Infantry")
 
 
 # ---- list prefixes, trailing ';', sections, 'when', 'then' --------------------------------------
@@ -205,9 +205,9 @@ def test_a_wrong_header_checks_nothing_else():
 def test_an_unknown_power_prefix_is_an_error_with_a_suggestion():
     error = one_error("Gremany: buy 2 inf")
     assert (error.column, error.suggestion) == (1, "Germany")
-    # a name that is no power in front of something else is left to the grammar
+    # a name that is no power in front of units is where they are: it needs a target
     error = one_error("Karelia: buy 2 inf")
-    assert "is not an order" in error.args[0]
+    assert "'Karelia:' in front of units" in error.args[0]
 
 
 def test_lines_that_look_like_prefixes_are_still_orders():
@@ -290,12 +290,21 @@ def test_greetings(greeting):
     assert len(parse(f"{greeting}\nbuy 1 inf").items) == 1
 
 
-def test_mail_words_among_the_orders_stay_errors():
-    errors = errors_of("buy 1 inf\nHello\nbuy 1 inf\nCheers\nbuy 1 inf")
-    assert [e.line for e in errors] == [2, 4]
-    assert "is not an order" in errors[0].args[0]
-    error = one_error("Here are my orders:\nbuy 1 inf")
-    assert error.line == 1
+def test_chatter_among_the_orders_is_a_note_never_an_error():
+    notes: list[OrdersNote] = []
+    orders = parse("Here are my orders:\nbuy 1 inf\nHello\nbuy 1 inf\nCheers\nbuy 1 inf\n"
+                   "End turn.", notes=notes)
+    assert len(orders.items) == 3
+    assert [str(n) for n in notes] == [
+        "line 1: note: ignored: chatter 'Here are my orders:'",
+        "line 3: note: ignored: chatter 'Hello'", "line 5: note: ignored: chatter 'Cheers'",
+        "line 7: note: ignored: chatter 'End turn.'"]
+
+
+def test_a_line_with_units_or_places_that_cannot_be_read_stays_an_error():
+    errors = errors_of("buy 1 inf\nI attack Karelia now\n3 infx\nthe tank stays\n"
+                       "Here are my orders for Karelia:")
+    assert [e.line for e in errors] == [2, 3, 4, 5]
 
 
 # ---- empty files and pass -------------------------------------------------------------------------

@@ -45,6 +45,47 @@ _TRAILING_SEMICOLONS = re.compile(r";[;\s]*$")
 _POWER_PREFIX = re.compile(r"(\s*)([^\W\d_][\w .'’-]{0,39}?)\s*:")
 
 
+# A number followed by one of these words is not a unit count ("24 IPC", "round 1 of 3"),
+# nor is a number after the words of _NUMBERED ("round 1", "turn 2").
+_NOT_COUNTED = frozenset({"ipc", "ipcs", "pu", "pus", "of", "am", "pm", "and", "or", "to",
+                          "round", "rounds", "turn", "turns", "percent", "left", "saved"})
+_NUMBERED = frozenset({"round", "turn", "r", "t", "no", "number", "game", "move", "phase",
+                       "total", "spent", "saved", "left", "bank", "banked", "income",
+                       "ipc", "ipcs"})
+_WORD = re.compile(r"[^\W_]+(?:[.'’][^\W_]+)*")
+MAX_NAME_WORDS = 4        # the longest unit or place name ("Union of South Africa")
+
+
+def is_chatter(code: str, known) -> bool:
+    """Whether a line that is not an order holds nothing an order is made of: no unit
+    count (a number followed by a word: "3 inf", "2x"), no unit name and no place name
+    (a power's name is not a place here: "Germany R1" is a title).  ``known(kind, text)``
+    says whether ``text`` names a "unit", "space" or "power".  A word of one or two
+    letters counts only in capitals ("WR", "DD"; "me", "we" are English), a place of
+    three letters too ("Kar" is written with a count or a verb anyway)."""
+    words = _WORD.findall(code)
+    folded = [w.casefold() for w in words]
+    for i, word in enumerate(folded):
+        if re.fullmatch(r"[0-9]+[x×]", word):
+            return False
+        if word.isdigit() and i + 1 < len(words) and folded[i + 1] not in _NOT_COUNTED \
+                and (i == 0 or folded[i - 1] not in _NUMBERED):
+            return False
+    for size in range(MAX_NAME_WORDS, 0, -1):
+        for i in range(len(words) - size + 1):
+            text = " ".join(words[i:i + size])
+            short = size == 1 and not text.isupper() and not any(c.isdigit() for c in text)
+            if short and len(text) <= 2:
+                continue
+            if known("unit", text):
+                return False
+            if short and len(text) <= 3:
+                continue
+            if known("space", text) and not known("power", text):
+                return False
+    return True
+
+
 def _short(line: str) -> bool:
     return len(line.split()) <= MAX_NOISE_WORDS
 

@@ -83,10 +83,17 @@ def losses_text(loss_order: tuple[str, ...], names) -> str:
 # ---- buy, repair, place ----------------------------------------------------------------------
 
 def build_buy(b, line, tree: Tree) -> None:
-    groups = tree.children[-1]
+    groups = next(c for c in tree.children if isinstance(c, Tree) and c.data == "groups")
+    buy_groups(b, line, groups)
+
+
+def buy_groups(b, line, groups: Tree) -> None:
+    """A purchase of ``groups`` (a cost note after them is the player's own arithmetic)."""
     units = [b.unit_only(line, g, what="buy") for g in groups.children]
     if None not in units:
-        b.add(Buy(tuple(units), line.number))
+        bought = tuple(u for u in units if u.count)          # "0 tank" buys nothing
+        if bought:
+            b.add(Buy(bought, line.number))
 
 
 @kind("buy", ["BUY"], ["buy", "purchase"], "buy 3 inf, 1 tank", UNIT_LINE, PURCHASE)(build_buy)
@@ -108,9 +115,15 @@ def write_repair(order: Repair, names) -> str:
 
 
 def build_place(b, line, tree: Tree) -> None:
-    units, place = b.units_and_place(line, tree.children[-1], "place")
-    if units is not None and place is not None:
-        b.add(Place(units, place, line.number))
+    place_groups(b, line, tree.children[-1])
+
+
+def place_groups(b, line, groups: Tree) -> None:
+    """Placements of ``groups``, each followed by its space ("2 inf Germany, 1 tank
+    Italy"), or all in the space after the last."""
+    for units, place in b.segments(line, groups, "place") or ():
+        if units:
+            b.add(Place(units, place, line.number))
 
 
 @kind("place", ["PLACE"], ["place", "mobilize"], "place 3 inf Germany", UNIT_LINE, PLACE)(build_place)
@@ -123,27 +136,38 @@ def write_place(order: Place, names) -> str:
 def build_movement(verb: str):
     def build(b, line, tree: Tree) -> None:
         verb_token, groups, path_tree = tree.children
-        phase = b.section
-        if phase not in (Phase.COMBAT, Phase.NONCOMBAT):
-            where = (f"under '{phase.value}:'" if phase is not None
-                     else "before any 'combat:' or 'noncombat:' line")
-            b.error(line, verb_token.column,
-                    f"'{verb}' {where}: put moves under 'combat:' or 'noncombat:'")
-        units, origin = b.units_and_place(line, groups, verb)
-        rest = [b.resolve(line, "space", name.children) for name in path_tree.children]
-        if verb in ("load", "unload") and len(rest) > 1:
-            b.error(line, path_tree.children[1].children[0].column,
-                    f"'{verb}' takes a single '->' (example: '{KINDS[verb].example}')")
-            return
-        if units is None or origin is None or None in rest or phase not in (Phase.COMBAT, Phase.NONCOMBAT):
-            return
-        if verb == "move":
-            b.add(Move(phase, units, (origin, *rest), line.number))
-        elif verb == "load":
-            b.add(Load(phase, units, origin, rest[0], line.number))
-        else:
-            b.add(Unload(phase, units, origin, rest[0], line.number))
+        movement(b, line, verb, verb_token.column, groups, path_tree, b.section)
     return build
+
+
+def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree,
+             phase: Phase | None, origin: str | None = None) -> None:
+    """Move, load or unload ``groups`` along ``path_tree`` in ``phase``.  Each group may
+    name its own start ("3 inf Karelia, 1 tank Caucasus -> West Russia": one move from
+    each); ``origin``: the start written before the units ("Karelia: 3 inf -> ...")."""
+    if phase not in (Phase.COMBAT, Phase.NONCOMBAT):
+        where = (f"under '{phase.value}:'" if phase is not None
+                 else "before any 'combat:' or 'noncombat:' line")
+        b.error(line, column, f"'{verb}' {where}: put moves under 'combat:' or 'noncombat:'")
+    if origin is None:
+        segments = b.segments(line, groups, verb)
+    else:
+        units = [b.unit_only(line, g, what=verb) for g in groups.children]
+        segments = None if None in units else [(tuple(units), origin)]
+    rest = [b.resolve(line, "space", name.children) for name in path_tree.children]
+    if verb in ("load", "unload") and len(rest) > 1:
+        b.error(line, path_tree.children[1].children[0].column,
+                f"'{verb}' takes a single '->' (example: '{KINDS[verb].example}')")
+        return
+    if segments is None or None in rest or phase not in (Phase.COMBAT, Phase.NONCOMBAT):
+        return
+    for units, start in segments:
+        if verb == "move":
+            b.add(Move(phase, units, (start, *rest), line.number))
+        elif verb == "load":
+            b.add(Load(phase, units, start, rest[0], line.number))
+        else:
+            b.add(Unload(phase, units, start, rest[0], line.number))
 
 
 @kind("move", ["MOVE"], ["move"], "move 2 inf Karelia -> Archangel", UNIT_LINE, "phase")(build_movement("move"))

@@ -38,14 +38,19 @@ from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
 from ..model.orders import Order, OrderSet, Phase, UnitGroup
 from . import orders_text
-from .loose_text import OrdersNote, blank_prefix, mail_noise, power_prefix, strip_decorations
+from .loose_text import (
+    OrdersNote, blank_prefix, is_chatter, mail_noise, power_prefix, strip_decorations,
+)
 from .names import Names, UnknownName, names_of
 from .order_kinds import KINDS, section_of
+from .order_shapes import SHAPES, fill_place_all
 from .paths import GRAMMAR_DIR
 
 CORE_GRAMMAR = GRAMMAR_DIR / "core.lark"
 KIND_GRAMMARS = GRAMMAR_DIR / "kinds"
 MAX_COUNT = 10_000          # largest unit count or number an order may carry
+NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve")          # grammar/core.lark NUMBER_WORD
 MAX_HYPHEN_READINGS = 64    # readings of '-' inside words tried per line (2 ** 6)
 
 
@@ -76,6 +81,7 @@ def grammar_text(kinds: tuple[str, ...]) -> str:
     """The whole grammar for an edition accepting ``kinds``."""
     parts = [CORE_GRAMMAR.read_text(encoding="utf-8"),
              "?statement: power_header\n          | section\n          | pass_turn\n"
+             "          | bare\n          | located\n          | attack\n          | place_all\n"
              + "".join(f"          | {k}\n" for k in kinds)]
     for k in kinds:
         parts.append(f"// ---- kinds/{k}.lark\n" + (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8"))
@@ -288,6 +294,8 @@ class _Builder:
         self.orders_written = 0                 # statements that are orders (not headers)
         self.pass_line: _Line | None = None
         self.wrong_power: OrdersSyntaxError | None = None
+        self.place_all: list[_Line] = []           # "place all in Russia" lines
+        self.notes: list[OrdersNote] = []          # lines ignored on purpose (chatter)
 
     def fork(self) -> "_Builder":
         """A copy to try one reading of a line on; :meth:`adopt` keeps it."""
@@ -295,6 +303,7 @@ class _Builder:
         trial.errors = []
         trial.items = list(self.items)
         trial.merged = dict(self.merged)
+        trial.place_all = list(self.place_all)
         return trial
 
     def adopt(self, trial: "_Builder") -> None:
@@ -353,6 +362,9 @@ class _Builder:
         if stmt.data in KINDS:
             self.orders_written += 1
             KINDS[stmt.data].build(self, line, stmt)
+        elif stmt.data in SHAPES:
+            self.orders_written += 1
+            SHAPES[stmt.data](self, line, stmt)
         else:
             getattr(self, "do_" + stmt.data)(line, stmt)
 
@@ -394,19 +406,29 @@ class _Builder:
 
     # ---- unit groups -----------------------------------------------------------------------
 
-    def count(self, line: _Line, tree: Tree) -> int | None:
+    def count(self, line: _Line, tree: Tree | None, minimum: int = 1) -> int | None:
+        """A group's count; no count written is one unit; ``minimum`` 0 lets a list say
+        "0 tank" (purchases and placements)."""
+        if tree is None:
+            return 1
         token = tree.children[0]
         if token.type == "A":
             return 1
+        if token.type == "NUMBER_WORD":
+            return NUMBER_WORDS.index(token.value.casefold()) + 1
         if token.type == "PRECOUNT":                            # "2x": the digits
             digits = re.search(r"[0-9]+", token.value)
             token = Token("INT", digits.group(), token.start_pos + digits.start(), token.line,
                           token.column + digits.start())
-        return self.number(line, token, what="a unit count")
+        return self.number(line, token, minimum=minimum, what="a unit count")
 
     def cargo(self, line: _Line, tree: Tree) -> tuple[UnitGroup, ...] | None:
         if not tree.children or isinstance(tree.children[0], Token):   # () or (empty)
             return ()
+        if tree.children[0].data == "cost":
+            self.error(line, tree.meta.column, "a cost note ('(24 IPC)') belongs to a purchase "
+                                               "line, not a cargo list")
+            return None
         groups = tree.children[0].children
         units = [self.unit_only(line, g, what="cargo") for g in groups]
         return None if None in units else tuple(units)
@@ -415,8 +437,10 @@ class _Builder:
         """A group that must not be followed by a space (buy lines, cargo lists, groups
         before a ',')."""
         count_tree, name, cargo_tree, place = _group_parts(group)
-        count = self.count(line, count_tree)
+        count = self.count(line, count_tree, minimum=0 if what in _ZERO_ALLOWED else 1)
         cargo = None
+        if cargo_tree is not None and what == "buy" and _is_cost(cargo_tree):
+            cargo_tree = None                          # "buy 5 inf (15)": a cost note
         if cargo_tree is not None or group.data == "group_postcount":
             if cargo_tree is not None:
                 if what in _NO_CARGO:
@@ -452,7 +476,7 @@ class _Builder:
         *firsts, last = groups.children
         units = [self.unit_only(line, g, what=verb) for g in firsts]
         count_tree, name, cargo_tree, place_tree = _group_parts(last)
-        count = self.count(line, count_tree)
+        count = self.count(line, count_tree, minimum=0 if verb in _ZERO_ALLOWED else 1)
         cargo = None
         place = None
         if cargo_tree is not None or last.data == "group_postcount":   # the space is apart
@@ -487,6 +511,35 @@ class _Builder:
         if None in units:
             return None, place
         return tuple(units), place
+
+    def segments(self, line: _Line, groups: Tree, verb: str
+                 ) -> list[tuple[tuple[UnitGroup, ...], str]] | None:
+        """Unit groups each followed by its own space: "3 inf Karelia, 1 tank Caucasus" is
+        [((3 inf,), Karelia), ((1 tank,), Caucasus)]; groups without a space share the next
+        one's ("3 inf, 1 art Karelia, 2 inf Archangel").  None if anything was wrong (the
+        errors are recorded).  Groups of 0 units ("0 tank") are left out."""
+        children = groups.children
+        cuts = [i for i, g in enumerate(children[:-1]) if self.has_place(line, g)]
+        found: list[tuple[tuple[UnitGroup, ...], str]] = []
+        failed = False
+        start = 0
+        for end in cuts + [len(children) - 1]:
+            units, place = self.units_and_place(line, Tree("groups", children[start:end + 1]), verb)
+            if units is None or place is None:
+                failed = True
+            else:
+                found.append((tuple(u for u in units if u.count), place))
+            start = end + 1
+        return None if failed else found
+
+    def has_place(self, line: _Line, group: Tree) -> bool:
+        """Whether a group names its own space after the unit ("3 inf Karelia")."""
+        _count, name, cargo, place = _group_parts(group)
+        if cargo is not None or group.data == "group_postcount":
+            return place is not None
+        tokens = name.children
+        return (self.names.find("unit", line.text(tokens)) is None and len(tokens) > 1
+                and self.split(line, tokens, report=False) is not None)
 
     def missing_place(self, line: _Line, after: Tree, verb: str) -> None:
         column = after.meta.end_column if not after.meta.empty else len(line.code.rstrip()) + 1
@@ -533,6 +586,12 @@ class _Builder:
 
 
 _PLACE_WORDS = frozenset({"from", "in", "at"})
+_ZERO_ALLOWED = ("buy", "place")          # "buy 2 inf, 0 tank": a list may hold a zero
+
+
+def _is_cost(cargo: Tree) -> bool:
+    return bool(cargo.children) and isinstance(cargo.children[0], Tree) \
+        and cargo.children[0].data == "cost"
 
 
 def _unit_times(token: Token) -> tuple[Tree, Tree]:
@@ -556,13 +615,16 @@ def _no_place(what: str) -> str:
     return "a unit list names no territory" if what == "units" else f"a {what} line names no territory"
 
 
-def _group_parts(group: Tree) -> tuple[Tree, Tree, Tree | None, Tree | None]:
-    """(count, unit name, cargo, start space) of a group in either form: "2 inf ...",
-    "2 trn (1 inf) SZ 5" or "inf x2 Karelia".  In the first form without cargo the unit
+def _group_parts(group: Tree) -> tuple[Tree | None, Tree, Tree | None, Tree | None]:
+    """(count, unit name, cargo, start space) of a group in any form: "2 inf ...",
+    "2 trn (1 inf) SZ 5", "inf x2 Karelia" or "tank ..." (no count: None, one unit).  In the first form without cargo the unit
     name may run on into the start space (the caller splits it)."""
     if group.data == "group_postcount":
         token, *more = group.children
         name, count = _unit_times(token)
+    elif group.data == "group_nocount":                    # "tank", "CV in z5": one unit
+        name, *more = group.children
+        count = None
     else:
         count, name, *more = group.children
     cargo = next((m for m in more if m.data == "cargo"), None)
@@ -620,7 +682,11 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if builder.wrong_power is not None:      # one clear error; nothing checked as that power
         return OrderSet(power=power if power is not None else builder.header, source=text), \
             [builder.wrong_power]
+    fill_place_all(builder)
     _check_empty_or_pass(builder, lines)
+    if notes is not None:
+        notes.extend(builder.notes)
+        notes.sort(key=lambda n: n.line)
     errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
     return builder.order_set(text), errors
 
@@ -683,6 +749,21 @@ class _LineReader:
         self.builder = builder
 
     def read(self, line: _Line) -> None:
+        """Read one line; a line that cannot be read and holds nothing an order is made of
+        is chatter ("Here are my orders:", "Germany R1", "End turn."): a note."""
+        outer = self.builder
+        trial = self.builder = outer.fork()
+        try:
+            self.read_line(line)
+        finally:
+            self.builder = outer
+        if trial.errors and trial.wrong_power is None and _line_verb(line.code, self.kinds) is None \
+                and is_chatter(line.code, lambda kind, text: outer.names.find(kind, text) is not None):
+            outer.notes.append(OrdersNote(line.number, f"ignored: chatter '{line.code.strip()}'"))
+            return
+        outer.adopt(trial)
+
+    def read_line(self, line: _Line) -> None:
         line = self.take_prefix(line)
         if line is None:
             return
@@ -699,6 +780,11 @@ class _LineReader:
     def parse_into(self, builder: _Builder, line: _Line) -> bool:
         """Parse ``line`` and build it into ``builder``; False if it did not parse."""
         code = line.code
+        verb = self.misspelt_verb(code)
+        if verb is not None:
+            builder.error(line, len(code) - len(code.lstrip()) + 1,
+                          f"'{_first_word(code)}' is not an order: {_line_start(self.kinds)}", verb)
+            return False
         try:
             tree = self.parser.parse(code)
         except UnexpectedInput as err:
@@ -712,6 +798,23 @@ class _LineReader:
             return False
         builder.statement(line, tree)
         return True
+
+    def misspelt_verb(self, code: str) -> str | None:
+        """The verb a line's first word misspells ("mvoe"), if that word is no unit, place,
+        power, number or verb: a line may start with units ("3 inf Kar -> WR", "bmr ..."),
+        so only a word that fits nowhere else is taken for a verb."""
+        word = _first_word(code)
+        if word is None or not word[0].isalpha() or _line_verb(code, self.kinds) is not None:
+            return None
+        names = self.builder.names
+        if any(names.find(kind, word) is not None for kind in ("unit", "space", "power")):
+            return None
+        if re.fullmatch(r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?)",
+                        word, re.IGNORECASE):
+            return None
+        spellings = [w for k in self.kinds for w in KINDS[k].words] + ["combat", "noncombat"]
+        close = difflib.get_close_matches(word.casefold(), spellings, n=1, cutoff=0.7)
+        return close[0] if close else None
 
     # ---- "Ger: move ...", "Germany:" -------------------------------------------------------
 
@@ -735,6 +838,9 @@ class _LineReader:
                                                  "the order", suggestion)
                     return None
             return line
+        if rest.strip() and b.section is Phase.PLACE and _line_verb(rest, self.kinds) is None \
+                and b.names.find("space", prefix.text) is not None:
+            return line                     # "Germany: 4 arm, 2 art" under place: a territory
         b.claim_power(line, prefix.column, key, f"'{prefix.text}:'")
         if not rest.strip():
             return None
