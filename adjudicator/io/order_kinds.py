@@ -248,7 +248,7 @@ def build_battle(b, line, tree: Tree) -> None:
         return attrs.evolve(old, retreat=tuple(retreat) if retreat is not None else old.retreat,
                             loss_order=loss if loss is not None else old.loss_order,
                             subs=subs if subs is not None else old.subs)
-    b.merge("battle", space, update)
+    b.merge("battle", space, update, line.number)
 
 
 def condition_text(cond: RetreatCondition) -> str:
@@ -342,7 +342,7 @@ def build_defend(b, line, tree: Tree) -> None:
         old = old or DefenceOrder(space, line=line.number)
         return attrs.evolve(old, loss_order=loss if loss is not None else old.loss_order,
                             submerge=policy if policy is not None else old.submerge)
-    b.merge("defend", space, update)
+    b.merge("defend", space, update, line.number)
 
 
 @kind("defend", ["DEFEND"], ["defend"], "defend all: losses inf, tank; submerge losing",

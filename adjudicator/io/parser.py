@@ -267,6 +267,10 @@ class _Line:
         return self.raw.replace("\t", " ")
 
 
+# "Buy: 5 arm, 5 inf" and "Place: CV in z5" are orders that also head the lines after them.
+_HEADING = re.compile(r"\s*[^\W\d_]+\s*:")
+_HEADING_KINDS = {"buy": Phase.PURCHASE, "place": Phase.PLACE}
+
 _SECTIONS = {
     "combat_section": Phase.COMBAT,
     "noncombat_section": Phase.NONCOMBAT,
@@ -296,6 +300,8 @@ class _Builder:
         self.wrong_power: OrdersSyntaxError | None = None
         self.place_all: list[_Line] = []           # "place all in Russia" lines
         self.notes: list[OrdersNote] = []          # lines ignored on purpose (chatter)
+        self.echo: dict[int, tuple[str, ...]] = {}  # line -> how it was read (besides orders)
+        self.failed: dict[int, str] = {}           # line not read -> the kind it was meant as
 
     def fork(self) -> "_Builder":
         """A copy to try one reading of a line on; :meth:`adopt` keeps it."""
@@ -304,7 +310,13 @@ class _Builder:
         trial.items = list(self.items)
         trial.merged = dict(self.merged)
         trial.place_all = list(self.place_all)
+        trial.echo = dict(self.echo)
+        trial.failed = dict(self.failed)
         return trial
+
+    def say(self, number: int, reading: str) -> None:
+        """Record how line ``number`` was read, when that is not an order of its own."""
+        self.echo[number] = (*self.echo.get(number, ()), reading)
 
     def adopt(self, trial: "_Builder") -> None:
         errors = self.errors + trial.errors
@@ -345,15 +357,16 @@ class _Builder:
     def add(self, order: Order) -> None:
         self.items.append(order)
 
-    def merge(self, kind: str, key, update) -> None:
-        """A later line about the same battle or standing order changes the earlier one
-        (``update(old or None) -> new``), keeping its place."""
+    def merge(self, kind: str, key, update, number: int = 0) -> None:
+        """A later line (``number``) about the same battle or standing order changes the
+        earlier one (``update(old or None) -> new``), keeping its place."""
         index = self.merged.get((kind, key))
         if index is None:
             self.merged[(kind, key)] = len(self.items)
             self.items.append(update(None))
         else:
             self.items[index] = update(self.items[index])
+            self.say(number, f"(joins the {kind} order of line {self.items[index].line})")
 
     # ---- statements ------------------------------------------------------------------------
 
@@ -361,6 +374,8 @@ class _Builder:
         stmt = tree.children[0]
         if stmt.data in KINDS:
             self.orders_written += 1
+            if stmt.data in _HEADING_KINDS and _HEADING.match(line.code):
+                self.section = _HEADING_KINDS[stmt.data]    # "Buy: 5 arm" heads what follows
             KINDS[stmt.data].build(self, line, stmt)
         elif stmt.data in SHAPES:
             self.orders_written += 1
@@ -374,6 +389,7 @@ class _Builder:
         if key is None:
             return
         self.claim_power(line, name.children[0].column, key, "the header")
+        self.say(line.number, f"power: {self.names.power_name(key)}")
 
     def claim_power(self, line: _Line, column: int, key: str, what: str) -> None:
         """A header or a line prefix says the orders are ``key``'s.  The first power named
@@ -397,9 +413,11 @@ class _Builder:
 
     def do_pass_turn(self, line: _Line, tree: Tree) -> None:
         self.pass_line = self.pass_line or line
+        self.say(line.number, "pass")
 
     def _section(self, line: _Line, tree: Tree) -> None:
         self.section = _SECTIONS[tree.data]
+        self.say(line.number, f"{self.section.value}:")
 
     do_combat_section = do_noncombat_section = _section
     do_purchase_section = do_place_section = _section
@@ -652,10 +670,16 @@ def parse_orders(text: str, game: Game, power: str | None = None, *,
 def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
                          names: Names | None = None,
                          notes: list[OrdersNote] | None = None,
+                         echo: dict[int, list[str]] | None = None,
+                         failed: dict[int, str] | None = None,
                          ) -> tuple[OrderSet, list[OrdersSyntaxError]]:
     """Like :func:`parse_orders`, but returns the orders from every line that parsed
     together with the errors of the lines that did not (for ``pbem check``, which then
-    checks the rules on the rest so that a player sees every problem at once)."""
+    checks the rules on the rest so that a player sees every problem at once).  ``echo``,
+    if given, receives how each line was read: line number -> the canonical text of what
+    it says (its orders, a section or power header, "ignored: chatter", ...); ``failed``
+    the kind of order each line that could not be read was meant to be ("buy", "move",
+    ... or "" when that cannot be told), so that nothing is blamed on its absence."""
     names = names or names_of(game)
     if power is not None:
         power = names.resolve_power(power)
@@ -687,8 +711,30 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if notes is not None:
         notes.extend(builder.notes)
         notes.sort(key=lambda n: n.line)
+    if echo is not None:
+        echo.update(_echo(builder, skipped, found_notes))
+    if failed is not None:
+        failed.update(builder.failed)
     errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
     return builder.order_set(text), errors
+
+
+_MAIL_NOTE_KINDS = {"greeting": "greeting", "closing": "closing", "quoted": "quoted text",
+                    "the": "signature"}
+
+
+def _echo(builder: _Builder, skipped: set[int], mail_notes: list[OrdersNote]
+          ) -> dict[int, list[str]]:
+    """Line number -> how that line was read (see ``parse_orders_partial``)."""
+    out: dict[int, list[str]] = {n: list(texts) for n, texts in builder.echo.items()}
+    for order in builder.items:
+        out.setdefault(order.line, []).append(_pretty(order, builder.names))
+    starts = sorted((n.line, n.message.split(" ", 1)[0]) for n in mail_notes)
+    for index in sorted(skipped):
+        kinds = [word for first, word in starts if first <= index + 1]
+        out.setdefault(index + 1, []).append(
+            "ignored: " + (_MAIL_NOTE_KINDS.get(kinds[-1], "mail") if kinds else "mail"))
+    return out
 
 
 MAX_UNITS_TEXT = 1000      # characters of a unit list given on its own (pbem odds)
@@ -760,8 +806,23 @@ class _LineReader:
         if trial.errors and trial.wrong_power is None and _line_verb(line.code, self.kinds) is None \
                 and is_chatter(line.code, lambda kind, text: outer.names.find(kind, text) is not None):
             outer.notes.append(OrdersNote(line.number, f"ignored: chatter '{line.code.strip()}'"))
+            outer.say(line.number, "ignored: chatter")
             return
+        if trial.errors:
+            trial.failed[line.number] = self.meant_kind(line.code, trial.section)
         outer.adopt(trial)
+
+    def meant_kind(self, code: str, section: Phase | None) -> str:
+        """The kind of order a line that could not be read was meant to be: its verb's, or
+        its section's for a line without one ("" when neither tells)."""
+        verb = _line_verb(code, self.kinds)
+        prefix = power_prefix(code)
+        if verb not in KINDS and prefix is not None:           # "Ger: buy ...", "CM: move ..."
+            verb = _line_verb(code[prefix.rest:], self.kinds)
+        if verb in KINDS:
+            return verb
+        return {Phase.PURCHASE: "buy", Phase.PLACE: "place", Phase.COMBAT: "move",
+                Phase.NONCOMBAT: "move"}.get(section, "")
 
     def read_line(self, line: _Line) -> None:
         line = self.take_prefix(line)
@@ -843,6 +904,7 @@ class _LineReader:
             return line                     # "Germany: 4 arm, 2 art" under place: a territory
         b.claim_power(line, prefix.column, key, f"'{prefix.text}:'")
         if not rest.strip():
+            b.say(line.number, f"power: {b.names.power_name(key)}")
             return None
         return attrs.evolve(line, code=blank_prefix(line.code, prefix))
 
