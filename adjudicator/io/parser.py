@@ -899,14 +899,26 @@ class _LineReader:
                                                  "the order", suggestion)
                     return None
             return line
-        if rest.strip() and b.section is Phase.PLACE and _line_verb(rest, self.kinds) is None \
-                and b.names.find("space", prefix.text) is not None:
-            return line                     # "Germany: 4 arm, 2 art" under place: a territory
+        if rest.strip() and _line_verb(rest, self.kinds) is None \
+                and b.names.find("space", prefix.text) is not None and self.names_a_place(line, prefix):
+            return line             # "Russia: 2 inf" under place:, "Russia: 1 tank -> WR"
         b.claim_power(line, prefix.column, key, f"'{prefix.text}:'")
         if not rest.strip():
             b.say(line.number, f"power: {b.names.power_name(key)}")
             return None
         return attrs.evolve(line, code=blank_prefix(line.code, prefix))
+
+    def names_a_place(self, line: _Line, prefix) -> bool:
+        """Whether a power's name in front of units without a verb is the territory of the
+        same name: under place: ("Germany: 4 arm, 2 art" places them there), or in a move
+        that names no other start ("Russia: 1 tank -> West Russia")."""
+        if self.builder.section is Phase.PLACE:
+            return True
+        if self.builder.section not in (Phase.COMBAT, Phase.NONCOMBAT):
+            return False
+        trial = self.builder.fork()
+        self.parse_into(trial, attrs.evolve(line, code=blank_prefix(line.code, prefix)))
+        return bool(trial.errors)
 
     def section_prefix(self, line: _Line, prefix) -> _Line | None:
         """"CM: move ..." is a section line and an order on one line."""
