@@ -7,6 +7,7 @@ the real 1941 and 1942 maps where their aliases matter.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import attrs
@@ -449,3 +450,89 @@ def test_unit_groups_of_the_corpus_are_counted_right():
     game = load_game("aa1941")
     orders = parse_orders((CORPUS / "aa1941-germany-forum-post.txt").read_text(), game, "germany")
     assert orders.combat[1].units == (UnitGroup(3, "infantry"), UnitGroup(2, "tank"))
+
+
+# ---- openings as players post them (issue 19) -----------------------------------------------------
+
+WRITTEN = Path(__file__).parent / "data" / "orders_as_written"
+WRITTEN_POSTS = sorted(p for p in WRITTEN.glob("*.txt") if not p.with_suffix(".mistakes").exists())
+
+
+def meaning(orders) -> tuple:
+    """What a set of orders does, however it was grouped or ordered on the page: units
+    bought, moved along each path in each phase, placed in each space; directives as
+    written.  Two readings with the same meaning play the same turn."""
+    bought: Counter = Counter()
+    moved: Counter = Counter()
+    placed: Counter = Counter()
+    other = []
+    for order in orders.items:
+        if order.kind == "buy":
+            bought.update({g.type: g.count for g in order.units})
+        elif order.kind == "place":
+            placed.update({(order.space, g.type): g.count for g in order.units})
+        elif order.kind in ("move", "load", "unload"):
+            where = getattr(order, "path", None) or (order.origin, getattr(order, "zone", None),
+                                                     getattr(order, "target", None))
+            for g in order.units:
+                moved[(order.kind, order.phase, tuple(where), g.type, g.cargo)] += g.count
+        else:
+            other.append(repr(attrs.evolve(order, line=0)))
+    return orders.power, bought, moved, placed, sorted(other)
+
+
+def position_for(game, power):
+    """The starting position with ``power`` to move (every opening is written for it)."""
+    return attrs.evolve(initial_state(game, "t"), power=power)
+
+
+def test_the_openings_cover_every_power_of_both_editions():
+    written = {tuple(p.stem.split("-")[:2]) for p in WRITTEN_POSTS}
+    for edition in ("aa1941", "aa1942"):
+        for power in ("ussr", "germany", "uk", "japan", "usa"):
+            assert (edition, power) in written, (edition, power)
+    assert len(WRITTEN_POSTS) >= 30
+
+
+@pytest.mark.parametrize("post", WRITTEN_POSTS, ids=[p.stem for p in WRITTEN_POSTS])
+def test_an_opening_as_written_reads_as_intended(post):
+    """tests/data/orders_as_written/<edition>-<power>-<style>.txt, written the way players
+    post orders, reads without an error (chatter is a note) as the same orders as
+    <edition>-<power>.intended, written by hand in the tool's own syntax; both are legal
+    in the starting position, and what each line was read as parses back the same."""
+    edition, power, style = post.stem.split("-", 2)
+    game = load_game(edition)
+    text = post.read_text(encoding="utf-8")
+    echo: dict[int, list[str]] = {}
+    orders, errors = parse_orders_partial(text, game, power, echo=echo)
+    assert not errors, "\n".join(map(str, errors))
+    intended = parse_orders((WRITTEN / f"{edition}-{power}.intended").read_text(), game, power)
+    assert meaning(orders) == meaning(intended)
+    assert [p for p in check(game, position_for(game, power), orders) if p.is_error] == []
+    # every line holding something was read as something (an order, a header, a note)
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.split("#", 1)[0].strip():
+            assert echo.get(number), (number, line)
+    read_back = "\n".join(t for n in sorted(echo) for t in echo[n] if not t.startswith(("ignored", "(")))
+    assert meaning(parse_orders(read_back, game, power)) == meaning(orders)
+
+
+MISTAKES = sorted(WRITTEN.glob("*.mistakes"))
+
+
+@pytest.mark.parametrize("post", MISTAKES, ids=[p.stem for p in MISTAKES])
+def test_a_deliberate_mistake_is_reported_with_the_rules_message(post):
+    """<name>.mistakes beside <name>.txt lists, one per line, 'LINE CODE' for every problem
+    the check must report (CODE 'syntax' for a line that cannot be read), and nothing else:
+    a syntax error never hides a rules error, and causes none."""
+    from adjudicator.service.checking import check_orders
+    edition, power, _ = post.stem.split("-", 2)
+    game = load_game(edition)
+    result = check_orders(game, position_for(game, power),
+                          post.with_suffix(".txt").read_text(encoding="utf-8"), odds=False)
+    found = sorted([(e.line, "syntax") for e in result.syntax_errors]
+                   + [(p.line, p.code) for p in result.problems if p.is_error])
+    want = sorted((int(n), code) for n, code in
+                  (line.split() for line in post.read_text().splitlines() if line.strip()))
+    assert found == want, [str(e) for e in result.syntax_errors] + \
+        [problem_text(p, game) for p in result.problems]

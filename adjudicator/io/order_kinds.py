@@ -161,6 +161,11 @@ def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree,
         return
     if segments is None or None in rest or phase not in (Phase.COMBAT, Phase.NONCOMBAT):
         return
+    if origin is not None:
+        segments = [(tuple(u for u in units if u.count), start) for units, start in segments]
+    if not all(units for units, _start in segments):
+        b.error(line, column, f"this '{verb}' moves no units (every count is 0)")
+        return
     for units, start in segments:
         if verb == "move":
             b.add(Move(phase, units, (start, *rest), line.number))

@@ -3,6 +3,7 @@ order kind it means (grammar/core.lark: ``bare``, ``located``, ``attack``, ``pla
 
 * ``bare``: "3 inf Kar -> WR", "4 arm, 2 art", "2 inf Germany" take the verb of the section
   they are under (combat:/noncombat: move, purchase: buy, place: place);
+* ``route``: "Karelia -> West Russia: 3 inf" is the same move, path first;
 * ``located``: "Karelia: 3 inf -> West Russia" is a move from Karelia; under place:
   "Germany: 4 arm, 2 art" places them in Germany;
 * ``attack``: "Attack West Russia with 3 inf from Karelia and 1 tank from Caucasus" is one
@@ -61,6 +62,19 @@ def build_bare(b, line, tree: Tree) -> None:
     else:
         b.error(line, column, "units without a verb: write 'buy' or 'place' in front, or put "
                               "the line under 'purchase:' or 'place:'")
+
+
+def build_route(b, line, tree: Tree) -> None:
+    """"Kar -> WR: 3 inf, 1 tank": the path first, the units after the colon."""
+    start, path, groups = [c for c in tree.children if isinstance(c, Tree)]
+    first = start.children[0]
+    if len(start.children) != 1 or first.data != "group_nocount" or len(first.children) != 1:
+        b.error(line, _start_column(line), "write the place the units start before '->' "
+                                           "('Karelia -> West Russia: 3 inf')")
+        return
+    origin = b.resolve(line, "space", first.children[0].children)
+    if origin is not None:
+        movement(b, line, "move", _start_column(line), groups, path, b.section, origin)
 
 
 def build_located(b, line, tree: Tree) -> None:
@@ -137,5 +151,5 @@ def fill_place_all(b) -> None:
     b.items = items
 
 
-SHAPES = {"bare": build_bare, "located": build_located, "attack": build_attack,
+SHAPES = {"bare": build_bare, "route": build_route, "located": build_located, "attack": build_attack,
           "place_all": build_place_all}

@@ -537,6 +537,11 @@ class _Builder:
         one's ("3 inf, 1 art Karelia, 2 inf Archangel").  None if anything was wrong (the
         errors are recorded).  Groups of 0 units ("0 tank") are left out."""
         children = groups.children
+        lead = self.leading_place(line, children[0])
+        if lead is not None:                       # "Russia 1 tank, 1 ftr": all from Russia
+            space, first = lead
+            units = [first] + [self.unit_only(line, g, what=verb) for g in children[1:]]
+            return None if None in units else [(tuple(u for u in units if u.count), space)]
         cuts = [i for i, g in enumerate(children[:-1]) if self.has_place(line, g)]
         found: list[tuple[tuple[UnitGroup, ...], str]] = []
         failed = False
@@ -549,6 +554,23 @@ class _Builder:
                 found.append((tuple(u for u in units if u.count), place))
             start = end + 1
         return None if failed else found
+
+    def leading_place(self, line: _Line, group: Tree) -> tuple[str, UnitGroup] | None:
+        """A group written place first, without a colon: "Karelia 3 inf" (a table's
+        columns) is (Karelia, 3 inf); None if it does not read so."""
+        _count, name, cargo, _place = _group_parts(group)
+        if group.data != "group_nocount" or cargo is not None:
+            return None
+        tokens = name.children
+        for k in range(1, len(tokens) - 1):
+            if tokens[k].type != "INT":
+                continue
+            space = self.names.find("space", line.text(tokens[:k]))
+            unit = self.names.find("unit", line.text(tokens[k + 1:]))
+            if space is not None and unit is not None:
+                count = self.number(line, tokens[k], minimum=0, what="a unit count")
+                return (space, UnitGroup(count, unit)) if count is not None else None
+        return None
 
     def has_place(self, line: _Line, group: Tree) -> bool:
         """Whether a group names its own space after the unit ("3 inf Karelia")."""
@@ -604,7 +626,8 @@ class _Builder:
 
 
 _PLACE_WORDS = frozenset({"from", "in", "at"})
-_ZERO_ALLOWED = ("buy", "place")          # "buy 2 inf, 0 tank": a list may hold a zero
+# "buy 2 inf, 0 tank", "3 inf + 0 tank": a list may hold a zero (a group of nothing)
+_ZERO_ALLOWED = ("buy", "place", "move", "load", "unload")
 
 
 def _is_cost(cargo: Tree) -> bool:
@@ -727,8 +750,9 @@ def _echo(builder: _Builder, skipped: set[int], mail_notes: list[OrdersNote]
           ) -> dict[int, list[str]]:
     """Line number -> how that line was read (see ``parse_orders_partial``)."""
     out: dict[int, list[str]] = {n: list(texts) for n, texts in builder.echo.items()}
-    for order in builder.items:
-        out.setdefault(order.line, []).append(_pretty(order, builder.names))
+    for order in builder.items:       # a move says its phase: the section may have supplied it
+        phase = f"{order.phase.value}: " if order.kind in ("move", "load", "unload") else ""
+        out.setdefault(order.line, []).append(phase + _pretty(order, builder.names))
     starts = sorted((n.line, n.message.split(" ", 1)[0]) for n in mail_notes)
     for index in sorted(skipped):
         kinds = [word for first, word in starts if first <= index + 1]
@@ -889,10 +913,11 @@ class _LineReader:
         rest = line.code[prefix.rest:]
         key = b.names.find("power", prefix.text)
         if key is None:
-            if rest.strip() and _line_verb(rest, self.kinds) in KINDS:
-                section = self.section_prefix(line, prefix)
+            if rest.strip():
+                section = self.section_prefix(line, prefix)      # "CM: 3 inf Kar -> WR"
                 if section is not None:
                     return section
+            if rest.strip() and _line_verb(rest, self.kinds) in KINDS:
                 suggestion = b.names.suggest("power", prefix.text)
                 if suggestion is not None:
                     b.error(line, prefix.column, f"unknown power '{prefix.text}' in front of "
@@ -921,7 +946,13 @@ class _LineReader:
         return bool(trial.errors)
 
     def section_prefix(self, line: _Line, prefix) -> _Line | None:
-        """"CM: move ..." is a section line and an order on one line."""
+        """"CM: move ...", "CM: 3 inf Kar -> WR" are a section line and an order on one
+        line ("CM: none" is a section line alone: None)."""
+        try:
+            if self.parser.parse(line.code).children[0].data in _SECTIONS:
+                return None
+        except UnexpectedInput:
+            pass
         head = line.code[:prefix.rest]
         try:
             tree = self.parser.parse(head)
