@@ -120,8 +120,9 @@ def test_x_counts_with_cargo_and_long_unit_names():
 
 
 def test_x_count_errors_keep_their_columns():
-    error = one_error("combat:\nmove inf x0 Karelia -> Archangel")
-    assert (error.column, error.args[0]) == (11, "a unit count must be at least 1")
+    error = one_error("combat:\nmove inf x0 Karelia -> Archangel")     # a 0 in a list is fine,
+    assert (error.column, error.args[0]) == (1, "this 'move' moves no units (every count is 0)")
+    same_as("combat:\nmove 2 inf, 0 tank Karelia -> Archangel", "combat:\nmove 2 inf Karelia -> Archangel")
     error = one_error("buy infx x2")
     assert (error.column, error.suggestion) == (5, "Infantry")
     error = one_error("place inf x3")
