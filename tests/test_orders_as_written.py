@@ -537,3 +537,121 @@ def test_a_deliberate_mistake_is_reported_with_the_rules_message(post):
                   (line.split() for line in post.read_text().splitlines() if line.strip()))
     assert found == want, [str(e) for e in result.syntax_errors] + \
         [problem_text(p, game) for p in result.problems]
+
+
+# ---- the shapes of issue 19, one by one (the real 1941 map) ---------------------------------------
+
+def test_lines_without_a_verb_take_the_sections():
+    game = load_game("aa1941")
+    same_as("Purchase\n4 ARM\n3x inf (9 IPC)\nCM:\n1. 3 inf Kar > WR\n* tnk Cauc -> WR\n"
+            "NCM\n- ftr WR -> Russia\nPlacement:\nRussia: 3 inf\n2 tank Russia, 2 tank Caucasus",
+            "buy 4 tank\nbuy 3 inf\ncombat:\nmove 3 inf Karelia -> West Russia\n"
+            "move 1 tank Caucasus -> West Russia\nnoncombat:\nmove 1 ftr West Russia -> Russia\n"
+            "place 3 inf Russia\nplace 2 tank Russia\nplace 2 tank Caucasus", game=game)
+
+
+def test_origins_first_several_origins_prose_and_landings():
+    game = load_game("aa1941")
+    canonical = ("combat:\nmove 3 inf Karelia -> West Russia\nmove 3 inf Archangel -> West Russia\n"
+                 "move 1 tank Caucasus -> West Russia")
+    for written in ("Karelia: 3 inf -> West Russia\nArchangel: 3 inf -> West Russia\n"
+                    "Caucasus: 1 tank -> West Russia",
+                    "3 inf Karelia, 3 inf Archangel, 1 tank Caucasus -> West Russia",
+                    "Attack West Russia with 3 inf from Karelia, 3 inf from Archangel and 1 tank "
+                    "from Caucasus",
+                    "Karelia -> WR: 3 inf\nArch > WR: 3 inf\nCauc > W.Russia: tank",
+                    "Karelia  3 inf  -> West Russia\nArchangel 3 inf -> West Russia\n"
+                    "Caucasus 1 tank -> West Russia"):
+        same_as("combat:\n" + written, canonical, game=game)
+    same_as("combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\nftr lands Archangel",
+            "combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\n"
+            "move 1 ftr West Russia -> Archangel", game=game)
+    error = one_error("noncombat:\nbmr lands Norway", game=game)
+    assert "no combat move above takes Bomber anywhere" in error.args[0]
+
+
+def test_abbreviations_zone_forms_and_cost_notes():
+    game = load_game("aa1941")
+    same_as("buy: 1 tnk, 1 fig, 1 bmr (28 IPC)\nbuy 1 tra, 1 CV, 1 BB, 1 DD, 1 ss = 49 IPCs",
+            "buy 1 tank, 1 ftr, 1 bmr\nbuy 1 trn, 1 cv, 1 bb, 1 dd, 1 sub", game=game)
+    same_as("combat:\n1 BB z5 > SZ6\n1 sub sz 9 - Sea Zone 10", "combat:\nmove 1 bb Sea Zone 5 -> "
+            "Sea Zone 6\nmove 1 sub Sea Zone 9 -> Sea Zone 10", game=game)
+    same_as("combat:\n2 inf W.Russia - E.Europe", "combat:\nmove 2 inf West Russia -> Eastern Europe",
+            game=game)
+    same_as("Place: CV in z5\nbuy 1 cv", "place 1 cv Sea Zone 5\nbuy 1 cv", game=game)
+    same_as("buy 2 inf, 0 tank\nplace all in Russia\nCombat move: none",
+            "buy 2 inf\nplace 2 inf Russia", game=game)
+
+
+def test_titles_greetings_and_endings_are_chatter():
+    game = load_game("aa1941")
+    notes: list[OrdersNote] = []
+    orders = parse_orders("Germany R1\n== Soviet Union, round 1 ==\nHere are my orders:\n"
+                          "buy 2 inf\nEnd turn.\nend of orders\n", game, notes=notes)
+    assert len(orders.items) == 1
+    assert [n.line for n in notes] == [1, 2, 3, 5, 6]
+
+
+def test_did_you_mean_suggests_what_fits_where_it_was_expected():
+    game = load_game("aa1941")
+    _orders, errors = parse_orders_partial("combat:\nbmr Germny -> EEur\nbuy 2 inf (6 IPX)\n"
+                                           "mvoe 2 inf Kar-WR\nend 2 inf\n", game)
+    suggestions = [e.suggestion for e in errors]
+    assert "nmr" not in suggestions and "defend" not in suggestions
+    assert "Industrial Complex" not in suggestions
+    assert errors[0].suggestion == "Germany"           # a place where a place goes
+    assert "move" in suggestions                       # a verb where a verb goes
+
+
+def test_an_unreadable_line_causes_no_follow_on_rules_error():
+    from adjudicator.service.checking import check_orders
+    game = load_game("aa1941")
+    state = initial_state(game, "t")
+    result = check_orders(game, state, "buy 2 inf, 0 tnk\nplace 2 inf Russia\n", odds=False)
+    assert result.ok                                   # "0 tnk" is read: nothing bought
+    result = check_orders(game, state, "buy 2 inf, 1 tankk\nplace 2 inf Russia\n", odds=False)
+    assert [e.line for e in result.syntax_errors] == [1]
+    assert [p.code for p in result.problems if p.is_error] == []    # not "no infantry bought"
+    result = check_orders(game, state, "buy 2 inf\nplase 2 inf Russia\n", odds=False)
+    assert [e.line for e in result.syntax_errors] == [2]
+    assert [p.code for p in result.problems] == []                  # not "bought but not placed"
+    # a rules mistake on a line that could be read is still reported
+    result = check_orders(game, state, "buy 3 inf\nplase 3 inf Russia\n", odds=False)
+    assert [p.code for p in result.problems if p.is_error] == ["purchase_too_expensive"]
+
+
+def test_check_shows_how_each_line_was_read():
+    from adjudicator.present.check_view import reading_lines
+    from adjudicator.service.checking import check_orders
+    game = load_game("aa1941")
+    result = check_orders(game, initial_state(game, "t"),
+                          "Hi all,\nBuy: 2 inf (6)\nCM:\n3 inf Kar > WR\nKarlia: 1 tank -> WR\n",
+                          odds=False)
+    assert [(r.line, r.read) for r in result.reading] == [
+        (1, ("ignored: greeting",)), (2, ("purchase:", "buy 2 Infantry")), (3, ("combat:",)),
+        (4, ("combat: move 3 Infantry Karelia -> West Russia",)), (5, ())]
+    rows = reading_lines(result.reading)
+    assert rows[0] == "How each line was read:"
+    assert rows[5] == "  4  3 inf Kar > WR        -> combat: move 3 Infantry Karelia -> West Russia"
+    assert rows[6].endswith("-> not read: see the error below")
+
+
+def test_aliases_toml_adds_words_and_refuses_a_clash(tmp_path):
+    import shutil
+    from adjudicator.io.loader import DATA_FILES
+    from adjudicator.model.errors import DataError
+    source = Path(load_game("aa1941").source_dir)
+    for name in DATA_FILES:
+        shutil.copy(source / name, tmp_path / name)
+    (tmp_path / "aliases.toml").write_text('[units]\ntank = ["panzer"]\n[spaces]\n'
+                                           '"West Russia" = ["Smolensk"]\n', encoding="utf-8")
+    names = Names(load_game(tmp_path))
+    assert names.find("unit", "panzers") == "tank" and names.find("space", "Smolensk") == "West Russia"
+    (tmp_path / "aliases.toml").write_text('[units]\ntank = ["ftr"]\nzeppelin = ["z"]\n',
+                                           encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_game(tmp_path)
+    assert "'ftr' is already a name of 'fighter'" in str(info.value)
+    assert "units.zeppelin: no such unit" in str(info.value)
+    (tmp_path / "aliases.toml").unlink()              # the file is optional
+    assert Names(load_game(tmp_path)).find("unit", "tnk") is None

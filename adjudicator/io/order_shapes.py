@@ -8,6 +8,7 @@ order kind it means (grammar/core.lark: ``bare``, ``located``, ``attack``, ``pla
   "Germany: 4 arm, 2 art" places them in Germany;
 * ``attack``: "Attack West Russia with 3 inf from Karelia and 1 tank from Caucasus" is one
   combat move from each origin;
+* ``landing``: "bmr lands Norway" flies aircraft on from where their attack went;
 * ``place_all``: "place all in Russia" places everything bought this turn there (filled in
   when the whole file has been read: ``fill_place_all``).
 
@@ -21,7 +22,7 @@ from collections import Counter
 
 from lark import Tree
 
-from ..model.orders import Buy, Phase, Place, UnitGroup
+from ..model.orders import Buy, Move, Phase, Place, UnitGroup
 from .order_kinds import buy_groups, movement, place_groups
 
 _MOVING = (Phase.COMBAT, Phase.NONCOMBAT)
@@ -109,6 +110,56 @@ def build_attack(b, line, tree: Tree) -> None:
     movement(b, line, "move", verb.column, groups, path, Phase.COMBAT)
 
 
+def build_landing(b, line, tree: Tree) -> None:
+    """"bmr lands Norway": a noncombat move of aircraft from where their combat move ended
+    (the one place this file's combat moves took that unit type), by the shortest path."""
+    groups, _lands, target_tree = tree.children
+    tokens = target_tree.children
+    if len(tokens) > 1 and tokens[0].value.casefold() in ("in", "at", "on") \
+            and b.names.find("space", line.text(tokens)) is None:
+        tokens = tokens[1:]
+    target = b.resolve(line, "space", tokens)
+    units = [b.unit_only(line, g, what="units") for g in groups.children]
+    if target is None or None in units:
+        return
+    for unit in units:
+        ends = {o.path[-1] for o in b.items if isinstance(o, Move) and o.phase is Phase.COMBAT
+                and any(g.type == unit.type for g in o.units)}
+        if len(ends) != 1:
+            name = b.names.unit_name(unit.type, unit.count)
+            b.error(line, _start_column(line), (
+                f"no combat move above takes {name} anywhere" if not ends else
+                f"{name} attacked {' and '.join(sorted(ends))}") +
+                f": write where they fly from ('move 1 {unit.type} Karelia -> {target}')")
+            continue
+        path = _air_path(b.names.game.map, ends.pop(), target)
+        if path is None:
+            b.error(line, _start_column(line), f"no way to fly to {target}: write the path")
+            continue
+        b.add(Move(Phase.NONCOMBAT, (unit,), path, line.number))
+
+
+def _air_path(board, start: str, target: str) -> tuple[str, ...] | None:
+    """The shortest path over spaces that may be flown over (every space but impassable
+    neutrals), first found in name order: what the reading shows the player."""
+    before: dict[str, str | None] = {start: None}
+    frontier = [start]
+    while frontier and target not in before:
+        following = []
+        for here in frontier:
+            for there in sorted(board.neighbours(here)):
+                if there not in before and not board[there].impassable:
+                    before[there] = here
+                    following.append(there)
+        frontier = following
+    if target not in before:
+        return None
+    path = [target]
+    while before[path[-1]] is not None:
+        path.append(before[path[-1]])
+    return tuple(reversed(path))
+
+
 PLACE_ALL_MARK = "*"          # the unit type of a "place all" until the file is read
 
 
@@ -151,5 +202,6 @@ def fill_place_all(b) -> None:
     b.items = items
 
 
-SHAPES = {"bare": build_bare, "route": build_route, "located": build_located, "attack": build_attack,
+SHAPES = {"bare": build_bare, "route": build_route, "located": build_located,
+          "landing": build_landing, "attack": build_attack,
           "place_all": build_place_all}

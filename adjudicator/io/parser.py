@@ -82,6 +82,7 @@ def grammar_text(kinds: tuple[str, ...]) -> str:
     parts = [CORE_GRAMMAR.read_text(encoding="utf-8"),
              "?statement: power_header\n          | section\n          | pass_turn\n"
              "          | bare\n          | located\n          | attack\n          | place_all\n"
+             "          | landing\n"
              + "".join(f"          | {k}\n" for k in kinds)]
     for k in kinds:
         parts.append(f"// ---- kinds/{k}.lark\n" + (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8"))
@@ -845,6 +846,9 @@ class _LineReader:
             verb = _line_verb(code[prefix.rest:], self.kinds)
         if verb in KINDS:
             return verb
+        misspelt = self.misspelt_verb(code)                   # "plase 2 inf Russia"
+        if misspelt is not None:
+            return next((k for k in self.kinds if misspelt in KINDS[k].words), "")
         return {Phase.PURCHASE: "buy", Phase.PLACE: "place", Phase.COMBAT: "move",
                 Phase.NONCOMBAT: "move"}.get(section, "")
 
