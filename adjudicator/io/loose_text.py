@@ -69,6 +69,7 @@ def is_chatter(code: str, known) -> bool:
         if re.fullmatch(r"[0-9]+[x×]", word):
             return False
         if word.isdigit() and i + 1 < len(words) and folded[i + 1] not in _NOT_COUNTED \
+                and not folded[i + 1][0].isdigit() \
                 and (i == 0 or folded[i - 1] not in _NUMBERED):
             return False
     for size in range(MAX_NAME_WORDS, 0, -1):

@@ -82,8 +82,24 @@ def losses_text(loss_order: tuple[str, ...], names) -> str:
 
 # ---- buy, repair, place ----------------------------------------------------------------------
 
+MONEY_WORDS = frozenset({"ipc", "ipcs", "pu", "pus"})     # grammar/core.lark MONEY
+
+
+def is_cost(line, path: Tree) -> bool:
+    """Whether what follows a '-' is a cost note ("24", "24 IPC"), not a place."""
+    if len(path.children) != 1:
+        return False
+    tokens = path.children[0].children
+    return tokens[0].type == "INT" and all(t.value.casefold() in MONEY_WORDS for t in tokens[1:])
+
+
 def build_buy(b, line, tree: Tree) -> None:
     groups = next(c for c in tree.children if isinstance(c, Tree) and c.data == "groups")
+    path = next((c for c in tree.children if isinstance(c, Tree) and c.data == "path"), None)
+    if path is not None and not is_cost(line, path):
+        b.error(line, path.meta.column, "a purchase goes nowhere: 'buy' takes units only "
+                                        f"(example: '{KINDS['buy'].example}')")
+        return
     buy_groups(b, line, groups)
 
 

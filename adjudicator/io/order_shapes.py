@@ -23,7 +23,7 @@ from collections import Counter
 from lark import Tree
 
 from ..model.orders import Buy, Move, Phase, Place, UnitGroup
-from .order_kinds import buy_groups, movement, place_groups
+from .order_kinds import buy_groups, is_cost, movement, place_groups
 
 _MOVING = (Phase.COMBAT, Phase.NONCOMBAT)
 
@@ -44,6 +44,8 @@ def build_bare(b, line, tree: Tree) -> None:
     if cost is not None and (section is not Phase.PURCHASE or path is not None):
         b.error(line, cost.meta.column, "a cost note ('= 24 IPC') belongs to a purchase")
         return
+    if path is not None and section is Phase.PURCHASE and is_cost(line, path):
+        path = None                                     # "8 inf - 24 IPC": a cost note
     if section in _MOVING:
         if path is None:
             b.error(line, groups.meta.end_column,
@@ -102,7 +104,11 @@ def build_located(b, line, tree: Tree) -> None:
 
 
 def build_attack(b, line, tree: Tree) -> None:
-    verb, target_tree, _with, groups = tree.children
+    verb, target_tree, *_with, groups = tree.children
+    tokens = target_tree.children
+    if len(tokens) > 1 and tokens[0].value.casefold() in ("on", "in", "at") \
+            and b.names.find("space", line.text(tokens)) is None:
+        target_tree = Tree("name", tokens[1:], meta=target_tree.meta)   # "Attack on WR ..."
     target = b.resolve(line, "space", target_tree.children)
     if target is None:
         return

@@ -626,7 +626,7 @@ class _Builder:
                         items=tuple(self.items), source=text)
 
 
-_PLACE_WORDS = frozenset({"from", "in", "at"})
+_PLACE_WORDS = frozenset({"from", "in", "at", "@"})
 # "buy 2 inf, 0 tank", "3 inf + 0 tank": a list may hold a zero (a group of nothing)
 _ZERO_ALLOWED = ("buy", "place", "move", "load", "unload")
 
