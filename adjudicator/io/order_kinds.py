@@ -156,11 +156,12 @@ def build_movement(verb: str):
     return build
 
 
-def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree,
-             phase: Phase | None, origin: str | None = None) -> None:
+def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree | None,
+             phase: Phase | None, origin: str | None = None, target: str | None = None) -> None:
     """Move, load or unload ``groups`` along ``path_tree`` in ``phase``.  Each group may
     name its own start ("3 inf Karelia, 1 tank Caucasus -> West Russia": one move from
-    each); ``origin``: the start written before the units ("Karelia: 3 inf -> ...")."""
+    each); ``origin``: the start written before the units ("Karelia: 3 inf -> ...");
+    ``target`` instead of a path: the one space they move to ("Attack WR with ...")."""
     if phase not in (Phase.COMBAT, Phase.NONCOMBAT):
         where = (f"under '{phase.value}:'" if phase is not None
                  else "before any 'combat:' or 'noncombat:' line")
@@ -170,7 +171,8 @@ def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree,
     else:
         units = [b.unit_only(line, g, what=verb) for g in groups.children]
         segments = None if None in units else [(tuple(units), origin)]
-    rest = [b.resolve(line, "space", name.children) for name in path_tree.children]
+    rest = [target] if path_tree is None else \
+        [b.resolve(line, "space", name.children) for name in path_tree.children]
     if verb in ("load", "unload") and len(rest) > 1:
         b.error(line, path_tree.children[1].children[0].column,
                 f"'{verb}' takes a single '->' (example: '{KINDS[verb].example}')")
@@ -310,7 +312,7 @@ def write_battle(order: BattleDirective, names) -> str:
 
 
 def build_bomb(b, line, tree: Tree) -> None:
-    space = b.resolve(line, "space", tree.children[1].children)
+    space = b.resolve_place(line, tree.children[1].children)      # "SBR on UK with 1 bmr"
     groups = tree.children[-1]
     units = [b.unit_only(line, g, what="bomb") for g in groups.children]
     if space is not None and None not in units:

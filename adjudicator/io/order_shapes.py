@@ -105,26 +105,17 @@ def build_located(b, line, tree: Tree) -> None:
 
 def build_attack(b, line, tree: Tree) -> None:
     verb, target_tree, *_with, groups = tree.children
-    tokens = target_tree.children
-    if len(tokens) > 1 and tokens[0].value.casefold() in ("on", "in", "at") \
-            and b.names.find("space", line.text(tokens)) is None:
-        target_tree = Tree("name", tokens[1:], meta=target_tree.meta)   # "Attack on WR ..."
-    target = b.resolve(line, "space", target_tree.children)
+    target = b.resolve_place(line, target_tree.children)      # "Attack on WR with ..."
     if target is None:
         return
-    path = Tree("path", [target_tree], meta=target_tree.meta)
-    movement(b, line, "move", verb.column, groups, path, Phase.COMBAT)
+    movement(b, line, "move", verb.column, groups, None, Phase.COMBAT, target=target)
 
 
 def build_landing(b, line, tree: Tree) -> None:
     """"bmr lands Norway": a noncombat move of aircraft from where their combat move ended
     (the one place this file's combat moves took that unit type), by the shortest path."""
     groups, _lands, target_tree = tree.children
-    tokens = target_tree.children
-    if len(tokens) > 1 and tokens[0].value.casefold() in ("in", "at", "on") \
-            and b.names.find("space", line.text(tokens)) is None:
-        tokens = tokens[1:]
-    target = b.resolve(line, "space", tokens)
+    target = b.resolve_place(line, target_tree.children)
     units = [b.unit_only(line, g, what="units") for g in groups.children]
     if target is None or None in units:
         return
@@ -170,11 +161,7 @@ PLACE_ALL_MARK = "*"          # the unit type of a "place all" until the file is
 
 
 def build_place_all(b, line, tree: Tree) -> None:
-    tokens = tree.children[-1].children
-    if len(tokens) > 1 and tokens[0].value.casefold() in ("in", "at") \
-            and b.names.find("space", line.text(tokens)) is None:
-        tokens = tokens[1:]                                   # "place all in Russia"
-    space = b.resolve(line, "space", tokens)
+    space = b.resolve_place(line, tree.children[-1].children)    # "place all in Russia"
     if space is not None:
         b.place_all.append(line)
         b.add(Place((UnitGroup(1, PLACE_ALL_MARK),), space, line.number))

@@ -337,6 +337,14 @@ class _Builder:
             self.name_error(line, tokens[0].column, exc)
             return None
 
+    def resolve_place(self, line: _Line, tokens: list[Token]) -> str | None:
+        """The space ``tokens`` name, allowing a word before it ("in Russia", "on UK",
+        "at z5"); an error if there is none."""
+        if len(tokens) > 1 and tokens[0].value.casefold() in _LEADING_WORDS \
+                and self.names.find("space", line.text(tokens)) is None:
+            tokens = tokens[1:]
+        return self.resolve(line, "space", tokens)
+
     def name_error(self, line: _Line, column: int, exc: UnknownName) -> None:
         self.error(line, column, exc.message, exc.suggestion)
 
@@ -627,6 +635,7 @@ class _Builder:
 
 
 _PLACE_WORDS = frozenset({"from", "in", "at", "@"})
+_LEADING_WORDS = _PLACE_WORDS | {"on", "of", "to"}      # "Attack on WR", "SBR on UK"
 # "buy 2 inf, 0 tank", "3 inf + 0 tank": a list may hold a zero (a group of nothing)
 _ZERO_ALLOWED = ("buy", "place", "move", "load", "unload")
 
