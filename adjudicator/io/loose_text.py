@@ -42,6 +42,7 @@ _SIGNATURE = re.compile(r"--\s*")
 
 _LIST_PREFIX = re.compile(r"(\s*)(\d{1,3}[.)]|\(\d{1,3}\)|[-*•·])(?=\s)")
 _TRAILING_SEMICOLONS = re.compile(r";[;\s]*$")
+_MARKUP = re.compile(r"\*\*|__|`")        # Markdown bold and code marks of forum and chat posts
 _POWER_PREFIX = re.compile(r"(\s*)([^\W\d_][\w .'’-]{0,39}?)\s*:")
 
 
@@ -163,8 +164,9 @@ def _blank(text: str, start: int, stop: int) -> str:
 
 
 def strip_decorations(code: str) -> str:
-    """``code`` (one line, comment removed) with a list prefix (``1.``, ``2)``, ``-``,
-    ``*``) and trailing ``;`` blanked out."""
+    """``code`` (one line, comment removed) with Markdown marks (``**CM:**``, `` `...` ``),
+    a list prefix (``1.``, ``2)``, ``-``, ``*``) and trailing ``;`` blanked out."""
+    code = _MARKUP.sub(lambda m: " " * len(m.group()), code)
     match = _LIST_PREFIX.match(code)
     if match and code[match.end():].strip():
         code = _blank(code, match.start(2), match.end(2))

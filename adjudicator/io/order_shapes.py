@@ -4,8 +4,9 @@ order kind it means (grammar/core.lark: ``bare``, ``located``, ``attack``, ``pla
 * ``bare``: "3 inf Kar -> WR", "4 arm, 2 art", "2 inf Germany" take the verb of the section
   they are under (combat:/noncombat: move, purchase: buy, place: place);
 * ``route``: "Karelia -> West Russia: 3 inf" is the same move, path first;
-* ``located``: "Karelia: 3 inf -> West Russia" is a move from Karelia; under place:
-  "Germany: 4 arm, 2 art" places them in Germany;
+* ``located``: "Karelia: 3 inf -> West Russia" is a move from Karelia, "West Russia: 3 inf
+  from Karelia, 1 tank Caucasus" moves to West Russia; under place: "Germany: 4 arm, 2 art"
+  places them in Germany;
 * ``attack``: "Attack West Russia with 3 inf from Karelia and 1 tank from Caucasus" is one
   combat move from each origin;
 * ``landing``: "bmr lands Norway" flies aircraft on from where their attack went;
@@ -89,6 +90,14 @@ def build_located(b, line, tree: Tree) -> None:
         if origin is not None:
             movement(b, line, "move", _start_column(line), groups, path, section, origin)
         return
+    if section in _MOVING:                  # "West Russia: 3 inf from Karelia, 1 tank Cauc"
+        trial = b.fork()
+        if trial.segments(line, groups, "move") and not trial.errors:
+            target = b.resolve(line, "space", lead.children)
+            if target is not None:
+                movement(b, line, "move", _start_column(line), groups, None, section,
+                         target=target)
+            return
     if section is Phase.PLACE:
         space = b.resolve(line, "space", lead.children)
         units = [b.unit_only(line, g, what="place") for g in groups.children]

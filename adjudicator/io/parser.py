@@ -838,7 +838,7 @@ class _LineReader:
         finally:
             self.builder = outer
         if trial.errors and trial.wrong_power is None and _line_verb(line.code, self.kinds) is None \
-                and is_chatter(line.code, lambda kind, text: outer.names.find(kind, text) is not None):
+                and not orders_text.is_header_line(line.code) and is_chatter(line.code, lambda kind, text: outer.names.find(kind, text) is not None):
             outer.notes.append(OrdersNote(line.number, f"ignored: chatter '{line.code.strip()}'"))
             outer.say(line.number, "ignored: chatter")
             return
