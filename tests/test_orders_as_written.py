@@ -561,7 +561,10 @@ def test_origins_first_several_origins_prose_and_landings():
                     "from Caucasus",
                     "Karelia -> WR: 3 inf\nArch > WR: 3 inf\nCauc > W.Russia: tank",
                     "Karelia  3 inf  -> West Russia\nArchangel 3 inf -> West Russia\n"
-                    "Caucasus 1 tank -> West Russia"):
+                    "Caucasus 1 tank -> West Russia",
+                    "Karelia 3 inf, Archangel 3 inf, Caucasus 1 tank -> West Russia (all in)",
+                    "Kar (3 inf), Arch (3 inf), Cauc (1 tank) -> WR",
+                    "West Russia: 3 inf from Karelia, 3 inf from Archangel, 1 tank Caucasus"):
         same_as("combat:\n" + written, canonical, game=game)
     same_as("combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\nftr lands Archangel",
             "combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\n"

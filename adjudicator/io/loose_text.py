@@ -43,6 +43,8 @@ _SIGNATURE = re.compile(r"--\s*")
 _LIST_PREFIX = re.compile(r"(\s*)(\d{1,3}[.)]|\(\d{1,3}\)|[-*•·])(?=\s)")
 _TRAILING_SEMICOLONS = re.compile(r";[;\s]*$")
 _MARKUP = re.compile(r"\*\*|__|`")        # Markdown bold and code marks of forum and chat posts
+# A remark in parentheses at the end of a line, without a number: "(blitz)", "(landing)".
+_TRAILING_REMARK = re.compile(r"(?<=\S)\s*\([^()0-9]*\)\s*$")
 _POWER_PREFIX = re.compile(r"(\s*)([^\W\d_][\w .'’-]{0,39}?)\s*:")
 
 
@@ -165,13 +167,17 @@ def _blank(text: str, start: int, stop: int) -> str:
 
 def strip_decorations(code: str) -> str:
     """``code`` (one line, comment removed) with Markdown marks (``**CM:**``, `` `...` ``),
-    a list prefix (``1.``, ``2)``, ``-``, ``*``) and trailing ``;`` blanked out."""
+    a list prefix (``1.``, ``2)``, ``-``, ``*``), trailing ``;`` and a remark in
+    parentheses at the end (``(blitz)``) blanked out."""
     code = _MARKUP.sub(lambda m: " " * len(m.group()), code)
     match = _LIST_PREFIX.match(code)
     if match and code[match.end():].strip():
         code = _blank(code, match.start(2), match.end(2))
     match = _TRAILING_SEMICOLONS.search(code)
     if match:
+        code = _blank(code, match.start(), match.end())
+    match = _TRAILING_REMARK.search(code)
+    if match and not re.search(r"\(\s*(empty|none|nothing)\s*\)\s*$", code, re.IGNORECASE):
         code = _blank(code, match.start(), match.end())
     return code
 

@@ -546,11 +546,8 @@ class _Builder:
         one's ("3 inf, 1 art Karelia, 2 inf Archangel").  None if anything was wrong (the
         errors are recorded).  Groups of 0 units ("0 tank") are left out."""
         children = groups.children
-        lead = self.leading_place(line, children[0])
-        if lead is not None:                       # "Russia 1 tank, 1 ftr": all from Russia
-            space, first = lead
-            units = [first] + [self.unit_only(line, g, what=verb) for g in children[1:]]
-            return None if None in units else [(tuple(u for u in units if u.count), space)]
+        if self.leading_place(line, children[0]) is not None:
+            return self.place_first_segments(line, children, verb)
         cuts = [i for i, g in enumerate(children[:-1]) if self.has_place(line, g)]
         found: list[tuple[tuple[UnitGroup, ...], str]] = []
         failed = False
@@ -564,13 +561,21 @@ class _Builder:
             start = end + 1
         return None if failed else found
 
-    def leading_place(self, line: _Line, group: Tree) -> tuple[str, UnitGroup] | None:
+    def leading_place(self, line: _Line, group: Tree
+                      ) -> tuple[str, tuple[UnitGroup, ...]] | None:
         """A group written place first, without a colon: "Karelia 3 inf" (a table's
-        columns) is (Karelia, 3 inf); None if it does not read so."""
-        _count, name, cargo, _place = _group_parts(group)
-        if group.data != "group_nocount" or cargo is not None:
+        columns) is (Karelia, (3 inf,)), "Karelia (3 inf, 1 tank)" (Karelia, (3 inf, 1
+        tank)); None if it does not read so."""
+        _count, name, cargo, place = _group_parts(group)
+        if group.data != "group_nocount":
             return None
         tokens = name.children
+        if cargo is not None:
+            space = self.names.find("space", line.text(tokens))
+            if space is None or place is not None or self.names.find("unit", line.text(tokens)):
+                return None
+            units = self.cargo(line, cargo)
+            return (space, units) if units else None
         for k in range(1, len(tokens) - 1):
             if tokens[k].type != "INT":
                 continue
@@ -578,8 +583,23 @@ class _Builder:
             unit = self.names.find("unit", line.text(tokens[k + 1:]))
             if space is not None and unit is not None:
                 count = self.number(line, tokens[k], minimum=0, what="a unit count")
-                return (space, UnitGroup(count, unit)) if count is not None else None
+                return (space, (UnitGroup(count, unit),)) if count is not None else None
         return None
+
+    def place_first_segments(self, line: _Line, children: list[Tree], verb: str
+                             ) -> list[tuple[tuple[UnitGroup, ...], str]] | None:
+        """Groups written place first: "Russia 1 tank, 1 ftr" (both from Russia),
+        "Karelia 3 inf, Archangel 3 inf", "Kar (3 inf), Arch (3 inf, 1 tank)"."""
+        found: list[tuple[list[UnitGroup | None], str]] = []
+        for group in children:
+            lead = self.leading_place(line, group)
+            if lead is not None:
+                found.append((list(lead[1]), lead[0]))
+            else:
+                found[-1][0].append(self.unit_only(line, group, what=verb))
+        if any(None in units for units, _space in found):
+            return None
+        return [(tuple(u for u in units if u.count), space) for units, space in found]
 
     def has_place(self, line: _Line, group: Tree) -> bool:
         """Whether a group names its own space after the unit ("3 inf Karelia")."""
