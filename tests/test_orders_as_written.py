@@ -658,3 +658,13 @@ def test_aliases_toml_adds_words_and_refuses_a_clash(tmp_path):
     assert "units.zeppelin: no such unit" in str(info.value)
     (tmp_path / "aliases.toml").unlink()              # the file is optional
     assert Names(load_game(tmp_path)).find("unit", "tnk") is None
+
+
+def test_a_powers_name_before_units_is_its_territory_only_when_nothing_else_is():
+    game = load_game("aa1941")
+    same_as("place:\nUK: 2 inf India\nUK: 1 tank\nbuy 2 inf, 1 tank",
+            "place 2 inf India\nplace 1 tank United Kingdom\nbuy 2 inf, 1 tank", game=game, power="uk")
+    same_as("UK:\npurchase:\nUK: 2 inf", "power: UK\nbuy 2 inf", game=game, power="uk")
+    same_as("combat:\nRussia: 1 tank -> West Russia\nRussia: 1 inf Karelia -> West Russia",
+            "combat:\nmove 1 tank Russia -> West Russia\nmove 1 inf Karelia -> West Russia",
+            game=game, power="ussr")

@@ -968,11 +968,10 @@ class _LineReader:
 
     def names_a_place(self, line: _Line, prefix) -> bool:
         """Whether a power's name in front of units without a verb is the territory of the
-        same name: under place: ("Germany: 4 arm, 2 art" places them there), or in a move
-        that names no other start ("Russia: 1 tank -> West Russia")."""
-        if self.builder.section is Phase.PLACE:
-            return True
-        if self.builder.section not in (Phase.COMBAT, Phase.NONCOMBAT):
+        same name: when the line names no other place for them, under place: ("Germany: 4
+        arm, 2 art" places them there, "UK: 2 inf India" is the UK's placement in India) or
+        in a move ("Russia: 1 tank -> West Russia")."""
+        if self.builder.section not in (Phase.PLACE, Phase.COMBAT, Phase.NONCOMBAT):
             return False
         trial = self.builder.fork()
         self.parse_into(trial, attrs.evolve(line, code=blank_prefix(line.code, prefix)))
