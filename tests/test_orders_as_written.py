@@ -668,3 +668,11 @@ def test_a_powers_name_before_units_is_its_territory_only_when_nothing_else_is()
     same_as("combat:\nRussia: 1 tank -> West Russia\nRussia: 1 inf Karelia -> West Russia",
             "combat:\nmove 1 tank Russia -> West Russia\nmove 1 inf Karelia -> West Russia",
             game=game, power="ussr")
+
+
+def test_sections_that_say_none_are_a_turn_without_orders():
+    game = load_game("aa1942")
+    for text in ("Purchase: nothing\nCombat Move: N/A\nNCM: no moves\n", "CM: none\n"):
+        assert parse_orders(text, game, "usa").items == ()
+    error = one_error("combat:\nnoncombat:\n")
+    assert "write 'pass'" in error.args[0]

@@ -299,6 +299,7 @@ class _Builder:
         self.orders_written = 0                 # statements that are orders (not headers)
         self.pass_line: _Line | None = None
         self.wrong_power: OrdersSyntaxError | None = None
+        self.said_none = False                     # a section says it is empty
         self.place_all: list[_Line] = []           # "place all in Russia" lines
         self.notes: list[OrdersNote] = []          # lines ignored on purpose (chatter)
         self.echo: dict[int, tuple[str, ...]] = {}  # line -> how it was read (besides orders)
@@ -426,6 +427,8 @@ class _Builder:
 
     def _section(self, line: _Line, tree: Tree) -> None:
         self.section = _SECTIONS[tree.data]
+        if any(t.type == "EMPTY" for t in _tokens(tree)):
+            self.said_none = True               # "Combat move: none": said, not forgotten
         self.say(line.number, f"{self.section.value}:")
 
     do_combat_section = do_noncombat_section = _section
@@ -832,7 +835,7 @@ def _check_empty_or_pass(builder: _Builder, lines: list[str]) -> None:
         builder.error(line, len(line.code) - len(line.code.lstrip()) + 1,
                       "'pass' means a turn without orders, but this file has orders: "
                       "remove 'pass' or the orders")
-    elif builder.pass_line is None and not builder.orders_written:
+    elif builder.pass_line is None and not builder.orders_written and not builder.said_none:
         what = "the file is empty" if not any(x.strip() for x in lines) else "no orders found"
         builder.errors.append(OrdersSyntaxError(
             f"{what}: write 'pass' for a turn without orders", 1, 1))
