@@ -1,4 +1,5 @@
-"""What players write around their orders, found before the orders are parsed.
+"""What players write around their orders, found before the orders are parsed, and
+chatter (``is_chatter``: a line that holds nothing an order is made of).
 
 Orders arrive pasted from forum posts and mail bodies.  This module finds the text that is
 not orders (greetings, sign-offs, a ``-- `` signature, ``>`` quoted history) and the

@@ -12,7 +12,12 @@ one :class:`OrdersError`.
 Orders are read as players write them (``io.loose_text``): mail greetings, quotes and
 signatures are skipped with a note, list prefixes, trailing ``;`` and power prefixes
 (``Ger:``) are blanked out, and a ``-`` inside a word is an arrow when that is the only
-reading in which every name resolves ("Karelia-Archangel", but "Anglo-Egypt Sudan").
+reading in which every name resolves ("Karelia-Archangel", but "Anglo-Egypt Sudan").  Lines
+without a verb, with the place first or in prose are read by the grammar's shapes
+(``io.order_shapes``); a line that cannot be read and holds no unit count, unit name or
+place name is chatter (a note, never an error).  ``parse_orders_partial`` also tells how
+each line was read (``echo``: what ``pbem check`` shows) and what an unreadable line was
+meant to be (``failed``: so that nothing is blamed on its absence).
 
 Public API::
 
@@ -930,8 +935,7 @@ class _LineReader:
         names = self.builder.names
         if any(names.find(kind, word) is not None for kind in ("unit", "space", "power")):
             return None
-        if re.fullmatch(r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an?)",
-                        word, re.IGNORECASE):
+        if word.casefold() in NUMBER_WORDS or word.casefold() in ("a", "an"):
             return None
         spellings = [w for k in self.kinds for w in KINDS[k].words] + ["combat", "noncombat"]
         close = difflib.get_close_matches(word.casefold(), spellings, n=1, cutoff=0.7)
