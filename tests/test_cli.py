@@ -153,9 +153,13 @@ def test_check_lists_every_syntax_error(game, capsys, tmp_path):
                    "$$$ garbage\nmove\nbuy 2 infantery\n")
     code, out = pbem(capsys, "check", orders, "-g", game)
     assert_clean_failure(code, out, (1,))
-    for line in (1, 3, 4, 5, 6):
+    for line in (3, 5, 6):
         assert f"line {line}, column" in out, line
     assert "did you mean 'Karelia'" in out
+    for line in (1, 4):                   # chatter: a note, never an error
+        assert f"line {line}: note: ignored: chatter" in out, line
+        assert f"line {line}, column" not in out, line
+    assert "  3  move 2 inf Karlia -> Archangel  -> not read: see the error below" in out
 
 
 def test_process_writes_turn_and_report(game, capsys, tmp_path):
@@ -276,7 +280,7 @@ def test_demo(tmp_path, capsys):
 
 BAD_ORDERS = {
     # name: (file content or None for a missing file, expected exit status, text in output)
-    "garbage": (b"hello world\n$$$ %%%\n\x01\x02\n", 1, "is not an order"),
+    "garbage": (b"hello world\n$$$ %%%\n\x01\x02\n", 1, "is not allowed in orders"),
     "unknown names": (b"buy 2 panzers\ncombat:\nmove 3 inf Karlia -> Narnia\n", 1, "Karlia"),
     "missing file": (None, 2, "does not exist"),
     "not UTF-8": (b"power: USSR\nbuy 2 inf \xff\xfe\n", 2, "not UTF-8"),

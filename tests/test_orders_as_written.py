@@ -7,6 +7,7 @@ the real 1941 and 1942 maps where their aliases matter.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import attrs
@@ -119,14 +120,15 @@ def test_x_counts_with_cargo_and_long_unit_names():
 
 
 def test_x_count_errors_keep_their_columns():
-    error = one_error("buy inf x0")
-    assert (error.column, error.args[0]) == (10, "a unit count must be at least 1")
+    error = one_error("combat:\nmove inf x0 Karelia -> Archangel")     # a 0 in a list is fine,
+    assert (error.column, error.args[0]) == (1, "this 'move' moves no units (every count is 0)")
+    same_as("combat:\nmove 2 inf, 0 tank Karelia -> Archangel", "combat:\nmove 2 inf Karelia -> Archangel")
     error = one_error("buy infx x2")
     assert (error.column, error.suggestion) == (5, "Infantry")
     error = one_error("place inf x3")
     assert "where to place" in error.args[0]
-    error = one_error("combat:\nmove two inf Karelia -> Archangel")
-    assert (error.column, "number" in error.args[0]) == (6, True)
+    error = one_error("combat:\nmove 2y inf Karelia -> Archangel")
+    assert (error.column, error.suggestion) == (7, "Infantry")
 
 
 # ---- list prefixes, trailing ';', sections, 'when', 'then' --------------------------------------
@@ -205,9 +207,9 @@ def test_a_wrong_header_checks_nothing_else():
 def test_an_unknown_power_prefix_is_an_error_with_a_suggestion():
     error = one_error("Gremany: buy 2 inf")
     assert (error.column, error.suggestion) == (1, "Germany")
-    # a name that is no power in front of something else is left to the grammar
+    # a name that is no power in front of units is where they are: it needs a target
     error = one_error("Karelia: buy 2 inf")
-    assert "is not an order" in error.args[0]
+    assert "'Karelia:' in front of units" in error.args[0]
 
 
 def test_lines_that_look_like_prefixes_are_still_orders():
@@ -290,12 +292,21 @@ def test_greetings(greeting):
     assert len(parse(f"{greeting}\nbuy 1 inf").items) == 1
 
 
-def test_mail_words_among_the_orders_stay_errors():
-    errors = errors_of("buy 1 inf\nHello\nbuy 1 inf\nCheers\nbuy 1 inf")
-    assert [e.line for e in errors] == [2, 4]
-    assert "is not an order" in errors[0].args[0]
-    error = one_error("Here are my orders:\nbuy 1 inf")
-    assert error.line == 1
+def test_chatter_among_the_orders_is_a_note_never_an_error():
+    notes: list[OrdersNote] = []
+    orders = parse("Here are my orders:\nbuy 1 inf\nHello\nbuy 1 inf\nCheers\nbuy 1 inf\n"
+                   "End turn.", notes=notes)
+    assert len(orders.items) == 3
+    assert [str(n) for n in notes] == [
+        "line 1: note: ignored: chatter 'Here are my orders:'",
+        "line 3: note: ignored: chatter 'Hello'", "line 5: note: ignored: chatter 'Cheers'",
+        "line 7: note: ignored: chatter 'End turn.'"]
+
+
+def test_a_line_with_units_or_places_that_cannot_be_read_stays_an_error():
+    errors = errors_of("buy 1 inf\nI attack Karelia now\n3 infx\nthe tank stays\n"
+                       "Here are my orders for Karelia:")
+    assert [e.line for e in errors] == [2, 3, 4, 5]
 
 
 # ---- empty files and pass -------------------------------------------------------------------------
@@ -440,3 +451,228 @@ def test_unit_groups_of_the_corpus_are_counted_right():
     game = load_game("aa1941")
     orders = parse_orders((CORPUS / "aa1941-germany-forum-post.txt").read_text(), game, "germany")
     assert orders.combat[1].units == (UnitGroup(3, "infantry"), UnitGroup(2, "tank"))
+
+
+# ---- openings as players post them (issue 19) -----------------------------------------------------
+
+WRITTEN = Path(__file__).parent / "data" / "orders_as_written"
+WRITTEN_POSTS = sorted(p for p in WRITTEN.glob("*.txt") if not p.with_suffix(".mistakes").exists())
+
+
+def meaning(orders) -> tuple:
+    """What a set of orders does, however it was grouped or ordered on the page: units
+    bought, moved along each path in each phase, placed in each space; directives as
+    written.  Two readings with the same meaning play the same turn."""
+    bought: Counter = Counter()
+    moved: Counter = Counter()
+    placed: Counter = Counter()
+    other = []
+    for order in orders.items:
+        if order.kind == "buy":
+            bought.update({g.type: g.count for g in order.units})
+        elif order.kind == "place":
+            placed.update({(order.space, g.type): g.count for g in order.units})
+        elif order.kind in ("move", "load", "unload"):
+            where = getattr(order, "path", None) or (order.origin, getattr(order, "zone", None),
+                                                     getattr(order, "target", None))
+            for g in order.units:
+                moved[(order.kind, order.phase, tuple(where), g.type, g.cargo)] += g.count
+        else:
+            other.append(repr(attrs.evolve(order, line=0)))
+    return orders.power, bought, moved, placed, sorted(other)
+
+
+def position_for(game, power):
+    """The starting position with ``power`` to move (every opening is written for it)."""
+    return attrs.evolve(initial_state(game, "t"), power=power)
+
+
+def test_the_openings_cover_every_power_of_both_editions():
+    written = {tuple(p.stem.split("-")[:2]) for p in WRITTEN_POSTS}
+    for edition in ("aa1941", "aa1942"):
+        for power in ("ussr", "germany", "uk", "japan", "usa"):
+            assert (edition, power) in written, (edition, power)
+    assert len(WRITTEN_POSTS) >= 30
+
+
+@pytest.mark.parametrize("post", WRITTEN_POSTS, ids=[p.stem for p in WRITTEN_POSTS])
+def test_an_opening_as_written_reads_as_intended(post):
+    """tests/data/orders_as_written/<edition>-<power>-<style>.txt, written the way players
+    post orders, reads without an error (chatter is a note) as the same orders as
+    <edition>-<power>.intended, written by hand in the tool's own syntax; both are legal
+    in the starting position, and what each line was read as parses back the same."""
+    edition, power, style = post.stem.split("-", 2)
+    game = load_game(edition)
+    text = post.read_text(encoding="utf-8")
+    echo: dict[int, list[str]] = {}
+    orders, errors = parse_orders_partial(text, game, power, echo=echo)
+    assert not errors, "\n".join(map(str, errors))
+    intended = parse_orders((WRITTEN / f"{edition}-{power}.intended").read_text(), game, power)
+    assert meaning(orders) == meaning(intended)
+    assert [p for p in check(game, position_for(game, power), orders) if p.is_error] == []
+    # every line holding something was read as something (an order, a header, a note)
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.split("#", 1)[0].strip():
+            assert echo.get(number), (number, line)
+    read_back = "\n".join(t for n in sorted(echo) for t in echo[n] if not t.startswith(("ignored", "(")))
+    assert meaning(parse_orders(read_back, game, power)) == meaning(orders)
+
+
+MISTAKES = sorted(WRITTEN.glob("*.mistakes"))
+
+
+@pytest.mark.parametrize("post", MISTAKES, ids=[p.stem for p in MISTAKES])
+def test_a_deliberate_mistake_is_reported_with_the_rules_message(post):
+    """<name>.mistakes beside <name>.txt lists, one per line, 'LINE CODE' for every problem
+    the check must report (CODE 'syntax' for a line that cannot be read), and nothing else:
+    a syntax error never hides a rules error, and causes none."""
+    from adjudicator.service.checking import check_orders
+    edition, power, _ = post.stem.split("-", 2)
+    game = load_game(edition)
+    result = check_orders(game, position_for(game, power),
+                          post.with_suffix(".txt").read_text(encoding="utf-8"), odds=False)
+    found = sorted([(e.line, "syntax") for e in result.syntax_errors]
+                   + [(p.line, p.code) for p in result.problems if p.is_error])
+    want = sorted((int(n), code) for n, code in
+                  (line.split() for line in post.read_text().splitlines() if line.strip()))
+    assert found == want, [str(e) for e in result.syntax_errors] + \
+        [problem_text(p, game) for p in result.problems]
+
+
+# ---- the shapes of issue 19, one by one (the real 1941 map) ---------------------------------------
+
+def test_lines_without_a_verb_take_the_sections():
+    game = load_game("aa1941")
+    same_as("Purchase\n4 ARM\n3x inf (9 IPC)\nCM:\n1. 3 inf Kar > WR\n* tnk Cauc -> WR\n"
+            "NCM\n- ftr WR -> Russia\nPlacement:\nRussia: 3 inf\n2 tank Russia, 2 tank Caucasus",
+            "buy 4 tank\nbuy 3 inf\ncombat:\nmove 3 inf Karelia -> West Russia\n"
+            "move 1 tank Caucasus -> West Russia\nnoncombat:\nmove 1 ftr West Russia -> Russia\n"
+            "place 3 inf Russia\nplace 2 tank Russia\nplace 2 tank Caucasus", game=game)
+
+
+def test_origins_first_several_origins_prose_and_landings():
+    game = load_game("aa1941")
+    canonical = ("combat:\nmove 3 inf Karelia -> West Russia\nmove 3 inf Archangel -> West Russia\n"
+                 "move 1 tank Caucasus -> West Russia")
+    for written in ("Karelia: 3 inf -> West Russia\nArchangel: 3 inf -> West Russia\n"
+                    "Caucasus: 1 tank -> West Russia",
+                    "3 inf Karelia, 3 inf Archangel, 1 tank Caucasus -> West Russia",
+                    "Attack West Russia with 3 inf from Karelia, 3 inf from Archangel and 1 tank "
+                    "from Caucasus",
+                    "Karelia -> WR: 3 inf\nArch > WR: 3 inf\nCauc > W.Russia: tank",
+                    "Karelia  3 inf  -> West Russia\nArchangel 3 inf -> West Russia\n"
+                    "Caucasus 1 tank -> West Russia",
+                    "Karelia 3 inf, Archangel 3 inf, Caucasus 1 tank -> West Russia (all in)",
+                    "Kar (3 inf), Arch (3 inf), Cauc (1 tank) -> WR",
+                    "West Russia: 3 inf from Karelia, 3 inf from Archangel, 1 tank Caucasus"):
+        same_as("combat:\n" + written, canonical, game=game)
+    same_as("combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\nftr lands Archangel",
+            "combat:\nmove 1 ftr Russia -> West Russia\nnoncombat:\n"
+            "move 1 ftr West Russia -> Archangel", game=game)
+    error = one_error("noncombat:\nbmr lands Norway", game=game)
+    assert "no combat move above takes Bomber anywhere" in error.args[0]
+
+
+def test_abbreviations_zone_forms_and_cost_notes():
+    game = load_game("aa1941")
+    same_as("buy: 1 tnk, 1 fig, 1 bmr (28 IPC)\nbuy 1 tra, 1 CV, 1 BB, 1 DD, 1 ss = 49 IPCs",
+            "buy 1 tank, 1 ftr, 1 bmr\nbuy 1 trn, 1 cv, 1 bb, 1 dd, 1 sub", game=game)
+    same_as("combat:\n1 BB z5 > SZ6\n1 sub sz 9 - Sea Zone 10", "combat:\nmove 1 bb Sea Zone 5 -> "
+            "Sea Zone 6\nmove 1 sub Sea Zone 9 -> Sea Zone 10", game=game)
+    same_as("combat:\n2 inf W.Russia - E.Europe", "combat:\nmove 2 inf West Russia -> Eastern Europe",
+            game=game)
+    same_as("Place: CV in z5\nbuy 1 cv", "place 1 cv Sea Zone 5\nbuy 1 cv", game=game)
+    same_as("buy 2 inf, 0 tank\nplace all in Russia\nCombat move: none",
+            "buy 2 inf\nplace 2 inf Russia", game=game)
+
+
+def test_titles_greetings_and_endings_are_chatter():
+    game = load_game("aa1941")
+    notes: list[OrdersNote] = []
+    orders = parse_orders("Germany R1\n== Soviet Union, round 1 ==\nHere are my orders:\n"
+                          "buy 2 inf\nEnd turn.\nend of orders\n", game, notes=notes)
+    assert len(orders.items) == 1
+    assert [n.line for n in notes] == [1, 2, 3, 5, 6]
+
+
+def test_did_you_mean_suggests_what_fits_where_it_was_expected():
+    game = load_game("aa1941")
+    _orders, errors = parse_orders_partial("combat:\nbmr Germny -> EEur\nbuy 2 inf (6 IPX)\n"
+                                           "mvoe 2 inf Kar-WR\nend 2 inf\n", game)
+    suggestions = [e.suggestion for e in errors]
+    assert "nmr" not in suggestions and "defend" not in suggestions
+    assert "Industrial Complex" not in suggestions
+    assert errors[0].suggestion == "Germany"           # a place where a place goes
+    assert "move" in suggestions                       # a verb where a verb goes
+
+
+def test_an_unreadable_line_causes_no_follow_on_rules_error():
+    from adjudicator.service.checking import check_orders
+    game = load_game("aa1941")
+    state = initial_state(game, "t")
+    result = check_orders(game, state, "buy 2 inf, 0 tnk\nplace 2 inf Russia\n", odds=False)
+    assert result.ok                                   # "0 tnk" is read: nothing bought
+    result = check_orders(game, state, "buy 2 inf, 1 tankk\nplace 2 inf Russia\n", odds=False)
+    assert [e.line for e in result.syntax_errors] == [1]
+    assert [p.code for p in result.problems if p.is_error] == []    # not "no infantry bought"
+    result = check_orders(game, state, "buy 2 inf\nplase 2 inf Russia\n", odds=False)
+    assert [e.line for e in result.syntax_errors] == [2]
+    assert [p.code for p in result.problems] == []                  # not "bought but not placed"
+    # a rules mistake on a line that could be read is still reported
+    result = check_orders(game, state, "buy 3 inf\nplase 3 inf Russia\n", odds=False)
+    assert [p.code for p in result.problems if p.is_error] == ["purchase_too_expensive"]
+
+
+def test_check_shows_how_each_line_was_read():
+    from adjudicator.present.check_view import reading_lines
+    from adjudicator.service.checking import check_orders
+    game = load_game("aa1941")
+    result = check_orders(game, initial_state(game, "t"),
+                          "Hi all,\nBuy: 2 inf (6)\nCM:\n3 inf Kar > WR\nKarlia: 1 tank -> WR\n",
+                          odds=False)
+    assert [(r.line, r.read) for r in result.reading] == [
+        (1, ("ignored: greeting",)), (2, ("purchase:", "buy 2 Infantry")), (3, ("combat:",)),
+        (4, ("combat: move 3 Infantry Karelia -> West Russia",)), (5, ())]
+    rows = reading_lines(result.reading)
+    assert rows[0] == "How each line was read:"
+    assert rows[5] == "  4  3 inf Kar > WR        -> combat: move 3 Infantry Karelia -> West Russia"
+    assert rows[6].endswith("-> not read: see the error below")
+
+
+def test_aliases_toml_adds_words_and_refuses_a_clash(tmp_path):
+    import shutil
+    from adjudicator.io.loader import DATA_FILES
+    from adjudicator.model.errors import DataError
+    source = Path(load_game("aa1941").source_dir)
+    for name in DATA_FILES:
+        shutil.copy(source / name, tmp_path / name)
+    (tmp_path / "aliases.toml").write_text('[units]\ntank = ["panzer"]\n[spaces]\n'
+                                           '"West Russia" = ["Smolensk"]\n', encoding="utf-8")
+    names = Names(load_game(tmp_path))
+    assert names.find("unit", "panzers") == "tank" and names.find("space", "Smolensk") == "West Russia"
+    (tmp_path / "aliases.toml").write_text('[units]\ntank = ["ftr"]\nzeppelin = ["z"]\n',
+                                           encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_game(tmp_path)
+    assert "'ftr' is already a name of 'fighter'" in str(info.value)
+    assert "units.zeppelin: no such unit" in str(info.value)
+    (tmp_path / "aliases.toml").unlink()              # the file is optional
+    assert Names(load_game(tmp_path)).find("unit", "tnk") is None
+
+
+def test_a_powers_name_before_units_is_its_territory_only_when_nothing_else_is():
+    game = load_game("aa1941")
+    same_as("place:\nUK: 2 inf India\nUK: 1 tank\nbuy 2 inf, 1 tank",
+            "place 2 inf India\nplace 1 tank United Kingdom\nbuy 2 inf, 1 tank", game=game, power="uk")
+    same_as("UK:\npurchase:\nUK: 2 inf", "power: UK\nbuy 2 inf", game=game, power="uk")
+    same_as("combat:\nRussia: 1 tank -> West Russia\nRussia: 1 inf Karelia -> West Russia",
+            "combat:\nmove 1 tank Russia -> West Russia\nmove 1 inf Karelia -> West Russia",
+            game=game, power="ussr")
+
+
+def test_sections_that_say_none_are_a_turn_without_orders():
+    game = load_game("aa1942")
+    for text in ("Purchase: nothing\nCombat Move: N/A\nNCM: no moves\n", "CM: none\n"):
+        assert parse_orders(text, game, "usa").items == ()
+    error = one_error("combat:\nnoncombat:\n")
+    assert "write 'pass'" in error.args[0]

@@ -1,4 +1,5 @@
-"""docs/orders.md stays honest: its territory alias tables are generated from the map data
+"""docs/orders.md stays honest: its unit and territory alias tables are generated from the
+map data
 (run ``python tests/test_orders_doc.py`` to rewrite them after changing a map's aliases), and
 every loose form the document shows is read as it says."""
 
@@ -29,13 +30,24 @@ def player_aliases(territory) -> list[str]:
     return [a for a in territory.aliases if normalize(a) != key]
 
 
+def unit_spellings(unit) -> list[str]:
+    """A unit's spellings besides its name (plurals are read without being listed)."""
+    name = normalize(unit.name)
+    return list(dict.fromkeys(a for a in unit.aliases if normalize(a) != name))
+
+
 def alias_table(edition: str) -> str:
+    """The unit and territory spellings of ``edition`` (units.toml, map.toml and
+    aliases.toml together), as docs/orders.md lists them."""
     game = load_game(edition)
+    units = [f"| {u.name} | " + ", ".join(f"`{a}`" for a in unit_spellings(u)) + " |"
+             for u in game.ruleset.units.values() if unit_spellings(u)]
     rows = [f"| {t.key} | " + ", ".join(f"`{a}`" for a in player_aliases(t)) + " |"
             for t in sorted(game.map.territories.values(), key=lambda t: (t.is_sea, t.key))
             if player_aliases(t)]
     count = sum(len(player_aliases(t)) for t in game.map.territories.values())
-    return "\n".join([f"{count} aliases for {len(rows)} territories:", "",
+    return "\n".join(["| Unit | Also written |", "|---|---|", *units, "",
+                      f"{count} aliases for {len(rows)} territories:", "",
                       "| Territory | Also written |", "|---|---|", *rows]) + "\n"
 
 

@@ -218,8 +218,11 @@ def cmd_check(args, console: Console) -> int:
             for s in planned_battles(game, state, orders)]
         emit(check_json(game, state, notes=notes, syntax_errors=syntax_errors,
                         problems=problems, header=header, battles=battles,
-                        threshold=args.warn_below))
+                        threshold=args.warn_below, reading=result.reading))
         return EXIT_REJECTED if errors else EXIT_OK
+    from ..present.check_view import reading_lines
+    for row in reading_lines(result.reading):     # what each line says, canonically
+        console.print(escape(row), markup=True, highlight=False, soft_wrap=True)
     for note in notes:             # mail greetings, quotes, signatures skipped on purpose
         console.print(f"[yellow]{escape(source)}:[/] {escape(str(note))}", markup=True,
                       highlight=False, soft_wrap=True)

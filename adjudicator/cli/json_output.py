@@ -116,7 +116,7 @@ def odds_json(game, setup, exact, monte_carlo=None, notes=()) -> dict:
 # --------------------------------------------------------------------------- check
 
 def check_json(game, state, *, notes, syntax_errors, problems, header: str | None,
-               battles, threshold: float) -> dict:
+               battles, threshold: float, reading=()) -> dict:
     from ..present.wording import problem_text
     items = [{"kind": "syntax", "code": "syntax", "severity": "error", "line": e.line,
               "column": e.column, "params": {}, "message": e.args[0],
@@ -143,6 +143,7 @@ def check_json(game, state, *, notes, syntax_errors, problems, header: str | Non
         turn_number=state.turn_number, ok=errors == 0, error_count=errors,
         warning_count=sum(i["severity"] == "warning" for i in items),
         notes=[{"line": n.line, "message": n.message} for n in notes],
+        reading=[{"line": r.line, "written": r.written, "read": list(r.read)} for r in reading],
         problems=items, battles=planned, warn_below=threshold)
 
 

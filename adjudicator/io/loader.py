@@ -35,7 +35,10 @@ from ..model.rules import (ENGINE_OPTIONS, CargoRule, Domain, Economy, Nation, P
                            TurnPlan, UnitType)
 from ..model.state import GameState, Unit
 
-DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml")
+DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml", "aliases.toml")
+# Data files a game folder may leave out (read as empty): aliases.toml, the words players
+# use for units and spaces beyond the names and aliases of units.toml and map.toml.
+MAY_BE_MISSING = ("aliases.toml",)
 OPTIONAL_FILES = ("geometry.toml",)
 PROFILE_FIELDS = ("cost", "attack", "defense", "move")
 DEFAULT_LOSSES = ("cheapest", "weakest")   # the default_losses option (a defender's default)
@@ -151,7 +154,10 @@ def _read_docs(directory: Path) -> dict[str, dict]:
         try:
             docs[name] = tomllib.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            problems.append(f"{name}: file missing")
+            if name in MAY_BE_MISSING:
+                docs[name] = {}
+            else:
+                problems.append(f"{name}: file missing")
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             problems.append(f"{name}: not valid TOML: {exc}")
     if problems:
@@ -218,6 +224,7 @@ class _Builder:
         options = self.options()
         units = self.units(options)
         territories = self.territories()
+        units, territories = self.player_words(units, territories)
         game_map = self.game_map(territories, options)
         nations = self.nations()
         powers = self.powers(territories, nations)
@@ -227,6 +234,42 @@ class _Builder:
             raise DataError(_report(directory, self.problems))
         return Game(ruleset=ruleset, map=game_map, setup=setup,
                     content_hash=content_hash(directory), source_dir=str(directory))
+
+    # aliases.toml --------------------------------------------------------
+    def player_words(self, units: dict[str, UnitType], territories: dict[str, Territory]
+                     ) -> tuple[dict[str, UnitType], dict[str, Territory]]:
+        """Units and territories with the spellings of aliases.toml added to their aliases:
+        ``[units] <unit key> = [...]`` and ``[spaces] "<territory or sea zone>" = [...]``.
+        A spelling that is already another unit's (or space's) name is refused."""
+        f = "aliases.toml"
+        doc = self.docs.get(f, {})
+        for section in doc:
+            if section not in ("units", "spaces"):
+                self.err(f, section, "unknown table (expected [units] and [spaces])")
+        units, territories = dict(units), dict(territories)
+        for section, things in (("units", units), ("spaces", territories)):
+            table = doc.get(section, {})
+            if not isinstance(table, dict):
+                self.err(f, section, "must be a table")
+                continue
+            taken: dict[str, str] = {}
+            for key, thing in things.items():
+                for word in (key, getattr(thing, "name", key), *thing.aliases):
+                    taken.setdefault(_fold(word), key)
+            for key in table:
+                spellings = self.str_list(f, f"{section}.{key}", table, key)
+                if key not in things:
+                    self.err(f, f"{section}.{key}", f"no such {section[:-1]}")
+                    continue
+                added = []
+                for word in spellings:
+                    other = taken.setdefault(_fold(word), key)
+                    if other != key:
+                        self.err(f, f"{section}.{key}", f"'{word}' is already a name of '{other}'")
+                    elif word not in things[key].aliases:
+                        added.append(word)
+                things[key] = attrs.evolve(things[key], aliases=(*things[key].aliases, *added))
+        return units, territories
 
     # units.toml ----------------------------------------------------------
     def units(self, options: dict) -> dict[str, UnitType]:

@@ -1,4 +1,5 @@
-"""What players write around their orders, found before the orders are parsed.
+"""What players write around their orders, found before the orders are parsed, and
+chatter (``is_chatter``: a line that holds nothing an order is made of).
 
 Orders arrive pasted from forum posts and mail bodies.  This module finds the text that is
 not orders (greetings, sign-offs, a ``-- `` signature, ``>`` quoted history) and the
@@ -42,7 +43,52 @@ _SIGNATURE = re.compile(r"--\s*")
 
 _LIST_PREFIX = re.compile(r"(\s*)(\d{1,3}[.)]|\(\d{1,3}\)|[-*•·])(?=\s)")
 _TRAILING_SEMICOLONS = re.compile(r";[;\s]*$")
+_MARKUP = re.compile(r"\*\*|__|`")        # Markdown bold and code marks of forum and chat posts
+# A remark in parentheses at the end of a line, without a number: "(blitz)", "(landing)".
+_TRAILING_REMARK = re.compile(r"(?<=\S)\s*\([^()0-9]*\)\s*$")
 _POWER_PREFIX = re.compile(r"(\s*)([^\W\d_][\w .'’-]{0,39}?)\s*:")
+
+
+# A number followed by one of these words is not a unit count ("24 IPC", "round 1 of 3"),
+# nor is a number after the words of _NUMBERED ("round 1", "turn 2").
+_NOT_COUNTED = frozenset({"ipc", "ipcs", "pu", "pus", "of", "am", "pm", "and", "or", "to",
+                          "round", "rounds", "turn", "turns", "percent", "left", "saved"})
+_NUMBERED = frozenset({"round", "turn", "r", "t", "no", "number", "game", "move", "phase",
+                       "total", "spent", "saved", "left", "bank", "banked", "income",
+                       "ipc", "ipcs"})
+_WORD = re.compile(r"[^\W_]+(?:[.'’][^\W_]+)*")
+MAX_NAME_WORDS = 4        # the longest unit or place name ("Union of South Africa")
+
+
+def is_chatter(code: str, known) -> bool:
+    """Whether a line that is not an order holds nothing an order is made of: no unit
+    count (a number followed by a word: "3 inf", "2x"), no unit name and no place name
+    (a power's name is not a place here: "Germany R1" is a title).  ``known(kind, text)``
+    says whether ``text`` names a "unit", "space" or "power".  A word of one or two
+    letters counts only in capitals ("WR", "DD"; "me", "we" are English), a place of
+    three letters too ("Kar" is written with a count or a verb anyway)."""
+    words = _WORD.findall(code)
+    folded = [w.casefold() for w in words]
+    for i, word in enumerate(folded):
+        if re.fullmatch(r"[0-9]+[x×]", word):
+            return False
+        if word.isdigit() and i + 1 < len(words) and folded[i + 1] not in _NOT_COUNTED \
+                and not folded[i + 1][0].isdigit() \
+                and (i == 0 or folded[i - 1] not in _NUMBERED):
+            return False
+    for size in range(MAX_NAME_WORDS, 0, -1):
+        for i in range(len(words) - size + 1):
+            text = " ".join(words[i:i + size])
+            short = size == 1 and not text.isupper() and not any(c.isdigit() for c in text)
+            if short and len(text) <= 2:
+                continue
+            if known("unit", text):
+                return False
+            if short and len(text) <= 3:
+                continue
+            if known("space", text) and not known("power", text):
+                return False
+    return True
 
 
 def _short(line: str) -> bool:
@@ -121,13 +167,18 @@ def _blank(text: str, start: int, stop: int) -> str:
 
 
 def strip_decorations(code: str) -> str:
-    """``code`` (one line, comment removed) with a list prefix (``1.``, ``2)``, ``-``,
-    ``*``) and trailing ``;`` blanked out."""
+    """``code`` (one line, comment removed) with Markdown marks (``**CM:**``, `` `...` ``),
+    a list prefix (``1.``, ``2)``, ``-``, ``*``), trailing ``;`` and a remark in
+    parentheses at the end (``(blitz)``) blanked out."""
+    code = _MARKUP.sub(lambda m: " " * len(m.group()), code)
     match = _LIST_PREFIX.match(code)
     if match and code[match.end():].strip():
         code = _blank(code, match.start(2), match.end(2))
     match = _TRAILING_SEMICOLONS.search(code)
     if match:
+        code = _blank(code, match.start(), match.end())
+    match = _TRAILING_REMARK.search(code)
+    if match and not re.search(r"\(\s*(empty|none|nothing)\s*\)\s*$", code, re.IGNORECASE):
         code = _blank(code, match.start(), match.end())
     return code
 

@@ -3,7 +3,7 @@
 Matching ignores case, collapses whitespace, treats ``-`` and ``_`` as spaces and drops
 ``.``, ``'`` and ``"``.  Units also match with a plural ending removed ("tanks", "subs",
 "infantries").  Sea zones match in every usual spelling ("SZ 5", "sz5", "5 Sea Zone",
-"Sea Zone 5", "zone 5") as long as the map has that zone under any of those spellings.
+"Sea Zone 5", "zone 5", "z5") as long as the map has that zone under any of those spellings.
 There is no prefix matching: an unknown name gets a "did you mean" suggestion instead, and the
 suggestion understands abbreviations and initials ("WRus" suggests West Russia, never
 Western United States).
@@ -24,7 +24,9 @@ from ..model.game import Game
 #: The word used for each kind of name in messages.
 KIND_WORDS = {"unit": "unit type", "space": "territory or sea zone", "power": "power"}
 
-_SEA_ZONE_PREFIX = re.compile(r"^(?:sea ?zone|sz|s z|zone)\s*0*(\d+)$")
+_SEA_ZONE_PREFIX = re.compile(r"^(?:sea ?zone|sz|s z|zone|z)\s*0*(\d+)$")
+# "W.Russia", "E.Europe": a dot before a word is a space ("Karelia S.S.R." keeps its dots).
+_DOT_BEFORE_WORD = re.compile(r"\.(?=[^\W\d_]{2})")
 _SEA_ZONE_SUFFIX = re.compile(r"^0*(\d+)\s*(?:sea ?zone|sz|s z)$")
 
 
@@ -32,6 +34,7 @@ def normalize(text: str) -> str:
     """The form names are compared in: lower case, one space between words, ``-``/``_`` as
     spaces, no dots or quotes, and every sea zone spelling turned into ``sea zone N``."""
     text = text.casefold().replace("→", " ")
+    text = _DOT_BEFORE_WORD.sub(" ", text)
     text = re.sub(r"[.'\"`’]", "", text)
     text = re.sub(r"[\s_\-]+", " ", text).strip()
     match = _SEA_ZONE_PREFIX.match(text) or _SEA_ZONE_SUFFIX.match(text)

@@ -86,11 +86,34 @@ def losses_text(loss_order: tuple[str, ...], names) -> str:
 
 # ---- buy, repair, place ----------------------------------------------------------------------
 
+MONEY_WORDS = frozenset({"ipc", "ipcs", "pu", "pus"})     # grammar/core.lark MONEY
+
+
+def is_cost(line, path: Tree) -> bool:
+    """Whether what follows a '-' is a cost note ("24", "24 IPC"), not a place."""
+    if len(path.children) != 1:
+        return False
+    tokens = path.children[0].children
+    return tokens[0].type == "INT" and all(t.value.casefold() in MONEY_WORDS for t in tokens[1:])
+
+
 def build_buy(b, line, tree: Tree) -> None:
-    groups = tree.children[-1]
+    groups = next(c for c in tree.children if isinstance(c, Tree) and c.data == "groups")
+    path = next((c for c in tree.children if isinstance(c, Tree) and c.data == "path"), None)
+    if path is not None and not is_cost(line, path):
+        b.error(line, path.meta.column, "a purchase goes nowhere: 'buy' takes units only "
+                                        f"(example: '{KINDS['buy'].example}')")
+        return
+    buy_groups(b, line, groups)
+
+
+def buy_groups(b, line, groups: Tree) -> None:
+    """A purchase of ``groups`` (a cost note after them is the player's own arithmetic)."""
     units = [b.unit_only(line, g, what="buy") for g in groups.children]
     if None not in units:
-        b.add(Buy(tuple(units), line.number))
+        bought = tuple(u for u in units if u.count)          # "0 tank" buys nothing
+        if bought:
+            b.add(Buy(bought, line.number))
 
 
 @kind("buy", ["BUY"], ["buy", "purchase"], "buy 3 inf, 1 tank", UNIT_LINE, PURCHASE)(build_buy)
@@ -112,9 +135,15 @@ def write_repair(order: Repair, names) -> str:
 
 
 def build_place(b, line, tree: Tree) -> None:
-    units, place = b.units_and_place(line, tree.children[-1], "place")
-    if units is not None and place is not None:
-        b.add(Place(units, place, line.number))
+    place_groups(b, line, tree.children[-1])
+
+
+def place_groups(b, line, groups: Tree) -> None:
+    """Placements of ``groups``, each followed by its space ("2 inf Germany, 1 tank
+    Italy"), or all in the space after the last."""
+    for units, place in b.segments(line, groups, "place") or ():
+        if units:
+            b.add(Place(units, place, line.number))
 
 
 @kind("place", ["PLACE"], ["place", "mobilize"], "place 3 inf Germany", UNIT_LINE, PLACE)(build_place)
@@ -127,27 +156,45 @@ def write_place(order: Place, names) -> str:
 def build_movement(verb: str):
     def build(b, line, tree: Tree) -> None:
         verb_token, groups, path_tree = tree.children
-        phase = b.section
-        if phase not in (Phase.COMBAT, Phase.NONCOMBAT):
-            where = (f"under '{phase.value}:'" if phase is not None
-                     else "before any 'combat:' or 'noncombat:' line")
-            b.error(line, verb_token.column,
-                    f"'{verb}' {where}: put moves under 'combat:' or 'noncombat:'")
-        units, origin = b.units_and_place(line, groups, verb)
-        rest = [b.resolve(line, "space", name.children) for name in path_tree.children]
-        if verb in ("load", "unload") and len(rest) > 1:
-            b.error(line, path_tree.children[1].children[0].column,
-                    f"'{verb}' takes a single '->' (example: '{KINDS[verb].example}')")
-            return
-        if units is None or origin is None or None in rest or phase not in (Phase.COMBAT, Phase.NONCOMBAT):
-            return
-        if verb == "move":
-            b.add(Move(phase, units, (origin, *rest), line.number))
-        elif verb == "load":
-            b.add(Load(phase, units, origin, rest[0], line.number))
-        else:
-            b.add(Unload(phase, units, origin, rest[0], line.number))
+        movement(b, line, verb, verb_token.column, groups, path_tree, b.section)
     return build
+
+
+def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree | None,
+             phase: Phase | None, origin: str | None = None, target: str | None = None) -> None:
+    """Move, load or unload ``groups`` along ``path_tree`` in ``phase``.  Each group may
+    name its own start ("3 inf Karelia, 1 tank Caucasus -> West Russia": one move from
+    each); ``origin``: the start written before the units ("Karelia: 3 inf -> ...");
+    ``target`` instead of a path: the one space they move to ("Attack WR with ...")."""
+    if phase not in (Phase.COMBAT, Phase.NONCOMBAT):
+        where = (f"under '{phase.value}:'" if phase is not None
+                 else "before any 'combat:' or 'noncombat:' line")
+        b.error(line, column, f"'{verb}' {where}: put moves under 'combat:' or 'noncombat:'")
+    if origin is None:
+        segments = b.segments(line, groups, verb)
+    else:
+        units = [b.unit_only(line, g, what=verb) for g in groups.children]
+        segments = None if None in units else [(tuple(units), origin)]
+    rest = [target] if path_tree is None else \
+        [b.resolve(line, "space", name.children) for name in path_tree.children]
+    if verb in ("load", "unload") and len(rest) > 1:
+        b.error(line, path_tree.children[1].children[0].column,
+                f"'{verb}' takes a single '->' (example: '{KINDS[verb].example}')")
+        return
+    if segments is None or None in rest or phase not in (Phase.COMBAT, Phase.NONCOMBAT):
+        return
+    if origin is not None:
+        segments = [(tuple(u for u in units if u.count), start) for units, start in segments]
+    if not all(units for units, _start in segments):
+        b.error(line, column, f"this '{verb}' moves no units (every count is 0)")
+        return
+    for units, start in segments:
+        if verb == "move":
+            b.add(Move(phase, units, (start, *rest), line.number))
+        elif verb == "load":
+            b.add(Load(phase, units, start, rest[0], line.number))
+        else:
+            b.add(Unload(phase, units, start, rest[0], line.number))
 
 
 @kind("move", ["MOVE"], ["move"], "move 2 inf Karelia -> Archangel", UNIT_LINE, "phase")(build_movement("move"))
@@ -228,7 +275,7 @@ def build_battle(b, line, tree: Tree) -> None:
         return attrs.evolve(old, retreat=tuple(retreat) if retreat is not None else old.retreat,
                             loss_order=loss if loss is not None else old.loss_order,
                             subs=subs if subs is not None else old.subs)
-    b.merge("battle", space, update)
+    b.merge("battle", space, update, line.number)
 
 
 def condition_text(cond: RetreatCondition) -> str:
@@ -269,7 +316,7 @@ def write_battle(order: BattleDirective, names) -> str:
 
 
 def build_bomb(b, line, tree: Tree) -> None:
-    space = b.resolve(line, "space", tree.children[1].children)
+    space = b.resolve_place(line, tree.children[1].children)      # "SBR on UK with 1 bmr"
     groups = tree.children[-1]
     units = [b.unit_only(line, g, what="bomb") for g in groups.children]
     if space is not None and None not in units:
@@ -314,7 +361,7 @@ def build_defend(b, line, tree: Tree) -> None:
     for clause in tree.children[2:]:
         if clause.data == "losses":
             loss = losses(b, line, clause)
-        elif clause.data == "landing":
+        elif clause.data == "defend_landing":
             found = [b.resolve(line, "space", n.children) for n in clause.children[1:]]
             known = known and None not in found
             landing = tuple(found)
@@ -328,12 +375,12 @@ def build_defend(b, line, tree: Tree) -> None:
         return attrs.evolve(old, loss_order=loss if loss is not None else old.loss_order,
                             submerge=policy if policy is not None else old.submerge,
                             landing=landing if landing is not None else old.landing)
-    b.merge("defend", space, update)
+    b.merge("defend", space, update, line.number)
 
 
 @kind("defend", ["DEFEND"], ["defend"], "defend all: losses inf, tank; submerge losing",
       {"WORD", "INT", "_COLON", "_SEMICOLON", "_COMMA", "LOSSES", "SUBMERGE", "POLICY", "ALL",
-       "STAR", "LAND", "$END"}, STANDING)(build_defend)
+       "STAR", "LANDS", "$END"}, STANDING)(build_defend)
 def write_defend(order: DefenceOrder, names) -> str:
     clauses = []
     if order.loss_order:

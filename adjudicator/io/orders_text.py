@@ -56,6 +56,17 @@ class OrdersLimitError(OrdersSyntaxError):
         return self.args[0]
 
 
+def is_header_line(code: str) -> bool:
+    """Whether a line is written as a ``game:`` or ``turn:`` header (wherever it stands)."""
+    return _HEADER_RE.match(code) is not None
+
+
+def shown_line(raw: str) -> str:
+    """A line as it may be shown back to the player: tabs as spaces, and each character
+    that is not allowed in orders (a control or invisible layout character) as '?'."""
+    return _BAD_CHAR_RE.sub("?", raw.replace("\t", " "))
+
+
 def describe_char(ch: str) -> str:
     """``'a vertical tab (U+000B)'``: a character named for an error message."""
     name = _CHAR_NAMES.get(ch) or unicodedata.name(ch, "a control character")

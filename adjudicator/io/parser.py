@@ -12,7 +12,12 @@ one :class:`OrdersError`.
 Orders are read as players write them (``io.loose_text``): mail greetings, quotes and
 signatures are skipped with a note, list prefixes, trailing ``;`` and power prefixes
 (``Ger:``) are blanked out, and a ``-`` inside a word is an arrow when that is the only
-reading in which every name resolves ("Karelia-Archangel", but "Anglo-Egypt Sudan").
+reading in which every name resolves ("Karelia-Archangel", but "Anglo-Egypt Sudan").  Lines
+without a verb, with the place first or in prose are read by the grammar's shapes
+(``io.order_shapes``); a line that cannot be read and holds no unit count, unit name or
+place name is chatter (a note, never an error).  ``parse_orders_partial`` also tells how
+each line was read (``echo``: what ``pbem check`` shows) and what an unreadable line was
+meant to be (``failed``: so that nothing is blamed on its absence).
 
 Public API::
 
@@ -38,14 +43,19 @@ from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
 from ..model.orders import Order, OrderSet, Phase, UnitGroup
 from . import orders_text
-from .loose_text import OrdersNote, blank_prefix, mail_noise, power_prefix, strip_decorations
+from .loose_text import (
+    OrdersNote, blank_prefix, is_chatter, mail_noise, power_prefix, strip_decorations,
+)
 from .names import Names, UnknownName, names_of
 from .order_kinds import KINDS, section_of
+from .order_shapes import SHAPES, fill_place_all
 from .paths import GRAMMAR_DIR
 
 CORE_GRAMMAR = GRAMMAR_DIR / "core.lark"
 KIND_GRAMMARS = GRAMMAR_DIR / "kinds"
 MAX_COUNT = 10_000          # largest unit count or number an order may carry
+NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve")          # grammar/core.lark NUMBER_WORD
 MAX_HYPHEN_READINGS = 64    # readings of '-' inside words tried per line (2 ** 6)
 
 
@@ -76,6 +86,8 @@ def grammar_text(kinds: tuple[str, ...]) -> str:
     """The whole grammar for an edition accepting ``kinds``."""
     parts = [CORE_GRAMMAR.read_text(encoding="utf-8"),
              "?statement: power_header\n          | section\n          | pass_turn\n"
+             "          | bare\n          | located\n          | attack\n          | place_all\n"
+             "          | landing\n"
              + "".join(f"          | {k}\n" for k in kinds)]
     for k in kinds:
         fragment = KINDS[k].grammar if k in KINDS and KINDS[k].grammar else \
@@ -267,6 +279,10 @@ class _Line:
         return self.raw.replace("\t", " ")
 
 
+# "Buy: 5 arm, 5 inf" and "Place: CV in z5" are orders that also head the lines after them.
+_HEADING = re.compile(r"\s*[^\W\d_]+\s*:")
+_HEADING_KINDS = {"buy": Phase.PURCHASE, "place": Phase.PLACE}
+
 _SECTIONS = {
     "combat_section": Phase.COMBAT,
     "noncombat_section": Phase.NONCOMBAT,
@@ -294,6 +310,11 @@ class _Builder:
         self.orders_written = 0                 # statements that are orders (not headers)
         self.pass_line: _Line | None = None
         self.wrong_power: OrdersSyntaxError | None = None
+        self.said_none = False                     # a section says it is empty
+        self.place_all: list[_Line] = []           # "place all in Russia" lines
+        self.notes: list[OrdersNote] = []          # lines ignored on purpose (chatter)
+        self.echo: dict[int, tuple[str, ...]] = {}  # line -> how it was read (besides orders)
+        self.failed: dict[int, str] = {}           # line not read -> the kind it was meant as
 
     def fork(self) -> "_Builder":
         """A copy to try one reading of a line on; :meth:`adopt` keeps it."""
@@ -301,7 +322,14 @@ class _Builder:
         trial.errors = []
         trial.items = list(self.items)
         trial.merged = dict(self.merged)
+        trial.place_all = list(self.place_all)
+        trial.echo = dict(self.echo)
+        trial.failed = dict(self.failed)
         return trial
+
+    def say(self, number: int, reading: str) -> None:
+        """Record how line ``number`` was read, when that is not an order of its own."""
+        self.echo[number] = (*self.echo.get(number, ()), reading)
 
     def adopt(self, trial: "_Builder") -> None:
         errors = self.errors + trial.errors
@@ -320,6 +348,14 @@ class _Builder:
         except UnknownName as exc:
             self.name_error(line, tokens[0].column, exc)
             return None
+
+    def resolve_place(self, line: _Line, tokens: list[Token]) -> str | None:
+        """The space ``tokens`` name, allowing a word before it ("in Russia", "on UK",
+        "at z5"); an error if there is none."""
+        if len(tokens) > 1 and tokens[0].value.casefold() in _LEADING_WORDS \
+                and self.names.find("space", line.text(tokens)) is None:
+            tokens = tokens[1:]
+        return self.resolve(line, "space", tokens)
 
     def name_error(self, line: _Line, column: int, exc: UnknownName) -> None:
         self.error(line, column, exc.message, exc.suggestion)
@@ -342,15 +378,16 @@ class _Builder:
     def add(self, order: Order) -> None:
         self.items.append(order)
 
-    def merge(self, kind: str, key, update) -> None:
-        """A later line about the same battle or standing order changes the earlier one
-        (``update(old or None) -> new``), keeping its place."""
+    def merge(self, kind: str, key, update, number: int = 0) -> None:
+        """A later line (``number``) about the same battle or standing order changes the
+        earlier one (``update(old or None) -> new``), keeping its place."""
         index = self.merged.get((kind, key))
         if index is None:
             self.merged[(kind, key)] = len(self.items)
             self.items.append(update(None))
         else:
             self.items[index] = update(self.items[index])
+            self.say(number, f"(joins the {kind} order of line {self.items[index].line})")
 
     # ---- statements ------------------------------------------------------------------------
 
@@ -358,7 +395,12 @@ class _Builder:
         stmt = tree.children[0]
         if stmt.data in KINDS:
             self.orders_written += 1
+            if stmt.data in _HEADING_KINDS and _HEADING.match(line.code):
+                self.section = _HEADING_KINDS[stmt.data]    # "Buy: 5 arm" heads what follows
             KINDS[stmt.data].build(self, line, stmt)
+        elif stmt.data in SHAPES:
+            self.orders_written += 1
+            SHAPES[stmt.data](self, line, stmt)
         else:
             getattr(self, "do_" + stmt.data)(line, stmt)
 
@@ -368,6 +410,7 @@ class _Builder:
         if key is None:
             return
         self.claim_power(line, name.children[0].column, key, "the header")
+        self.say(line.number, f"power: {self.names.power_name(key)}")
 
     def claim_power(self, line: _Line, column: int, key: str, what: str) -> None:
         """A header or a line prefix says the orders are ``key``'s.  The first power named
@@ -391,28 +434,42 @@ class _Builder:
 
     def do_pass_turn(self, line: _Line, tree: Tree) -> None:
         self.pass_line = self.pass_line or line
+        self.say(line.number, "pass")
 
     def _section(self, line: _Line, tree: Tree) -> None:
         self.section = _SECTIONS[tree.data]
+        if any(t.type == "EMPTY" for t in _tokens(tree)):
+            self.said_none = True               # "Combat move: none": said, not forgotten
+        self.say(line.number, f"{self.section.value}:")
 
     do_combat_section = do_noncombat_section = _section
     do_purchase_section = do_place_section = _section
 
     # ---- unit groups -----------------------------------------------------------------------
 
-    def count(self, line: _Line, tree: Tree) -> int | None:
+    def count(self, line: _Line, tree: Tree | None, minimum: int = 1) -> int | None:
+        """A group's count; no count written is one unit; ``minimum`` 0 lets a list say
+        "0 tank" (purchases and placements)."""
+        if tree is None:
+            return 1
         token = tree.children[0]
         if token.type == "A":
             return 1
+        if token.type == "NUMBER_WORD":
+            return NUMBER_WORDS.index(token.value.casefold()) + 1
         if token.type == "PRECOUNT":                            # "2x": the digits
             digits = re.search(r"[0-9]+", token.value)
             token = Token("INT", digits.group(), token.start_pos + digits.start(), token.line,
                           token.column + digits.start())
-        return self.number(line, token, what="a unit count")
+        return self.number(line, token, minimum=minimum, what="a unit count")
 
     def cargo(self, line: _Line, tree: Tree) -> tuple[UnitGroup, ...] | None:
         if not tree.children or isinstance(tree.children[0], Token):   # () or (empty)
             return ()
+        if tree.children[0].data == "cost":
+            self.error(line, tree.meta.column, "a cost note ('(24 IPC)') belongs to a purchase "
+                                               "line, not a cargo list")
+            return None
         groups = tree.children[0].children
         units = [self.unit_only(line, g, what="cargo") for g in groups]
         return None if None in units else tuple(units)
@@ -421,8 +478,10 @@ class _Builder:
         """A group that must not be followed by a space (buy lines, cargo lists, groups
         before a ',')."""
         count_tree, name, cargo_tree, place = _group_parts(group)
-        count = self.count(line, count_tree)
+        count = self.count(line, count_tree, minimum=0 if what in _ZERO_ALLOWED else 1)
         cargo = None
+        if cargo_tree is not None and what == "buy" and _is_cost(cargo_tree):
+            cargo_tree = None                          # "buy 5 inf (15)": a cost note
         if cargo_tree is not None or group.data == "group_postcount":
             if cargo_tree is not None:
                 if what in _NO_CARGO:
@@ -458,7 +517,7 @@ class _Builder:
         *firsts, last = groups.children
         units = [self.unit_only(line, g, what=verb) for g in firsts]
         count_tree, name, cargo_tree, place_tree = _group_parts(last)
-        count = self.count(line, count_tree)
+        count = self.count(line, count_tree, minimum=0 if verb in _ZERO_ALLOWED else 1)
         cargo = None
         place = None
         if cargo_tree is not None or last.data == "group_postcount":   # the space is apart
@@ -493,6 +552,77 @@ class _Builder:
         if None in units:
             return None, place
         return tuple(units), place
+
+    def segments(self, line: _Line, groups: Tree, verb: str
+                 ) -> list[tuple[tuple[UnitGroup, ...], str]] | None:
+        """Unit groups each followed by its own space: "3 inf Karelia, 1 tank Caucasus" is
+        [((3 inf,), Karelia), ((1 tank,), Caucasus)]; groups without a space share the next
+        one's ("3 inf, 1 art Karelia, 2 inf Archangel").  None if anything was wrong (the
+        errors are recorded).  Groups of 0 units ("0 tank") are left out."""
+        children = groups.children
+        if self.leading_place(line, children[0]) is not None:
+            return self.place_first_segments(line, children, verb)
+        cuts = [i for i, g in enumerate(children[:-1]) if self.has_place(line, g)]
+        found: list[tuple[tuple[UnitGroup, ...], str]] = []
+        failed = False
+        start = 0
+        for end in cuts + [len(children) - 1]:
+            units, place = self.units_and_place(line, Tree("groups", children[start:end + 1]), verb)
+            if units is None or place is None:
+                failed = True
+            else:
+                found.append((tuple(u for u in units if u.count), place))
+            start = end + 1
+        return None if failed else found
+
+    def leading_place(self, line: _Line, group: Tree
+                      ) -> tuple[str, tuple[UnitGroup, ...]] | None:
+        """A group written place first, without a colon: "Karelia 3 inf" (a table's
+        columns) is (Karelia, (3 inf,)), "Karelia (3 inf, 1 tank)" (Karelia, (3 inf, 1
+        tank)); None if it does not read so."""
+        _count, name, cargo, place = _group_parts(group)
+        if group.data != "group_nocount":
+            return None
+        tokens = name.children
+        if cargo is not None:
+            space = self.names.find("space", line.text(tokens))
+            if space is None or place is not None or self.names.find("unit", line.text(tokens)):
+                return None
+            units = self.cargo(line, cargo)
+            return (space, units) if units else None
+        for k in range(1, len(tokens) - 1):
+            if tokens[k].type != "INT":
+                continue
+            space = self.names.find("space", line.text(tokens[:k]))
+            unit = self.names.find("unit", line.text(tokens[k + 1:]))
+            if space is not None and unit is not None:
+                count = self.number(line, tokens[k], minimum=0, what="a unit count")
+                return (space, (UnitGroup(count, unit),)) if count is not None else None
+        return None
+
+    def place_first_segments(self, line: _Line, children: list[Tree], verb: str
+                             ) -> list[tuple[tuple[UnitGroup, ...], str]] | None:
+        """Groups written place first: "Russia 1 tank, 1 ftr" (both from Russia),
+        "Karelia 3 inf, Archangel 3 inf", "Kar (3 inf), Arch (3 inf, 1 tank)"."""
+        found: list[tuple[list[UnitGroup | None], str]] = []
+        for group in children:
+            lead = self.leading_place(line, group)
+            if lead is not None:
+                found.append((list(lead[1]), lead[0]))
+            else:
+                found[-1][0].append(self.unit_only(line, group, what=verb))
+        if any(None in units for units, _space in found):
+            return None
+        return [(tuple(u for u in units if u.count), space) for units, space in found]
+
+    def has_place(self, line: _Line, group: Tree) -> bool:
+        """Whether a group names its own space after the unit ("3 inf Karelia")."""
+        _count, name, cargo, place = _group_parts(group)
+        if cargo is not None or group.data == "group_postcount":
+            return place is not None
+        tokens = name.children
+        return (self.names.find("unit", line.text(tokens)) is None and len(tokens) > 1
+                and self.split(line, tokens, report=False) is not None)
 
     def missing_place(self, line: _Line, after: Tree, verb: str) -> None:
         column = after.meta.end_column if not after.meta.empty else len(line.code.rstrip()) + 1
@@ -538,7 +668,15 @@ class _Builder:
                         items=tuple(self.items), source=text)
 
 
-_PLACE_WORDS = frozenset({"from", "in", "at"})
+_PLACE_WORDS = frozenset({"from", "in", "at", "@"})
+_LEADING_WORDS = _PLACE_WORDS | {"on", "of", "to"}      # "Attack on WR", "SBR on UK"
+# "buy 2 inf, 0 tank", "3 inf + 0 tank": a list may hold a zero (a group of nothing)
+_ZERO_ALLOWED = ("buy", "place", "move", "load", "unload")
+
+
+def _is_cost(cargo: Tree) -> bool:
+    return bool(cargo.children) and isinstance(cargo.children[0], Tree) \
+        and cargo.children[0].data == "cost"
 
 
 def _unit_times(token: Token) -> tuple[Tree, Tree]:
@@ -562,13 +700,16 @@ def _no_place(what: str) -> str:
     return "a unit list names no territory" if what == "units" else f"a {what} line names no territory"
 
 
-def _group_parts(group: Tree) -> tuple[Tree, Tree, Tree | None, Tree | None]:
-    """(count, unit name, cargo, start space) of a group in either form: "2 inf ...",
-    "2 trn (1 inf) SZ 5" or "inf x2 Karelia".  In the first form without cargo the unit
+def _group_parts(group: Tree) -> tuple[Tree | None, Tree, Tree | None, Tree | None]:
+    """(count, unit name, cargo, start space) of a group in any form: "2 inf ...",
+    "2 trn (1 inf) SZ 5", "inf x2 Karelia" or "tank ..." (no count: None, one unit).  In the first form without cargo the unit
     name may run on into the start space (the caller splits it)."""
     if group.data == "group_postcount":
         token, *more = group.children
         name, count = _unit_times(token)
+    elif group.data == "group_nocount":                    # "tank", "CV in z5": one unit
+        name, *more = group.children
+        count = None
     else:
         count, name, *more = group.children
     cargo = next((m for m in more if m.data == "cargo"), None)
@@ -596,10 +737,16 @@ def parse_orders(text: str, game: Game, power: str | None = None, *,
 def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
                          names: Names | None = None,
                          notes: list[OrdersNote] | None = None,
+                         echo: dict[int, list[str]] | None = None,
+                         failed: dict[int, str] | None = None,
                          ) -> tuple[OrderSet, list[OrdersSyntaxError]]:
     """Like :func:`parse_orders`, but returns the orders from every line that parsed
     together with the errors of the lines that did not (for ``pbem check``, which then
-    checks the rules on the rest so that a player sees every problem at once)."""
+    checks the rules on the rest so that a player sees every problem at once).  ``echo``,
+    if given, receives how each line was read: line number -> the canonical text of what
+    it says (its orders, a section or power header, "ignored: chatter", ...); ``failed``
+    the kind of order each line that could not be read was meant to be ("buy", "move",
+    ... or "" when that cannot be told), so that nothing is blamed on its absence."""
     names = names or names_of(game)
     if power is not None:
         power = names.resolve_power(power)
@@ -626,9 +773,36 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if builder.wrong_power is not None:      # one clear error; nothing checked as that power
         return OrderSet(power=power if power is not None else builder.header, source=text), \
             [builder.wrong_power]
+    fill_place_all(builder)
     _check_empty_or_pass(builder, lines)
+    if notes is not None:
+        notes.extend(builder.notes)
+        notes.sort(key=lambda n: n.line)
+    if echo is not None:
+        echo.update(_echo(builder, skipped, found_notes))
+    if failed is not None:
+        failed.update(builder.failed)
     errors = sorted(builder.errors, key=lambda e: (e.line, e.column))
     return builder.order_set(text), errors
+
+
+_MAIL_NOTE_KINDS = {"greeting": "greeting", "closing": "closing", "quoted": "quoted text",
+                    "the": "signature"}
+
+
+def _echo(builder: _Builder, skipped: set[int], mail_notes: list[OrdersNote]
+          ) -> dict[int, list[str]]:
+    """Line number -> how that line was read (see ``parse_orders_partial``)."""
+    out: dict[int, list[str]] = {n: list(texts) for n, texts in builder.echo.items()}
+    for order in builder.items:       # a move says its phase: the section may have supplied it
+        phase = f"{order.phase.value}: " if order.kind in ("move", "load", "unload") else ""
+        out.setdefault(order.line, []).append(phase + _pretty(order, builder.names))
+    starts = sorted((n.line, n.message.split(" ", 1)[0]) for n in mail_notes)
+    for index in sorted(skipped):
+        kinds = [word for first, word in starts if first <= index + 1]
+        out.setdefault(index + 1, []).append(
+            "ignored: " + (_MAIL_NOTE_KINDS.get(kinds[-1], "mail") if kinds else "mail"))
+    return out
 
 
 MAX_UNITS_TEXT = 1000      # characters of a unit list given on its own (pbem odds)
@@ -672,7 +846,7 @@ def _check_empty_or_pass(builder: _Builder, lines: list[str]) -> None:
         builder.error(line, len(line.code) - len(line.code.lstrip()) + 1,
                       "'pass' means a turn without orders, but this file has orders: "
                       "remove 'pass' or the orders")
-    elif builder.pass_line is None and not builder.orders_written:
+    elif builder.pass_line is None and not builder.orders_written and not builder.said_none:
         what = "the file is empty" if not any(x.strip() for x in lines) else "no orders found"
         builder.errors.append(OrdersSyntaxError(
             f"{what}: write 'pass' for a turn without orders", 1, 1))
@@ -689,6 +863,39 @@ class _LineReader:
         self.builder = builder
 
     def read(self, line: _Line) -> None:
+        """Read one line; a line that cannot be read and holds nothing an order is made of
+        is chatter ("Here are my orders:", "Germany R1", "End turn."): a note."""
+        outer = self.builder
+        trial = self.builder = outer.fork()
+        try:
+            self.read_line(line)
+        finally:
+            self.builder = outer
+        if trial.errors and trial.wrong_power is None and _line_verb(line.code, self.kinds) is None \
+                and not orders_text.is_header_line(line.code) and is_chatter(line.code, lambda kind, text: outer.names.find(kind, text) is not None):
+            outer.notes.append(OrdersNote(line.number, f"ignored: chatter '{line.code.strip()}'"))
+            outer.say(line.number, "ignored: chatter")
+            return
+        if trial.errors:
+            trial.failed[line.number] = self.meant_kind(line.code, trial.section)
+        outer.adopt(trial)
+
+    def meant_kind(self, code: str, section: Phase | None) -> str:
+        """The kind of order a line that could not be read was meant to be: its verb's, or
+        its section's for a line without one ("" when neither tells)."""
+        verb = _line_verb(code, self.kinds)
+        prefix = power_prefix(code)
+        if verb not in KINDS and prefix is not None:           # "Ger: buy ...", "CM: move ..."
+            verb = _line_verb(code[prefix.rest:], self.kinds)
+        if verb in KINDS:
+            return verb
+        misspelt = self.misspelt_verb(code)                   # "plase 2 inf Russia"
+        if misspelt is not None:
+            return next((k for k in self.kinds if misspelt in KINDS[k].words), "")
+        return {Phase.PURCHASE: "buy", Phase.PLACE: "place", Phase.COMBAT: "move",
+                Phase.NONCOMBAT: "move"}.get(section, "")
+
+    def read_line(self, line: _Line) -> None:
         line = self.take_prefix(line)
         if line is None:
             return
@@ -705,6 +912,11 @@ class _LineReader:
     def parse_into(self, builder: _Builder, line: _Line) -> bool:
         """Parse ``line`` and build it into ``builder``; False if it did not parse."""
         code = line.code
+        verb = self.misspelt_verb(code)
+        if verb is not None:
+            builder.error(line, len(code) - len(code.lstrip()) + 1,
+                          f"'{_first_word(code)}' is not an order: {_line_start(self.kinds)}", verb)
+            return False
         try:
             tree = self.parser.parse(code)
         except UnexpectedInput as err:
@@ -719,6 +931,22 @@ class _LineReader:
         builder.statement(line, tree)
         return True
 
+    def misspelt_verb(self, code: str) -> str | None:
+        """The verb a line's first word misspells ("mvoe"), if that word is no unit, place,
+        power, number or verb: a line may start with units ("3 inf Kar -> WR", "bmr ..."),
+        so only a word that fits nowhere else is taken for a verb."""
+        word = _first_word(code)
+        if word is None or not word[0].isalpha() or _line_verb(code, self.kinds) is not None:
+            return None
+        names = self.builder.names
+        if any(names.find(kind, word) is not None for kind in ("unit", "space", "power")):
+            return None
+        if word.casefold() in NUMBER_WORDS or word.casefold() in ("a", "an"):
+            return None
+        spellings = [w for k in self.kinds for w in KINDS[k].words] + ["combat", "noncombat"]
+        close = difflib.get_close_matches(word.casefold(), spellings, n=1, cutoff=0.7)
+        return close[0] if close else None
+
     # ---- "Ger: move ...", "Germany:" -------------------------------------------------------
 
     def take_prefix(self, line: _Line) -> _Line | None:
@@ -731,23 +959,45 @@ class _LineReader:
         rest = line.code[prefix.rest:]
         key = b.names.find("power", prefix.text)
         if key is None:
-            if rest.strip() and _line_verb(rest, self.kinds) in KINDS:
-                section = self.section_prefix(line, prefix)
+            if rest.strip():
+                section = self.section_prefix(line, prefix)      # "CM: 3 inf Kar -> WR"
                 if section is not None:
                     return section
+            if rest.strip() and _line_verb(rest, self.kinds) in KINDS:
                 suggestion = b.names.suggest("power", prefix.text)
                 if suggestion is not None:
                     b.error(line, prefix.column, f"unknown power '{prefix.text}' in front of "
                                                  "the order", suggestion)
                     return None
             return line
+        if rest.strip() and _line_verb(rest, self.kinds) is None \
+                and b.names.find("space", prefix.text) is not None and self.names_a_place(line, prefix):
+            return line             # "Russia: 2 inf" under place:, "Russia: 1 tank -> WR"
         b.claim_power(line, prefix.column, key, f"'{prefix.text}:'")
         if not rest.strip():
+            b.say(line.number, f"power: {b.names.power_name(key)}")
             return None
         return attrs.evolve(line, code=blank_prefix(line.code, prefix))
 
+    def names_a_place(self, line: _Line, prefix) -> bool:
+        """Whether a power's name in front of units without a verb is the territory of the
+        same name: when the line names no other place for them, under place: ("Germany: 4
+        arm, 2 art" places them there, "UK: 2 inf India" is the UK's placement in India) or
+        in a move ("Russia: 1 tank -> West Russia")."""
+        if self.builder.section not in (Phase.PLACE, Phase.COMBAT, Phase.NONCOMBAT):
+            return False
+        trial = self.builder.fork()
+        self.parse_into(trial, attrs.evolve(line, code=blank_prefix(line.code, prefix)))
+        return bool(trial.errors)
+
     def section_prefix(self, line: _Line, prefix) -> _Line | None:
-        """"CM: move ..." is a section line and an order on one line."""
+        """"CM: move ...", "CM: 3 inf Kar -> WR" are a section line and an order on one
+        line ("CM: none" is a section line alone: None)."""
+        try:
+            if self.parser.parse(line.code).children[0].data in _SECTIONS:
+                return None
+        except UnexpectedInput:
+            pass
         head = line.code[:prefix.rest]
         try:
             tree = self.parser.parse(head)

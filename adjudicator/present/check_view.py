@@ -70,10 +70,34 @@ def describe_battles(game: Game, battles, threshold: float = 0.5) -> list[str]:
     return lines
 
 
+NOT_READ = "not read: see the error below"
+MAX_WRITTEN_WIDTH = 44     # the "as written" column of the reading is cut to this width
+
+
+def reading_lines(reading) -> list[str]:
+    """How each line was read (``service.checking.LineReading``s), one row per line:
+    the line number, the line as written and its canonical reading (what is published and
+    what the dice are bound to); a line that could not be read points at its error."""
+    if not reading:
+        return []
+    shown = [(r.line, r.written.strip(), r.read or (NOT_READ,)) for r in reading]
+    width = min(MAX_WRITTEN_WIDTH, max(len(w) for _, w, _ in shown))
+    digits = len(str(shown[-1][0]))
+    rows = ["How each line was read:"]
+    for number, written, read in shown:
+        if len(written) > width:
+            written = written[:width - 3] + "..."
+        for i, text in enumerate(read):
+            left = f"{number:>{digits}}  {written:<{width}}" if i == 0 else " " * (digits + 2 + width)
+            rows.append(f"  {left}  -> {text}")
+    return rows
+
+
 def check_text(game: Game, state: GameState, result, source: str = "orders") -> str:
     """A check result (``service.checking.CheckResult``) as the text ``pbem check``
     prints, without colours."""
-    lines = [f"{source}: error: {e}" for e in result.syntax_errors]
+    lines = reading_lines(result.reading)
+    lines += [f"{source}: error: {e}" for e in result.syntax_errors]
     for p in result.problems:
         where = f"{source}:{p.line}: " if p.line else f"{source}: "
         lines.append(f"{where}{p.severity}: {problem_text(p, game)}")

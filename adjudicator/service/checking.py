@@ -14,6 +14,7 @@ from ..engine.combat import BattleSetup
 from ..engine import check, planned_battles
 from ..engine.combat.odds import BattleOdds, battle_odds
 from ..model.problems import Problem
+from ..io.orders_text import shown_line
 from ..io.parser import parse_orders_partial
 from ..model.errors import OrdersSyntaxError, PbemError
 from ..model.game import Game
@@ -33,12 +34,23 @@ class PlannedBattle:
 
 
 @attrs.frozen
+class LineReading:
+    """One line of the orders as written and how it was read: the canonical text of each
+    order it holds, a header, "ignored: chatter"...; nothing when it could not be read."""
+
+    line: int
+    written: str
+    read: tuple[str, ...]
+
+
+@attrs.frozen
 class CheckResult:
     power: str
     orders: OrderSet
     syntax_errors: tuple[OrdersSyntaxError, ...]
     problems: tuple[Problem, ...]
     battles: tuple[PlannedBattle, ...] = ()
+    reading: tuple[LineReading, ...] = ()
 
     @property
     def error_count(self) -> int:
@@ -54,18 +66,58 @@ def check_orders(game: Game, state: GameState, text: str, *, odds: bool = True,
     """Every problem with ``text`` as orders of the power to move in ``state``; with
     ``odds``, also the exact odds of the planned battles when there is no error.
     ``names``: an ``io.names.Names`` of ``game`` to reuse (building one takes a while)."""
+    echo: dict[int, list[str]] = {}
+    failed: dict[int, str] = {}
     try:
         orders, syntax_errors = parse_orders_partial(text, game, power=state.power, names=names,
-                                                     notes=notes)
+                                                     notes=notes, echo=echo, failed=failed)
     except OrdersSyntaxError as err:   # e.g. a power header naming another power
         return CheckResult(state.power, OrderSet(power=state.power), (err,), ())
-    problems = tuple(check(game, state, orders))
-    result = CheckResult(state.power, orders, tuple(syntax_errors), problems)
+    problems = tuple(without_follow_ons(check(game, state, orders), failed))
+    result = CheckResult(state.power, orders, tuple(syntax_errors), problems,
+                         reading=reading(text, echo))
     if odds and result.ok:
         battles = tuple(PlannedBattle(s, battle_odds(s, sides=game.ruleset.dice_sides))
                         for s in planned_battles(game, state, orders))
         result = attrs.evolve(result, battles=battles)
     return result
+
+
+def reading(text: str, echo: dict[int, list[str]]) -> tuple[LineReading, ...]:
+    """Each line that holds something (not blank, not only a comment), as written and as
+    read (``parse_orders_partial``'s ``echo``)."""
+    lines = text.lstrip("\ufeff").split("\n")
+    return tuple(LineReading(n, shown_line(raw.rstrip("\r")), tuple(echo.get(n, ())))
+                 for n, raw in enumerate(lines, start=1)
+                 if raw.split("#", 1)[0].strip() or echo.get(n))
+
+
+# Rules problems that a line which could not be read may cause on the lines that could:
+# they are not reported when such a line was meant as that kind of order (the player sees
+# the syntax error; "no infantry was bought" after an unreadable buy line would blame them
+# for the parser's refusal).
+FOLLOW_ONS: dict[str, frozenset[str]] = {
+    "buy": frozenset({"not_bought", "all_placed"}),
+    "place": frozenset({"units_not_placed", "all_placed"}),
+    "move": frozenset({"units_not_there", "no_cargo_to_unload", "cargo_not_unloaded",
+                       "no_transport_room", "directive_without_battle", "bombard_no_assault",
+                       "bombard_ships_missing", "raid_bombers_missing", "air_no_landing",
+                       "air_cannot_land_there", "carrier_duty_unmet"}),
+}
+FOLLOW_ONS["load"] = FOLLOW_ONS["unload"] = FOLLOW_ONS["move"]
+FOLLOW_ONS["bomb"] = frozenset({"raid_bombers_missing"})
+FOLLOW_ONS["bombard"] = frozenset({"bombard_ships_missing"})
+
+
+def without_follow_ons(problems, failed: dict[int, str]) -> list[Problem]:
+    """``problems`` less those that the unread lines in ``failed`` (line -> the kind of
+    order it was meant as, see ``parse_orders_partial``) may have caused: a missing buy or
+    placement anywhere, a missing move on the lines after it (or the turn as a whole)."""
+    def caused(p: Problem) -> bool:
+        return any(p.code in FOLLOW_ONS.get(kind, ()) and
+                   (kind in ("buy", "place") or not p.line or p.line > line)
+                   for line, kind in failed.items())
+    return [p for p in problems if not caused(p)]
 
 
 def first_error(result: CheckResult) -> str:

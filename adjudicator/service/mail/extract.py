@@ -5,7 +5,8 @@ Where the orders are, in order of preference:
 1. one text attachment (``.txt`` or ``text/plain``): taken as is, byte for byte;
 2. the body (the text/plain part, or the HTML part converted to text), cleaned of
    quoted reply history (``>`` lines, "On ... wrote:", Outlook's header block and
-   "Original Message" line), of the mail signature after ``-- `` and of a forward's
+   "Original Message" line; a reply written below a ``>`` quote is kept), of the mail
+   signature after ``-- `` and of a forward's
    header block; if it contains a header line (``power:``, ``game:``, ``turn:``) the
    orders start at the first one, so a greeting before them does no harm;
 3. the text of a mail forwarded as an attachment, cleaned the same way.
@@ -130,8 +131,12 @@ def clean_body(text: str) -> str:
         stripped = line.rstrip()
         if stripped in ("--", "-- ") or line == "-- ":
             break                                           # mail signature
-        if _ORIGINAL.match(line) or _WROTE.match(line) or \
-                (i + 1 < len(lines) and _WROTE.match(line + " " + lines[i + 1])):
+        wrote = 1 if _WROTE.match(line) else 2 if (
+            i + 1 < len(lines) and _WROTE.match(line + " " + lines[i + 1])) else 0
+        if wrote and _quoted_block_ends(lines, i + wrote) is not None:
+            i = _quoted_block_ends(lines, i + wrote)        # a bottom-posted reply: the
+            continue                                        # orders may follow the quote
+        if _ORIGINAL.match(line) or wrote:
             break                                           # quoted history follows
         if _UNDERSCORES.match(line) and _header_block_at(lines, i + 1):
             break                                           # Outlook separator + headers
@@ -156,6 +161,18 @@ def clean_body(text: str) -> str:
     while kept and not kept[0].strip():
         kept.pop(0)
     return "\n".join(kept) + "\n" if kept else ""
+
+
+def _quoted_block_ends(lines: list[str], i: int) -> int | None:
+    """If the lines from ``i`` are a ``>`` quoted block (after blank lines) with more text
+    after it, the index just after the block; else None (nothing but history follows)."""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines) or not lines[i].lstrip().startswith(">"):
+        return None
+    while i < len(lines) and (lines[i].lstrip().startswith(">") or not lines[i].strip()):
+        i += 1
+    return i if i < len(lines) else None
 
 
 def _header_block_at(lines: list[str], i: int) -> bool:
