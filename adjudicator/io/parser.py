@@ -917,16 +917,16 @@ class _LineReader:
             builder.error(line, len(code) - len(code.lstrip()) + 1,
                           f"'{_first_word(code)}' is not an order: {_line_start(self.kinds)}", verb)
             return False
+        if _foreign_kind(code, self.kinds) is not None:
+            # another edition's verb ("repair" in 1941): never read as units without a verb
+            builder.error(line, len(code) - len(code.lstrip()) + 1,
+                          f"'{_first_word(code)}' orders do not exist in "
+                          f"{self.game.ruleset.title or self.game.ruleset.game_id}")
+            return False
         try:
             tree = self.parser.parse(code)
         except UnexpectedInput as err:
-            foreign = _foreign_kind(code, self.kinds)
-            if foreign is not None:
-                builder.error(line, len(code) - len(code.lstrip()) + 1,
-                              f"'{_first_word(code)}' orders do not exist in "
-                              f"{self.game.ruleset.title or self.game.ruleset.game_id}")
-            else:
-                builder.errors.append(_syntax_error(err, line.number, line.raw, code, self.kinds))
+            builder.errors.append(_syntax_error(err, line.number, line.raw, code, self.kinds))
             return False
         builder.statement(line, tree)
         return True
