@@ -9,9 +9,10 @@ the last such unit is lost.  Listed in an edition's ``battle_stages`` as
 
 from __future__ import annotations
 
-from ..combat.model import ATT, Volley
+from ..combat.model import ATT
 from ..combat.stepbase import BattleStep, register_step
 from .base import Ability, register
+from .submarine import surprise_volleys
 
 
 @register
@@ -33,15 +34,4 @@ class AttackerFirstStrikeStep(BattleStep):
     def volleys(self, board, side_idx, side, summ, enemy):
         if side_idx != ATT or not board.is_sea or enemy.anti_sub:
             return []
-        out: dict[str, list] = {}
-        for s, n in zip(board.slots[side_idx], summ.present):
-            if not n or not s.can_fire or AttackerFirstStrike.name not in s.tags:
-                continue
-            cls = board.fire_class(s, summ.anti_sub)
-            if not enemy.tmask >> cls & 1:
-                continue
-            if s.key in out:
-                out[s.key][3] += n
-            else:
-                out[s.key] = [side_idx, "surprise", s.key, n, s.value, cls]
-        return [Volley(*v) for v in out.values()]
+        return surprise_volleys(board, side_idx, summ, enemy, AttackerFirstStrike.name)

@@ -43,18 +43,25 @@ class SurpriseStrikeStep(BattleStep):
     def volleys(self, board, side_idx, side, summ, enemy):
         if not board.is_sea or enemy.anti_sub:
             return []
-        out: dict[str, list] = {}
-        for s, n in zip(board.slots[side_idx], summ.present):
-            if not n or not s.can_fire or "surprise_strike" not in s.tags:
-                continue
-            cls = board.fire_class(s, summ.anti_sub)
-            if not enemy.tmask >> cls & 1:
-                continue
-            if s.key in out:
-                out[s.key][3] += n
-            else:
-                out[s.key] = [side_idx, "surprise", s.key, n, s.value, cls]
-        return [Volley(*v) for v in out.values()]
+        return surprise_volleys(board, side_idx, summ, enemy, "surprise_strike")
+
+
+def surprise_volleys(board, side_idx, summ, enemy, tag: str) -> list[Volley]:
+    """One "surprise" volley per unit kind of ``side_idx`` that carries ``tag``, can fire
+    and has a target among the enemy's classes (the surprise strike, and Europe's
+    attacker-only first strike)."""
+    out: dict[str, list] = {}
+    for s, n in zip(board.slots[side_idx], summ.present):
+        if not n or not s.can_fire or tag not in s.tags:
+            continue
+        cls = board.fire_class(s, summ.anti_sub)
+        if not enemy.tmask >> cls & 1:
+            continue
+        if s.key in out:
+            out[s.key][3] += n
+        else:
+            out[s.key] = [side_idx, "surprise", s.key, n, s.value, cls]
+    return [Volley(*v) for v in out.values()]
 
 
 def _defender_losing(board, state, sa, sd) -> bool:
