@@ -24,6 +24,7 @@ RUNS = [
     ("bench_mail.py", ["5"], "5 of 5 check requests answered"),
     ("bench_odds.py", ["--runs", "10", "--repeat", "1", "--max-size", "2"], "ms"),
     ("bench_parse.py", ["1"], "ms"),
+    ("bench_startup.py", ["--repeat", "1"], "x bare"),
     ("bench_svg.py", ["1", "aa1942"], "ms"),
     ("bench_tournament.py", ["20", "5"], "ms"),
     ("bench_turn.py", ["1"], "ms"),

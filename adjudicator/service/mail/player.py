@@ -18,6 +18,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -33,13 +34,15 @@ from ...io.turnfile import (
 from ...model.errors import PbemError
 from ...model.state import GameState
 from .. import gamedir
-from ..checking import CheckResult, check_orders
 from ..fork_evidence import FORKS_DIR
 from . import compose
 from .config import MailConfig
 from .extract import orders_headers
 from .message import parse_message
 from .players import players_of, powers_of_address
+
+if TYPE_CHECKING:   # the checker (and the engine) load only when orders are checked
+    from ..checking import CheckResult
 
 
 @attrs.frozen
@@ -101,6 +104,7 @@ def prepare_orders(game_dir, game, cfg: MailConfig, data: bytes) -> PreparedOrde
         data = text.encode("utf-8")
         signature = sshsig.sign(data, private, sshsig.NAMESPACE_ORDERS)
     check_state = state if power == state.power else attrs.evolve(state, power=power)
+    from ..checking import check_orders
     result = check_orders(game, check_state, text)
     return PreparedOrders(power, data, signature, result, check_state, state.turn_number,
                           power == state.power)

@@ -23,7 +23,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import attrs
-import networkx as nx
 
 from ...model.errors import PbemError
 
@@ -138,6 +137,7 @@ def swiss_round(tournament: str, round_no: int, players: Sequence[str],
     score_unit = rank_unit * n * n
     side_unit = score_unit * n * (span ** 2 + 1)
     base = side_unit * n
+    import networkx as nx       # loaded only to pair a Swiss round
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
     for i in range(n):
