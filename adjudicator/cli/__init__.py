@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     if is_quick(words):
         summary_parser().parse_args(argv)           # prints the help or version and exits
+    from ..io import codecache
+    codecache.install()                             # before any attrs class is defined
     from rich.markup import escape
 
     from ..model.errors import OrdersSyntaxError, PbemError

@@ -23,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from . import tomlcache
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
@@ -144,7 +145,7 @@ def _read_docs(directory: Path) -> dict[str, dict]:
     for name in DATA_FILES:
         path = directory / name
         try:
-            docs[name] = tomllib.loads(path.read_text(encoding="utf-8"))
+            docs[name] = tomlcache.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             problems.append(f"{name}: file missing")
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
