@@ -16,7 +16,9 @@ from ..engine.combat.odds import BattleOdds, battle_odds, monte_carlo
 from ..model.orders import OrderSet, SubmergePolicy
 from ..model.rules import Domain
 from ..model.state import GameState
-from ..present.check_view import OUTCOME_COLUMNS, OUTCOME_LEGEND, outcome_shares, percentages
+from ..present.check_view import (
+    OUTCOME_COLUMNS, OUTCOME_LEGEND, estimate_notes, outcome_shares, percentages,
+)
 from ..present.report import format_units
 
 
@@ -71,13 +73,22 @@ def exactness(odds: BattleOdds) -> str:
 
 
 def render_planned_battles(game, state: GameState, orders: OrderSet, console: Console,
-                           threshold: float = 0.5) -> list[tuple[BattleSetup, BattleOdds]]:
-    """Print a table with the exact odds of each battle the combat moves start, and a
+                           threshold: float = 0.5,
+                           exact: bool = False) -> list[tuple[BattleSetup, BattleOdds]]:
+    """Print a table with the odds of each battle the combat moves start (exact, or an
+    estimate where the exact odds would take over a second, unless ``exact``), and a
     warning for each attack whose chance of success is below ``threshold`` (0..1)."""
     from ..engine.turn import planned_battles
-    results = [(setup, odds_with_progress(setup, game.ruleset.dice_sides, f"Odds of {setup.space}"))
-               for setup in planned_battles(game, state, orders)]
+    from ..service.quick_odds import check_odds
+    from .progress import ProgressBar
+    results = []
+    for setup in planned_battles(game, state, orders):
+        with ProgressBar(f"Odds of {setup.space} (% of the probability settled)", 100) as bar:
+            results.append((setup, check_odds(setup, game.ruleset.dice_sides, exact=exact,
+                                              progress=lambda done: bar.update(int(100 * done)))))
     render_battle_table(game, results, console, threshold)
+    for line in estimate_notes(results):
+        console.print(line, highlight=False, soft_wrap=True)
     return results
 
 
