@@ -51,6 +51,7 @@ import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from adjudicator.engine.combat import BattleSetup, BattleUnit
 from adjudicator.engine.combat.odds import battle_odds
+from adjudicator.engine.combat import sweep   # numpy, loaded before the clock starts
 from adjudicator.service.games import load_game
 edition, sea, att, dfn, guns = json.loads(sys.argv[2])
 game = load_game(edition)
