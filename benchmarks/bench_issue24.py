@@ -59,7 +59,7 @@ defender = "russia" if "russia" in game.ruleset.powers else "ussr"
 def units(owner, mix, start):
     out = []
     for key, n in mix.items():
-        out += [BattleUnit(start + len(out), game.ruleset.units[key], owner) for _ in range(n)]
+        out += [BattleUnit(start + len(out) + i, game.ruleset.units[key], owner) for i in range(n)]
     return tuple(out)
 setup = BattleSetup("bench", "X", sea, "germany", units("germany", att, 1),
                     units(defender, dfn, 1000), stages=game.ruleset.plan.battle_stages,

@@ -130,6 +130,11 @@ def _check_domains(attackers, defenders, is_sea: bool) -> None:
         raise PbemError("--from-sea lists land units unloaded from transports")
 
 
+def _last_uid(units) -> int:
+    """The uid after which the next side's units are numbered (every unit its own uid)."""
+    return max((u.uid for u in units), default=0)
+
+
 def odds_setup(game, args, notes: list[str]) -> BattleSetup:
     """The battle ``pbem odds`` was asked about."""
     from .odds_input import battle_units, loss_order, retreat_conditions
@@ -137,17 +142,19 @@ def odds_setup(game, args, notes: list[str]) -> BattleSetup:
     attacker, defender = order[1], order[0]   # any two enemies: ownership does not change odds
     is_sea = bool(args.sea)
     space = next(t.key for t in game.map.territories.values() if t.is_sea == is_sea)
-    attackers = battle_units(game, args.attackers, "the attackers", attacker, 1, notes=notes)
+    attackers = battle_units(game, args.attackers, "the attackers", attacker, 0, notes=notes)
     if args.from_sea:
         if is_sea:
             raise PbemError("--from-sea is for the land part of an amphibious assault")
-        attackers += battle_units(game, args.from_sea, "--from-sea", attacker, 500, seaborne=True)
-    defenders = battle_units(game, args.defenders, "the defenders", defender, 1000,
-                             defending=True)
+        attackers += battle_units(game, args.from_sea, "--from-sea", attacker,
+                                  _last_uid(attackers), seaborne=True)
+    defenders = battle_units(game, args.defenders, "the defenders", defender,
+                             _last_uid(attackers), defending=True)
     # Units never on the battle board (an AA gun) fire from beside it: the defender's support.
     guns = tuple(u for u in defenders if u.type.has("noncombatant"))
     defenders = tuple(u for u in defenders if not u.type.has("noncombatant"))
-    ships = (battle_units(game, args.bombard, "--bombard", attacker, 2000)
+    ships = (battle_units(game, args.bombard, "--bombard", attacker,
+                          _last_uid((*attackers, *defenders, *guns)))
              if getattr(args, "bombard", None) else ())
     if ships and (is_sea or not args.from_sea):
         raise PbemError("--bombard is for an amphibious assault (give --from-sea too)")

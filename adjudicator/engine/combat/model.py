@@ -10,6 +10,7 @@ battle but are never on the board (an AA gun, a bombarding ship) are ``support``
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -51,7 +52,10 @@ class BattleSetup:
     part failed).  ``stages``: the edition's battle stages (``TurnPlan.battle_stages``).
     ``support``: per side, units that fire in a battle step without being on the board
     (AA guns, bombarding ships).  ``unit_types`` (type key -> UnitType) prices cargo for
-    the TUV figures.  ``low_luck``: the Low Luck dice mode (``combat.lowluck``)."""
+    the TUV figures.  ``low_luck``: the Low Luck dice mode (``combat.lowluck``).
+    The units on the board (attackers and defenders) have distinct uids: the results name
+    the dead and the survivors by uid, so a repeated one would count a single casualty as
+    the loss of every unit sharing it."""
 
     battle_id: str
     space: str
@@ -70,6 +74,12 @@ class BattleSetup:
     support: tuple[tuple[BattleUnit, ...], tuple[BattleUnit, ...]] = ((), ())
     unit_types: Mapping[str, UnitType] = attrs.field(factory=dict, eq=False, hash=False)
     low_luck: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        uids = [u.uid for u in (*self.attackers, *self.defenders)]
+        if len(set(uids)) != len(uids):
+            repeated = sorted(uid for uid, n in Counter(uids).items() if n > 1)
+            raise ValueError(f"battle {self.battle_id}: units share uids {repeated[:10]}")
 
 
 @attrs.frozen
