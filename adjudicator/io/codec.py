@@ -185,8 +185,48 @@ def group_units(units) -> list[dict]:
     return out
 
 
+_PLAIN_GROUP = frozenset({"type", "owner", "count"})
+_DAMAGED_GROUP = _PLAIN_GROUP | {"damage"}
+_SHARED_UNITS: dict[tuple[str, str, int], Unit] = {}   # (type, owner, damage) -> one frozen Unit
+_MAX_SHARED_UNITS = 4096
+
+
 def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
-    """The inverse of ``group_units``, checking the shape as it goes."""
+    """The inverse of ``group_units``, checking the shape as it goes.  Cargo-less groups
+    of the usual shape take a fast path that builds each distinct unit once (frozen, so
+    shared); anything else -- cargo, or a group that is wrong -- is read by
+    ``_ungroup_checked``, whose errors say where."""
+    if type(groups) is list:
+        out: list[Unit] = []
+        shared = _SHARED_UNITS
+        for group in groups:
+            if type(group) is not dict:
+                break
+            keys = group.keys()
+            if keys == _PLAIN_GROUP:
+                damage = 0
+            elif keys == _DAMAGED_GROUP:
+                damage = group["damage"]
+                if type(damage) is not int or not 0 <= damage <= 1_000:
+                    break
+            else:
+                break
+            utype, owner, count = group["type"], group["owner"], group["count"]
+            if type(utype) is not str or type(owner) is not str or type(count) is not int \
+                    or count < 1:
+                break
+            unit = shared.get((utype, owner, damage))
+            if unit is None:
+                if len(shared) >= _MAX_SHARED_UNITS:
+                    shared.clear()
+                unit = shared[utype, owner, damage] = Unit(utype, owner, (), damage)
+            out += [unit] * count
+        else:
+            return tuple(out)
+    return _ungroup_checked(groups, where)
+
+
+def _ungroup_checked(groups, where: str) -> tuple[Unit, ...]:
     if not isinstance(groups, list):
         raise DecodeError(f"{where}: expected a list of unit groups, found {_describe(groups)}")
     out: list[Unit] = []
@@ -205,7 +245,7 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
         if "cargo" in group:
             if "count" in group:
                 raise DecodeError(f"{here}: a unit with cargo is written alone, without 'count'")
-            cargo = ungroup_units(group["cargo"], f"{here}.cargo")
+            cargo = ungroup_units(group["cargo"], f"{here}.cargo")  # fast path if it can
             if not cargo:
                 raise DecodeError(f"{here}: 'cargo' must not be empty (omit it instead)")
             out.append(Unit(utype, owner, cargo, damage))

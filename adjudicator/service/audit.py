@@ -230,7 +230,7 @@ def _check_keeper_sig(report, directory, tpath: Path, data: bytes, gf: GameFile,
             _fail(report, directory, tpath, "keeper",
                   f"turn of {power} signed by {keys.fingerprint(claimed)}{who}, but it must be "
                   f"signed by {role} ({keys.fingerprint(key)})")
-    _check_sig(report, directory, tpath, data, key)
+    _check_sig(report, directory, tpath, data, key, sig)
 
 
 def _whose_key(gf: GameFile, key) -> str:
@@ -240,9 +240,12 @@ def _whose_key(gf: GameFile, key) -> str:
     return f" (the key of {', '.join(owners)})" if owners else " (a key the game does not list)"
 
 
-def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
+def _check_sig(report, directory, path: Path, data: bytes, gm_key, sig: bytes | None = None
+               ) -> None:
+    """``path``'s signature (``sig``: its bytes, if already read) is valid, by ``gm_key``."""
     spath = sig_path(path)
-    sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
+    if sig is None:
+        sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
     try:
         sshsig.verify(data, sig, gm_key, sshsig.NAMESPACE_TURN, strict=True)
     except sshsig.SignatureError as exc:
@@ -268,7 +271,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
     except sshsig.SignatureError as exc:
         _fail(report, directory, sig_path(gpath), "signature", f"{exc.check}: {exc}")
     report.gm_fingerprint = keys.fingerprint(gm_key)
-    _check_sig(report, directory, gpath, gdata, gm_key)
+    _check_sig(report, directory, gpath, gdata, gm_key, gsig)
     try:
         gf = decode_game_file(gdata, GAME_FILE)
     except PbemError as exc:
