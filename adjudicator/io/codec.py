@@ -461,10 +461,17 @@ def _write(value, out: list, newline: str) -> None:
         if not value:
             out.append("{}")
             return
+        inner = newline + "  "
+        if value.keys() == _PLAIN_GROUP:       # a unit group: most of a state, in one piece
+            count, owner, utype = value["count"], value["owner"], value["type"]
+            if type(count) is int and type(owner) is str and type(utype) is str:
+                out.append("{" + inner + '"count": ' + _int_repr(count) + "," + inner
+                           + '"owner": ' + _encode_str(owner) + "," + inner + '"type": '
+                           + _encode_str(utype) + newline + "}")
+                return
         for key in value:
             if type(key) is not str and not isinstance(key, str):
                 raise TypeError("canonical JSON keys must be strings")
-        inner = newline + "  "
         first = True
         for key, item in sorted(value.items()):
             out.append(("{" if first else ",") + inner + _encode_str(key) + ": ")
