@@ -52,7 +52,7 @@ def best_of(fn, repeat: int) -> tuple[float, object]:
 def _units(game, owner, mix, start):
     out = []
     for key, n in mix.items():
-        out += [BattleUnit(start + len(out), game.ruleset.units[key], owner) for _ in range(n)]
+        out += [BattleUnit(start + len(out) + i, game.ruleset.units[key], owner) for i in range(n)]
     return tuple(out)
 
 

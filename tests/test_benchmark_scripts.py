@@ -17,13 +17,16 @@ BENCHMARKS = paths.ROOT / "benchmarks"
 
 # script, smallest arguments, a phrase its report must contain
 RUNS = [
+    ("bench_audit.py", ["--turns", "3", "--short", "1", "--repeat", "1"], "replay ms/turn"),
     ("bench_editions.py", ["--repeat", "1"], "30v30 odds ms"),
     ("bench_issue11.py", ["--turns", "4", "--repeat", "1"], "pbem verify of 4 turns"),
+    ("bench_issue24.py", ["--repeat", "1", "--only", "30v30"], "30v30"),
     ("bench_keepers.py", ["1"], "dice keepers"),
     ("bench_limits.py", ["1"], "slowest accepted file"),
     ("bench_mail.py", ["5"], "5 of 5 check requests answered"),
     ("bench_odds.py", ["--runs", "10", "--repeat", "1", "--max-size", "2"], "ms"),
     ("bench_parse.py", ["1"], "ms"),
+    ("bench_startup.py", ["--repeat", "1"], "x bare"),
     ("bench_svg.py", ["1", "aa1942"], "ms"),
     ("bench_tournament.py", ["20", "5"], "ms"),
     ("bench_turn.py", ["1"], "ms"),

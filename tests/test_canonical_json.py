@@ -16,9 +16,13 @@ scalars = (st.none() | st.booleans() | st.integers(-10**20, 10**20)
            | st.floats(allow_nan=False, allow_infinity=False)
            | st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
            | st.sampled_from(["[\n1,\n2\n]", "\n  3", "[1, 2]", "é ☃ \u2028", "\\"]))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=5)
+# unit groups (written in one piece), and dicts with their keys but other values
+groups = st.fixed_dictionaries({"count": scalars | st.integers(1, 99), "owner": scalars,
+                                "type": scalars | st.sampled_from(["infantry", "tank"])})
+values = st.recursive(scalars | groups, lambda inner: st.lists(inner, max_size=5)
                       | st.lists(st.integers(-5, 10**6) | st.floats(-1e9, 1e9), max_size=6)
-                      | st.dictionaries(st.text(max_size=6), inner, max_size=5),
+                      | st.dictionaries(st.text(max_size=6), inner, max_size=5)
+                      | st.fixed_dictionaries({"count": inner, "owner": inner, "type": inner}),
                       max_leaves=40)
 
 
@@ -39,6 +43,9 @@ class _Level(enum.IntEnum):
 
 
 @pytest.mark.parametrize("value", [(1, 2), {"a": (3, "x"), "b": []}, [_Level.LOW, 2],
+                                   {"count": _Level.LOW, "owner": "a", "type": "b"},
+                                   {"count": True, "owner": "a", "type": "b"},
+                                   [{"count": 2, "owner": "é\n", "type": "☃"}],
                                    {"n": _Level.LOW}, [True, 1], [1.5, -0.0, 1e16], "☃\n",
                                    [[], {}, None]])
 def test_tuples_bools_and_int_subclasses_are_written_as_defined(value):

@@ -520,6 +520,18 @@ def test_odds_with_retreat_amphibious_and_loss_orders(capsys):
     assert "Attacker retreats" in out and "Monte Carlo" in out
 
 
+def test_odds_numbers_every_unit_apart_however_many(capsys):
+    # 600 attackers used to share uids with the units from the sea (numbered from 500):
+    # a sea-borne casualty then removed a survivor too.  Every unit has its own uid now.
+    code, out = pbem(capsys, "odds", "600 inf", "vs", "1 inf", "--from-sea", "2 inf",
+                     "--monte-carlo", "50", "--json")
+    assert code == 0, out
+    found = json.loads(out)
+    assert found["monte_carlo"]["captured"] == 1.0
+    assert {tuple(s["units"].items()) for s in found["monte_carlo"]["attacker_survivors"]} <= {
+        (("infantry", 602),), (("infantry", 601),)}
+
+
 def test_odds_low_luck_and_max_error(capsys):
     # Low Luck: 2 tanks (6 points) always hit once; 3 infantry (6 points) too, so after
     # round 1 it is 1 tank vs 2 infantry (tests/test_low_luck.py derives 10% / 5% / 85%).

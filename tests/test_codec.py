@@ -61,6 +61,30 @@ def test_grouping_round_trip(us):
     assert codec.ungroup_units(codec.group_units(us)) == us
 
 
+field_values = st.one_of(st.integers(-2, 1002), st.booleans(), st.none(), types, keys_,
+                         st.just([]), st.just({}))
+raw_groups = st.lists(st.one_of(
+    st.fixed_dictionaries({"type": types, "owner": keys_, "count": st.integers(1, 5)}),
+    st.fixed_dictionaries({"type": types, "owner": keys_, "count": st.integers(1, 5),
+                           "damage": st.integers(0, 3)}),
+    st.dictionaries(st.sampled_from(["type", "owner", "count", "damage", "cargo", "x"]),
+                    field_values, max_size=5),
+    field_values), max_size=6)
+
+
+@settings(max_examples=300)
+@given(st.one_of(raw_groups, field_values))
+def test_the_fast_ungrouping_reads_exactly_what_the_checked_one_does(groups):
+    # ungroup_units takes a fast path for plain groups; it must accept, build and refuse
+    # (with the same message) exactly what the field-by-field reader does.
+    def read(fn):
+        try:
+            return fn(groups, "units.x")
+        except DecodeError as exc:
+            return str(exc)
+    assert read(codec.ungroup_units) == read(codec._ungroup_checked)
+
+
 def test_grouped_layout():
     uk_inf = Unit("infantry", "uk")
     state = GameState(

@@ -5,11 +5,14 @@ parser's help, and it loads neither rich, attrs nor the engine."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import subprocess
 import sys
 
-from adjudicator.cli import build_parser
-from adjudicator.cli.quick_help import COMMAND_SUMMARIES, is_quick, summary_parser
+from adjudicator.cli import COMMANDS, build_parser
+from adjudicator.cli.quick_help import (
+    COMMAND_MODULES, COMMAND_SUMMARIES, command_of, is_quick, summary_parser, top_parser,
+)
 
 
 def commands(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
@@ -19,6 +22,27 @@ def commands(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
 
 def test_summaries_are_what_the_commands_register():
     assert list(COMMAND_SUMMARIES) == commands(build_parser())
+
+
+def test_each_command_is_registered_by_the_module_named_for_it():
+    registered = {}
+    for module in COMMANDS:
+        parser, sub = top_parser()
+        importlib.import_module(f"adjudicator.cli.{module}").register(sub)
+        registered.update({name: module for name in sub.choices})
+    assert registered == COMMAND_MODULES
+    for name in COMMAND_MODULES:      # the parser built for one command knows it
+        assert name in commands_of(build_parser(name))
+
+
+def test_command_of_finds_the_first_word():
+    assert command_of(["--no-color", "check", "x.txt"]) == "check"
+    assert command_of(["tournament", "status"]) == "tournament"
+    assert command_of(["nonsense", "status"]) is None and command_of(["--no-color"]) is None
+
+
+def commands_of(parser: argparse.ArgumentParser) -> set[str]:
+    return {name for name, _ in commands(parser)}
 
 
 def test_quick_help_is_the_full_help():

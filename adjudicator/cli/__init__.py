@@ -1,7 +1,9 @@
 """The ``pbem`` command line.  Every error a user can cause is printed as a message with a
 non-zero exit status, never as a traceback (the statuses: ``common.EXIT_*``, documented in
 docs/cli.md).  Each command lives in its own module with a ``register(subparsers)``
-function; ``COMMANDS`` lists them in help order."""
+function; ``COMMANDS`` lists them in help order.  ``pbem CMD`` builds only the parser of
+the module that registers CMD (``quick_help.COMMAND_MODULES``): the others' arguments,
+and the imports their registration needs, cost every command otherwise."""
 
 from __future__ import annotations
 
@@ -12,15 +14,20 @@ import os
 import sys
 
 from .logs import add_options as add_log_options, configure as configure_logs, log, shown_error
-from .quick_help import NO_COLOR_HELP, is_quick, summary_parser, top_parser
+from .quick_help import (
+    COMMAND_MODULES, NO_COLOR_HELP, command_of, is_quick, summary_parser, top_parser,
+)
 
 COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
             "player_command", "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
             "completion_command", "tournament_command")
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or with ``command`` only the commands of the module that registers
+    it (enough to parse a command line that names it)."""
     parser, sub = top_parser()
-    for name in COMMANDS:
+    modules = COMMANDS if command is None else (COMMAND_MODULES[command],)
+    for name in modules:
         importlib.import_module(f"{__name__}.{name}").register(sub)
     _everywhere(sub)
     return parser
@@ -45,12 +52,13 @@ def _json_error(args, kind: str, message: str, status: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if is_quick(sys.argv[1:] if argv is None else list(argv)):
+    words = sys.argv[1:] if argv is None else list(argv)
+    if is_quick(words):
         summary_parser().parse_args(argv)           # prints the help or version and exits
     from rich.markup import escape
 
     from .common import EXIT_INPUT, console, error_console
-    parser = build_parser()
+    parser = build_parser(command_of(words))
     args = parser.parse_args(argv)
     no_color = True if args.no_color else None      # None: rich reads NO_COLOR itself
     errors = error_console(no_color)

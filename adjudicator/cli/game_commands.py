@@ -211,10 +211,10 @@ def cmd_check(args, console: Console) -> int:
     errors += bool(header)
     if args.json:
         from ..engine.turn import planned_battles
-        from ..engine.combat.odds import battle_odds
+        from ..service.quick_odds import check_odds
         from .json_output import check_json, emit
         battles = [] if errors or args.no_odds else [
-            (s, battle_odds(s, sides=game.ruleset.dice_sides))
+            (s, check_odds(s, game.ruleset.dice_sides, exact=args.exact_odds))
             for s in planned_battles(game, state, orders)]
         emit(check_json(game, state, notes=notes, syntax_errors=syntax_errors,
                         problems=problems, header=header, battles=battles,
@@ -234,7 +234,8 @@ def cmd_check(args, console: Console) -> int:
         console.print(f"[red]{escape(source)}: error:[/] {escape(header)}", soft_wrap=True)
     if not errors and not args.no_odds:
         from .planning import render_planned_battles
-        render_planned_battles(game, state, orders, console, threshold=args.warn_below)
+        render_planned_battles(game, state, orders, console, threshold=args.warn_below,
+                               exact=args.exact_odds)
     if errors:
         note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
         console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")
@@ -407,6 +408,10 @@ def register(sub) -> None:
     orders_argument(p)
     game_option(p)
     p.add_argument("--no-odds", action="store_true", help="do not compute battle odds")
+    p.add_argument("--exact-odds", action="store_true",
+                   help="wait for the exact odds of every battle (default: a battle whose "
+                        "exact odds would take over a second is estimated by simulation, "
+                        "with its 95%% error bound)")
     p.add_argument("--warn-below", type=percentage, default=0.5, metavar="PERCENT",
                    help="warn about attacks whose chance of success is below PERCENT "
                         "(50 or 50%%; default 50)")

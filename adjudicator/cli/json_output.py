@@ -82,6 +82,7 @@ def odds_object(setup, odds, survivors: bool = True) -> dict:
     if odds.method == "monte_carlo":
         out["runs"] = odds.runs
         out["stderr"] = dict(odds.stderr)
+        out["error_bound"] = odds.error_bound
     if survivors:
         out["attacker_survivors"] = _survivors(odds.attacker_survivors)
         out["defender_survivors"] = _survivors(odds.defender_survivors)

@@ -157,7 +157,7 @@ def _status_line(game_dir, st) -> str:
 
 
 def cmd_status(args, console: Console) -> int:
-    from ..service.mail.player import game_status
+    from ..service.status import game_status
     st = game_status(args.game)
     game = game_of(args.game)
     since = _dt.datetime.fromtimestamp(st.since).strftime("%Y-%m-%d %H:%M")

@@ -16,7 +16,9 @@ from ..engine.combat.odds import BattleOdds, battle_odds, monte_carlo
 from ..model.orders import OrderSet, SubmergePolicy
 from ..model.rules import Domain
 from ..model.state import GameState
-from ..present.check_view import OUTCOME_COLUMNS, OUTCOME_LEGEND, outcome_shares, percentages
+from ..present.check_view import (
+    OUTCOME_COLUMNS, OUTCOME_LEGEND, estimate_notes, outcome_shares, percentages,
+)
 from ..present.report import format_units
 
 
@@ -71,13 +73,22 @@ def exactness(odds: BattleOdds) -> str:
 
 
 def render_planned_battles(game, state: GameState, orders: OrderSet, console: Console,
-                           threshold: float = 0.5) -> list[tuple[BattleSetup, BattleOdds]]:
-    """Print a table with the exact odds of each battle the combat moves start, and a
+                           threshold: float = 0.5,
+                           exact: bool = False) -> list[tuple[BattleSetup, BattleOdds]]:
+    """Print a table with the odds of each battle the combat moves start (exact, or an
+    estimate where the exact odds would take over a second, unless ``exact``), and a
     warning for each attack whose chance of success is below ``threshold`` (0..1)."""
     from ..engine.turn import planned_battles
-    results = [(setup, odds_with_progress(setup, game.ruleset.dice_sides, f"Odds of {setup.space}"))
-               for setup in planned_battles(game, state, orders)]
+    from ..service.quick_odds import check_odds
+    from .progress import ProgressBar
+    results = []
+    for setup in planned_battles(game, state, orders):
+        with ProgressBar(f"Odds of {setup.space} (% of the probability settled)", 100) as bar:
+            results.append((setup, check_odds(setup, game.ruleset.dice_sides, exact=exact,
+                                              progress=lambda done: bar.update(int(100 * done)))))
     render_battle_table(game, results, console, threshold)
+    for line in estimate_notes(results):
+        console.print(line, highlight=False, soft_wrap=True)
     return results
 
 
@@ -119,6 +130,11 @@ def _check_domains(attackers, defenders, is_sea: bool) -> None:
         raise PbemError("--from-sea lists land units unloaded from transports")
 
 
+def _last_uid(units) -> int:
+    """The uid after which the next side's units are numbered (every unit its own uid)."""
+    return max((u.uid for u in units), default=0)
+
+
 def odds_setup(game, args, notes: list[str]) -> BattleSetup:
     """The battle ``pbem odds`` was asked about."""
     from .odds_input import battle_units, loss_order, retreat_conditions
@@ -126,17 +142,19 @@ def odds_setup(game, args, notes: list[str]) -> BattleSetup:
     attacker, defender = order[1], order[0]   # any two enemies: ownership does not change odds
     is_sea = bool(args.sea)
     space = next(t.key for t in game.map.territories.values() if t.is_sea == is_sea)
-    attackers = battle_units(game, args.attackers, "the attackers", attacker, 1, notes=notes)
+    attackers = battle_units(game, args.attackers, "the attackers", attacker, 0, notes=notes)
     if args.from_sea:
         if is_sea:
             raise PbemError("--from-sea is for the land part of an amphibious assault")
-        attackers += battle_units(game, args.from_sea, "--from-sea", attacker, 500, seaborne=True)
-    defenders = battle_units(game, args.defenders, "the defenders", defender, 1000,
-                             defending=True)
+        attackers += battle_units(game, args.from_sea, "--from-sea", attacker,
+                                  _last_uid(attackers), seaborne=True)
+    defenders = battle_units(game, args.defenders, "the defenders", defender,
+                             _last_uid(attackers), defending=True)
     # Units never on the battle board (an AA gun) fire from beside it: the defender's support.
     guns = tuple(u for u in defenders if u.type.has("noncombatant"))
     defenders = tuple(u for u in defenders if not u.type.has("noncombatant"))
-    ships = (battle_units(game, args.bombard, "--bombard", attacker, 2000)
+    ships = (battle_units(game, args.bombard, "--bombard", attacker,
+                          _last_uid((*attackers, *defenders, *guns)))
              if getattr(args, "bombard", None) else ())
     if ships and (is_sea or not args.from_sea):
         raise PbemError("--bombard is for an amphibious assault (give --from-sea too)")

@@ -1,7 +1,8 @@
 """``pbem --help`` and ``pbem --version`` without loading the commands (issue 11: under
 twice a bare Python start).  The top-level parser's arguments live here, shared with the
 full parser (``cli.build_parser``); ``COMMAND_SUMMARIES`` repeats each command's one-line
-help, and a test checks that it matches what the commands register."""
+help and ``COMMAND_MODULES`` names the module that registers it (``pbem CMD`` loads only
+that one, issue 24); a test checks both against what the commands register."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ from .logs import add_options as add_log_options
 DESCRIPTION = ("Play-by-email adjudicator for Axis & Allies: text orders, verifiable dice, "
                "signed turn files.")
 NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)"
+
+# Which module registers each command: ``pbem CMD`` builds that module's parser only.
+COMMAND_MODULES: dict[str, str] = {
+    "new": "game_commands", "show": "game_commands", "check": "game_commands",
+    "process": "game_commands", "report": "game_commands", "demo": "game_commands",
+    "verify": "audit_commands", "compare": "audit_commands", "mail": "mail_command",
+    "status": "mail_command", "keeper": "keeper_command", "keys": "keys_command",
+    "odds": "odds_command", "rules": "rules_command", "cases": "cases_command",
+    "map": "map_command", "completion": "completion_command",
+    "tournament": "tournament_command",
+}
 
 COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
     ("new", "start a game in a new directory"),
@@ -55,6 +67,14 @@ def summary_parser() -> argparse.ArgumentParser:
     for name, text in COMMAND_SUMMARIES:
         sub.add_parser(name, help=text)
     return parser
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command ``argv`` names (its first word that is not an option), if pbem has it."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMAND_MODULES else None
+    return None
 
 
 def is_quick(argv: list[str]) -> bool:

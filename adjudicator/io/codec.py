@@ -30,11 +30,14 @@ from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from ..model.errors import StateFileError
+from . import codecache
 from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
+
+codecache.adopt(cattrs.gen)     # the structuring functions' code, kept between runs
 
 T = TypeVar("T")
 
@@ -199,8 +202,48 @@ def group_units(units) -> list[dict]:
     return out
 
 
+_PLAIN_GROUP = frozenset({"type", "owner", "count"})
+_DAMAGED_GROUP = _PLAIN_GROUP | {"damage"}
+_SHARED_UNITS: dict[tuple[str, str, int], Unit] = {}   # (type, owner, damage) -> one frozen Unit
+_MAX_SHARED_UNITS = 4096
+
+
 def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
-    """The inverse of ``group_units``, checking the shape as it goes."""
+    """The inverse of ``group_units``, checking the shape as it goes.  Cargo-less groups
+    of the usual shape take a fast path that builds each distinct unit once (frozen, so
+    shared); anything else -- cargo, or a group that is wrong -- is read by
+    ``_ungroup_checked``, whose errors say where."""
+    if type(groups) is list:
+        out: list[Unit] = []
+        shared = _SHARED_UNITS
+        for group in groups:
+            if type(group) is not dict:
+                break
+            keys = group.keys()
+            if keys == _PLAIN_GROUP:
+                damage = 0
+            elif keys == _DAMAGED_GROUP:
+                damage = group["damage"]
+                if type(damage) is not int or not 0 <= damage <= 1_000:
+                    break
+            else:
+                break
+            utype, owner, count = group["type"], group["owner"], group["count"]
+            if type(utype) is not str or type(owner) is not str or type(count) is not int \
+                    or count < 1:
+                break
+            unit = shared.get((utype, owner, damage))
+            if unit is None:
+                if len(shared) >= _MAX_SHARED_UNITS:
+                    shared.clear()
+                unit = shared[utype, owner, damage] = Unit(utype, owner, (), damage)
+            out += [unit] * count
+        else:
+            return tuple(out)
+    return _ungroup_checked(groups, where)
+
+
+def _ungroup_checked(groups, where: str) -> tuple[Unit, ...]:
     if not isinstance(groups, list):
         raise DecodeError(f"{where}: expected a list of unit groups, found {_describe(groups)}")
     out: list[Unit] = []
@@ -226,7 +269,7 @@ def ungroup_units(groups, where: str = "units") -> tuple[Unit, ...]:
         if "cargo" in group:
             if "count" in group:
                 raise DecodeError(f"{here}: a unit with cargo is written alone, without 'count'")
-            cargo = ungroup_units(group["cargo"], f"{here}.cargo")
+            cargo = ungroup_units(group["cargo"], f"{here}.cargo")  # fast path if it can
             if not cargo:
                 raise DecodeError(f"{here}: 'cargo' must not be empty (omit it instead)")
             out.append(Unit(utype, owner, cargo, damage, flags))
@@ -442,10 +485,17 @@ def _write(value, out: list, newline: str) -> None:
         if not value:
             out.append("{}")
             return
+        inner = newline + "  "
+        if value.keys() == _PLAIN_GROUP:       # a unit group: most of a state, in one piece
+            count, owner, utype = value["count"], value["owner"], value["type"]
+            if type(count) is int and type(owner) is str and type(utype) is str:
+                out.append("{" + inner + '"count": ' + _int_repr(count) + "," + inner
+                           + '"owner": ' + _encode_str(owner) + "," + inner + '"type": '
+                           + _encode_str(utype) + newline + "}")
+                return
         for key in value:
             if type(key) is not str and not isinstance(key, str):
                 raise TypeError("canonical JSON keys must be strings")
-        inner = newline + "  "
         first = True
         for key, item in sorted(value.items()):
             out.append(("{" if first else ",") + inner + _encode_str(key) + ": ")

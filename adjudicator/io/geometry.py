@@ -29,6 +29,7 @@ from typing import Any
 
 import attrs
 
+from . import tomlcache
 from ..model.board import GameMap
 from ..model.errors import DataError
 from ..model.game import Game
@@ -70,7 +71,7 @@ def _read(path: Path, size: int, game_map: GameMap) -> Geometry:
     if size > MAX_BYTES:
         raise DataError(f"{path}: {size} bytes; a geometry file may have at most {MAX_BYTES}")
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomlcache.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: not valid TOML: {exc}") from None
     return parse_geometry(doc, game_map, str(path))

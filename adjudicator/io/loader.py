@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from . import tomlcache
 from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
@@ -152,7 +153,7 @@ def _read_docs(directory: Path) -> dict[str, dict]:
     for name in DATA_FILES:
         path = directory / name
         try:
-            docs[name] = tomllib.loads(path.read_text(encoding="utf-8"))
+            docs[name] = tomlcache.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             if name in MAY_BE_MISSING:
                 docs[name] = {}

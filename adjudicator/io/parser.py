@@ -98,8 +98,28 @@ def grammar_text(kinds: tuple[str, ...]) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _lark(kinds: tuple[str, ...] = ALL_KINDS) -> Lark:
-    return Lark(grammar_text(kinds), parser="lalr", lexer="contextual", start="start",
-                propagate_positions=True)
+    return _build("start", grammar_text(kinds))
+
+
+def _build(start: str, grammar: str) -> Lark:
+    """The LALR parser of ``grammar``, its tables kept in the user's cache folder between
+    runs (``io.usercache``): the file is named by a hash of the grammar text, the start
+    rule and Lark's version, and Lark itself checks the hash it stored in the file (of
+    the grammar, every option, its own and Python's version) before using it, so a
+    changed grammar is never read from an old file."""
+    import hashlib
+
+    import lark
+
+    from .usercache import private_file
+    digest = hashlib.sha256(f"{start}\0{lark.__version__}\0{grammar}".encode()).hexdigest()
+    path = private_file(f"lark-{digest[:32]}.pickle")
+    try:
+        return Lark(grammar, parser="lalr", lexer="contextual", start=start,
+                    propagate_positions=True, cache=str(path) if path else False)
+    except OSError:      # the cache could not be written: the parser is built all the same
+        return Lark(grammar, parser="lalr", lexer="contextual", start=start,
+                    propagate_positions=True)
 
 
 def edition_kinds(game: Game) -> tuple[str, ...]:
@@ -810,8 +830,7 @@ MAX_UNITS_TEXT = 1000      # characters of a unit list given on its own (pbem od
 
 @functools.lru_cache(maxsize=8)
 def _units_lark(kinds: tuple[str, ...] = ALL_KINDS) -> Lark:
-    return Lark(grammar_text(kinds), parser="lalr", lexer="contextual", start="groups",
-                propagate_positions=True)
+    return _build("groups", grammar_text(kinds))
 
 
 def parse_units(text: str, game: Game, *, names: Names | None = None) -> tuple[UnitGroup, ...]:

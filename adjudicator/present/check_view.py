@@ -67,6 +67,21 @@ def describe_battles(game: Game, battles, threshold: float = 0.5) -> list[str]:
         if b.success < threshold:
             lines.append(f"warning: the attack on {b.setup.space} succeeds only "
                          f"{100 * b.success:.1f}% of the time")
+    lines.extend(estimate_notes((b.setup, b.odds) for b in battles))
+    return lines
+
+
+def estimate_notes(results) -> list[str]:
+    """A sentence for each battle whose odds are an estimate (``results``: (setup,
+    ``BattleOdds``) pairs): how many battles were simulated and how far off the figures
+    may be."""
+    lines = []
+    for setup, odds in results:
+        if odds.method == "monte_carlo":
+            lines.append(f"note: the odds of {setup.space} are an estimate from {odds.runs} "
+                         f"simulated battles (the exact odds would take over a second): each "
+                         f"percentage within {100 * odds.error_bound:.1f} points, 95% of the time; "
+                         f"--exact-odds computes them exactly")
     return lines
 
 

@@ -197,6 +197,12 @@ def _fail(report: AuditReport, directory: Path, path: Path | str, check: str, de
 
 def _read(report, directory, path: Path, check: str, what: str,
           limit: int = MAX_JSON_BYTES) -> bytes:
+    return _read_digest(report, directory, path, check, what, limit)[0]
+
+
+def _read_digest(report, directory, path: Path, check: str, what: str,
+                 limit: int = MAX_JSON_BYTES) -> tuple[bytes, str]:
+    """The bytes of ``path`` and their digest (recorded in ``report.read_files``)."""
     if not path.exists() and not path.is_symlink():
         _fail(report, directory, path, check, f"{what} is missing")
     try:
@@ -207,8 +213,9 @@ def _read(report, directory, path: Path, check: str, what: str,
         name = Path(path).relative_to(directory).as_posix()
     except ValueError:
         name = str(path)
-    report.read_files.append((name, file_digest(data)))
-    return data
+    digest = file_digest(data)
+    report.read_files.append((name, digest))
+    return data, digest
 
 
 def _check_keeper_sig(report, directory, tpath: Path, data: bytes, gf: GameFile, power: str,
@@ -236,7 +243,7 @@ def _check_keeper_sig(report, directory, tpath: Path, data: bytes, gf: GameFile,
             _fail(report, directory, tpath, "keeper",
                   f"turn of {power} signed by {keys.fingerprint(claimed)}{who}, but it must be "
                   f"signed by {role} ({keys.fingerprint(key)})")
-    _check_sig(report, directory, tpath, data, key)
+    _check_sig(report, directory, tpath, data, key, sig)
 
 
 def _whose_key(gf: GameFile, key) -> str:
@@ -246,9 +253,12 @@ def _whose_key(gf: GameFile, key) -> str:
     return f" (the key of {', '.join(owners)})" if owners else " (a key the game does not list)"
 
 
-def _check_sig(report, directory, path: Path, data: bytes, gm_key) -> None:
+def _check_sig(report, directory, path: Path, data: bytes, gm_key, sig: bytes | None = None
+               ) -> None:
+    """``path``'s signature (``sig``: its bytes, if already read) is valid, by ``gm_key``."""
     spath = sig_path(path)
-    sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
+    if sig is None:
+        sig = _read(report, directory, spath, "signature", "signature file", MAX_SIGNATURE_BYTES)
     try:
         sshsig.verify(data, sig, gm_key, sshsig.NAMESPACE_TURN, strict=True)
     except sshsig.SignatureError as exc:
@@ -274,7 +284,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
     except sshsig.SignatureError as exc:
         _fail(report, directory, sig_path(gpath), "signature", f"{exc.check}: {exc}")
     report.gm_fingerprint = keys.fingerprint(gm_key)
-    _check_sig(report, directory, gpath, gdata, gm_key)
+    _check_sig(report, directory, gpath, gdata, gm_key, gsig)
     try:
         gf = decode_game_file(gdata, GAME_FILE)
     except PbemError as exc:
@@ -334,7 +344,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
     report.turns_found = len(turns)
 
     state = gf.initial_state
-    prev_bytes = gdata
+    prev_digest = file_digest(gdata)
     prev_name = GAME_FILE
     # keeper -> (the commitment it must open next, the file that published it)
     if gf.dice_keepers:
@@ -343,7 +353,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
         commitments = {GAME_MASTER: (gf.seed_commitment, GAME_FILE)}
     for number, power, tpath in turns:
         report.current_file = tpath.relative_to(directory).as_posix()
-        tdata = _read(report, directory, tpath, "files", "turn file")
+        tdata, tdigest = _read_digest(report, directory, tpath, "files", "turn file")
         keeper = keeper_of(gf, power)
         _check_keeper_sig(report, directory, tpath, tdata, gf, power, keeper)
         # A turn that is replayed has its form proven by the replay (the file must equal
@@ -365,10 +375,9 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
             commitment, committed_in = commitments.get(keeper, (None, GAME_FILE))
 
             # chain
-            if tf.previous != file_digest(prev_bytes):
+            if tf.previous != prev_digest:
                 _fail(report, directory, tpath, "chain",
-                      f"previous is {tf.previous}, but {prev_name} has digest "
-                      f"{file_digest(prev_bytes)}")
+                      f"previous is {tf.previous}, but {prev_name} has digest {prev_digest}")
 
             _check_orders(report, directory, tpath, tf, gf, number, power)
 
@@ -407,7 +416,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
                 orders = _check_canonical(report, directory, tpath, tf, rules, state)
                 if rules.adjudicate is not None:
                     _replay(report, directory, tpath, tdata, tf, gf, rules, state, orders,
-                            prev_bytes)
+                            prev_digest)
                     report.turns_replayed += 1
         except (_Stop, AuditUnavailable, PbemError):
             if deferred:
@@ -416,8 +425,8 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
 
         _add_luck(report, tf, gf.dice_sides)
         report.turns_checked += 1
-        report.verified_files.append((report.current_file, file_digest(tdata)))
-        state, prev_bytes, prev_name = tf.state, tdata, report.current_file
+        report.verified_files.append((report.current_file, tdigest))
+        state, prev_digest, prev_name = tf.state, tdigest, report.current_file
         commitments[keeper] = (tf.next_commitment, report.current_file)
         if progress is not None:
             progress(report.turns_checked, report.turns_found)
@@ -532,11 +541,11 @@ def _check_sequence(report, directory, tpath, tf: TurnFile, gf: GameFile, state,
 
 def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, power) -> None:
     opath = directory / ORDERS_DIR / f"{number:04d}-{power}.txt"
-    odata = _read(report, directory, opath, "orders", "orders file",
-                  orders_text.MAX_ORDERS_BYTES)
-    if file_digest(odata) != tf.orders_digest:
+    odata, odigest = _read_digest(report, directory, opath, "orders", "orders file",
+                                  orders_text.MAX_ORDERS_BYTES)
+    if odigest != tf.orders_digest:
         _fail(report, directory, opath, "orders",
-              f"orders file has digest {file_digest(odata)}, the turn file says "
+              f"orders file has digest {odigest}, the turn file says "
               f"{tf.orders_digest}")
     try:
         text_bytes = orders_bytes(tf.orders)
@@ -633,7 +642,7 @@ def _inventory(report: AuditReport, directory: Path) -> list[tuple[int, str, Pat
 
 
 def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: _Rules, state,
-            orders, prev_bytes) -> None:
+            orders, prev_digest: str) -> None:
     try:
         dice = hmac_dice.HmacDice(bytes.fromhex(tf.seed), state.game_id, state.turn_number,
                                   dice_digest(gf, tf), sides=gf.dice_sides, algorithm=gf.dice)
@@ -645,7 +654,7 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: 
         _fail(report, directory, tpath, "replay",
               f"re-adjudicating the turn failed: {type(exc).__name__}: {exc}")
     again = make_turn_file(
-        game_file=gf, state_before=state, previous=file_digest(prev_bytes), orders=tf.orders,
+        game_file=gf, state_before=state, previous=prev_digest, orders=tf.orders,
         orders_signature=tf.orders_signature, canonical_orders_digest=tf.canonical_orders_digest,
         seed=bytes.fromhex(tf.seed), next_commitment=tf.next_commitment, dice_log=dice.log,
         events=result.events, state=result.state, program=tf.program, signer=tf.signer)

@@ -1,8 +1,9 @@
 """Check a power's orders against the current position and describe the result as text.
 
 This is what ``pbem check`` does, as a function: every syntax error (line, column,
-suggestion), every rules problem found on the lines that parsed, and the exact odds of
-each battle the combat moves would start.  ``present.check_view.check_text`` turns the
+suggestion), every rules problem found on the lines that parsed, and the odds of each
+battle the combat moves would start (exact, or an estimate with its error bound when the
+exact odds would take over a second: ``quick_odds``).  ``present.check_view.check_text`` turns the
 result into the plain text a reply mail carries.
 """
 
@@ -12,7 +13,7 @@ import attrs
 
 from ..engine.combat import BattleSetup
 from ..engine import check, planned_battles
-from ..engine.combat.odds import BattleOdds, battle_odds
+from ..engine.combat.odds import BattleOdds
 from ..model.problems import Problem
 from ..io.orders_text import shown_line
 from ..io.parser import parse_orders_partial
@@ -62,9 +63,11 @@ class CheckResult:
 
 
 def check_orders(game: Game, state: GameState, text: str, *, odds: bool = True,
-                 names=None, notes: list | None = None) -> CheckResult:
+                 names=None, notes: list | None = None,
+                 exact_odds: bool = False) -> CheckResult:
     """Every problem with ``text`` as orders of the power to move in ``state``; with
-    ``odds``, also the exact odds of the planned battles when there is no error.
+    ``odds``, also the odds of the planned battles when there is no error (exact, or
+    with ``exact_odds`` False an estimate where the exact odds would make us wait).
     ``names``: an ``io.names.Names`` of ``game`` to reuse (building one takes a while)."""
     echo: dict[int, list[str]] = {}
     failed: dict[int, str] = {}
@@ -77,7 +80,9 @@ def check_orders(game: Game, state: GameState, text: str, *, odds: bool = True,
     result = CheckResult(state.power, orders, tuple(syntax_errors), problems,
                          reading=reading(text, echo))
     if odds and result.ok:
-        battles = tuple(PlannedBattle(s, battle_odds(s, sides=game.ruleset.dice_sides))
+        from .quick_odds import check_odds
+        battles = tuple(PlannedBattle(s, check_odds(s, game.ruleset.dice_sides,
+                                                    exact=exact_odds))
                         for s in planned_battles(game, state, orders))
         result = attrs.evolve(result, battles=battles)
     return result

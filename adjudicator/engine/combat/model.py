@@ -10,6 +10,7 @@ battle but are never on the board (an AA gun, a bombarding ship) are ``support``
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -54,7 +55,10 @@ class BattleSetup:
     the TUV figures.  ``low_luck``: the Low Luck dice mode (``combat.lowluck``).
     ``defender_default``: how the defender's units its loss order does not name are lost,
     ``"cheapest"`` first or ``"weakest"`` first (lowest defence, then cheapest): the
-    edition's ``default_losses`` option."""
+    edition's ``default_losses`` option.
+    The units on the board (attackers and defenders) have distinct uids: the results name
+    the dead and the survivors by uid, so a repeated one would count a single casualty as
+    the loss of every unit sharing it."""
 
     battle_id: str
     space: str
@@ -74,6 +78,12 @@ class BattleSetup:
     unit_types: Mapping[str, UnitType] = attrs.field(factory=dict, eq=False, hash=False)
     low_luck: bool = False
     defender_default: str = "cheapest"
+
+    def __attrs_post_init__(self) -> None:
+        uids = [u.uid for u in (*self.attackers, *self.defenders)]
+        if len(set(uids)) != len(uids):
+            repeated = sorted(uid for uid, n in Counter(uids).items() if n > 1)
+            raise ValueError(f"battle {self.battle_id}: units share uids {repeated[:10]}")
 
 
 @attrs.frozen

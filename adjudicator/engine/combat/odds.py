@@ -3,7 +3,9 @@ Markov chain of ``BattleState``s with the *same* rule functions and battle steps
 driver uses (``decide_before_round``, ``stage_volleys``, ``hits_by_class``,
 ``apply_side_hits``, ``end_of_round``).  Nothing here re-states a rule; it only sums
 probabilities.  The chain is swept with numpy (``combat.sweep``): the cost grows with the
-number of states of each side rather than with the number of pairs times the dice.
+number of states of each side rather than with the number of pairs times the dice.  Small
+battles use the state chain (``combat.chain``, plain Python), so numpy is imported only
+when a battle needs the sweep.
 
 States whose probability is below ``prune`` (default 1e-15) when they are reached are
 dropped and their mass reported (``BattleOdds.pruned``), so every figure is exact to within
@@ -29,7 +31,6 @@ from .chain import chain_odds
 from .driver import run_battle
 from .model import OUTCOMES, BattleSetup
 from .oddsresult import BattleOdds, Composition, composition, summarize_terminal
-from .sweep import Sweep
 
 __all__ = ["BattleOdds", "Composition", "battle_odds", "composition", "monte_carlo",
            "DEFAULT_PRUNE", "SMALL_BATTLE"]
@@ -37,7 +38,7 @@ __all__ = ["BattleOdds", "Composition", "battle_odds", "composition", "monte_car
 DEFAULT_PRUNE = 1e-15
 
 
-def _summarize(board: Board, sweep: Sweep, max_error: float | None) -> BattleOdds:
+def _summarize(board: Board, sweep, max_error: float | None) -> BattleOdds:
     return summarize_terminal(
         board, sweep.terminal, sweep.A.states, sweep.D.states, sweep.rounds, sweep.pairs_seen,
         pruned=max(0.0, 1.0 - math.fsum(sweep.terminal.values())), max_error=max_error)
@@ -71,6 +72,7 @@ def battle_odds(setup: BattleSetup, *, sides: int = 6, max_error: float | None =
         if progress is not None:
             progress(1.0)
         return odds
+    from .sweep import Sweep     # numpy: loaded only by the battles that need it
     prune = DEFAULT_PRUNE if max_error is None else max(DEFAULT_PRUNE, max_error * 1e-3)
     collecting = gc.isenabled()
     gc.disable()                 # many small acyclic objects: the collector only slows us down

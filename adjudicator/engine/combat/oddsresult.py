@@ -55,6 +55,14 @@ class BattleOdds:
     def total(self) -> float:
         return math.fsum(self.outcome(o) for o in OUTCOMES)
 
+    @property
+    def error_bound(self) -> float:
+        """How far off an estimate's probabilities may be: the largest 95% bound (1.96
+        standard errors) of the outcome probabilities and ``captured``; 0 when exact."""
+        if self.method != "monte_carlo":
+            return 0.0
+        return 1.96 * max(self.stderr.get(k, 0.0) for k in (*OUTCOMES, "captured"))
+
 
 def composition(board: Board, side_idx: int, side: Side) -> Composition:
     counts: Counter = Counter()

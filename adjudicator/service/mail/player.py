@@ -18,6 +18,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -33,13 +34,16 @@ from ...io.turnfile import (
 from ...model.errors import PbemError
 from ...model.state import GameState
 from .. import gamedir
-from ..checking import CheckResult, check_orders
 from ..fork_evidence import FORKS_DIR
 from . import compose
 from .config import MailConfig
 from .extract import orders_headers
 from .message import parse_message
 from .players import players_of, powers_of_address
+from ..status import Status, game_status  # noqa: F401  (where they used to live)
+
+if TYPE_CHECKING:   # the checker (and the engine) load only when orders are checked
+    from ..checking import CheckResult
 
 
 @attrs.frozen
@@ -101,6 +105,7 @@ def prepare_orders(game_dir, game, cfg: MailConfig, data: bytes) -> PreparedOrde
         data = text.encode("utf-8")
         signature = sshsig.sign(data, private, sshsig.NAMESPACE_ORDERS)
     check_state = state if power == state.power else attrs.evolve(state, power=power)
+    from ..checking import check_orders
     result = check_orders(game, check_state, text)
     return PreparedOrders(power, data, signature, result, check_state, state.turn_number,
                           power == state.power)
@@ -405,39 +410,3 @@ def _verify_with(game_dir: Path, t: _Turn, load_game, gm_key, verify_game) -> st
             return None
         f = report.failure
         return f"{f.file} fails the {f.check} check: {f.detail}"
-
-
-# --------------------------------------------------------------------------- status
-
-@attrs.frozen
-class Status:
-    game_id: str
-    turn_number: int            # the next turn's number
-    round: int
-    to_move: str                # power key
-    since: float                # when the last turn (or the game) was published (mtime)
-    winner: str | None
-    last_turn: int | None
-    last_power: str | None
-    battles: int = 0
-    battles_won: int = 0
-    captured: tuple[str, ...] = ()
-
-
-def game_status(game_dir) -> Status:
-    from ...model.events import BattleEnded, Captured
-    from ...io.turnfile import read_turn_file
-    game_dir = Path(game_dir)
-    gf, _ = gamedir.read_game(game_dir)
-    turns = list_turns(game_dir)
-    if not turns:
-        st = gf.initial_state
-        return Status(gf.game_id, st.turn_number, st.round, st.power,
-                      game_file_path(game_dir).stat().st_mtime, st.winner, None, None)
-    n, power, path = turns[-1]
-    tf, _ = read_turn_file(path)
-    battles = [e for e in tf.events if isinstance(e, BattleEnded)]
-    return Status(gf.game_id, tf.state.turn_number, tf.state.round, tf.state.power,
-                  path.stat().st_mtime, tf.state.winner, n, power, len(battles),
-                  sum(e.outcome == "attacker_wins" for e in battles),
-                  tuple(e.territory for e in tf.events if isinstance(e, Captured)))

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import attrs
-import networkx as nx
 
 from ...model.errors import PbemError
 
@@ -180,6 +179,7 @@ def swiss_round(tournament: str, round_no: int, players: Sequence[str],
 def best_matching(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
     """The maximum-cardinality, maximum-weight matching of nodes ``0..n-1``; among equally
     good ones, the one :func:`_tie_broken` prefers, so the answer is unique."""
+    import networkx as nx       # loaded only to pair a Swiss round
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
     graph.add_weighted_edges_from(_tie_broken(edges))

@@ -13,17 +13,17 @@ from collections.abc import Iterable
 from importlib.metadata import version
 
 import attrs
-from openskill import models
 
 from .config import Ratings
 from .results import GameResult
 
+# openskill's class per model name (openskill is imported when ratings are computed)
 _MODELS = {
-    "plackett_luce": models.PlackettLuce,
-    "bradley_terry_full": models.BradleyTerryFull,
-    "bradley_terry_part": models.BradleyTerryPart,
-    "thurstone_mosteller_full": models.ThurstoneMostellerFull,
-    "thurstone_mosteller_part": models.ThurstoneMostellerPart,
+    "plackett_luce": "PlackettLuce",
+    "bradley_terry_full": "BradleyTerryFull",
+    "bradley_terry_part": "BradleyTerryPart",
+    "thurstone_mosteller_full": "ThurstoneMostellerFull",
+    "thurstone_mosteller_part": "ThurstoneMostellerPart",
 }
 
 
@@ -61,7 +61,8 @@ def game_order(results: Iterable[GameResult]) -> list[GameResult]:
 def compute_ratings(players: Iterable[str], results: Iterable[GameResult], settings: Ratings
                     ) -> tuple[dict[str, Rating], list[RatingStep]]:
     """Every player's rating after all finished games, and each game's change."""
-    model = _MODELS[settings.model](mu=settings.mu, sigma=settings.sigma)
+    from openskill import models
+    model = getattr(models, _MODELS[settings.model])(mu=settings.mu, sigma=settings.sigma)
     current = {p: model.rating(mu=settings.mu, sigma=settings.sigma, name=p) for p in players}
     steps: list[RatingStep] = []
     for r in game_order(results):

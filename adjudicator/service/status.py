@@ -1,0 +1,45 @@
+"""``pbem status``: whose turn it is, since when, and what the last turn did, read from a
+game directory without loading the mail machinery or the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from ..io.layout import game_file_path, list_turns
+from . import gamedir
+
+
+@attrs.frozen
+class Status:
+    game_id: str
+    turn_number: int            # the next turn's number
+    round: int
+    to_move: str                # power key
+    since: float                # when the last turn (or the game) was published (mtime)
+    winner: str | None
+    last_turn: int | None
+    last_power: str | None
+    battles: int = 0
+    battles_won: int = 0
+    captured: tuple[str, ...] = ()
+
+
+def game_status(game_dir) -> Status:
+    from ..model.events import BattleEnded, Captured
+    from ..io.turnfile import read_turn_file
+    game_dir = Path(game_dir)
+    gf, _ = gamedir.read_game(game_dir)
+    turns = list_turns(game_dir)
+    if not turns:
+        st = gf.initial_state
+        return Status(gf.game_id, st.turn_number, st.round, st.power,
+                      game_file_path(game_dir).stat().st_mtime, st.winner, None, None)
+    n, power, path = turns[-1]
+    tf, _ = read_turn_file(path)
+    battles = [e for e in tf.events if isinstance(e, BattleEnded)]
+    return Status(gf.game_id, tf.state.turn_number, tf.state.round, tf.state.power,
+                  path.stat().st_mtime, tf.state.winner, n, power, len(battles),
+                  sum(e.outcome == "attacker_wins" for e in battles),
+                  tuple(e.territory for e in tf.events if isinstance(e, Captured)))

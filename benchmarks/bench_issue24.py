@@ -1,0 +1,117 @@
+"""Issue 24's exact-odds figures, each as a same-run ratio to a baseline: the previous
+version of the calculator (a checkout given with ``--baseline DIR``, e.g. ``git worktree add
+/tmp/base main``) and, for AA fire, the same battle without the AA gun.
+
+    python benchmarks/bench_issue24.py [--repeat 3] [--baseline DIR] [--only NAME]
+
+Each figure is the CPU time of ``battle_odds`` in a fresh process (the best of
+``--repeat``, runs of the two versions interleaved), with the number of states and
+P(attacker wins) so that the versions can be seen to agree.  A script, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name -> (edition, sea, attackers, defenders, defending AA guns)
+BATTLES = {
+    "1942 land 100v100 + 15 air": ("aa1942", False,
+                                   {"infantry": 50, "artillery": 15, "tank": 20, "fighter": 10,
+                                    "bomber": 5},
+                                   {"infantry": 70, "artillery": 10, "tank": 20}, 0),
+    "1942 land 100v100 + 15 air, AA gun": ("aa1942", False,
+                                           {"infantry": 50, "artillery": 15, "tank": 20,
+                                            "fighter": 10, "bomber": 5},
+                                           {"infantry": 70, "artillery": 10, "tank": 20}, 1),
+    "1942 land 30v30 + 4 air, AA gun": ("aa1942", False,
+                                        {"infantry": 12, "artillery": 8, "tank": 6,
+                                         "fighter": 3, "bomber": 1},
+                                        {"infantry": 18, "artillery": 4, "tank": 5,
+                                         "fighter": 3}, 1),
+    "1941 sea 40 ships": ("aa1941", True,
+                          {"submarine": 6, "destroyer": 5, "carrier": 2, "fighter": 4,
+                           "battleship": 3},
+                          {"submarine": 5, "destroyer": 5, "carrier": 3, "fighter": 6,
+                           "battleship": 2}, 0),
+    "1942 sea 30 ships": ("aa1942", True,
+                          {"submarine": 5, "destroyer": 4, "cruiser": 3, "carrier": 1,
+                           "fighter": 2, "battleship": 2},
+                          {"submarine": 4, "destroyer": 4, "cruiser": 2, "carrier": 2,
+                           "fighter": 4, "battleship": 1}, 0),
+}
+
+CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from adjudicator.engine.combat import BattleSetup, BattleUnit
+from adjudicator.engine.combat.odds import battle_odds
+from adjudicator.engine.combat import sweep   # numpy, loaded before the clock starts
+from adjudicator.service.games import load_game
+edition, sea, att, dfn, guns = json.loads(sys.argv[2])
+game = load_game(edition)
+defender = "russia" if "russia" in game.ruleset.powers else "ussr"
+def units(owner, mix, start):
+    out = []
+    for key, n in mix.items():
+        out += [BattleUnit(start + len(out) + i, game.ruleset.units[key], owner) for i in range(n)]
+    return tuple(out)
+setup = BattleSetup("bench", "X", sea, "germany", units("germany", att, 1),
+                    units(defender, dfn, 1000), stages=game.ruleset.plan.battle_stages,
+                    support=((), units(defender, {"aa_gun": guns} if guns else {}, 3000)),
+                    unit_types=game.ruleset.units)
+t0 = time.process_time()
+odds = battle_odds(setup)
+print(json.dumps([time.process_time() - t0, odds.states, odds.attacker_wins]))
+"""
+
+
+def run(root: Path, spec) -> tuple[float, int, float]:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(root), json.dumps(spec)],
+                         capture_output=True, text=True, check=True, cwd=root).stdout
+    return tuple(json.loads(out.splitlines()[-1]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
+    ap.add_argument("--only", help="battles whose name contains this")
+    args = ap.parse_args(argv)
+    versions = [("now", ROOT)] + ([("base", Path(args.baseline).resolve())]
+                                  if args.baseline else [])
+    print("== exact odds, CPU ms (best of %d, fresh process each)" % args.repeat)
+    head = f"{'battle':<38} {'ms':>8} {'states':>8} {'P(att)':>14}"
+    if args.baseline:
+        head += f" {'base ms':>8} {'base/now':>8} {'|diff|':>8}"
+    print(head)
+    best: dict[str, float] = {}
+    for name, spec in BATTLES.items():
+        if args.only and args.only not in name:
+            continue
+        got: dict[str, tuple] = {}
+        for _ in range(args.repeat):
+            for label, root in versions:
+                t, states, p = run(root, spec)
+                if label not in got or t < got[label][0]:
+                    got[label] = (t, states, p)
+        t, states, p = got["now"]
+        best[name] = t
+        line = f"{name:<38} {t * 1e3:>8.1f} {states:>8} {p:>14.12f}"
+        if args.baseline:
+            bt, _, bp = got["base"]
+            line += f" {bt * 1e3:>8.1f} {bt / t:>8.2f} {abs(bp - p):>8.1e}"
+        print(line, flush=True)
+    with_gun, without = "1942 land 100v100 + 15 air, AA gun", "1942 land 100v100 + 15 air"
+    if with_gun in best and without in best:
+        print(f"AA gun / no AA gun (target <= 2): {best[with_gun] / best[without]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

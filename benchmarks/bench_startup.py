@@ -1,0 +1,121 @@
+"""What every command costs before it does anything (issue 24): CPU time of `pbem` commands
+on the bundled 1941 example, each as a ratio to a bare ``python -c pass`` measured in the
+same run, interleaved (the runs take turns, so a busy machine slows all of them alike).
+
+    python benchmarks/bench_startup.py [--repeat 7] [--no-bytecode] [--baseline DIR]
+
+CPU is user + system time of the child process (``resource.getrusage``), the median of
+``--repeat`` runs.  ``--no-bytecode`` runs every command with ``-B`` and an empty
+``PYTHONPYCACHEPREFIX``: what the first run after an install that compiled nothing costs.
+``--baseline DIR``: also time the same commands with the package found in DIR (e.g. a
+checkout of the previous version), for a before/after ratio.  Target: each under 5x bare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "turns" / "aa1941-example"
+
+
+def commands(game: Path, work: Path) -> list[tuple[str, list[str]]]:
+    orders = EXAMPLE / "orders" / "01-ussr.txt"
+    return [
+        ("--version", ["--version"]),
+        ("status", ["status", "-g", str(game)]),
+        ("show", ["show", "-g", str(game), "--no-color"]),
+        ("check --no-odds", ["check", str(orders), "-g", str(work), "--no-odds"]),
+        ("check", ["check", str(orders), "-g", str(work)]),
+        ("odds 3 inf, 1 tank vs 4 inf", ["odds", "3 inf, 1 tank", "vs", "4 inf"]),
+        ("process (copied game)", ["process", str(orders), "-g", "{fresh}", "--demo-seeds"]),
+    ]
+
+
+# runs ``pbem`` from the checkout given as the first argument, whatever is installed
+# (an editable install's import hook would otherwise win over PYTHONPATH)
+LAUNCH = ("import runpy, sys\n"
+          "sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)]\n"
+          "sys.path.insert(0, sys.argv.pop(1))\n"
+          "sys.argv[0] = 'pbem'\n"
+          "runpy.run_module('adjudicator', run_name='__main__', alter_sys=True)\n")
+
+
+def cpu_of(argv: list[str], env: dict) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                   check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def fresh_game(tmp: Path, n: int) -> Path:
+    """The example game before its first turn (``pbem process`` writes into it)."""
+    out = tmp / f"fresh{n}"
+    out.mkdir()
+    for name in ("game.json", "game.json.sig"):
+        shutil.copy(EXAMPLE / "game" / name, out / name)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--no-bytecode", action="store_true")
+    ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
+    args = ap.parse_args(argv)
+    py = sys.executable
+    env = dict(os.environ, NO_COLOR="1")
+    flags = ["-B"] if args.no_bytecode else []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        if args.no_bytecode:
+            env["PYTHONPYCACHEPREFIX"] = str(tmp / "nocache")   # no .pyc to be found
+        work = tmp / "work"
+        shutil.copytree(EXAMPLE / "game", work)
+        for p in (work / "turns").glob("*"):
+            p.unlink()
+        for p in (work / "orders").glob("*"):
+            p.unlink()
+        versions = [("now", ROOT)] + ([("baseline", Path(args.baseline).resolve())]
+                                      if args.baseline else [])
+        cmds = commands(EXAMPLE / "game", work)
+        times: dict[tuple[str, str], list[float]] = {}
+        made = 0
+        for _ in range(args.repeat):
+            times.setdefault(("bare", ""), []).append(cpu_of([py, *flags, "-c", "pass"], env))
+            for label, root in versions:
+                for name, words in cmds:
+                    if "{fresh}" in words:
+                        made += 1
+                        words = [str(fresh_game(tmp, made)) if w == "{fresh}" else w
+                                 for w in words]
+                    argv = [py, *flags, "-c", LAUNCH, str(root), *words]
+                    times.setdefault((label, name), []).append(cpu_of(argv, env))
+    bare = statistics.median(times[("bare", "")])
+    print(f"== startup: CPU ms (median of {args.repeat}, interleaved"
+          f"{', no bytecode' if args.no_bytecode else ''}); python -c pass: {bare * 1e3:.0f} ms")
+    head = f"{'command':<30} {'ms':>6} {'x bare':>7}"
+    if args.baseline:
+        head += f" {'baseline ms':>12} {'x bare':>7} {'before/now':>11}"
+    print(head)
+    for name, _ in cmds:
+        now = statistics.median(times[("now", name)])
+        line = f"{name:<30} {now * 1e3:>6.0f} {now / bare:>7.1f}"
+        if args.baseline:
+            old = statistics.median(times[("baseline", name)])
+            line += f" {old * 1e3:>12.0f} {old / bare:>7.1f} {old / now:>11.2f}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""One-line commands load only what they use (issues 24 and 25): ``pbem status`` and
+``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds sweep, and
+a command builds only its own module's parser."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from adjudicator.io import paths
+
+GAME = paths.ROOT / "turns" / "aa1941-example" / "game"
+ORDERS = paths.ROOT / "turns" / "aa1941-example" / "orders" / "01-ussr.txt"
+
+HEAVY = ("numpy", "networkx", "openskill", "scipy", "threadpoolctl")
+LOADED = ("import sys\nfrom adjudicator.cli import main\n"
+          "status = main(sys.argv[1:])\n"
+          "print('MODULES', sorted(m for m in sys.modules if m.startswith(("
+          "'numpy', 'networkx', 'openskill', 'scipy', 'threadpoolctl', 'adjudicator'))))\n"
+          "sys.exit(status)\n")
+
+
+def modules_of(*argv: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", LOADED, *argv], capture_output=True,
+                          text=True, cwd=paths.ROOT)
+    assert done.returncode in (0, 1), done.stderr
+    line = next(x for x in done.stdout.splitlines() if x.startswith("MODULES"))
+    return set(eval(line.removeprefix("MODULES ")))
+
+
+def heavy(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.split(".")[0] in HEAVY}
+
+
+def test_status_loads_no_numerics_no_checker_and_no_other_command():
+    loaded = modules_of("status", "-g", str(GAME))
+    assert "adjudicator.service.status" in loaded        # it did run
+    assert not heavy(loaded), sorted(heavy(loaded))[:5]
+    for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
+                   "adjudicator.service.checking", "adjudicator.io.parser",
+                   "adjudicator.cli.game_commands", "adjudicator.cli.tournament_command",
+                   "adjudicator.service.tournament", "adjudicator.service.mail.player"):
+        assert absent not in loaded, absent
+
+
+def test_check_without_odds_loads_no_numerics():
+    loaded = modules_of("check", str(ORDERS), "-g", str(GAME), "--no-odds")
+    assert "adjudicator.service.checking" in loaded
+    assert not heavy(loaded), sorted(heavy(loaded))[:5]
+    assert "adjudicator.engine.combat.sweep" not in loaded
+    assert "adjudicator.cli.mail_command" not in loaded
+
+
+def test_odds_of_a_small_battle_needs_no_numpy():
+    loaded = modules_of("odds", "3 inf, 1 tank", "vs", "4 inf")
+    assert "adjudicator.engine.combat.chain" in loaded
+    assert not heavy(loaded), sorted(heavy(loaded))[:5]

@@ -1,0 +1,100 @@
+"""The user's cache folder (io.usercache) and what it keeps: compiled code of attrs' and
+cattrs' generated methods (io.codecache), parsed TOML (io.tomlcache), the orders parser's
+tables (io.parser).  Each entry is found by a hash of what it was made from, is read only
+from a private folder and file, and gives exactly what computing it afresh gives."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from adjudicator.io import codecache, paths, tomlcache, usercache
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
+    usercache.forget()
+    yield folder
+    usercache.forget()
+
+
+HASHED = ("def __hash__(self):\n    return hash((\n        {salt},\n        self.a,\n    ))\n")
+
+
+def test_cached_code_is_what_compile_gives_with_this_runs_salt(cache, monkeypatch):
+    monkeypatch.setattr(codecache, "_STATE", {})
+    first = codecache.cached_compile(HASHED.format(salt=12345), "<x>", "exec")
+    again = codecache.cached_compile(HASHED.format(salt=54321), "<x>", "exec")
+    codecache.cached_compile(HASHED.format(salt=-987654321), "<x>", "exec")
+    assert first == compile(HASHED.format(salt=12345), "<x>", "exec")
+    assert again == compile(HASHED.format(salt=54321), "<x>", "exec")
+    assert marshal.dumps(again) == marshal.dumps(compile(HASHED.format(salt=54321),
+                                                         "<x>", "exec"))
+    assert len(codecache._STATE["entries"]) == 2       # one entry per sign and length
+
+
+def test_a_cached_attrs_class_behaves_as_a_fresh_one(cache):
+    code = ("import sys, attrs\nfrom adjudicator.io import codecache\ncodecache.install()\n"
+            "@attrs.frozen\nclass P:\n    a: int\n    b: str = 'x'\n"
+            "p = P(1)\nprint(repr(p), p == P(1), p != P(2), hash(p) == hash(P(1)),"
+            " {p: 1}[P(1)])\n")
+    env = dict(os.environ, PBEM_CACHE_DIR=str(cache), PYTHONHASHSEED="random")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, check=True).stdout for _ in range(2)]
+    assert runs[0] == runs[1] == "P(a=1, b='x') True True True 1\n"
+    assert any(p.name.startswith("code") for p in cache.iterdir())
+
+
+def test_toml_is_parsed_once_and_a_changed_text_afresh(cache):
+    text = (paths.MAPS_DIR / "aa1941" / "units.toml").read_text(encoding="utf-8")
+    assert tomlcache.loads(text) == tomllib.loads(text)
+    assert tomlcache.loads(text) == tomllib.loads(text)          # from the cache
+    assert len(list(cache.glob("toml-*"))) == 1
+    changed = text + "\n# a comment\n"
+    assert tomlcache.loads(changed) == tomllib.loads(changed)
+    assert len(list(cache.glob("toml-*"))) == 2
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomlcache.loads("a = ")
+
+
+def test_a_file_others_may_write_is_not_read(cache):
+    text = "a = 1\n"
+    tomlcache.loads(text)
+    (entry,) = cache.glob("toml-*")
+    entry.write_bytes(marshal.dumps({"a": 666}))
+    os.chmod(entry, 0o666)
+    assert tomlcache.loads(text) == {"a": 1}
+    os.chmod(entry, 0o600)
+    assert tomlcache.loads(text) == {"a": 666}       # (how the check above is known to bite)
+
+
+def test_an_open_folder_or_no_cache_turns_it_off(cache, monkeypatch):
+    cache.mkdir(mode=0o700)
+    os.chmod(cache, 0o777)
+    assert usercache.cache_dir() is None
+    usercache.forget()
+    os.chmod(cache, 0o700)
+    assert usercache.cache_dir() == cache
+    usercache.forget()
+    monkeypatch.setenv("PBEM_NO_CACHE", "1")
+    assert usercache.cache_dir() is None and tomlcache.loads("a = 1") == {"a": 1}
+
+
+def test_the_parser_tables_are_kept_per_grammar_text(cache):
+    from adjudicator.io import parser
+    grammar = parser.grammar_text(parser.ALL_KINDS)
+    built = parser._build("start", grammar)
+    (kept,) = cache.glob("lark-*")
+    again = parser._build("start", grammar)              # loaded from the file
+    sample = "buy 2 inf, 1 tank"
+    assert built.parse(sample) == again.parse(sample)     # (rule names: str, not Token)
+    parser._build("start", grammar + "\n// changed\n")
+    assert len(list(cache.glob("lark-*"))) == 2 and kept.exists()
