@@ -1,5 +1,4 @@
-"""The user's cache folder (io.usercache) and what it keeps: compiled code of attrs' and
-cattrs' generated methods (io.codecache), parsed TOML (io.tomlcache), the orders parser's
+"""The user's cache folder (io.usercache) and what it keeps: parsed TOML (io.tomlcache), the orders parser's
 tables (io.parser).  Each entry is found by a hash of what it was made from, is read only
 from a private folder and file, and gives exactly what computing it afresh gives."""
 
@@ -7,13 +6,11 @@ from __future__ import annotations
 
 import marshal
 import os
-import subprocess
-import sys
 import tomllib
 
 import pytest
 
-from adjudicator.io import codecache, paths, tomlcache, usercache
+from adjudicator.io import paths, tomlcache, usercache
 
 
 @pytest.fixture
@@ -24,33 +21,6 @@ def cache(tmp_path, monkeypatch):
     usercache.forget()
     yield folder
     usercache.forget()
-
-
-HASHED = ("def __hash__(self):\n    return hash((\n        {salt},\n        self.a,\n    ))\n")
-
-
-def test_cached_code_is_what_compile_gives_with_this_runs_salt(cache, monkeypatch):
-    monkeypatch.setattr(codecache, "_STATE", {})
-    first = codecache.cached_compile(HASHED.format(salt=12345), "<x>", "exec")
-    again = codecache.cached_compile(HASHED.format(salt=54321), "<x>", "exec")
-    codecache.cached_compile(HASHED.format(salt=-987654321), "<x>", "exec")
-    assert first == compile(HASHED.format(salt=12345), "<x>", "exec")
-    assert again == compile(HASHED.format(salt=54321), "<x>", "exec")
-    assert marshal.dumps(again) == marshal.dumps(compile(HASHED.format(salt=54321),
-                                                         "<x>", "exec"))
-    assert len(codecache._STATE["entries"]) == 2       # one entry per sign and length
-
-
-def test_a_cached_attrs_class_behaves_as_a_fresh_one(cache):
-    code = ("import sys, attrs\nfrom adjudicator.io import codecache\ncodecache.install()\n"
-            "@attrs.frozen\nclass P:\n    a: int\n    b: str = 'x'\n"
-            "p = P(1)\nprint(repr(p), p == P(1), p != P(2), hash(p) == hash(P(1)),"
-            " {p: 1}[P(1)])\n")
-    env = dict(os.environ, PBEM_CACHE_DIR=str(cache), PYTHONHASHSEED="random")
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           env=env, check=True).stdout for _ in range(2)]
-    assert runs[0] == runs[1] == "P(a=1, b='x') True True True 1\n"
-    assert any(p.name.startswith("code") for p in cache.iterdir())
 
 
 def test_toml_is_parsed_once_and_a_changed_text_afresh(cache):

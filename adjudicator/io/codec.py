@@ -30,14 +30,12 @@ from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from ..model.errors import StateFileError
-from . import codecache
 from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
 
-codecache.adopt(cattrs.gen)     # the structuring functions' code, kept between runs
 
 T = TypeVar("T")
 
