@@ -14,7 +14,8 @@ USSR = sorted((EXAMPLE_DIR / "orders").glob("*.txt"))[0]
 
 def _new(tmp_path, capsys):
     directory = tmp_path / "g"
-    code, out = pbem(capsys, "new", directory, "--demo-seeds", "--email", "uk=tom@example.org")
+    code, out = pbem(capsys, "new", directory, "--demo-seeds", "--email", "uk=tom@example.org",
+                     "--unsigned-orders")
     assert code == 0, out
     return directory
 

@@ -23,7 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "status": "mail_command", "keeper": "keeper_command", "keys": "keys_command",
     "odds": "odds_command", "rules": "rules_command", "cases": "cases_command",
     "map": "map_command", "completion": "completion_command",
-    "tournament": "tournament_command",
+    "tournament": "tournament_command", "player": "player_command",
 }
 
 COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
