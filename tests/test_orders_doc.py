@@ -17,7 +17,8 @@ from adjudicator.io.names import normalize  # noqa: E402
 from adjudicator.service.games import load_game  # noqa: E402
 
 DOC = ROOT / "docs" / "orders.md"
-EDITIONS = ("aa1941", "aa1942")
+EDITIONS = ("aa1941", "aa1942")             # the loose example below is written for their maps
+ALIAS_TABLES = EDITIONS + ("europe1999",)   # every edition with an alias table in docs/orders.md
 BLOCK = re.compile(r"(<!-- aliases: (\w+) .*?-->\n)(.*?)(<!-- end aliases -->)", re.DOTALL)
 
 
@@ -45,8 +46,8 @@ def rewrite(text: str) -> str:
 def test_the_alias_tables_are_those_of_the_maps():
     text = DOC.read_text(encoding="utf-8")
     found = {m.group(2): m.group(3) for m in BLOCK.finditer(text)}
-    assert set(found) == set(EDITIONS)
-    for edition in EDITIONS:
+    assert set(found) == set(ALIAS_TABLES)
+    for edition in ALIAS_TABLES:
         assert found[edition] == alias_table(edition), \
             f"docs/orders.md: the {edition} alias table is stale; run python tests/test_orders_doc.py"
 

@@ -1,0 +1,20 @@
+"""The Middle East in income (Axis & Allies Europe, digest §5.8 [L148-L152, L693-L699]):
+territories tagged ``middle_east`` never count in a power's income from the bank (the
+Allies never count them; Germany is paid for them by the Allies, not the bank).  The
+income item ``territories_outside_middle_east`` is the ``territories`` item without them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..model.game import Game
+from .income import item
+
+MIDDLE_EAST_TAG = "middle_east"
+
+
+@item("territories_outside_middle_east")
+def territories_outside_middle_east(game: Game, owners: Mapping[str, str], power: str) -> int:
+    territories = game.map.territories
+    return sum(territories[t].ipc for t, owner in owners.items()
+               if owner == power and t in territories and MIDDLE_EAST_TAG not in territories[t].tags)

@@ -1,0 +1,83 @@
+"""Europe 1999's battle plug-ins against closed forms, in the exact odds and the dice
+driver's Monte Carlo (they share the battle pipeline): the attacker-only first strike, the
+unaimed AA fire whose losses the attacker chooses, and submerging that a destroyer does not
+prevent.  Rules from ../shared/rules/aa-europe-1999.md (seed 001)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.engine.combat import BattleSetup, BattleUnit
+from adjudicator.engine.combat.odds import battle_odds, monte_carlo
+from adjudicator.model.orders import SubmergePolicy
+from adjudicator.service.games import load_game
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("europe1999")
+
+
+def setup(game, attackers, defenders, is_sea=True, **kw) -> BattleSetup:
+    units = game.ruleset.units
+    uid = iter(range(1, 100))
+    side = lambda keys, owner: tuple(BattleUnit(next(uid), units[k], owner) for k in keys)  # noqa: E731
+    return BattleSetup("b", "Celtic Sea" if is_sea else "East Poland", is_sea, "germany",
+                       side(attackers, "germany"), side(defenders, "uk"),
+                       stages=game.ruleset.plan.battle_stages, unit_types=units, **kw)
+
+
+def test_attacking_submarine_strikes_first(game):
+    """1 sub (first strike at 2) attacks 1 transport (defence 1) [L433-L437]: each round
+    the sub hits first with 1/3; if it misses the transport hits with 1/6.  P(attacker
+    wins) = (1/3) / (1 - (2/3)(5/6)) = 3/4; both destroyed is impossible."""
+    s = setup(game, ["submarine"], ["transport"])
+    odds = battle_odds(s)
+    assert odds.attacker_wins == pytest.approx(3 / 4, abs=1e-12)
+    assert odds.defender_wins == pytest.approx(1 / 4, abs=1e-12)
+    assert odds.both_destroyed == pytest.approx(0, abs=1e-12)
+    sampled = monte_carlo(s, 20_000, seed=1)
+    assert abs(sampled.attacker_wins - 3 / 4) < 4 * sampled.stderr["attacker_wins"]
+
+
+def test_defending_submarine_fires_with_the_others(game):
+    """1 destroyer (3) attacks 1 sub (2) that never submerges [L785]: simultaneous fire,
+    1/2 against 1/3.  Per round: attacker alone 1/3, defender alone 1/6, both 1/6, none
+    1/3.  P = 1/2, 1/4, 1/4."""
+    s = setup(game, ["destroyer"], ["submarine"], defender_submerge=SubmergePolicy.NEVER)
+    odds = battle_odds(s)
+    assert odds.attacker_wins == pytest.approx(1 / 2, abs=1e-12)
+    assert odds.defender_wins == pytest.approx(1 / 4, abs=1e-12)
+    assert odds.both_destroyed == pytest.approx(1 / 4, abs=1e-12)
+
+
+def test_a_destroyer_cancels_the_first_strike(game):
+    """1 sub attacks 1 destroyer: no first strike, the sub fires with the others [L439]:
+    1/3 against 1/2 at once.  P(attacker wins) = (1/3)(1/2) / (1 - (2/3)(1/2)) = 1/4, and
+    both destroyed (1/3)(1/2) / (2/3) = 1/4."""
+    s = setup(game, ["submarine"], ["destroyer"])
+    odds = battle_odds(s)
+    assert odds.attacker_wins == pytest.approx(1 / 4, abs=1e-12)
+    assert odds.both_destroyed == pytest.approx(1 / 4, abs=1e-12)
+
+
+def test_a_destroyer_does_not_stop_submerging(game):
+    """A defending sub with the policy 'always' submerges at once even against a
+    destroyer [L439, L457]: nothing is lost on either side."""
+    s = setup(game, ["destroyer"], ["submarine"], defender_submerge=SubmergePolicy.ALWAYS)
+    odds = battle_odds(s)
+    assert odds.attacker_wins == pytest.approx(1, abs=1e-12)
+    assert odds.defender_tuv_lost == pytest.approx(0, abs=1e-12)
+    assert odds.attacker_tuv_lost == pytest.approx(0, abs=1e-12)
+
+
+def test_aa_losses_follow_the_attackers_loss_order(game):
+    """A fighter (12) and a bomber (15) fly into a territory held only by an AA gun: the AA
+    rolls 2 unaimed dice at 1 [L711] and the attacker chooses the losses [L381].  Bombers
+    first: expected TUV lost 15 * 11/36 + 12 * 1/36 = 177/36; fighters first: 147/36.  (Dice
+    aimed at an aircraft each, the 1942 rule, would give 27/6 for both.)"""
+    units = game.ruleset.units
+    aa = ((), (BattleUnit(99, units["aa_gun"], "uk"),))
+    for order, expected in ((("bomber", "fighter"), 177 / 36), (("fighter", "bomber"), 147 / 36)):
+        s = setup(game, ["fighter", "bomber"], [], is_sea=False, attacker_loss_order=order, support=aa)
+        assert battle_odds(s).attacker_tuv_lost == pytest.approx(expected, abs=1e-12), order
