@@ -5,16 +5,16 @@ income item ``territories_outside_middle_east`` is the ``territories`` item with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from ..model.game import Game
-from .income import item
+from .income import IncomeContext, item
 
 MIDDLE_EAST_TAG = "middle_east"
 
 
 @item("territories_outside_middle_east")
-def territories_outside_middle_east(game: Game, owners: Mapping[str, str], power: str) -> int:
-    territories = game.map.territories
-    return sum(territories[t].ipc for t, owner in owners.items()
-               if owner == power and t in territories and MIDDLE_EAST_TAG not in territories[t].tags)
+def territories_outside_middle_east(inc: IncomeContext) -> int:
+    """The values of the land ``power`` controls outside the Middle East (sea zones with a
+    value are convoy centers, paid by their own item)."""
+    territories = inc.game.map.territories
+    return sum(territories[t].ipc for t, owner in inc.owners.items()
+               if owner == inc.power and t in territories and territories[t].is_land
+               and MIDDLE_EAST_TAG not in territories[t].tags)
