@@ -10,13 +10,14 @@ resolves names, reads unit groups and collects the orders.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 import attrs
 from lark import Token, Tree
 
 from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
-    Order, Phase, Place, Repair, RetreatCondition, SubmergePolicy, Unload,
+    Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
@@ -336,6 +337,31 @@ def write_defend(order: DefenceOrder, names) -> str:
         clauses.append(f"submerge {SubmergePolicy(order.submerge).value}")
     target = "all" if order.space is None else order.space
     return f"defend {target}: " + "; ".join(clauses)
+
+
+@attrs.frozen
+class InterceptOrder(StandingChoice):
+    """``intercept <space|all>: yes|no``: whether the power's fighters intercept raids
+    (Europe 1999 [L601]; the engine's standing kind ``intercept``)."""
+
+    kind: ClassVar[str] = "intercept"
+
+
+def build_intercept(b, line, tree: Tree) -> None:
+    where = tree.children[1]
+    space = None
+    if [t.value.casefold() for t in where.children] not in (["all"], ["everywhere"]):
+        space = b.resolve(line, "space", where.children)
+        if space is None:
+            return
+    value = " ".join(t.value for t in tree.children[2].children).casefold()
+    b.merge("intercept", space, lambda old: InterceptOrder("intercept", space, value, line.number))
+
+
+@kind("intercept", ["INTERCEPT"], ["intercept"], "intercept all: no",
+      {"WORD", "INT", "_COLON", "$END"}, STANDING)(build_intercept)
+def write_intercept(order: StandingChoice, names) -> str:
+    return f"intercept {'all' if order.space is None else order.space}: {order.value}"
 
 
 # ---- statements about the whole turn ---------------------------------------------------------
