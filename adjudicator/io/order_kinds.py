@@ -358,10 +358,48 @@ def build_intercept(b, line, tree: Tree) -> None:
     b.merge("intercept", space, lambda old: InterceptOrder("intercept", space, value, line.number))
 
 
+INTERCEPT_GRAMMAR = """
+intercept: INTERCEPT name _COLON name
+INTERCEPT.2: /intercept\\b/i
+"""
+
+
 @kind("intercept", ["INTERCEPT"], ["intercept"], "intercept all: no",
-      {"WORD", "INT", "_COLON", "$END"}, STANDING)(build_intercept)
+      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=INTERCEPT_GRAMMAR)(build_intercept)
 def write_intercept(order: StandingChoice, names) -> str:
     return f"intercept {'all' if order.space is None else order.space}: {order.value}"
+
+
+@attrs.frozen
+class MiddleEastOrder(StandingChoice):
+    """``middle east: <power>, ...``: which Allies pay Germany for the Middle East, first
+    to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""
+
+    kind: ClassVar[str] = "middle_east"
+
+
+def build_middle_east(b, line, tree: Tree) -> None:
+    powers = []
+    for where in tree.children[1:]:
+        if isinstance(where, Tree):
+            power = b.resolve(line, "power", where.children)
+            if power is None:
+                return
+            powers.append(power)
+    value = " ".join(powers)
+    b.merge("middle_east", None, lambda old: MiddleEastOrder("middle_east", None, value, line.number))
+
+
+MIDDLE_EAST_GRAMMAR = """
+middle_east: MIDDLE_EAST _COLON name (_COMMA name)*
+MIDDLE_EAST.2: /middle[ \\t]+east\\b/i
+"""
+
+
+@kind("middle_east", ["MIDDLE_EAST"], ["middle east"], "middle east: usa, uk",
+      {"WORD", "INT", "_COLON", "_COMMA", "$END"}, STANDING, grammar=MIDDLE_EAST_GRAMMAR)(build_middle_east)
+def write_middle_east(order: StandingChoice, names) -> str:
+    return "middle east: " + ", ".join(order.value.split())
 
 
 # ---- statements about the whole turn ---------------------------------------------------------

@@ -229,6 +229,7 @@ def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | 
 # template's placeholders are the event's fields, shown as in problems).  An edition's
 # plug-in adds the sentences of its own events here.
 EVENT_TEXTS: dict[str, str] = {
+    "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
 }
