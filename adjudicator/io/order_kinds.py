@@ -10,7 +10,6 @@ resolves names, reads unit groups and collects the orders.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
 
 import attrs
 from lark import Token, Tree
@@ -19,6 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
+from ..model.orders import InterceptOrder, MiddleEastOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -339,14 +339,6 @@ def write_defend(order: DefenceOrder, names) -> str:
     return f"defend {target}: " + "; ".join(clauses)
 
 
-@attrs.frozen
-class InterceptOrder(StandingChoice):
-    """``intercept <space|all>: yes|no``: whether the power's fighters intercept raids
-    (Europe 1999 [L601]; the engine's standing kind ``intercept``)."""
-
-    kind: ClassVar[str] = "intercept"
-
-
 def build_intercept(b, line, tree: Tree) -> None:
     where = tree.children[1]
     space = None
@@ -368,14 +360,6 @@ INTERCEPT.2: /intercept\\b/i
       {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=INTERCEPT_GRAMMAR)(build_intercept)
 def write_intercept(order: StandingChoice, names) -> str:
     return f"intercept {'all' if order.space is None else order.space}: {order.value}"
-
-
-@attrs.frozen
-class MiddleEastOrder(StandingChoice):
-    """``middle east: <power>, ...``: which Allies pay Germany for the Middle East, first
-    to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""
-
-    kind: ClassVar[str] = "middle_east"
 
 
 def build_middle_east(b, line, tree: Tree) -> None:
