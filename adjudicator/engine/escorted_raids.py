@@ -17,7 +17,7 @@ Raids are fought before every other battle (list ``escorted_raids`` first) [L365
 
 from __future__ import annotations
 
-from ..model.events import BattleStarted, Casualties, DiceRolled
+from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
 from ..model.units import Domain
 from .battles import battle_kind, fight_kind
 from .raids import RAID_EFFECTS, target_factory
@@ -97,6 +97,8 @@ def fight_escorted_raid(ctx, space: str, dice, run) -> None:
         p.fought = True
     if ctx.checking or dice is None:
         return
+    lost_a: list[Piece] = []
+    lost_d: list[Piece] = []
     if guns:
         gun = board.utype(guns[0])
         value = int(gun.param("aa_fire", "value", 1))
@@ -105,6 +107,7 @@ def fight_escorted_raid(ctx, space: str, dice, run) -> None:
         ctx.emit(DiceRolled(battle, 1, "aa", "defender", gun.key, value, rolls, hits))
         if hits:
             lost = _lose(board, attackers, hits)
+            lost_a += lost
             ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
             attackers = [p for p in attackers if p.uid in board.pieces]
     escorts = [p for p in attackers if p not in bombers]
@@ -112,10 +115,18 @@ def fight_escorted_raid(ctx, space: str, dice, run) -> None:
         d_hits = _volley(ctx, dice, battle, "defender", "defence", defenders, INTERCEPTOR_HIT)
         a_hits = _volley(ctx, dice, battle, "attacker", "attack", escorts, ESCORT_HIT)
         if d_hits:
-            ctx.emit(Casualties(battle, 1, "attacker", count_types(_lose(board, attackers, d_hits))))
+            lost = _lose(board, attackers, d_hits)
+            lost_a += lost
+            ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
         if a_hits:
-            ctx.emit(Casualties(battle, 1, "defender", count_types(_lose(board, defenders, a_hits))))
+            lost = _lose(board, defenders, a_hits)
+            lost_d += lost
+            ctx.emit(Casualties(battle, 1, "defender", count_types(lost)))
     survivors = [p for p in bombers if p.uid in board.pieces]
+    tuv_a = sum(board.utype(p).cost for p in lost_a)
+    tuv_d = sum(board.utype(p).cost for p in lost_d)
+    ctx.emit(BattleEnded(battle, space, "attacker_wins" if survivors else "defender_wins", 1,
+                         count_types(lost_a), count_types(lost_d), tuv_a, tuv_d, tuv_d - tuv_a))
     faces = tuple(dice.roll(len(survivors), f"{battle} damage")) if survivors else ()
     if survivors:
         ctx.emit(DiceRolled(battle, 1, "raid", "attacker", survivors[0].type, 0, faces, 0))

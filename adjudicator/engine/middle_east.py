@@ -15,11 +15,7 @@
 from __future__ import annotations
 
 from itertools import permutations
-from typing import ClassVar
-
-import attrs
-
-from ..model.events import Event
+from ..model.events import MiddleEastPaid
 from .income import IncomeContext, item
 from .turn_rules import Rule, declare_standing, register_rule, standing_choice
 
@@ -31,19 +27,6 @@ PAYERS = declare_standing(
     tuple(" ".join(p) for n in (1, 2, 3) for p in permutations(ALLIES, n)),
     "Which Allies pay Germany for the Middle East, first to last: 'middle east: usa uk' "
     "(the others after them; default: uk usa ussr).")
-
-
-@attrs.frozen
-class MiddleEastPaid(Event):
-    """``payer`` paid ``payee`` ``amount`` of the ``owed`` Middle East value (``short``:
-    what it could not pay and is lost)."""
-
-    kind: ClassVar[str] = "middle_east_paid"
-    payer: str
-    payee: str
-    amount: int
-    owed: int
-    short: int = 0
 
 
 @item("territories_outside_middle_east")

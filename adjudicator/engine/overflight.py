@@ -9,12 +9,13 @@
 * Aircraft that retreated from a battle are fired on by the AA of every enemy territory
   they cross on their way to land (their noncombat flight) [L415].
 
-An aircraft shot down is removed before any battle; the dice and losses are events of the
-territory fired from (step ``aa``, round 0)."""
+An aircraft shot down is removed before any battle.  Each shot is a one-round "battle" of
+its own, ``<territory> (overflight)``, of type ``overflight`` (started, dice at step ``aa``,
+casualties, ended), so reports and accounts read it like any other."""
 
 from __future__ import annotations
 
-from ..model.events import Casualties, DiceRolled
+from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
 from ..model.units import Domain
 from .battles import anti_aircraft
 from .turn_rules import Rule, register_rule
@@ -42,15 +43,21 @@ def fire_over(ctx, space: str, aircraft: list) -> None:
         return
     gun = board.utype(guns[0])
     value = int(gun.param("aa_fire", "value", 1))
-    rolls = tuple(ctx.dice.roll(len(aircraft), f"overflight {space} round 0 defender aa {gun.key}"))
+    battle = f"{space} (overflight)"
+    defenders = tuple(p for p in board.rules.turn_order if any(g.owner == p for g in guns))
+    ctx.emit(BattleStarted(battle, space, "overflight", ctx.power, defenders,
+                           count_types(aircraft), count_types(guns)))
+    rolls = tuple(ctx.dice.roll(len(aircraft), f"{battle} round 1 defender aa {gun.key}"))
     hits = sum(1 for r in rolls if r <= value)
-    ctx.emit(DiceRolled(space, 0, "aa", "defender", gun.key, value, rolls, hits))
-    if not hits:
-        return
+    ctx.emit(DiceRolled(battle, 1, "aa", "defender", gun.key, value, rolls, hits))
     lost = sorted(aircraft, key=lambda p: (board.utype(p).cost, p.uid))[:hits]
     for p in lost:
         board.remove(p)
-    ctx.emit(Casualties(space, 0, "attacker", count_types(lost)))
+    if lost:
+        ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
+    tuv = sum(board.utype(p).cost for p in lost)
+    ctx.emit(BattleEnded(battle, space, "attacker_wins" if len(lost) < len(aircraft)
+                         else "defender_wins", 1, count_types(lost), {}, tuv, 0, -tuv))
 
 
 @register_rule

@@ -203,6 +203,19 @@ class RaidDamage(Event):
 
 
 @attrs.frozen
+class MiddleEastPaid(Event):
+    """``payer`` paid ``payee`` ``amount`` of the ``owed`` Middle East value (``short``:
+    what it could not pay and is lost)."""
+
+    kind: ClassVar[str] = "middle_east_paid"
+    payer: str
+    payee: str
+    amount: int
+    owed: int
+    short: int = 0
+
+
+@attrs.frozen
 class TreasuryRaided(Event):
     """A raid that takes IPCs from the treasury (``[turn] raid = "treasury"``): the bombing
     dice, what ``power`` lost (at most what it had) and what it has left."""
