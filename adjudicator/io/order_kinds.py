@@ -18,7 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
-from ..model.orders import InterceptOrder, MiddleEastOrder
+from ..model.orders import Convert, InterceptOrder, MiddleEastOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -384,6 +384,27 @@ MIDDLE_EAST.2: /middle[ \\t]+east\\b/i
       {"WORD", "INT", "_COLON", "_COMMA", "$END"}, STANDING, grammar=MIDDLE_EAST_GRAMMAR)(build_middle_east)
 def write_middle_east(order: StandingChoice, names) -> str:
     return "middle east: " + ", ".join(order.value.split())
+
+
+def build_convert(b, line, tree: Tree) -> None:
+    if b.section != Phase.NONCOMBAT:
+        b.error(line, tree.children[0].column, "'convert' belongs under 'noncombat:'")
+        return
+    units, space = b.units_and_place(line, tree.children[-1], "convert")
+    if units is not None and space is not None:
+        b.add(Convert(units, space, line.number))
+
+
+CONVERT_GRAMMAR = """
+convert: CONVERT _COLON? groups
+CONVERT.2: /convert\\b/i
+"""
+
+
+@kind("convert", ["CONVERT"], ["convert"], "convert 1 inf Moscow", UNIT_LINE, NONCOMBAT,
+      grammar=CONVERT_GRAMMAR)(build_convert)
+def write_convert(order: Convert, names) -> str:
+    return f"convert {groups_text(order.units, names)} {order.space}"
 
 
 # ---- statements about the whole turn ---------------------------------------------------------

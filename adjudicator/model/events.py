@@ -203,6 +203,18 @@ class RaidDamage(Event):
 
 
 @attrs.frozen
+class UnitsConverted(Event):
+    """``by`` turned ``from_power``'s ``units`` in ``territory`` into its own (Europe's
+    Great Patriotic War [L665])."""
+
+    kind: ClassVar[str] = "units_converted"
+    territory: str
+    by: str
+    from_power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
 class MiddleEastPaid(Event):
     """``payer`` paid ``payee`` ``amount`` of the ``owed`` Middle East value (``short``:
     what it could not pay and is lost)."""

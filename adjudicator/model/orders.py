@@ -216,6 +216,17 @@ class MiddleEastOrder(StandingChoice):
 
 
 @attrs.frozen
+class Convert(Order):
+    """``convert <units> <territory>`` (Europe 1999, the Soviet noncombat move [L665]):
+    Allied units there become the phasing power's."""
+
+    kind: ClassVar[str] = "convert"
+    units: tuple[UnitGroup, ...]
+    space: str
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""

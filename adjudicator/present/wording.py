@@ -17,6 +17,10 @@ from ..model.game import Game
 from ..model.problems import Problem
 
 PROBLEMS: dict[str, str] = {
+    "convert_not_soviet": "only the Soviet Union converts Allied units (the Great Patriotic War)",
+    "convert_not_soviet_factory": "{space} is not an originally Soviet territory with a factory that the Soviet Union holds: no conversion there",
+    "convert_units_missing": "there are not that many American or British land or air units in {space} to convert",
+    "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
@@ -229,6 +233,7 @@ def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | 
 # template's placeholders are the event's fields, shown as in problems).  An edition's
 # plug-in adds the sentences of its own events here.
 EVENT_TEXTS: dict[str, str] = {
+    "units_converted": "{by} takes over {from_power}'s {units} in {territory} (they cannot move until its next turn)",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
