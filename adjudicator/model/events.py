@@ -215,6 +215,26 @@ class UnitsConverted(Event):
 
 
 @attrs.frozen
+class UnitsRepaired(Event):
+    """Damaged ``units`` of ``power`` in ``space`` repaired (Europe's step 6 [L687])."""
+
+    kind: ClassVar[str] = "units_repaired"
+    space: str
+    power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class Resurfaced(Event):
+    """Submerged ``units`` of ``power`` in ``space`` resurface (Europe's step 6 [L441])."""
+
+    kind: ClassVar[str] = "resurfaced"
+    space: str
+    power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
 class MiddleEastPaid(Event):
     """``payer`` paid ``payee`` ``amount`` of the ``owed`` Middle East value (``short``:
     what it could not pay and is lost)."""

@@ -20,6 +20,7 @@ PROBLEMS: dict[str, str] = {
     "convert_not_soviet": "only the Soviet Union converts Allied units (the Great Patriotic War)",
     "convert_not_soviet_factory": "{space} is not an originally Soviet territory with a factory that the Soviet Union holds: no conversion there",
     "convert_units_missing": "there are not that many American or British land or air units in {space} to convert",
+    "unit_submerged": "the {unit} submerged in a battle this turn and stays down until step 6: it cannot move",
     "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
@@ -234,6 +235,8 @@ def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | 
 # plug-in adds the sentences of its own events here.
 EVENT_TEXTS: dict[str, str] = {
     "units_converted": "{by} takes over {from_power}'s {units} in {territory} (they cannot move until its next turn)",
+    "units_repaired": "{power}'s damaged {units} in {space} repaired (step 6)",
+    "resurfaced": "{power}'s submerged {units} in {space} resurface (step 6)",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
