@@ -184,10 +184,13 @@ def power_name(game: Game | None, key: str | None) -> str:
     return power.name if power else key
 
 
+POWER_PARAMS = ("power", "orders_for", "by", "from_power", "payer", "payee")   # shown by name
+
+
 def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in params.items():
-        if key in ("power", "orders_for"):
+        if key in POWER_PARAMS:
             value = power_name(game, value)
         elif key == "units" and isinstance(value, Mapping):
             value = units_text(game, value)
