@@ -109,3 +109,31 @@ def test_converted_units_stay_frozen_until_the_next_soviet_turn(game):
         state = adjudicate(game, state, parse_orders("pass\n", game, power=power), SideDice(6, 6)).state
     assert state.power == "ussr"
     assert check(game, state, parse_orders(move_all, game, power="ussr")) == []
+
+
+def test_allies_win_when_berlin_held_through_germanys_turn_and_moscow_is_freed_later(game):
+    """§1.5 [L98], §8 #14: Berlin taken and held through Germany's turn; the Allies win as
+    soon as their capitals are all theirs again, at the end of the Soviet turn that frees
+    Moscow (eur99-hook-win-01, which a case position cannot write: it needs the history)."""
+    import attrs
+
+    from adjudicator.engine.turn import adjudicate
+    from adjudicator.io.parser import parse_orders
+    from adjudicator.model.dice import SideDice
+    from adjudicator.model.state import Unit
+    from adjudicator.service.games import initial_state
+
+    state = initial_state(game, "win")
+    units = {k: v for k, v in state.units.items() if k not in ("Germany", "Moscow", "Russia")}
+    units.update({"Germany": (Unit("infantry", "uk"),) * 2, "Moscow": (Unit("infantry", "germany"),),
+                  "Russia": (Unit("infantry", "ussr"),) * 3})
+    state = attrs.evolve(state, power="germany", units=units,
+                         owners={**state.owners, "Germany": "uk", "Moscow": "germany"})
+    state = adjudicate(game, state, parse_orders("pass\n", game, power="germany"), SideDice(6, 6)).state
+    assert state.extras["berlin_held_by_allies"] is True and state.winner is None   # Moscow is German
+    orders = parse_orders("combat:\nmove 3 inf Russia -> Moscow\n", game, power="ussr")
+    after = adjudicate(game, state, orders, SideDice(1, 6)).state
+    assert after.owners["Moscow"] == "ussr" and after.winner == "Allies"
+    # without a German turn in between, taking Berlin wins nothing (eur99-win-07)
+    fresh = attrs.evolve(state, extras={})
+    assert adjudicate(game, fresh, orders, SideDice(1, 6)).state.winner is None
