@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
 from ..model.units import Domain
 from .battles import battle_kind, fight_kind
+from .overflight import lose_cheapest
 from .raids import RAID_EFFECTS, target_factory
 from .turn_rules import Rule, declare_standing, register_rule, standing_choice
 from .working import Piece, count_types
@@ -55,13 +56,6 @@ def _raids(ctx, order):
             p.raiding = True
             ctx.mechanic("escorted_raids", dict).setdefault(space, []).append(p.uid)
     return [(space, "escorted_raid") for space in spaces]
-
-
-def _lose(board, pieces: list[Piece], hits: int) -> list[Piece]:
-    lost = sorted(pieces, key=lambda p: (board.utype(p).cost, p.uid))[:hits]
-    for p in lost:
-        board.remove(p)
-    return lost
 
 
 def _volley(ctx, dice, battle: str, side: str, step: str, pieces: list[Piece], target: int) -> int:
@@ -106,7 +100,7 @@ def fight_escorted_raid(ctx, space: str, dice, run) -> None:
         hits = sum(1 for r in rolls if r <= value)
         ctx.emit(DiceRolled(battle, 1, "aa", "defender", gun.key, value, rolls, hits))
         if hits:
-            lost = _lose(board, attackers, hits)
+            lost = lose_cheapest(board, attackers, hits)
             lost_a += lost
             ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
             attackers = [p for p in attackers if p.uid in board.pieces]
@@ -115,11 +109,11 @@ def fight_escorted_raid(ctx, space: str, dice, run) -> None:
         d_hits = _volley(ctx, dice, battle, "defender", "defence", defenders, INTERCEPTOR_HIT)
         a_hits = _volley(ctx, dice, battle, "attacker", "attack", escorts, ESCORT_HIT)
         if d_hits:
-            lost = _lose(board, attackers, d_hits)
+            lost = lose_cheapest(board, attackers, d_hits)
             lost_a += lost
             ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
         if a_hits:
-            lost = _lose(board, defenders, a_hits)
+            lost = lose_cheapest(board, defenders, a_hits)
             lost_d += lost
             ctx.emit(Casualties(battle, 1, "defender", count_types(lost)))
     survivors = [p for p in bombers if p.uid in board.pieces]

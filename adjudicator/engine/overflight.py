@@ -35,6 +35,15 @@ def _fired_on(ctx, pieces, space: str, path, phase: str) -> list:
     return []
 
 
+def lose_cheapest(board, pieces: list, hits: int) -> list:
+    """Remove the ``hits`` cheapest of ``pieces`` (the attacker's choice of losses when it
+    gives none [L381]); returns them."""
+    lost = sorted(pieces, key=lambda p: (board.utype(p).cost, p.uid))[:hits]
+    for p in lost:
+        board.remove(p)
+    return lost
+
+
 def fire_over(ctx, space: str, aircraft: list) -> None:
     """The AA of ``space`` fires one die at each of ``aircraft``; the hits are lost."""
     board = ctx.board
@@ -50,9 +59,7 @@ def fire_over(ctx, space: str, aircraft: list) -> None:
     rolls = tuple(ctx.dice.roll(len(aircraft), f"{battle} round 1 defender aa {gun.key}"))
     hits = sum(1 for r in rolls if r <= value)
     ctx.emit(DiceRolled(battle, 1, "aa", "defender", gun.key, value, rolls, hits))
-    lost = sorted(aircraft, key=lambda p: (board.utype(p).cost, p.uid))[:hits]
-    for p in lost:
-        board.remove(p)
+    lost = lose_cheapest(board, aircraft, hits)
     if lost:
         ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
     tuv = sum(board.utype(p).cost for p in lost)
