@@ -5,7 +5,9 @@
 For each edition with an example game in turns/, times parse, check and adjudicate of every
 turn of its published example round, with the dice it was played with (median of K rounds); then the exact odds of a 30-vs-30 land battle
 built from the edition's own units (1942: with artillery supporting infantry and an AA gun
-firing at the attacking aircraft; 1941 has neither).  A script, not a test.
+firing at the attacking aircraft; 1941 has neither; Europe 1999: AA dice the attacker
+allocates, ussr attacking germany).  Europe's example round has a convoy capture, an
+overflight shot, an escorted raid and the Middle East payment.  A script, not a test.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="rounds (turns) / odds runs per edition")
     args = ap.parse_args(argv)
-    print(f"{'edition':<8} {'load ms':>8} {'parse':>8} {'check':>8} {'adjud.':>8}   "
+    print(f"{'edition':<10} {'load ms':>8} {'parse':>8} {'check':>8} {'adjud.':>8}   "
           f"{'30v30 odds ms':>13} {'peak MiB':>9} {'states':>7} {'P(att wins)':>11}")
     for edition in edition_names():
         t0 = time.perf_counter()
@@ -118,7 +120,7 @@ def main(argv=None) -> None:
         seconds, peak, states, wins = odds_time(game, args.repeat)
         cells = ([f"{turns[k] * 1e3:8.1f}" for k in ("parse", "check", "adjudicate")]
                  if turns else [f"{'-':>8}"] * 3)
-        print(f"{edition:<8} {load * 1e3:8.0f} {' '.join(cells)}   {seconds * 1e3:13.1f} "
+        print(f"{edition:<10} {load * 1e3:8.0f} {' '.join(cells)}   {seconds * 1e3:13.1f} "
               f"{peak:9.1f} {states:>7} {wins:11.4f}")
     print("parse/check/adjudicate: median ms per turn over the edition's example round")
 

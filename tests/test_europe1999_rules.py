@@ -81,3 +81,59 @@ def test_aa_losses_follow_the_attackers_loss_order(game):
     for order, expected in ((("bomber", "fighter"), 177 / 36), (("fighter", "bomber"), 147 / 36)):
         s = setup(game, ["fighter", "bomber"], [], is_sea=False, attacker_loss_order=order, support=aa)
         assert battle_odds(s).attacker_tuv_lost == pytest.approx(expected, abs=1e-12), order
+
+
+def test_converted_units_stay_frozen_until_the_next_soviet_turn(game):
+    """§5.5.2 [L665]: units the USSR converts cannot move until its next turn; then they can."""
+    import attrs
+
+    from adjudicator.engine.turn import adjudicate, check
+    from adjudicator.io.parser import parse_orders
+    from adjudicator.model.dice import SideDice
+    from adjudicator.model.state import Unit
+    from adjudicator.service.games import initial_state
+
+    state = initial_state(game, "gpw")
+    moscow = state.units["Moscow"]
+    infantry = sum(1 for u in moscow if u.type == "infantry" and u.owner == "ussr")
+    state = attrs.evolve(state, power="ussr",
+                         units={**state.units, "Moscow": moscow + (Unit("infantry", "uk"),)})
+    move_all = f"noncombat:\nmove {infantry + 1} inf Moscow -> Russia\n"
+    convert = "noncombat:\nconvert 1 inf Moscow\n"
+    problems = check(game, state, parse_orders(convert + f"move {infantry + 1} inf Moscow -> Russia\n",
+                                               game, power="ussr"))
+    assert [p.code for p in problems] == ["unit_frozen"]
+    state = adjudicate(game, state, parse_orders(convert, game, power="ussr"), SideDice(6, 6)).state
+    assert sum(1 for u in state.units["Moscow"] if "frozen" in u.flags and u.owner == "ussr") == 1
+    for power in ("uk", "usa", "germany"):
+        state = adjudicate(game, state, parse_orders("pass\n", game, power=power), SideDice(6, 6)).state
+    assert state.power == "ussr"
+    assert check(game, state, parse_orders(move_all, game, power="ussr")) == []
+
+
+def test_allies_win_when_berlin_held_through_germanys_turn_and_moscow_is_freed_later(game):
+    """§1.5 [L98], §8 #14: Berlin taken and held through Germany's turn; the Allies win as
+    soon as their capitals are all theirs again, at the end of the Soviet turn that frees
+    Moscow (eur99-hook-win-01, which a case position cannot write: it needs the history)."""
+    import attrs
+
+    from adjudicator.engine.turn import adjudicate
+    from adjudicator.io.parser import parse_orders
+    from adjudicator.model.dice import SideDice
+    from adjudicator.model.state import Unit
+    from adjudicator.service.games import initial_state
+
+    state = initial_state(game, "win")
+    units = {k: v for k, v in state.units.items() if k not in ("Germany", "Moscow", "Russia")}
+    units.update({"Germany": (Unit("infantry", "uk"),) * 2, "Moscow": (Unit("infantry", "germany"),),
+                  "Russia": (Unit("infantry", "ussr"),) * 3})
+    state = attrs.evolve(state, power="germany", units=units,
+                         owners={**state.owners, "Germany": "uk", "Moscow": "germany"})
+    state = adjudicate(game, state, parse_orders("pass\n", game, power="germany"), SideDice(6, 6)).state
+    assert state.extras["berlin_held_by_allies"] is True and state.winner is None   # Moscow is German
+    orders = parse_orders("combat:\nmove 3 inf Russia -> Moscow\n", game, power="ussr")
+    after = adjudicate(game, state, orders, SideDice(1, 6)).state
+    assert after.owners["Moscow"] == "ussr" and after.winner == "Allies"
+    # without a German turn in between, taking Berlin wins nothing (eur99-win-07)
+    fresh = attrs.evolve(state, extras={})
+    assert adjudicate(game, fresh, orders, SideDice(1, 6)).state.winner is None

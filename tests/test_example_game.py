@@ -36,7 +36,7 @@ from adjudicator.io.turnfile import decode_game_file, decode_turn_file, encode
 from cli_helpers import pbem
 from conftest import EXAMPLE_ORDERS, PUBLISHED_GAME, snapshot
 
-RULESETS = ("aa1941", "aa1942")
+RULESETS = ("aa1941", "aa1942", "europe1999")
 GAME_ID = "aa1941-example"
 
 
@@ -86,9 +86,16 @@ def test_every_bundled_example_is_tested():
     assert tuple(e.ruleset for e in examples.bundled()) == RULESETS
 
 
+ROUNDS = {
+    "aa1941": ["01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"],
+    "aa1942": ["01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"],
+    # Europe: a full round, then Germany's second turn (its Middle East payment)
+    "europe1999": ["01-germany.txt", "02-ussr.txt", "03-uk.txt", "04-usa.txt", "05-germany.txt"],
+}
+
+
 def test_example_has_a_full_round(example):
-    assert [p.name for p in example.orders_files()] == [
-        "01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"]
+    assert [p.name for p in example.orders_files()] == ROUNDS[example.ruleset]
 
 
 def test_example_game_verifies(example, played):
@@ -257,7 +264,7 @@ def test_pbem_show_draws_the_committed_game(example, capsys, monkeypatch):
                for u in units if u.damage]
     for space, damage in damaged:              # factory damage left after the repair
         assert f"({damage} damage)" in out, space
-    assert damaged or example.ruleset == "aa1941"
+    assert damaged or example.ruleset in ("aa1941", "europe1999")   # Europe raids cost IPCs
 
 
 def test_pbem_demo_plays_the_example(example, capsys, tmp_path, monkeypatch):
@@ -536,3 +543,40 @@ def test_removed_turn_in_the_middle_is_detected(copy):
     failure = verify_game(copy, load_game).failure
     assert failure.check in ("sequence", "chain")
     assert failure.file == "turns/0004-japan.json"
+
+
+# --------------------------------------------------------------------------- Europe's rules in the round
+
+def _europe_events():
+    chosen = examples.example("europe1999")
+    return [(t, e) for t in published_turns(chosen.published) for e in t.events]
+
+
+def test_europe_round_captures_a_convoy_center_and_the_uk_loses_its_value():
+    found = _europe_events()
+    assert any(e.kind == "captured" and e.territory == "British Convoy 3" and e.by == "germany"
+               for _, e in found)
+    uk = [e for t, e in found if e.kind == "income_collected" and e.power == "uk"]
+    assert uk and uk[0].income == 25 - 5                     # [L643]: the center's 5 IPCs
+
+
+def test_europe_round_has_an_overflight_aa_shot():
+    shots = [e for _, e in _europe_events() if isinstance(e, DiceRolled) and e.step == "aa"
+             and e.battle == "Leningrad (overflight)"]
+    assert shots and len(shots[0].rolls) == 1                # one die for the one fighter
+
+
+def test_europe_round_has_a_raid_that_costs_the_treasury():
+    found = _europe_events()
+    raids = [e for _, e in found if e.kind == "treasury_raided"]
+    assert raids and raids[0].power == "germany" and raids[0].lost == sum(raids[0].rolls) > 0
+    before = [t for t, e in found if e.kind == "treasury_raided"][0]
+    assert before.state.ipcs["germany"] == raids[0].total
+
+
+def test_europe_round_has_a_middle_east_payment():
+    found = _europe_events()
+    paid = [(t, e) for t, e in found if e.kind == "middle_east_paid"]
+    assert paid and paid[0][1].payer == "uk" and paid[0][1].payee == "germany"
+    assert paid[0][1].amount == 1                            # Egypt's value [L699]
+    assert paid[0][0].power == "germany" and paid[0][0].state.owners["Egypt"] == "germany"

@@ -29,7 +29,6 @@ CONVOYS = {"British Convoy 1": ("uk", 3), "British Convoy 2": ("uk", 3), "Britis
 
 MIDDLE_EAST_RULING = "WAITS (non-playing owners): until an owner may be a power that does not play"
 NEUTRAL_RULING = "here they are impassable (no entry, no overflight"
-CONVOY_RULING = "WAITS (sea zones with an owner and a value)"
 STRAITS_RULING = "no ship passes between the Black Sea and the Aegean Sea"
 
 
@@ -42,9 +41,6 @@ def _expected() -> dict[str, str]:
         found[f"territory {t} impassable: TripleA False, ours True"] = NEUTRAL_RULING
     found["territory Saudi Arabia capital: TripleA 'Middle_East', ours None"] = \
         "TripleA's 'capital' of its Middle_East player on Saudi Arabia is not a capital here"
-    for zone, (owner, ipc) in CONVOYS.items():
-        found[f"territory {zone} ipc: TripleA {ipc}, ours 0"] = CONVOY_RULING
-        found[f"territory {zone} owner: TripleA {owner!r}, ours None"] = CONVOY_RULING
     found["canal The Bosphorus (Aegean Sea / Black Sea): TripleA only"] = STRAITS_RULING
     return found
 

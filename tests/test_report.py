@@ -13,7 +13,8 @@ from rich.console import Console
 
 from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
-from adjudicator.model.events import (
+from adjudicator.model.events import (  # noqa: I001
+    MiddleEastPaid, Resurfaced, UnitsConverted, UnitsRepaired,
     EconomyIncome,
     LowLuckRolled,
     TreasuryRaided,
@@ -196,6 +197,10 @@ def make_events():
                       items=(("tolls", 3),)),
         TreasuryRaided(battle="Karelia (raid)", space="Karelia", power="ussr", rolls=(3, 5),
                        lost=8, total=2),
+        MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
+        UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
+        UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
+        Resurfaced(space="Sea Zone 5", power="germany", units={"submarine": 1}),
         StandingOrdersChanged(power="germany", count=3),
         VictoryDeclared(side="Axis", rule="capitals", territories=("Russia", "United Kingdom")),
         Repaired(power="germany", space="Germany", points=2, cost=2, ipcs_left=20),
@@ -231,6 +236,7 @@ def test_other_events_read_their_wording():
     text = text_of()
     assert "Germany collects 3 IPCs in its germany_reserve economy (3 now)" in text
     assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
+    assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
 
 
 def test_header_shows_power_round_and_ipcs():

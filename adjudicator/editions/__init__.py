@@ -8,7 +8,9 @@ register(Edition("aa1942", "Axis & Allies Spring 1942", "aa1942"))
 register(Edition("europe1999", "Axis & Allies Europe", "europe1999",
                  plugins=("adjudicator.engine.abilities.first_strike", "adjudicator.engine.abilities.aa_fire_chosen",
                           "adjudicator.engine.abilities.free_submerge",
-                          "adjudicator.engine.convoys",
+                          "adjudicator.engine.convoys", "adjudicator.engine.overflight",
+                          "adjudicator.engine.escorted_raids", "adjudicator.engine.original_factories",
+                          "adjudicator.engine.great_patriotic_war", "adjudicator.engine.capital_held",
                           "adjudicator.engine.middle_east", "adjudicator.engine.end_of_turn")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

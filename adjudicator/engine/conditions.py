@@ -22,9 +22,11 @@ def territory_set(game: Game, spec: Any) -> tuple[str, ...]:
 
 
 def holds(game: Game, cond: Mapping[str, Any], subject: str, owners: Mapping[str, str],
-          round_: int, by_side: bool = True) -> tuple[bool, tuple[str, ...]]:
+          round_: int, by_side: bool = True,
+          state: Mapping[str, Any] | None = None) -> tuple[bool, tuple[str, ...]]:
     """Whether ``cond`` holds for ``subject`` (a side, or a power with ``by_side=False``),
-    and the territories it counted (for the event that reports it)."""
+    and the territories it counted (for the event that reports it).  ``state``: the
+    editions' persistent values (``GameState.extras``) that ``{state = key}`` reads."""
     rules = game.ruleset
     if "controls" in cond:
         spaces = territory_set(game, cond["controls"])
@@ -41,26 +43,28 @@ def holds(game: Game, cond: Mapping[str, Any], subject: str, owners: Mapping[str
     if "all" in cond:
         found: tuple[str, ...] = ()
         for c in cond["all"]:
-            ok, held = holds(game, c, subject, owners, round_, by_side)
+            ok, held = holds(game, c, subject, owners, round_, by_side, state)
             if not ok:
                 return False, ()
             found += held
         return True, found
     if "any" in cond:
         for c in cond["any"]:
-            ok, held = holds(game, c, subject, owners, round_, by_side)
+            ok, held = holds(game, c, subject, owners, round_, by_side, state)
             if ok:
                 return True, held
         return False, ()
     if "not" in cond:
-        ok, _ = holds(game, cond["not"], subject, owners, round_, by_side)
+        ok, _ = holds(game, cond["not"], subject, owners, round_, by_side, state)
         return not ok, ()
     if "round_at_least" in cond:
         return round_ >= cond["round_at_least"], ()
+    if "state" in cond:
+        return bool((state or {}).get(cond["state"])), ()
     raise DataError(f"unknown condition {dict(cond)!r}")
 
 
-KEYS = ("controls", "all", "any", "not", "round_at_least")
+KEYS = ("controls", "all", "any", "not", "round_at_least", "state")
 
 
 def check_condition(cond: Any, where: str) -> list[str]:
@@ -80,6 +84,8 @@ def check_condition(cond: Any, where: str) -> list[str]:
         return check_condition(cond["not"], f"{where}.not")
     if key == "round_at_least":
         return [] if isinstance(cond[key], int) else [f"{where}: round_at_least must be an integer"]
+    if key == "state":
+        return [] if isinstance(cond[key], str) else [f"{where}: state must be the name of a value"]
     problems = []
     extra = set(cond) - {"controls", "count", "by"}
     if extra:

@@ -197,7 +197,7 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         return "land_unit_placed_at_sea"
     carrier = None
     if t.is_sea and ut.domain == Domain.AIR:
-        if not ut.has("carrier_based"):
+        if not ut.has("carrier_based") or not board.rules.option("place_aircraft_on_carriers", True):
             return "air_placed_at_sea"
         decks = [c for c in board.at(space) if c.owner == ctx.power
                  and board.utype(c).has("carries_air") and board.can_carry(c, unit_type)]

@@ -14,7 +14,8 @@ def check_victory(ctx: TurnContext, round_: int, last_in_round: bool) -> str | N
     for rule in game.ruleset.victory:
         if not rule.checked_after(ctx.power, last_in_round):
             continue
-        ok, held = holds(game, rule.condition, rule.side, ctx.board.owners, round_)
+        ok, held = holds(game, rule.condition, rule.side, ctx.board.owners, round_,
+                         state=ctx.board.extras)
         if ok:
             ctx.emit(VictoryDeclared(rule.side, rule.name, held))
             return rule.side

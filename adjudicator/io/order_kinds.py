@@ -16,8 +16,9 @@ from lark import Token, Tree
 
 from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
-    Order, Phase, Place, Repair, RetreatCondition, SubmergePolicy, Unload,
+    Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
+from ..model.orders import Convert, InterceptOrder, MiddleEastOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -391,6 +392,74 @@ def write_defend(order: DefenceOrder, names) -> str:
         clauses.append("land " + ", ".join(order.landing))
     target = "all" if order.space is None else order.space
     return f"defend {target}: " + "; ".join(clauses)
+
+
+def build_intercept(b, line, tree: Tree) -> None:
+    where = tree.children[1]
+    space = None
+    if [t.value.casefold() for t in where.children] not in (["all"], ["everywhere"]):
+        space = b.resolve(line, "space", where.children)
+        if space is None:
+            return
+    value = " ".join(t.value for t in tree.children[2].children).casefold()
+    b.merge("intercept", space, lambda old: InterceptOrder("intercept", space, value, line.number))
+
+
+INTERCEPT_GRAMMAR = """
+intercept: INTERCEPT name _COLON name
+INTERCEPT.2: /intercept\\b/i
+"""
+
+
+@kind("intercept", ["INTERCEPT"], ["intercept"], "intercept all: no",
+      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=INTERCEPT_GRAMMAR)(build_intercept)
+def write_intercept(order: StandingChoice, names) -> str:
+    return f"intercept {'all' if order.space is None else order.space}: {order.value}"
+
+
+def build_middle_east(b, line, tree: Tree) -> None:
+    powers = []
+    for where in tree.children[1:]:
+        if isinstance(where, Tree):
+            power = b.resolve(line, "power", where.children)
+            if power is None:
+                return
+            powers.append(power)
+    value = " ".join(powers)
+    b.merge("middle_east", None, lambda old: MiddleEastOrder("middle_east", None, value, line.number))
+
+
+MIDDLE_EAST_GRAMMAR = """
+middle_east: MIDDLE_EAST _COLON name (_COMMA name)*
+MIDDLE_EAST.2: /middle[ \\t]+east\\b/i
+"""
+
+
+@kind("middle_east", ["MIDDLE_EAST"], ["middle east"], "middle east: usa, uk",
+      {"WORD", "INT", "_COLON", "_COMMA", "$END"}, STANDING, grammar=MIDDLE_EAST_GRAMMAR)(build_middle_east)
+def write_middle_east(order: StandingChoice, names) -> str:
+    return "middle east: " + ", ".join(order.value.split())
+
+
+def build_convert(b, line, tree: Tree) -> None:
+    if b.section != Phase.NONCOMBAT:
+        b.error(line, tree.children[0].column, "'convert' belongs under 'noncombat:'")
+        return
+    units, space = b.units_and_place(line, tree.children[-1], "convert")
+    if units is not None and space is not None:
+        b.add(Convert(units, space, line.number))
+
+
+CONVERT_GRAMMAR = """
+convert: CONVERT _COLON? groups
+CONVERT.2: /convert\\b/i
+"""
+
+
+@kind("convert", ["CONVERT"], ["convert"], "convert 1 inf Moscow", UNIT_LINE, NONCOMBAT,
+      grammar=CONVERT_GRAMMAR)(build_convert)
+def write_convert(order: Convert, names) -> str:
+    return f"convert {groups_text(order.units, names)} {order.space}"
 
 
 # ---- statements about the whole turn ---------------------------------------------------------

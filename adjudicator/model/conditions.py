@@ -8,6 +8,8 @@ A condition is a plain value (from the edition's TOML) evaluated by
   (``"victory_cities"``, ``"capitals"``, or any name in a territory's ``tags``).
 * ``{all = [c1, c2, ...]}``, ``{any = [...]}``, ``{not = c}`` -- combinations.
 * ``{round_at_least = N}`` -- the game has reached round ``N``.
+* ``{state = "<key>"}`` -- an edition's persistent value ``key`` (``GameState.extras``,
+  written by its rules) is set and true.
 
 The subject (a side or a power) is given by the rule that holds the condition.
 """

@@ -203,6 +203,51 @@ class RaidDamage(Event):
 
 
 @attrs.frozen
+class UnitsConverted(Event):
+    """``by`` turned ``from_power``'s ``units`` in ``territory`` into its own (Europe's
+    Great Patriotic War [L665])."""
+
+    kind: ClassVar[str] = "units_converted"
+    territory: str
+    by: str
+    from_power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class UnitsRepaired(Event):
+    """Damaged ``units`` of ``power`` in ``space`` repaired (Europe's step 6 [L687])."""
+
+    kind: ClassVar[str] = "units_repaired"
+    space: str
+    power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class Resurfaced(Event):
+    """Submerged ``units`` of ``power`` in ``space`` resurface (Europe's step 6 [L441])."""
+
+    kind: ClassVar[str] = "resurfaced"
+    space: str
+    power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class MiddleEastPaid(Event):
+    """``payer`` paid ``payee`` ``amount`` of the ``owed`` Middle East value (``short``:
+    what it could not pay and is lost)."""
+
+    kind: ClassVar[str] = "middle_east_paid"
+    payer: str
+    payee: str
+    amount: int
+    owed: int
+    short: int = 0
+
+
+@attrs.frozen
 class TreasuryRaided(Event):
     """A raid that takes IPCs from the treasury (``[turn] raid = "treasury"``): the bombing
     dice, what ``power`` lost (at most what it had) and what it has left."""

@@ -201,6 +201,33 @@ class StandingChoice(Order):
 
 
 @attrs.frozen
+class InterceptOrder(StandingChoice):
+    """``intercept <space|all>: yes|no``: whether the power's fighters intercept raids
+    (Europe 1999 [L601]; the engine's standing kind ``intercept``)."""
+
+    kind: ClassVar[str] = "intercept"
+
+
+@attrs.frozen
+class MiddleEastOrder(StandingChoice):
+    """``middle east: <power>, ...``: which Allies pay Germany for the Middle East, first
+    to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""
+
+    kind: ClassVar[str] = "middle_east"
+
+
+@attrs.frozen
+class Convert(Order):
+    """``convert <units> <territory>`` (Europe 1999, the Soviet noncombat move [L665]):
+    Allied units there become the phasing power's."""
+
+    kind: ClassVar[str] = "convert"
+    units: tuple[UnitGroup, ...]
+    space: str
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""

@@ -17,6 +17,11 @@ from ..model.game import Game
 from ..model.problems import Problem
 
 PROBLEMS: dict[str, str] = {
+    "convert_not_soviet": "only the Soviet Union converts Allied units (the Great Patriotic War)",
+    "convert_not_soviet_factory": "{space} is not an originally Soviet territory with a factory that the Soviet Union holds: no conversion there",
+    "convert_units_missing": "there are not that many American or British land or air units in {space} to convert",
+    "unit_submerged": "the {unit} submerged in a battle this turn and stays down until step 6: it cannot move",
+    "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
@@ -198,10 +203,13 @@ def power_name(game: Game | None, key: str | None) -> str:
     return power.name if power else key
 
 
+POWER_PARAMS = ("power", "orders_for", "by", "from_power", "payer", "payee")   # shown by name
+
+
 def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in params.items():
-        if key in ("power", "orders_for"):
+        if key in POWER_PARAMS:
             value = power_name(game, value)
         elif key == "units" and isinstance(value, Mapping):
             value = units_text(game, value)
@@ -248,6 +256,10 @@ def problem_text(problem: Problem | tuple[str, Mapping[str, Any]], game: Game | 
 # template's placeholders are the event's fields, shown as in problems).  An edition's
 # plug-in adds the sentences of its own events here.
 EVENT_TEXTS: dict[str, str] = {
+    "units_converted": "{by} takes over {from_power}'s {units} in {territory} (they cannot move until its next turn)",
+    "units_repaired": "{power}'s damaged {units} in {space} repaired (step 6)",
+    "resurfaced": "{power}'s submerged {units} in {space} resurface (step 6)",
+    "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
 }

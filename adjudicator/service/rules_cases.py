@@ -83,16 +83,18 @@ def _aboard(game: Game, case: Case, line: int, here: list[Unit], riders: list[Un
 
 
 def _standing(game: Game, names: Names, case: Case, line: int, text: str) -> tuple[str, StandingOrders]:
-    """"germany: defend all: submerge never" -> (power, its standing orders)."""
+    """"germany: defend all: submerge never" -> (power, its standing orders); any standing
+    order kind of the edition (e.g. "ussr: intercept all: no")."""
     who, sep, orders_text = text.partition(":")
     try:
         power = names.resolve_power(who.strip())
         parsed = parse_orders(orders_text.strip() + "\n", game, power=power)
     except (UnknownName, OrdersSyntaxError) as exc:
         raise DataError(f"{case.file}:{line}: {exc}") from None
-    if not sep or not parsed.defences or len(parsed.defences) != len(parsed.items):
+    kept = len(parsed.defences) + len(parsed.standing_choices)
+    if not sep or not kept or kept != len(parsed.items):
         raise DataError(f"{case.file}:{line}: expected 'standing POWER: defend ...'")
-    return power, StandingOrders(tuple(parsed.defences))
+    return power, StandingOrders(tuple(parsed.defences), tuple(parsed.standing_choices))
 
 
 def _orders_text(text: str) -> str:
@@ -125,7 +127,8 @@ def build_position(game: Game, case: Case) -> GameState:
         elif verb == "standing":
             power, orders = _standing(game, names, case, line, rest)
             old = standing.get(power, StandingOrders())
-            standing[power] = StandingOrders(old.defences + orders.defences)
+            standing[power] = StandingOrders(old.defences + orders.defences,
+                                             old.choices + orders.choices)
         elif verb == "cargo":
             space, text = _split_space(names, case, line, rest)
             here = list(units.get(space, ()))
