@@ -141,8 +141,9 @@ def check_combat_moves(ctx: TurnContext) -> None:
     board = ctx.board
     landing_zones = {l.zone for l in ctx.landings}
     landed_cargo = {uid for l in ctx.landings for uid in l.cargo}
-    # a sea zone the combat move took (an edition's rule capturing on entry) is a purpose too
-    taken = {e.territory for e in ctx.events if isinstance(e, Captured) and e.by == ctx.power}
+    # a sea zone the combat move took or liberated for its owner (an edition's rule capturing
+    # on entry) is a purpose too: every capture so far is this combat move's doing
+    taken = {e.territory for e in ctx.events if isinstance(e, Captured)}
     air: list[Piece] = []
     for piece in sorted([p for p in board.pieces.values()
                          if p.owner == ctx.power and "combat" in p.moved_in], key=lambda p: p.uid):

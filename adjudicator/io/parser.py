@@ -186,31 +186,39 @@ def _first_word(code: str) -> str | None:
 
 def _line_verb(code: str, kinds: tuple[str, ...]) -> str | None:
     """The kind (or core statement terminal) the line starts with, if any."""
-    word = _first_word(code)
-    if word is None:
+    text = code.lstrip()
+    if not text:
         return None
     parser = _lark(kinds)
     for k in kinds:
         for terminal in KINDS[k].verbs:
-            if re.fullmatch(parser.get_terminal(terminal).pattern.to_regexp(), word):
+            if _starts_with(parser.get_terminal(terminal).pattern.to_regexp(), text):
                 return k
     for terminal in _CORE_CONTEXT:
-        if re.fullmatch(parser.get_terminal(terminal).pattern.to_regexp(), word):
+        if _starts_with(parser.get_terminal(terminal).pattern.to_regexp(), text):
             return terminal
     return None
 
 
+def _starts_with(regexp: str, text: str) -> bool:
+    """Whether ``text`` starts with a whole match of ``regexp`` (a verb of one word or of
+    several, such as ``middle east``), not with the start of a longer word."""
+    match = re.match(regexp, text)
+    return bool(match and match.end() and (match.end() == len(text)
+                                           or not text[match.end()].isalnum()))
+
+
 def _foreign_kind(code: str, kinds: tuple[str, ...]) -> str | None:
     """An order kind of another edition that the line starts with (``bomb`` in 1941)."""
-    word = _first_word(code)
-    if word is None:
+    text = code.lstrip()
+    if not text:
         return None
     everything = _lark(ALL_KINDS)
     for k in ALL_KINDS:
         if k in kinds:
             continue
         for terminal in KINDS[k].verbs:
-            if re.fullmatch(everything.get_terminal(terminal).pattern.to_regexp(), word):
+            if _starts_with(everything.get_terminal(terminal).pattern.to_regexp(), text):
                 return k
     return None
 
