@@ -130,6 +130,7 @@ def cmd_status(args, console: Console) -> int:
 def cmd_standings(args, console: Console) -> int:
     from ..present.tournament_pages import TIEBREAK_TITLES, standings_html
     from ..service.tournament import organiser
+    from ..service.tournament.results import adjudication_text
     ctx = organiser.open_tournament(args.dir)
     view = organiser.standings(args.dir, record=args.record)
     tiebreaks = ctx.cfg.scoring.tiebreaks
@@ -147,6 +148,8 @@ def cmd_standings(args, console: Console) -> int:
     lines = view.record["results"]
     for line in lines:
         console.print(f"  {escape(line)}")
+    if ctx.cfg.end.round_limit:
+        console.print(escape(adjudication_text(ctx.game, ctx.cfg.end.adjudication)))
     if args.html:
         _write(args.html, standings_html(ctx.cfg.name, view.rows, ctx.names, tiebreaks, lines,
                                          (ctx.first_side, ctx.bid_side)), args.force)

@@ -24,7 +24,8 @@ MAX_CONFIG_BYTES = 64 * 1024
 FORMATS = ("swiss", "round_robin", "ladder")
 SIDE_METHODS = ("balance", "bid")
 NMR_POLICIES = ("play", "wait")
-CRITERIA = ("victory_cities", "capitals", "income", "tuv")
+CRITERIA = ("victory_cities", "capitals", "income", "tuv", "income_tuv")
+PRESET = "preset"
 TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "wins",
              "axis_wins", "fewest_nmrs", "rating")
 RATING_MODELS = ("plackett_luce", "bradley_terry_full", "bradley_terry_part",
@@ -99,9 +100,13 @@ forfeit_after = 3               # a side with this many NMRs in a game loses it 
 
 [end]                           # a game ends by the ruleset's victory, a concession, a forfeit,
 round_limit = 0                 # or after this many rounds (0: no limit), then adjudicated:
-adjudication = ["victory_cities", "capitals", "income", "tuv"]
-                                # compared side against side in this order, the first difference
-                                # decides; all equal: a draw
+adjudication = "preset"         # "preset": the edition's (victory cities where the map has
+                                # them, else capitals; then income_tuv), or a list of:
+                                # victory_cities, capitals, income, tuv (units' value net of
+                                # purchases), income_tuv (income plus that); each measured as
+                                # what a side gained since the start (bid included), compared
+                                # side against side in order: the first difference decides, all
+                                # equal is a draw (docs/tournament.md)
 
 [scoring]
 win = 1.0
@@ -168,7 +173,7 @@ class NmrPolicy:
 @attrs.frozen
 class EndRule:
     round_limit: int = 0
-    adjudication: tuple[str, ...] = CRITERIA
+    adjudication: tuple[str, ...] = (PRESET,)
 
 
 @attrs.frozen
@@ -285,7 +290,7 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
         nmr=NmrPolicy(policy=r.choice(nmr, "policy", NMR_POLICIES, "nmr", "play"),
                       forfeit_after=r.integer(nmr, "forfeit_after", "nmr", 3, 0, 1000)),
         end=EndRule(round_limit=r.integer(end, "round_limit", "end", 0, 0, 1000),
-                    adjudication=r.names(end, "adjudication", CRITERIA, "end", CRITERIA)),
+                    adjudication=_adjudication(r, end)),
         scoring=Scoring(
             win=r.number(sc, "win", "scoring", 1.0, -100, 100),
             draw=r.number(sc, "draw", "scoring", 0.5, -100, 100),
@@ -297,6 +302,13 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
                         mu=r.number(rt, "mu", "ratings", 25.0, -1e6, 1e6),
                         sigma=r.number(rt, "sigma", "ratings", 25.0 / 3, 1e-6, 1e6)),
         raw=raw)
+
+
+def _adjudication(r: "_Reader", end: dict) -> tuple[str, ...]:
+    """``[end] adjudication``: "preset" or a list of criteria."""
+    if end.get("adjudication", PRESET) == PRESET:
+        return (PRESET,)
+    return r.names(end, "adjudication", CRITERIA, "end", CRITERIA)
 
 
 def settings_changes(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:

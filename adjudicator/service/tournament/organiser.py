@@ -34,7 +34,8 @@ from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, no
 from .pairing import Pairing, RoundPlan
 from .players import Player, add_player as add_to, new_player
 from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
-from .results import GameResult, GameSummary, result_line, result_of, summarize_game
+from .results import (GameResult, GameSummary, adjudication_text, result_line, result_of,
+                      summarize_game)
 from .standings import as_record, compute_standings
 from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
 
@@ -482,8 +483,11 @@ def after_turn(ctx: Context, game_id: str, at: dt.datetime, notices: list) -> bo
         ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(at)})
         result = result_of(find_pairing(ctx, game_id), sides, summary, ctx.game, ctx.cfg,
                            sides_of(ctx, find_pairing(ctx, game_id))[1])
+        body = result_line(result, ctx.names, True)
+        if result.how == "round_limit":
+            body += "\n\n" + adjudication_text(ctx.game, ctx.cfg.end.adjudication)
         notices.append(Notice(notice_name("result", game_id), ("*",),
-                              f"Result of {game_id}", result_line(result, ctx.names, True)))
+                              f"Result of {game_id}", body))
         return False
     turns = list_turns(ctx.tdir.game_dir(game_id))
     number = (turns[-1][0] if turns else 0) + 1
