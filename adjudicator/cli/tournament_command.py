@@ -17,6 +17,23 @@ from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, read_bytes, read_text
 
 
+PIPED_WIDTH = 200      # columns when the output is not a terminal (a mail, a file, a pipe)
+
+
+def _wide_when_piped(func):
+    """``func`` with a console that does not fold tables and lines at 80 columns when its
+    output is piped into a mail or a file (COLUMNS, when set, still decides)."""
+    import functools
+    import os
+
+    @functools.wraps(func)
+    def run(args, console: Console) -> int:
+        if not console.is_terminal and "COLUMNS" not in os.environ:
+            console.width = PIPED_WIDTH
+        return func(args, console)
+    return run
+
+
 def _now(args) -> dt.datetime:
     from ..service.tournament.deadlines import parse_stamp
     if getattr(args, "now", None):
@@ -111,7 +128,15 @@ def cmd_status(args, console: Console) -> int:
     ctx = organiser.open_tournament(args.dir)
     now = _now(args)
     rows = organiser.status(args.dir, now)
-    table = Table(title=f"{ctx.cfg.name}: games at {_stamp(now)}")
+    title = f"{ctx.cfg.name}: games at {_stamp(now)}"
+    if args.round is not None:
+        round_of = {p.game: p.round for p in ctx.tdir.pairings()}
+        rows = [s for s in rows if round_of.get(s.game) == args.round]
+        title = f"{ctx.cfg.name}: round {args.round} at {_stamp(now)}"
+        if not rows:
+            raise PbemError(f"no game in round {args.round} (rounds paired: "
+                            f"{', '.join(map(str, sorted(set(round_of.values())))) or 'none'})")
+    table = Table(title=title)
     for col in ("game", "players", "state", "to move", "deadline"):
         table.add_column(col, overflow="fold")
     for s in rows:
@@ -214,10 +239,32 @@ def cmd_tick(args, console: Console) -> int:
 def cmd_orders(args, console: Console) -> int:
     from ..io.limits import MAX_SIGNATURE_BYTES
     from ..service.tournament import organiser
+    from ..service.tournament.results import GameResult
     data = read_bytes(args.orders, "orders file")
     signature = read_text(args.sig, "signature file", MAX_SIGNATURE_BYTES) if args.sig else None
     tf = organiser.submit_orders(args.dir, args.game, data, signature, _now(args))
+    if isinstance(tf, GameResult):          # a concession sent off-turn
+        console.print(f"{escape(args.game)}: {escape(tf.detail)}")
+        return EXIT_OK
     console.print(f"Published turn {tf.turn_number} ({escape(tf.power)}) of {escape(args.game)}")
+    return EXIT_OK
+
+
+def cmd_resign(args, console: Console) -> int:
+    from ..service.tournament import organiser
+    result = organiser.resign(args.dir, args.game, args.player, _now(args), args.reason or "",
+                              by="organiser")
+    console.print(f"{escape(args.game)}: {escape(result.detail)}")
+    return EXIT_OK
+
+
+def cmd_result(args, console: Console) -> int:
+    from ..service.tournament import organiser
+    from ..service.tournament.results import result_line
+    winner = None if args.winner.lower() == "draw" else args.winner
+    result = organiser.decide(args.dir, args.game, winner, args.reason, _now(args))
+    names = organiser.open_tournament(args.dir).names
+    console.print(escape(result_line(result, names, detail=True)))
     return EXIT_OK
 
 
@@ -326,7 +373,7 @@ def register(sub) -> None:
         if now:
             c.add_argument("--now", metavar="TIME",
                            help="the time to act at (ISO 8601, UTC; default: now)")
-        c.set_defaults(func=func)
+        c.set_defaults(func=_wide_when_piped(func))
         return c
 
     c = command("new", cmd_new, "create a tournament directory with a tournament.toml")
@@ -346,7 +393,8 @@ def register(sub) -> None:
     c.add_argument("challenger")
     c.add_argument("defender")
     command("start", cmd_start, "create the games whose sides are settled")
-    command("status", cmd_status, "every game: whose turn, deadline, overdue")
+    c = command("status", cmd_status, "every game: whose turn, deadline, overdue")
+    c.add_argument("--round", type=int, metavar="N", help="only the games of round N")
     c = command("standings", cmd_standings, "the standings with tiebreaks and ratings",
                 now=False)
     c.add_argument("--html", metavar="FILE", help="also write them as an HTML page")
@@ -373,6 +421,16 @@ def register(sub) -> None:
     c.add_argument("player")
     c.add_argument("--from", dest="start", required=True, metavar="TIME")
     c.add_argument("--until", required=True, metavar="TIME")
+    c = command("resign", cmd_resign, "a player gives a game up, at any time (the opponent "
+                "wins; recorded)")
+    c.add_argument("game")
+    c.add_argument("player")
+    c.add_argument("--reason", default="", help="recorded and announced")
+    c = command("result", cmd_result, "(organiser) enter or override a game's result, with "
+                "a reason (recorded; standings and verify count it)")
+    c.add_argument("game")
+    c.add_argument("winner", metavar="WINNER", help="the winning player, or 'draw'")
+    c.add_argument("--reason", required=True, help="why (recorded, shown by standings)")
 
     b = tsub.add_parser("bid", help="sealed bids for sides: seal, commit, reveal, place")
     bsub = b.add_subparsers(dest="bid_command", required=True, metavar="STEP")

@@ -32,8 +32,9 @@ from .config import (
 from .deadlines import stamp
 from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
 from .pairing import Pairing, RoundPlan
-from .players import Player, add_player as add_to, new_player
+from .players import Player, add_player as add_to, find as find_player, new_player
 from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
+from .decisions import RESIGNED, RESULT, apply_decisions, decision_entry
 from .results import (GameResult, GameSummary, adjudication_text, result_line, result_of,
                       summarize_game)
 from .standings import as_record, compute_standings
@@ -172,7 +173,8 @@ def summary_of(ctx: Context, game_id: str) -> GameSummary | None:
 
 def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
                 ) -> list[GameResult]:
-    """Every pairing's result, from the games' own files."""
+    """Every pairing's result, from the games' own files and the organiser's recorded
+    decisions (a resignation, an entered or overridden result)."""
     out = []
     for p in ctx.tdir.pairings():
         sides, bid = sides_of(ctx, p)
@@ -180,7 +182,7 @@ def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
             continue
         summary = (summaries or {}).get(p.game) or summary_of(ctx, p.game)
         out.append(result_of(p, sides, summary, ctx.game, ctx.cfg, bid))
-    return out
+    return apply_decisions(out, ctx.tdir.log(), ctx.names)
 
 
 def byes(ctx: Context) -> list[tuple[int, str]]:
@@ -495,6 +497,50 @@ def after_turn(ctx: Context, game_id: str, at: dt.datetime, notices: list) -> bo
     return True
 
 
+def resign(directory, game_id: str, player: str, now: dt.datetime, reason: str = "",
+           by: str = "player") -> GameResult:
+    """``player`` gives ``game_id`` up, on their turn or not: the opponent wins."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        return _decide(ctx, game_id, now, decision_entry(
+            game_id, RESIGNED, reason, by, stamp(now), player=find_player(ctx.players, player).id))
+
+
+def decide(directory, game_id: str, winner: str | None, reason: str, now: dt.datetime
+           ) -> GameResult:
+    """The organiser enters or overrides ``game_id``'s result (``winner``: a player, or
+    None for a draw), with a reason; recorded and replayed by ``tournament verify``."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        pid = None if winner is None else find_player(ctx.players, winner).id
+        return _decide(ctx, game_id, now, decision_entry(
+            game_id, RESULT, reason, "organiser", stamp(now), winner=pid))
+
+
+def _decide(ctx: Context, game_id: str, now: dt.datetime, entry: dict) -> GameResult:
+    p = find_pairing(ctx, game_id)
+    if (entry["player"] or entry["winner"] or p.players[0]) not in p.players:
+        who = entry["player"] or entry["winner"]
+        raise PbemError(f"{game_id} is {' v '.join(p.players)}; {who} does not play it")
+    before = next(r for r in all_results(ctx) if r.game == game_id) \
+        if sides_of(ctx, p)[0] is not None else None
+    if before is None:
+        raise PbemError(f"{game_id}: the sides are not decided yet")
+    if entry["decision"] == RESIGNED and before.finished:
+        raise PbemError(f"{game_id} is already over ({before.detail or before.how}); only the "
+                        "organiser can change its result ('pbem tournament result')")
+    ctx.tdir.append(entry)
+    if game_id in logbook.clocks(ctx.tdir.log()):
+        ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(now)})
+    result = next(r for r in all_results(ctx) if r.game == game_id)
+    _record_standings(ctx)
+    deliver(ctx.tdir, [Notice(notice_name("result", game_id, entry["decision"], stamp(now)),
+                              ("*",), f"Result of {game_id}",
+                              result_line(result, ctx.names, True))],
+            ctx.players, ctx.cfg.name, now)
+    return result
+
+
 def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
                   now: dt.datetime):
     """Play a turn of a tournament game with a player's orders (as ``pbem process``), then
@@ -505,13 +551,81 @@ def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
         if game_id not in clocks:
             find_pairing(ctx, game_id)
             raise PbemError(f"{game_id} is not running (not started, or over)")
-        tf = gamedir.process_turn(ctx.tdir.game_dir(game_id), game_for(ctx, game_id), orders,
-                                  gm_key=signing_key(ctx), orders_signature=signature)
+        off_turn = _off_turn_concession(ctx, game_id, orders, signature)
+        if off_turn is not None:
+            return _decide(ctx, game_id, now, decision_entry(
+                game_id, RESIGNED, "conceded off-turn", "player", stamp(now), player=off_turn))
+        try:
+            tf = gamedir.process_turn(ctx.tdir.game_dir(game_id), game_for(ctx, game_id),
+                                      orders, gm_key=signing_key(ctx),
+                                      orders_signature=signature)
+        except PbemError as exc:
+            late = _late_after_nmr(ctx, game_id, orders)
+            if late is None:
+                raise
+            raise PbemError(f"{late}\n({exc})") from exc
         notices: list = []
         if not after_turn(ctx, game_id, now, notices):
             _record_standings(ctx)
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return tf
+
+
+def _orders_power(ctx: Context, orders: bytes) -> tuple[str | None, bool]:
+    """(the power the orders name, whether they concede); (None, False) if unreadable."""
+    from ...io.parser import parse_orders
+    try:
+        parsed = parse_orders(orders.decode("utf-8"), ctx.game)
+    except (PbemError, UnicodeDecodeError):
+        return None, False
+    return parsed.power, bool(parsed.of("concede"))
+
+
+def _off_turn_concession(ctx: Context, game_id: str, orders: bytes, signature: str | None
+                         ) -> str | None:
+    """The player who concedes by these orders while it is not their turn (None: these
+    are not such orders).  A player with a key must have signed them, naming the game."""
+    power, concedes = _orders_power(ctx, orders)
+    if not concedes or power is None:
+        return None
+    gdir = ctx.tdir.game_dir(game_id)
+    state, _ = gamedir.current_state(gdir)
+    if power == state.power or power not in ctx.game.ruleset.powers:
+        return None                               # on their turn: the game plays it
+    entry = gamedir.read_game(gdir)[0].players.get(power)
+    key = entry.key if entry is not None else None
+    if key is not None:
+        if signature is None:
+            raise PbemError(f"a concession for {power} must be signed by the player's key")
+        from ...io import sshsig
+        sshsig.verify(orders, signature, key, sshsig.NAMESPACE_ORDERS)
+        if orders_text.read_headers(orders.decode("utf-8")).game != game_id:
+            raise PbemError(f"a signed concession must name the game (game: {game_id})")
+    return _sides_for_game(ctx, game_id)[ctx.side_of_power(power)]
+
+
+def _late_after_nmr(ctx: Context, game_id: str, orders: bytes) -> str | None:
+    """What to tell a player whose orders are for a turn already played as an NMR."""
+    summary = summary_of(ctx, game_id)
+    if summary is None or not summary.nmr_turns:
+        return None
+    power, _ = _orders_power(ctx, orders)
+    try:
+        turn = orders_text.read_headers(orders.decode("utf-8", "replace")).turn
+    except PbemError:
+        turn = None
+    missed = [n for n in summary.nmr_turns if n[0] == turn] or \
+        [n for n in summary.nmr_turns if n[1] == power and power != summary.power]
+    if not missed:
+        return None
+    number, missed_power, deadline = missed[-1]
+    name = ctx.game.ruleset.powers[missed_power].name \
+        if missed_power in ctx.game.ruleset.powers else missed_power
+    mover = ctx.game.ruleset.powers[summary.power].name \
+        if summary.power in ctx.game.ruleset.powers else summary.power
+    return (f"{game_id}: these orders arrived after the deadline of turn {number} ({name}, "
+            f"due {deadline}), which was played as an NMR (no purchase, no moves); they were "
+            f"not used. The game goes on: it is now {mover}'s turn.")
 
 
 def nmr_orders(ctx: Context, power: str, game_id: str, turn: int, due_at: dt.datetime) -> str:

@@ -31,6 +31,7 @@ from ...model.errors import PbemError
 from ..audit import verify_game
 from ..gamedir import read_game
 from . import bids as bidding, deadlines, logbook, pairing as pairing_rules
+from .decisions import decision_problems
 from .organiser import (
     Context, _game_definition, all_results, bid_start_state, open_tournament, sides_of,
     summary_of, swiss_plan, _standings,
@@ -91,6 +92,8 @@ def verify_tournament(directory, replay: bool = True) -> TournamentAudit:
             summaries[p.game] = summary_of(ctx, p.game)
     _check_gm_keys(ctx, audit, gm_keys)
     _check_bids(ctx, audit, pairings)
+    for problem in decision_problems(ctx.tdir.log(), {p.game: p.players for p in pairings}):
+        audit.fail("log.jsonl", "decision", problem)
     results = all_results(ctx, summaries) if not audit.problems else None
     if results is not None:
         _check_rounds(ctx, audit, results)
