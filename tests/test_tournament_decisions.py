@@ -6,7 +6,10 @@ so."""
 from __future__ import annotations
 
 import datetime as dt
+import email
+import email.policy
 import json
+import re
 
 import pytest
 
@@ -120,3 +123,33 @@ def test_status_of_one_round(cup, capsys):
     assert "round 1" in out and first in out and second in out
     assert main(["tournament", "status", str(tdir), "--round", "2"]) == 2
     assert "no game in round 2 (rounds paired: 1)" in capsys.readouterr().err
+
+
+REPR = re.compile(r"\{'|\{\"|\[\(|\[\]|\(\)|<[\w.]+ object at|\bNone\b|PosixPath|"
+                  r"datetime\.|\battrs\b|Traceback")
+
+
+def test_no_python_repr_reaches_a_mail(cup, tmp_path):
+    """Every notice of a busy round (pairing, start, reminders, grace, NMR, a settings
+    change, an extension, a pause, a resignation, an organiser's result) read as a person."""
+    tdir, private, (first, second) = cup
+    (tdir / "mail.toml").write_text('address = "gm@example.org"\nname = "GM"\n'
+                                    '[send]\ntype = "outbox"\n')
+    organiser.extend(tdir, first, 5, START + HOUR, reason="a server outage")
+    organiser.pause(tdir, _players(tdir, second)["Axis"], START + 2 * HOUR, START + 30 * HOUR,
+                    START + HOUR)
+    toml = tdir / "tournament.toml"
+    toml.write_text(toml.read_text().replace("forfeit_after = 3", "forfeit_after = 2"))
+    organiser.tick(tdir, START + 20 * HOUR)
+    organiser.tick(tdir, START + 40 * HOUR)
+    organiser.resign(tdir, first, _players(tdir, first)["Axis"], START + 41 * HOUR,
+                     reason="no time")
+    organiser.decide(tdir, second, None, "agreed", START + 42 * HOUR)   # a draw
+    texts = [p.read_text() for p in (tdir / "notices").glob("*.txt")]
+    for path in (tdir / ".mail" / "outbox").glob("*.eml"):
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        texts += [part.get_content() for part in msg.walk()
+                  if part.get_content_type() == "text/plain"] + [str(msg["Subject"])]
+    assert len(texts) >= 8, texts
+    for text in texts:
+        assert not REPR.search(text), text
