@@ -185,6 +185,28 @@ def cmd_standings(args, console: Console) -> int:
     return EXIT_OK
 
 
+def cmd_export(args, console: Console) -> int:
+    from ..present import tournament_exports as exports
+    from ..service.tournament import organiser
+    ctx = organiser.open_tournament(args.dir)
+    view = organiser.standings(args.dir)
+    tiebreaks, sides = ctx.cfg.scoring.tiebreaks, (ctx.first_side, ctx.bid_side)
+    lines = view.record["results"]
+    if args.format == "csv":
+        text = (exports.crosstable_csv(view.rows, ctx.names, view.results, ctx.cfg)
+                if args.crosstable else exports.standings_csv(view.rows, ctx.names, tiebreaks))
+    else:
+        make = exports.bbcode if args.format == "bbcode" else exports.markdown
+        text = make(ctx.cfg.name, view.rows, ctx.names, tiebreaks, sides, view.results,
+                    ctx.cfg, lines)
+    if args.output:
+        _write(args.output, text, args.force)
+        console.print(f"Wrote {escape(args.output)}")
+    else:
+        console.file.write(text)
+    return EXIT_OK
+
+
 def cmd_history(args, console: Console) -> int:
     from ..present.tournament_pages import history_html
     from ..service.tournament import organiser
@@ -400,6 +422,13 @@ def register(sub) -> None:
     c.add_argument("--html", metavar="FILE", help="also write them as an HTML page")
     c.add_argument("--record", action="store_true", help="record them in standings.json")
     c.add_argument("--force", action="store_true", help="overwrite the HTML file")
+    c = command("export", cmd_export, "standings and crosstable as forum text (BBCode, "
+                "Markdown) or CSV", now=False)
+    c.add_argument("--format", choices=("bbcode", "markdown", "csv"), default="markdown")
+    c.add_argument("--crosstable", action="store_true", help="csv: the crosstable instead "
+                   "of the standings")
+    c.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    c.add_argument("--force", action="store_true", help="overwrite FILE")
     c = command("history", cmd_history, "a player's games, results and rating", now=False)
     c.add_argument("player")
     c.add_argument("--html", metavar="FILE", help="also write it as an HTML page")
