@@ -246,6 +246,7 @@ def cmd_tick(args, console: Console) -> int:
     from ..service.tournament import organiser
     report = organiser.tick(args.dir, _now(args))
     for label, items in (("settings changed", report.settings),
+                         ("default bid", report.bid_defaults),
                          ("turns played elsewhere", report.observed),
                          ("reminded", report.reminders), ("grace extension", report.extensions),
                          ("NMR played", report.nmrs), ("game over", report.finished)):
@@ -321,6 +322,13 @@ def cmd_bid_reveal(args, console: Console) -> int:
     else:
         console.print(f"Bids open: {box.visible()}; {escape(outcome[0])} plays the bid side "
                       f"with {outcome[1]} IPCs")
+    return EXIT_OK
+
+
+def cmd_bid_reset(args, console: Console) -> int:
+    from ..service.tournament import organiser
+    organiser.bid_reset(args.dir, args.game, args.reason, _now(args))
+    console.print(f"The bids of {escape(args.game)} begin again (announced to both players)")
     return EXIT_OK
 
 
@@ -481,6 +489,13 @@ def register(sub) -> None:
     c = bid("reveal", cmd_bid_reveal, "(organiser) record a player's opening")
     c.add_argument("amount", type=_amount)
     c.add_argument("nonce")
+    c = bsub.add_parser("reset", help="(organiser) begin a game's bids again (a lost nonce, "
+                        "a resealed commitment): both players seal new bids")
+    c.add_argument("dir", metavar="TOURNAMENT")
+    c.add_argument("game")
+    c.add_argument("--reason", required=True, help="recorded and announced")
+    c.add_argument("--now", metavar="TIME")
+    c.set_defaults(func=_wide_when_piped(cmd_bid_reset))
     c = bsub.add_parser("place", help="(organiser) record the bid side's placement orders")
     c.add_argument("dir", metavar="TOURNAMENT")
     c.add_argument("game")

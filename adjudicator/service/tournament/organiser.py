@@ -38,9 +38,10 @@ from .decisions import RESIGNED, RESULT, apply_decisions, decision_entry
 from .results import (GameResult, GameSummary, adjudication_text, result_line, result_of,
                       summarize_game)
 from .standings import as_record, compute_standings
-from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
+from .store import BID_DEFAULT, BID_RESET, GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
 
 MAX_TICK_PASSES = 50
+PAIRED = "paired"           # log entry {round, games, at}: a round or challenge was paired
 _NMR_STAMP_RE = re.compile(r"^\s*nmr\s+(\S+)", re.I | re.M)
 
 
@@ -256,8 +257,16 @@ def pair(directory, now: dt.datetime) -> RoundPlan:
             plan = pairing_rules.round_robin_round(ctx.tid, round_no, ids, sides,
                                                    ctx.cfg.format.double)
         ctx.tdir.save_round(plan)
+        ctx.tdir.append(_paired_entry(plan, now))
         deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
     return plan
+
+
+def _paired_entry(plan: RoundPlan, now: dt.datetime) -> dict:
+    """The log's record of when a round's games were paired (the bid deadline counts
+    from it)."""
+    return {"kind": PAIRED, "round": plan.round, "games": [p.game for p in plan.pairings],
+            "at": stamp(now)}
 
 
 def swiss_plan(ctx: Context, round_no: int, ids, results, plans, sides) -> RoundPlan:
@@ -297,6 +306,7 @@ def challenge(directory, challenger: str, defender: str, now: dt.datetime) -> Ro
         plan = RoundPlan(number, (Pairing(pairing_rules.challenge_id(ctx.tid, number), number,
                                           (challenger, defender), sides),))
         ctx.tdir.save_round(plan)
+        ctx.tdir.append(_paired_entry(plan, now))
         deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
     return plan
 
@@ -358,17 +368,90 @@ def bid_reveal(directory, game_id: str, player: str, amount: int, nonce: str,
         p = find_pairing(ctx, game_id)
         box = ctx.tdir.bid_box(ctx.tid, p).reveal(player, amount, nonce.strip(), ctx.cfg.bid.max)
         ctx.tdir.save_reveal(game_id, player, amount, nonce.strip())
-        outcome = box.outcome()
-        if outcome is not None:
-            bidder, bid = outcome
-            shown = ", ".join(f"{ctx.names[x]} {v}" for x, v in box.visible().items())
-            body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with "
-                    f"{bid} IPCs" + (" and places them ('pbem tournament bid place')."
-                                     if bid else "."))
-            deliver(ctx.tdir, [Notice(notice_name("bids-open", game_id), p.players,
-                                      f"{game_id}: sides decided", body)],
-                    ctx.players, ctx.cfg.name, now)
+        if box.outcome() is not None:
+            deliver(ctx.tdir, [_sides_decided(ctx, p, box)], ctx.players, ctx.cfg.name, now)
     return box
+
+
+def _sides_decided(ctx: Context, p: Pairing, box: bidding.BidBox) -> Notice:
+    """The notice of a pairing's bids, once both are known (revealed or the default)."""
+    bidder, bid = box.outcome()
+    shown = ", ".join(f"{ctx.names[x]} {v}" + (" (the default: no bid by the deadline)"
+                                               if x in box.defaults else "")
+                      for x, v in box.visible().items())
+    body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with {bid} IPCs"
+            + (" and places them ('pbem tournament bid place')." if bid else "."))
+    return Notice(notice_name("bids-open", p.game), p.players, f"{p.game}: sides decided",
+                  body)
+
+
+def bid_reset(directory, game_id: str, reason: str, now: dt.datetime) -> None:
+    """The organiser begins a game's bids again (a lost nonce, a commitment sealed twice):
+    both players seal new bids; the old files are kept aside and the reset is logged."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        p = find_pairing(ctx, game_id)
+        if p.sides is not None:
+            raise PbemError(f"{game_id} has no bids: its sides were set by the pairing")
+        if ctx.tdir.game_dir(game_id).exists():
+            raise PbemError(f"{game_id} has started; its bids can no longer change")
+        reason = " ".join(reason.split())[:300]
+        ctx.tdir.reset_bids(game_id, stamp(now))
+        ctx.tdir.append({"kind": BID_RESET, "game": game_id, "reason": reason,
+                         "at": stamp(now)})
+        deadline = ""
+        if ctx.cfg.bid.deadline_hours:
+            due = now + dt.timedelta(hours=ctx.cfg.bid.deadline_hours)
+            deadline = (f" by {stamp(due)} (else the default bid of {ctx.cfg.bid.default} "
+                        "IPCs)")
+        deliver(ctx.tdir, [Notice(notice_name("bids-reset", game_id, stamp(now)), p.players,
+                                  f"{game_id}: bids begin again",
+                                  f"The organiser reset the bids of {game_id}"
+                                  + (f" ({reason})" if reason else "") + ". Seal a new bid"
+                                  f" and send its commitment{deadline}.")],
+                ctx.players, ctx.cfg.name, now)
+
+
+def bid_deadlines_due(ctx: Context, now: dt.datetime) -> list[tuple[str, str]]:
+    """(game, player) given the default bid at ``now``, for games not started yet: a
+    player with no commitment ``deadline_hours`` after the pairing (or the last bid reset),
+    a player who committed but has not revealed twice that long after it."""
+    hours = ctx.cfg.bid.deadline_hours
+    if ctx.cfg.sides.method != "bid" or not hours:
+        return []
+    since: dict[str, dt.datetime] = {}
+    for e in ctx.tdir.log():
+        if e["kind"] == PAIRED:
+            for game in e.get("games", ()):
+                since[game] = deadlines.parse_stamp(e["at"])
+        elif e["kind"] == BID_RESET:
+            since[e["game"]] = deadlines.parse_stamp(e["at"])
+    due = []
+    for p in ctx.tdir.pairings():
+        if p.game not in since or p.sides is not None or ctx.tdir.game_dir(p.game).exists():
+            continue
+        late = now - since[p.game]
+        if late < dt.timedelta(hours=hours):
+            continue
+        box = ctx.tdir.bid_box(ctx.tid, p)
+        due += [(p.game, x) for x in p.players if x not in box.reveals
+                and x not in box.defaults
+                and (x not in box.commitments or late >= dt.timedelta(hours=2 * hours))]
+    return due
+
+
+def _give_default_bids(ctx: Context, now: dt.datetime, notices: list, report) -> None:
+    games = set()
+    for game_id, player in bid_deadlines_due(ctx, now):
+        ctx.tdir.append({"kind": BID_DEFAULT, "game": game_id, "player": player,
+                         "amount": ctx.cfg.bid.default, "at": stamp(now)})
+        report.bid_defaults.append(f"{game_id} {player}")
+        games.add(game_id)
+    for game_id in sorted(games):
+        p = find_pairing(ctx, game_id)
+        box = ctx.tdir.bid_box(ctx.tid, p)
+        if box.outcome() is not None:
+            notices.append(_sides_decided(ctx, p, box))
 
 
 def bid_start_state(ctx: Context, game_id: str, bid: int, text: str | None):
@@ -709,6 +792,7 @@ class TickReport:
     late_notice: str | None = None
     settings: list[str] = attrs.Factory(list)
     delivered: list[str] = attrs.Factory(list)
+    bid_defaults: list[str] = attrs.Factory(list)       # "game player" given the default bid
 
 
 def tick(directory, now: dt.datetime) -> TickReport:
@@ -723,6 +807,7 @@ def tick(directory, now: dt.datetime) -> TickReport:
         notices: list[Notice] = []
         entries = ctx.tdir.log()
         _announce_settings(ctx, entries, now, notices, report)
+        _give_default_bids(ctx, now, notices, report)
         for game_id, clock in sorted(logbook.clocks(entries).items()):
             turns = list_turns(ctx.tdir.game_dir(game_id))
             last = turns[-1][0] if turns else 0
