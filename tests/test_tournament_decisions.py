@@ -153,3 +153,16 @@ def test_no_python_repr_reaches_a_mail(cup, tmp_path):
     assert len(texts) >= 8, texts
     for text in texts:
         assert not REPR.search(text), text
+
+
+def test_a_game_decided_before_its_start_is_not_started(tmp_path):
+    bids, _ = make_tournament(tmp_path, 2, name="bids", sides__method='"bid"')
+    game = organiser.pair(bids, START).pairings[0]
+    with pytest.raises(PbemError, match="sides are not decided"):
+        organiser.resign(bids, game.game, game.players[0], START)
+    tdir, _ = make_tournament(tmp_path, 2)
+    game = organiser.pair(tdir, START).pairings[0]
+    organiser.decide(tdir, game.game, game.players[1], "a no-show", START + HOUR)
+    assert organiser.start(tdir, START + 2 * HOUR) == []
+    [result] = organiser.all_results(organiser.open_tournament(tdir))
+    assert result.finished and result.winner == game.players[1]

@@ -34,7 +34,8 @@ from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, no
 from .pairing import Pairing, RoundPlan
 from .players import Player, add_player as add_to, find as find_player, new_player
 from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
-from .decisions import RESIGNED, RESULT, apply_decisions, decision_entry
+from .decisions import (RESIGNED, RESULT, apply_decisions, decision_entry,
+                        decisions_by_game)
 from .results import (GameResult, GameSummary, adjudication_text, result_line, result_of,
                       summarize_game)
 from .standings import as_record, compute_standings
@@ -493,8 +494,12 @@ def start(directory, now: dt.datetime) -> list[str]:
     with ctx.tdir.locked():
         key = signing_key(ctx)
         notices = []
-        known = {e["game"] for e in ctx.tdir.log() if e["kind"] in ("started", "finished")}
+        entries = ctx.tdir.log()
+        known = {e["game"] for e in entries if e["kind"] in ("started", "finished")}
+        decided = decisions_by_game(entries)        # resigned or decided before its start
         for p in ctx.tdir.pairings():
+            if p.game in decided:
+                continue
             gdir = ctx.tdir.game_dir(p.game)
             if (gdir / "game.json").exists():
                 if p.game not in known and not list_turns(gdir):
@@ -608,7 +613,8 @@ def _decide(ctx: Context, game_id: str, now: dt.datetime, entry: dict) -> GameRe
     before = next(r for r in all_results(ctx) if r.game == game_id) \
         if sides_of(ctx, p)[0] is not None else None
     if before is None:
-        raise PbemError(f"{game_id}: the sides are not decided yet")
+        raise PbemError(f"{game_id}: the sides are not decided yet (the bids: a bid deadline "
+                        "gives a missing bid the default, 'bid reset' begins them again)")
     if entry["decision"] == RESIGNED and before.finished:
         raise PbemError(f"{game_id} is already over ({before.detail or before.how}); only the "
                         "organiser can change its result ('pbem tournament result')")
