@@ -49,6 +49,9 @@ def test_an_untouched_board_at_the_round_limit_is_a_draw(tmp_path, capsys):
     assert main(["tournament", "standings", str(tdir)]) == 0
     out = capsys.readouterr().out
     assert "capitals, then income plus units' value" in out
+    for fmt in ("markdown", "bbcode"):
+        assert main(["tournament", "export", str(tdir), "--format", fmt]) == 0
+        assert "gained since the start" in capsys.readouterr().out
 
 
 def _summary(tmp_path):

@@ -155,7 +155,6 @@ def cmd_status(args, console: Console) -> int:
 def cmd_standings(args, console: Console) -> int:
     from ..present.tournament_pages import TIEBREAK_TITLES, standings_html
     from ..service.tournament import organiser
-    from ..service.tournament.results import adjudication_text
     ctx = organiser.open_tournament(args.dir)
     view = organiser.standings(args.dir, record=args.record)
     tiebreaks = ctx.cfg.scoring.tiebreaks
@@ -173,16 +172,25 @@ def cmd_standings(args, console: Console) -> int:
     lines = view.record["results"]
     for line in lines:
         console.print(f"  {escape(line)}")
-    if ctx.cfg.end.round_limit:
-        console.print(escape(adjudication_text(ctx.game, ctx.cfg.end.adjudication)))
+    note = _adjudication_note(ctx)
+    if note:
+        console.print(escape(note))
     if args.html:
         _write(args.html, standings_html(ctx.cfg.name, view.rows, ctx.names, tiebreaks, lines,
-                                         (ctx.first_side, ctx.bid_side)), args.force)
+                                         (ctx.first_side, ctx.bid_side), note), args.force)
         console.print(f"Wrote {escape(args.html)}")
     if args.record:
         console.print("Recorded standings.json ([bold]pbem tournament verify[/] recomputes it "
                       "from the games)")
     return EXIT_OK
+
+
+def _adjudication_note(ctx) -> str:
+    """How a game at the round limit is decided ("" without a round limit)."""
+    from ..service.tournament.results import adjudication_text
+    if not ctx.cfg.end.round_limit:
+        return ""
+    return adjudication_text(ctx.game, ctx.cfg.end.adjudication)
 
 
 def cmd_export(args, console: Console) -> int:
@@ -198,7 +206,7 @@ def cmd_export(args, console: Console) -> int:
     else:
         make = exports.bbcode if args.format == "bbcode" else exports.markdown
         text = make(ctx.cfg.name, view.rows, ctx.names, tiebreaks, sides, view.results,
-                    ctx.cfg, lines)
+                    ctx.cfg, lines, _adjudication_note(ctx))
     if args.output:
         _write(args.output, text, args.force)
         console.print(f"Wrote {escape(args.output)}")

@@ -53,7 +53,7 @@ def crosstable(rows, names, results, cfg) -> tuple[list[str], list[list[str]]]:
     return head, body
 
 
-def bbcode(title, rows, names, tiebreaks, sides, results, cfg, result_lines) -> str:
+def bbcode(title, rows, names, tiebreaks, sides, results, cfg, result_lines, note="") -> str:
     def table(head, body) -> str:
         lines = ["[table]", "[tr]" + "".join(f"[th]{h}[/th]" for h in head) + "[/tr]"]
         lines += ["[tr]" + "".join(f"[td]{c}[/td]" for c in row) + "[/tr]" for row in body]
@@ -63,6 +63,8 @@ def bbcode(title, rows, names, tiebreaks, sides, results, cfg, result_lines) -> 
     if result_lines:
         out += ["", "[b]Results[/b]", "[list]", *(f"[*]{line}" for line in result_lines),
                 "[/list]"]
+    if note:
+        out += ["", note]
     return "\n".join(out) + "\n"
 
 
@@ -70,7 +72,8 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def markdown(title, rows, names, tiebreaks, sides, results, cfg, result_lines) -> str:
+def markdown(title, rows, names, tiebreaks, sides, results, cfg, result_lines, note=""
+             ) -> str:
     def table(head, body) -> str:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in body]
@@ -80,6 +83,8 @@ def markdown(title, rows, names, tiebreaks, sides, results, cfg, result_lines) -
            table(*crosstable(rows, names, results, cfg))]
     if result_lines:
         out += ["", "### Results", "", *(f"- {_md_cell(line)}" for line in result_lines)]
+    if note:
+        out += ["", note]
     return "\n".join(out) + "\n"
 
 
