@@ -45,6 +45,8 @@ def test_an_untouched_board_at_the_round_limit_is_a_draw(tmp_path, capsys):
                              "units' value gained: Axis +0, Allies +0 (all equal)")
     notice = next((tdir / "notices").glob("result-*.txt")).read_text()
     assert "draws with" in notice and "gained since the start" in notice
+    standings = (tdir / "notices" / "standings-1.txt").read_text()     # the round's mail
+    assert "Final standings after round 1" in standings and "gained since the start" in standings
     from adjudicator.cli import main
     assert main(["tournament", "standings", str(tdir)]) == 0
     out = capsys.readouterr().out

@@ -43,6 +43,7 @@ from .store import BID_DEFAULT, BID_RESET, GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET
 
 MAX_TICK_PASSES = 50
 PAIRED = "paired"           # log entry {round, games, at}: a round or challenge was paired
+ROUND_OVER = "round_over"   # log entry {round, at}: the standings after it were announced
 _NMR_STAMP_RE = re.compile(r"^\s*nmr\s+(\S+)", re.I | re.M)
 
 
@@ -221,10 +222,44 @@ def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
     return StandingsView(rows, results, ratings, steps, data)
 
 
-def _record_standings(ctx: Context) -> None:
+def _record_standings(ctx: Context, notices: list | None = None,
+                      now: dt.datetime | None = None) -> None:
     """Record the standings (under the caller's lock) after what changed them: a game
-    over, an NMR (counted in the table), a change of the scoring settings."""
-    ctx.tdir.save_standings(_standings(ctx, record=False).record)
+    over, an NMR (counted in the table), a change of the scoring settings; with
+    ``notices``, announce them once the last game of the latest round is over."""
+    view = _standings(ctx, record=False)
+    ctx.tdir.save_standings(view.record)
+    if notices is not None and now is not None:
+        notice = _round_over(ctx, view, now)
+        if notice is not None:
+            notices.append(notice)
+
+
+def _round_over(ctx: Context, view: StandingsView, now: dt.datetime) -> Notice | None:
+    """The standings after the latest round, once every game of it is over (once)."""
+    plans = ctx.tdir.rounds()
+    if not plans or ctx.cfg.format.kind == "ladder":
+        return None
+    plan = plans[-1]
+    done = {r.game for r in view.results if r.finished}
+    if not {p.game for p in plan.pairings} <= done or any(
+            e["kind"] == ROUND_OVER and e.get("round") == plan.round for e in ctx.tdir.log()):
+        return None
+    ctx.tdir.append({"kind": ROUND_OVER, "round": plan.round, "at": stamp(now)})
+    last = ctx.cfg.format.kind == "swiss" and plan.round == ctx.cfg.format.rounds
+    lines = [f"{'Final standings' if last else 'Standings'} after round {plan.round}:", ""]
+    for r in view.rows:
+        bye = f", {r.byes} bye" + ("s" if r.byes > 1 else "") if r.byes else ""
+        lines.append(f"  {r.place:>4}  {ctx.names[r.player]}: {r.score:g} "
+                     f"({r.wins} won, {r.draws} drawn, {r.losses} lost{bye})")
+    games = {p.game for p in plan.pairings}
+    lines += ["", f"Results of round {plan.round}:"]
+    lines += [f"  {result_line(r, ctx.names, True)}" for r in view.results if r.game in games]
+    lines += [f"  bye: {ctx.names[b]}" for b in plan.byes]
+    if ctx.cfg.end.round_limit:
+        lines += ["", adjudication_text(ctx.game, ctx.cfg.end.adjudication)]
+    subject = "Final standings" if last else f"Standings after round {plan.round}"
+    return Notice(notice_name("standings", plan.round), ("*",), subject, "\n".join(lines))
 
 
 # --------------------------------------------------------------------------- pairing
@@ -622,11 +657,10 @@ def _decide(ctx: Context, game_id: str, now: dt.datetime, entry: dict) -> GameRe
     if game_id in logbook.clocks(ctx.tdir.log()):
         ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(now)})
     result = next(r for r in all_results(ctx) if r.game == game_id)
-    _record_standings(ctx)
-    deliver(ctx.tdir, [Notice(notice_name("result", game_id, entry["decision"], stamp(now)),
-                              ("*",), f"Result of {game_id}",
-                              result_line(result, ctx.names, True))],
-            ctx.players, ctx.cfg.name, now)
+    notices = [Notice(notice_name("result", game_id, entry["decision"], stamp(now)),
+                      ("*",), f"Result of {game_id}", result_line(result, ctx.names, True))]
+    _record_standings(ctx, notices, now)
+    deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return result
 
 
@@ -655,7 +689,7 @@ def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
             raise PbemError(f"{late}\n({exc})") from exc
         notices: list = []
         if not after_turn(ctx, game_id, now, notices):
-            _record_standings(ctx)
+            _record_standings(ctx, notices, now)
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return tf
 
@@ -834,7 +868,7 @@ def tick(directory, now: dt.datetime) -> TickReport:
             if not again:
                 break
         if report.nmrs or report.finished or report.observed or report.settings:
-            _record_standings(ctx)
+            _record_standings(ctx, notices, now)
         report.delivered = deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return report
 
