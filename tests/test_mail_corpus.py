@@ -174,6 +174,25 @@ def test_second_different_submission_gets_a_clear_reply(templates, tmp_path):
     assert [n for n, _p, _x in list_turns(game_dir)] == [1]
 
 
+def test_orders_after_an_nmr_say_so(templates, tmp_path):
+    """The USSR's turn was played as an NMR at its deadline; its orders mailed afterwards
+    are only checked, and the reply says they came too late for that turn."""
+    from adjudicator.service import gamedir
+    from adjudicator.service.games import load_game
+    game_dir = copy_game(templates / "plain", tmp_path / "game")
+    gamedir.process_turn(game_dir, load_game("aa1941"), "nmr 2025-03-04T12:00:00Z\n")
+    inbox = tmp_path / "inbox"
+    write_mail_toml(game_dir, maildir_toml(inbox))
+    gm = game_master(game_dir, "corpus")
+    deliver(inbox, (CORPUS / "base64.eml").read_bytes())
+    assert gm.run_pass().outcomes == {"checked": 1}
+    reply, = [m for k, m in outbox_messages(game_dir).items() if k.startswith("reply-")]
+    text = body_text(reply)
+    assert "Soviet Union's turn 1 was played as an NMR at its deadline 2025-03-04T12:00:00Z" \
+        in text and "came too late" in text and "received earlier" not in text
+    assert [n for n, _p, _x in list_turns(game_dir)] == [1]
+
+
 def test_signature_counts_from_another_address(templates, tmp_path):
     """In a game with keys the signature decides: signed orders from the player's other
     address are processed; unsigned ones from it are mail from a stranger."""

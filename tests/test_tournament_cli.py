@@ -73,7 +73,7 @@ def test_a_small_tournament_from_the_command_line(tmp_path, capsys, monkeypatch)
     code, out = run(capsys, "tournament", "history", cup, "Amy Smith", "--html",
                     tmp_path / "amy.html")
     assert code == 0 and "round 1  " in out
-    assert "(round limit: victory cities 0-0, capitals 3-2)" in out
+    assert "(round limit: capitals gained: Axis +0, Allies +0; income plus units' value" in out
     assert "Amy Smith" in (tmp_path / "amy.html").read_text()
     code, out = run(capsys, "tournament", "verify", cup)
     assert code == 0 and "OK" in out, out

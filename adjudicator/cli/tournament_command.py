@@ -17,6 +17,23 @@ from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, read_bytes, read_text
 
 
+PIPED_WIDTH = 200      # columns when the output is not a terminal (a mail, a file, a pipe)
+
+
+def _wide_when_piped(func):
+    """``func`` with a console that does not fold tables and lines at 80 columns when its
+    output is piped into a mail or a file (COLUMNS, when set, still decides)."""
+    import functools
+    import os
+
+    @functools.wraps(func)
+    def run(args, console: Console) -> int:
+        if not console.is_terminal and "COLUMNS" not in os.environ:
+            console.width = PIPED_WIDTH
+        return func(args, console)
+    return run
+
+
 def _now(args) -> dt.datetime:
     from ..service.tournament.deadlines import parse_stamp
     if getattr(args, "now", None):
@@ -111,7 +128,15 @@ def cmd_status(args, console: Console) -> int:
     ctx = organiser.open_tournament(args.dir)
     now = _now(args)
     rows = organiser.status(args.dir, now)
-    table = Table(title=f"{ctx.cfg.name}: games at {_stamp(now)}")
+    title = f"{ctx.cfg.name}: games at {_stamp(now)}"
+    if args.round is not None:
+        round_of = {p.game: p.round for p in ctx.tdir.pairings()}
+        rows = [s for s in rows if round_of.get(s.game) == args.round]
+        title = f"{ctx.cfg.name}: round {args.round} at {_stamp(now)}"
+        if not rows:
+            raise PbemError(f"no game in round {args.round} (rounds paired: "
+                            f"{', '.join(map(str, sorted(set(round_of.values())))) or 'none'})")
+    table = Table(title=title)
     for col in ("game", "players", "state", "to move", "deadline"):
         table.add_column(col, overflow="fold")
     for s in rows:
@@ -147,13 +172,46 @@ def cmd_standings(args, console: Console) -> int:
     lines = view.record["results"]
     for line in lines:
         console.print(f"  {escape(line)}")
+    note = _adjudication_note(ctx)
+    if note:
+        console.print(escape(note))
     if args.html:
         _write(args.html, standings_html(ctx.cfg.name, view.rows, ctx.names, tiebreaks, lines,
-                                         (ctx.first_side, ctx.bid_side)), args.force)
+                                         (ctx.first_side, ctx.bid_side), note), args.force)
         console.print(f"Wrote {escape(args.html)}")
     if args.record:
         console.print("Recorded standings.json ([bold]pbem tournament verify[/] recomputes it "
                       "from the games)")
+    return EXIT_OK
+
+
+def _adjudication_note(ctx) -> str:
+    """How a game at the round limit is decided ("" without a round limit)."""
+    from ..service.tournament.results import adjudication_text
+    if not ctx.cfg.end.round_limit:
+        return ""
+    return adjudication_text(ctx.game, ctx.cfg.end.adjudication)
+
+
+def cmd_export(args, console: Console) -> int:
+    from ..present import tournament_exports as exports
+    from ..service.tournament import organiser
+    ctx = organiser.open_tournament(args.dir)
+    view = organiser.standings(args.dir)
+    tiebreaks, sides = ctx.cfg.scoring.tiebreaks, (ctx.first_side, ctx.bid_side)
+    lines = view.record["results"]
+    if args.format == "csv":
+        text = (exports.crosstable_csv(view.rows, ctx.names, view.results, ctx.cfg)
+                if args.crosstable else exports.standings_csv(view.rows, ctx.names, tiebreaks))
+    else:
+        make = exports.bbcode if args.format == "bbcode" else exports.markdown
+        text = make(ctx.cfg.name, view.rows, ctx.names, tiebreaks, sides, view.results,
+                    ctx.cfg, lines, _adjudication_note(ctx))
+    if args.output:
+        _write(args.output, text, args.force)
+        console.print(f"Wrote {escape(args.output)}")
+    else:
+        console.file.write(text)
     return EXIT_OK
 
 
@@ -196,6 +254,7 @@ def cmd_tick(args, console: Console) -> int:
     from ..service.tournament import organiser
     report = organiser.tick(args.dir, _now(args))
     for label, items in (("settings changed", report.settings),
+                         ("default bid", report.bid_defaults),
                          ("turns played elsewhere", report.observed),
                          ("reminded", report.reminders), ("grace extension", report.extensions),
                          ("NMR played", report.nmrs), ("game over", report.finished)):
@@ -211,10 +270,32 @@ def cmd_tick(args, console: Console) -> int:
 def cmd_orders(args, console: Console) -> int:
     from ..io.limits import MAX_SIGNATURE_BYTES
     from ..service.tournament import organiser
+    from ..service.tournament.results import GameResult
     data = read_bytes(args.orders, "orders file")
     signature = read_text(args.sig, "signature file", MAX_SIGNATURE_BYTES) if args.sig else None
     tf = organiser.submit_orders(args.dir, args.game, data, signature, _now(args))
+    if isinstance(tf, GameResult):          # a concession sent off-turn
+        console.print(f"{escape(args.game)}: {escape(tf.detail)}")
+        return EXIT_OK
     console.print(f"Published turn {tf.turn_number} ({escape(tf.power)}) of {escape(args.game)}")
+    return EXIT_OK
+
+
+def cmd_resign(args, console: Console) -> int:
+    from ..service.tournament import organiser
+    result = organiser.resign(args.dir, args.game, args.player, _now(args), args.reason or "",
+                              by="organiser")
+    console.print(f"{escape(args.game)}: {escape(result.detail)}")
+    return EXIT_OK
+
+
+def cmd_result(args, console: Console) -> int:
+    from ..service.tournament import organiser
+    from ..service.tournament.results import result_line
+    winner = None if args.winner.lower() == "draw" else args.winner
+    result = organiser.decide(args.dir, args.game, winner, args.reason, _now(args))
+    names = organiser.open_tournament(args.dir).names
+    console.print(escape(result_line(result, names, detail=True)))
     return EXIT_OK
 
 
@@ -249,6 +330,13 @@ def cmd_bid_reveal(args, console: Console) -> int:
     else:
         console.print(f"Bids open: {box.visible()}; {escape(outcome[0])} plays the bid side "
                       f"with {outcome[1]} IPCs")
+    return EXIT_OK
+
+
+def cmd_bid_reset(args, console: Console) -> int:
+    from ..service.tournament import organiser
+    organiser.bid_reset(args.dir, args.game, args.reason, _now(args))
+    console.print(f"The bids of {escape(args.game)} begin again (announced to both players)")
     return EXIT_OK
 
 
@@ -323,7 +411,7 @@ def register(sub) -> None:
         if now:
             c.add_argument("--now", metavar="TIME",
                            help="the time to act at (ISO 8601, UTC; default: now)")
-        c.set_defaults(func=func)
+        c.set_defaults(func=_wide_when_piped(func))
         return c
 
     c = command("new", cmd_new, "create a tournament directory with a tournament.toml")
@@ -343,12 +431,20 @@ def register(sub) -> None:
     c.add_argument("challenger")
     c.add_argument("defender")
     command("start", cmd_start, "create the games whose sides are settled")
-    command("status", cmd_status, "every game: whose turn, deadline, overdue")
+    c = command("status", cmd_status, "every game: whose turn, deadline, overdue")
+    c.add_argument("--round", type=int, metavar="N", help="only the games of round N")
     c = command("standings", cmd_standings, "the standings with tiebreaks and ratings",
                 now=False)
     c.add_argument("--html", metavar="FILE", help="also write them as an HTML page")
     c.add_argument("--record", action="store_true", help="record them in standings.json")
     c.add_argument("--force", action="store_true", help="overwrite the HTML file")
+    c = command("export", cmd_export, "standings and crosstable as forum text (BBCode, "
+                "Markdown) or CSV", now=False)
+    c.add_argument("--format", choices=("bbcode", "markdown", "csv"), default="markdown")
+    c.add_argument("--crosstable", action="store_true", help="csv: the crosstable instead "
+                   "of the standings")
+    c.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    c.add_argument("--force", action="store_true", help="overwrite FILE")
     c = command("history", cmd_history, "a player's games, results and rating", now=False)
     c.add_argument("player")
     c.add_argument("--html", metavar="FILE", help="also write it as an HTML page")
@@ -370,6 +466,16 @@ def register(sub) -> None:
     c.add_argument("player")
     c.add_argument("--from", dest="start", required=True, metavar="TIME")
     c.add_argument("--until", required=True, metavar="TIME")
+    c = command("resign", cmd_resign, "a player gives a game up, at any time (the opponent "
+                "wins; recorded)")
+    c.add_argument("game")
+    c.add_argument("player")
+    c.add_argument("--reason", default="", help="recorded and announced")
+    c = command("result", cmd_result, "(organiser) enter or override a game's result, with "
+                "a reason (recorded; standings and verify count it)")
+    c.add_argument("game")
+    c.add_argument("winner", metavar="WINNER", help="the winning player, or 'draw'")
+    c.add_argument("--reason", required=True, help="why (recorded, shown by standings)")
 
     b = tsub.add_parser("bid", help="sealed bids for sides: seal, commit, reveal, place")
     bsub = b.add_subparsers(dest="bid_command", required=True, metavar="STEP")
@@ -391,6 +497,13 @@ def register(sub) -> None:
     c = bid("reveal", cmd_bid_reveal, "(organiser) record a player's opening")
     c.add_argument("amount", type=_amount)
     c.add_argument("nonce")
+    c = bsub.add_parser("reset", help="(organiser) begin a game's bids again (a lost nonce, "
+                        "a resealed commitment): both players seal new bids")
+    c.add_argument("dir", metavar="TOURNAMENT")
+    c.add_argument("game")
+    c.add_argument("--reason", required=True, help="recorded and announced")
+    c.add_argument("--now", metavar="TIME")
+    c.set_defaults(func=_wide_when_piped(cmd_bid_reset))
     c = bsub.add_parser("place", help="(organiser) record the bid side's placement orders")
     c.add_argument("dir", metavar="TOURNAMENT")
     c.add_argument("game")

@@ -41,7 +41,7 @@ def _number(value) -> str:
 
 
 def standings_html(title: str, rows, names: dict[str, str], tiebreaks, result_lines,
-                   sides: tuple[str, str] = ("Axis", "Allies")) -> str:
+                   sides: tuple[str, str] = ("Axis", "Allies"), note: str = "") -> str:
     head = ["#", "Player", "Score", "Played", "W", "D", "L", "Byes",
             *(TIEBREAK_TITLES.get(t, t) for t in tiebreaks), *sides, "NMRs", "Rating"]
     out = ["<table>", "<caption>Standings</caption>", "<tr>" + "".join(
@@ -58,6 +58,8 @@ def standings_html(title: str, rows, names: dict[str, str], tiebreaks, result_li
     if result_lines:
         out.append("<h2>Results</h2><ul class=\"results\">" +
                    "".join(f"<li>{escape(line)}</li>" for line in result_lines) + "</ul>")
+    if note:
+        out.append(f"<p>{escape(note)}</p>")
     return _page(title, "\n".join(out))
 
 

@@ -33,7 +33,7 @@ from typing import Callable
 import attrs
 
 from ...io import orders_text, sshsig
-from ...io.layout import list_turns
+from ...io.layout import list_turns, orders_path
 from ...io.storage import exclusive_lock
 from ...io.turnfile import file_digest, orders_bytes
 from ...model.errors import OrdersSyntaxError, PbemError
@@ -58,6 +58,19 @@ PASS_BUSY = "another 'pbem mail run' is working on this game; this pass did noth
 FILE_BATCH = 25                 # messages journaled per fsync before they are filed
 KEYLESS_WARNING = ("Note: this game has no player keys, so the sender address alone counts. "
                    "Anyone who can forge your address could send orders for you.")
+
+
+def _nmr_deadline(directory: Path, turn: int, power: str) -> str | None:
+    """The deadline of ``power``'s turn ``turn`` if it was played as an NMR, else None."""
+    try:
+        text = orders_path(directory, turn, power).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not orders_text.is_nmr_statement(text):
+        return None
+    words = next((line.split() for line in text.splitlines()
+                  if line.strip().lower().startswith("nmr")), [])
+    return words[1] if len(words) > 1 else "(not stated)"
 
 
 def keyless_note(players: dict[str, Player], power: str, pname: str) -> str:
@@ -493,7 +506,13 @@ class GameMaster:
                          f"were only checked, against the current position as if it were "
                          f"{pname}'s turn; the position will have changed by then.")
             turns = list_turns(self.dir)
-            if turns and turns[-1][1] == power and not asked:
+            mine = [n for n, p, _path in turns if p == power]
+            missed = _nmr_deadline(self.dir, mine[-1], power) if mine else None
+            if missed is not None and not asked:
+                intro.append(f"{pname}'s turn {mine[-1]} was played as an NMR at its deadline "
+                             f"{missed} (no orders had arrived by then): orders for that turn "
+                             "came too late and were not used.")
+            elif turns and turns[-1][1] == power and not asked:
                 intro.append(f"{pname}'s turn {turns[-1][0]} was already processed with the "
                              "orders received earlier; these orders were not used.")
             state = attrs.evolve(state, power=power)

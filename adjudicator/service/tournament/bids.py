@@ -67,6 +67,7 @@ class BidBox:
     players: tuple[str, str]
     commitments: dict[str, str] = attrs.field(factory=dict)
     reveals: dict[str, Reveal] = attrs.field(factory=dict)
+    defaults: dict[str, int] = attrs.field(factory=dict)    # given at the bid deadline
 
     def _own(self, player: str) -> None:
         if player not in self.players:
@@ -84,8 +85,8 @@ class BidBox:
 
     @property
     def sealed(self) -> bool:
-        """Both commitments are in: reveals may begin."""
-        return all(p in self.commitments for p in self.players)
+        """Both commitments are in (or a default bid given): reveals may begin."""
+        return all(p in self.commitments or p in self.defaults for p in self.players)
 
     def reveal(self, player: str, amount: int, nonce: str, max_bid: int) -> "BidBox":
         self._own(player)
@@ -95,6 +96,9 @@ class BidBox:
                             f"(waiting for {', '.join(waiting)})")
         if player in self.reveals:
             raise PbemError(f"{player} has already revealed the bid for {self.game}")
+        if player in self.defaults:
+            raise PbemError(f"the bid deadline of {self.game} passed: {player} was given the "
+                            f"default bid of {self.defaults[player]} IPCs")
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= max_bid:
             raise PbemError(f"a bid is a whole number of IPCs from 0 to {max_bid}")
         if not NONCE_RE.match(nonce):
@@ -107,24 +111,34 @@ class BidBox:
 
     @property
     def open(self) -> bool:
-        return all(p in self.reveals for p in self.players)
+        """Every player's bid is known: revealed, or the default given at the deadline."""
+        return all(p in self.reveals or p in self.defaults for p in self.players)
+
+    def amount(self, player: str) -> int:
+        return self.reveals[player].amount if player in self.reveals else self.defaults[player]
 
     def visible(self) -> dict[str, int | None]:
-        """What anyone may be shown: each amount once both bids are revealed, else None."""
+        """What anyone may be shown: each amount once both bids are known, else None."""
         if not self.open:
             return {p: None for p in self.players}
-        return {p: self.reveals[p].amount for p in self.players}
+        return {p: self.amount(p) for p in self.players}
 
     def outcome(self) -> tuple[str, int] | None:
-        """(the player who plays the bid side, the winning bid), once both are revealed."""
+        """(the player who plays the bid side, the winning bid), once both are known.  Equal
+        bids: a bit of both nonces; if one bid is a default, the player who bid in time;
+        if both, a bit of the game's own name."""
         if not self.open:
             return None
         a, b = self.players
-        ra, rb = self.reveals[a], self.reveals[b]
-        if ra.amount != rb.amount:
-            return (a, ra.amount) if ra.amount < rb.amount else (b, rb.amount)
-        coin = hashlib.sha256("|".join(sorted((ra.nonce, rb.nonce))).encode()).digest()[0] & 1
-        return (a if coin == 0 else b), ra.amount
+        if self.amount(a) != self.amount(b):
+            return min(((a, self.amount(a)), (b, self.amount(b))), key=lambda x: x[1])
+        in_time = [p for p in self.players if p in self.reveals]
+        if len(in_time) == 1:
+            return in_time[0], self.amount(a)
+        seed = ("|".join(sorted(r.nonce for r in self.reveals.values())) if in_time
+                else f"{self.tournament}|{self.game}")
+        coin = hashlib.sha256(seed.encode()).digest()[0] & 1
+        return (a if coin == 0 else b), self.amount(a)
 
 
 # --------------------------------------------------------------------------- the bid phase

@@ -24,7 +24,8 @@ MAX_CONFIG_BYTES = 64 * 1024
 FORMATS = ("swiss", "round_robin", "ladder")
 SIDE_METHODS = ("balance", "bid")
 NMR_POLICIES = ("play", "wait")
-CRITERIA = ("victory_cities", "capitals", "income", "tuv")
+CRITERIA = ("victory_cities", "capitals", "income", "tuv", "income_tuv")
+PRESET = "preset"
 TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "wins",
              "axis_wins", "fewest_nmrs", "rating")
 RATING_MODELS = ("plackett_luce", "bradley_terry_full", "bradley_terry_part",
@@ -36,7 +37,7 @@ KNOWN_KEYS: dict[str, set[str]] = {          # every one documented in TEMPLATE
     "format": {"kind", "rounds", "double", "ladder_range", "ladder_open"},
     "sides": {"method", "bid_side"},
     "bid": {"max", "max_units_per_territory", "owned_at_start", "own_nationality",
-            "naval_only_with_ships", "allow_air", "leftover"},
+            "naval_only_with_ships", "allow_air", "leftover", "deadline_hours", "default"},
     "deadlines": {"turn_hours", "reminders", "grace_extensions", "grace_hours", "auto_grace",
                   "absence_days", "late_notice_hour"},
     "nmr": {"policy", "forfeit_after"},
@@ -48,12 +49,13 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
 TEMPLATE = '''\
 # tournament.toml -- the settings of one tournament (pbem tournament ...).
-# Every change after the start is announced to every player by the next 'pbem tournament tick'.
+# Every change made after 'pbem tournament new' is announced to every player (old -> new
+# value) by the next 'pbem tournament tick'.
 
 name = ""                       # shown in notices, standings and pages
 id = ""                         # names the games (ID-r1-01) and binds the bids: never change it
 ruleset = ""                    # the edition every game plays (aa1941, aa1942)
-organiser = ""                  # the organiser's mail address (receives the daily late notice)
+organiser = ""                  # the organiser's mail address (also gets the daily late notice)
 
 [options]                       # rule options of every game (see 'pbem rules'), e.g.
 # low_luck = true               #   Low Luck dice (any edition; docs/low-luck.md)
@@ -81,6 +83,11 @@ naval_only_with_ships = true    # naval units only in sea zones where that power
 allow_air = true                # aircraft may be placed (on land)
 leftover = "forfeit"            # IPCs not spent: "forfeit", or "bank" (to the first power of
                                 # bid_side in turn order)
+deadline_hours = 0              # a bid not committed this long after the pairing (or an
+                                # organiser's bid reset), or committed and not revealed twice
+                                # as long after, gets the default at the next tick (0: never)
+default = 0                     # that default bid (IPCs); on equal bids the player who bid
+                                # in time plays bid_side
 
 [deadlines]
 turn_hours = 72                 # time for one power's turn, from when it became that power's turn
@@ -89,7 +96,8 @@ grace_extensions = 2            # extensions a player may take per game
 grace_hours = 24                # length of one extension
 auto_grace = true               # a missed deadline uses a grace extension while any are left
 absence_days = 14               # pause/vacation budget of a player per game (days)
-late_notice_hour = 12           # the daily late notice goes out at this hour (UTC); -1: never
+late_notice_hour = 12           # on a day someone is late, the first tick from this hour (UTC)
+                                # sends who is late to every player and the organiser; -1: never
 
 [nmr]
 policy = "play"                 # at a missed deadline (no grace left): "play" the turn with no
@@ -99,9 +107,13 @@ forfeit_after = 3               # a side with this many NMRs in a game loses it 
 
 [end]                           # a game ends by the ruleset's victory, a concession, a forfeit,
 round_limit = 0                 # or after this many rounds (0: no limit), then adjudicated:
-adjudication = ["victory_cities", "capitals", "income", "tuv"]
-                                # compared side against side in this order, the first difference
-                                # decides; all equal: a draw
+adjudication = "preset"         # "preset": the edition's (victory cities where the map has
+                                # them, else capitals; then income_tuv), or a list of:
+                                # victory_cities, capitals, income, tuv (units' value net of
+                                # purchases), income_tuv (income plus that); each measured as
+                                # what a side gained since the start (bid included), compared
+                                # side against side in order: the first difference decides, all
+                                # equal is a draw (docs/tournament.md)
 
 [scoring]
 win = 1.0
@@ -146,6 +158,8 @@ class BidPolicy:
     naval_only_with_ships: bool = True
     allow_air: bool = True
     leftover: str = "forfeit"
+    deadline_hours: float = 0.0
+    default: int = 0
 
 
 @attrs.frozen
@@ -168,7 +182,7 @@ class NmrPolicy:
 @attrs.frozen
 class EndRule:
     round_limit: int = 0
-    adjudication: tuple[str, ...] = CRITERIA
+    adjudication: tuple[str, ...] = (PRESET,)
 
 
 @attrs.frozen
@@ -272,7 +286,9 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
             own_nationality=r.boolean(bid, "own_nationality", "bid", True),
             naval_only_with_ships=r.boolean(bid, "naval_only_with_ships", "bid", True),
             allow_air=r.boolean(bid, "allow_air", "bid", True),
-            leftover=r.choice(bid, "leftover", LEFTOVER, "bid", "forfeit")),
+            leftover=r.choice(bid, "leftover", LEFTOVER, "bid", "forfeit"),
+            deadline_hours=r.number(bid, "deadline_hours", "bid", 0.0, 0, 24 * 365),
+            default=r.integer(bid, "default", "bid", 0, 0, 10_000)),
         deadlines=Deadlines(
             turn_hours=r.number(dl, "turn_hours", "deadlines", 72.0, 0.01, 24 * 365),
             reminders=tuple(sorted((r.number_list(dl, "reminders", "deadlines", (24.0, 4.0),
@@ -285,7 +301,7 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
         nmr=NmrPolicy(policy=r.choice(nmr, "policy", NMR_POLICIES, "nmr", "play"),
                       forfeit_after=r.integer(nmr, "forfeit_after", "nmr", 3, 0, 1000)),
         end=EndRule(round_limit=r.integer(end, "round_limit", "end", 0, 0, 1000),
-                    adjudication=r.names(end, "adjudication", CRITERIA, "end", CRITERIA)),
+                    adjudication=_adjudication(r, end)),
         scoring=Scoring(
             win=r.number(sc, "win", "scoring", 1.0, -100, 100),
             draw=r.number(sc, "draw", "scoring", 0.5, -100, 100),
@@ -297,6 +313,13 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
                         mu=r.number(rt, "mu", "ratings", 25.0, -1e6, 1e6),
                         sigma=r.number(rt, "sigma", "ratings", 25.0 / 3, 1e-6, 1e6)),
         raw=raw)
+
+
+def _adjudication(r: "_Reader", end: dict) -> tuple[str, ...]:
+    """``[end] adjudication``: "preset" or a list of criteria."""
+    if end.get("adjudication", PRESET) == PRESET:
+        return (PRESET,)
+    return r.names(end, "adjudication", CRITERIA, "end", CRITERIA)
 
 
 def settings_changes(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:

@@ -10,7 +10,13 @@ Log entries are plain objects with a ``kind``:
 * ``reminder`` {game, turn, hours, at}; ``late_notice`` {day, at};
 * ``nmr`` {game, turn, power, deadline, at}: an NMR turn was played;
 * ``finished`` {game, at}: the game ended for the tournament;
-* ``settings`` {digest, raw, at}: the settings as last announced.
+* ``settings`` {digest, raw, at}: the settings as last announced;
+* ``paired`` {round, games, at}: a round's games were paired (bid deadlines count from it);
+* ``round_over`` {round, at}: the round's last game ended; the standings were announced;
+* ``bid_reset`` {game, reason, at}: the organiser began a game's bids again;
+* ``bid_default`` {game, player, amount, at}: the default bid given at the bid deadline;
+* ``decision`` {game, decision, player, winner, reason, by, at}: a resignation or the
+  organiser's result (decisions.py).
 """
 
 from __future__ import annotations

@@ -32,13 +32,18 @@ from .config import (
 from .deadlines import stamp
 from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
 from .pairing import Pairing, RoundPlan
-from .players import Player, add_player as add_to, new_player
+from .players import Player, add_player as add_to, find as find_player, new_player
 from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
-from .results import GameResult, GameSummary, result_line, result_of, summarize_game
+from .decisions import (RESIGNED, RESULT, apply_decisions, decision_entry,
+                        decisions_by_game)
+from .results import (GameResult, GameSummary, adjudication_text, result_line, result_of,
+                      summarize_game)
 from .standings import as_record, compute_standings
-from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
+from .store import BID_DEFAULT, BID_RESET, GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
 
 MAX_TICK_PASSES = 50
+PAIRED = "paired"           # log entry {round, games, at}: a round or challenge was paired
+ROUND_OVER = "round_over"   # log entry {round, at}: the standings after it were announced
 _NMR_STAMP_RE = re.compile(r"^\s*nmr\s+(\S+)", re.I | re.M)
 
 
@@ -171,7 +176,8 @@ def summary_of(ctx: Context, game_id: str) -> GameSummary | None:
 
 def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
                 ) -> list[GameResult]:
-    """Every pairing's result, from the games' own files."""
+    """Every pairing's result, from the games' own files and the organiser's recorded
+    decisions (a resignation, an entered or overridden result)."""
     out = []
     for p in ctx.tdir.pairings():
         sides, bid = sides_of(ctx, p)
@@ -179,7 +185,7 @@ def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
             continue
         summary = (summaries or {}).get(p.game) or summary_of(ctx, p.game)
         out.append(result_of(p, sides, summary, ctx.game, ctx.cfg, bid))
-    return out
+    return apply_decisions(out, ctx.tdir.log(), ctx.names)
 
 
 def byes(ctx: Context) -> list[tuple[int, str]]:
@@ -216,10 +222,44 @@ def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
     return StandingsView(rows, results, ratings, steps, data)
 
 
-def _record_standings(ctx: Context) -> None:
+def _record_standings(ctx: Context, notices: list | None = None,
+                      now: dt.datetime | None = None) -> None:
     """Record the standings (under the caller's lock) after what changed them: a game
-    over, an NMR (counted in the table), a change of the scoring settings."""
-    ctx.tdir.save_standings(_standings(ctx, record=False).record)
+    over, an NMR (counted in the table), a change of the scoring settings; with
+    ``notices``, announce them once the last game of the latest round is over."""
+    view = _standings(ctx, record=False)
+    ctx.tdir.save_standings(view.record)
+    if notices is not None and now is not None:
+        notice = _round_over(ctx, view, now)
+        if notice is not None:
+            notices.append(notice)
+
+
+def _round_over(ctx: Context, view: StandingsView, now: dt.datetime) -> Notice | None:
+    """The standings after the latest round, once every game of it is over (once)."""
+    plans = ctx.tdir.rounds()
+    if not plans or ctx.cfg.format.kind == "ladder":
+        return None
+    plan = plans[-1]
+    done = {r.game for r in view.results if r.finished}
+    if not {p.game for p in plan.pairings} <= done or any(
+            e["kind"] == ROUND_OVER and e.get("round") == plan.round for e in ctx.tdir.log()):
+        return None
+    ctx.tdir.append({"kind": ROUND_OVER, "round": plan.round, "at": stamp(now)})
+    last = ctx.cfg.format.kind == "swiss" and plan.round == ctx.cfg.format.rounds
+    lines = [f"{'Final standings' if last else 'Standings'} after round {plan.round}:", ""]
+    for r in view.rows:
+        bye = f", {r.byes} bye" + ("s" if r.byes > 1 else "") if r.byes else ""
+        lines.append(f"  {r.place:>4}  {ctx.names[r.player]}: {r.score:g} "
+                     f"({r.wins} won, {r.draws} drawn, {r.losses} lost{bye})")
+    games = {p.game for p in plan.pairings}
+    lines += ["", f"Results of round {plan.round}:"]
+    lines += [f"  {result_line(r, ctx.names, True)}" for r in view.results if r.game in games]
+    lines += [f"  bye: {ctx.names[b]}" for b in plan.byes]
+    if ctx.cfg.end.round_limit:
+        lines += ["", adjudication_text(ctx.game, ctx.cfg.end.adjudication)]
+    subject = "Final standings" if last else f"Standings after round {plan.round}"
+    return Notice(notice_name("standings", plan.round), ("*",), subject, "\n".join(lines))
 
 
 # --------------------------------------------------------------------------- pairing
@@ -253,8 +293,16 @@ def pair(directory, now: dt.datetime) -> RoundPlan:
             plan = pairing_rules.round_robin_round(ctx.tid, round_no, ids, sides,
                                                    ctx.cfg.format.double)
         ctx.tdir.save_round(plan)
+        ctx.tdir.append(_paired_entry(plan, now))
         deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
     return plan
+
+
+def _paired_entry(plan: RoundPlan, now: dt.datetime) -> dict:
+    """The log's record of when a round's games were paired (the bid deadline counts
+    from it)."""
+    return {"kind": PAIRED, "round": plan.round, "games": [p.game for p in plan.pairings],
+            "at": stamp(now)}
 
 
 def swiss_plan(ctx: Context, round_no: int, ids, results, plans, sides) -> RoundPlan:
@@ -294,6 +342,7 @@ def challenge(directory, challenger: str, defender: str, now: dt.datetime) -> Ro
         plan = RoundPlan(number, (Pairing(pairing_rules.challenge_id(ctx.tid, number), number,
                                           (challenger, defender), sides),))
         ctx.tdir.save_round(plan)
+        ctx.tdir.append(_paired_entry(plan, now))
         deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
     return plan
 
@@ -355,17 +404,90 @@ def bid_reveal(directory, game_id: str, player: str, amount: int, nonce: str,
         p = find_pairing(ctx, game_id)
         box = ctx.tdir.bid_box(ctx.tid, p).reveal(player, amount, nonce.strip(), ctx.cfg.bid.max)
         ctx.tdir.save_reveal(game_id, player, amount, nonce.strip())
-        outcome = box.outcome()
-        if outcome is not None:
-            bidder, bid = outcome
-            shown = ", ".join(f"{ctx.names[x]} {v}" for x, v in box.visible().items())
-            body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with "
-                    f"{bid} IPCs" + (" and places them ('pbem tournament bid place')."
-                                     if bid else "."))
-            deliver(ctx.tdir, [Notice(notice_name("bids-open", game_id), p.players,
-                                      f"{game_id}: sides decided", body)],
-                    ctx.players, ctx.cfg.name, now)
+        if box.outcome() is not None:
+            deliver(ctx.tdir, [_sides_decided(ctx, p, box)], ctx.players, ctx.cfg.name, now)
     return box
+
+
+def _sides_decided(ctx: Context, p: Pairing, box: bidding.BidBox) -> Notice:
+    """The notice of a pairing's bids, once both are known (revealed or the default)."""
+    bidder, bid = box.outcome()
+    shown = ", ".join(f"{ctx.names[x]} {v}" + (" (the default: no bid by the deadline)"
+                                               if x in box.defaults else "")
+                      for x, v in box.visible().items())
+    body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with {bid} IPCs"
+            + (" and places them ('pbem tournament bid place')." if bid else "."))
+    return Notice(notice_name("bids-open", p.game), p.players, f"{p.game}: sides decided",
+                  body)
+
+
+def bid_reset(directory, game_id: str, reason: str, now: dt.datetime) -> None:
+    """The organiser begins a game's bids again (a lost nonce, a commitment sealed twice):
+    both players seal new bids; the old files are kept aside and the reset is logged."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        p = find_pairing(ctx, game_id)
+        if p.sides is not None:
+            raise PbemError(f"{game_id} has no bids: its sides were set by the pairing")
+        if ctx.tdir.game_dir(game_id).exists():
+            raise PbemError(f"{game_id} has started; its bids can no longer change")
+        reason = " ".join(reason.split())[:300]
+        ctx.tdir.reset_bids(game_id, stamp(now))
+        ctx.tdir.append({"kind": BID_RESET, "game": game_id, "reason": reason,
+                         "at": stamp(now)})
+        deadline = ""
+        if ctx.cfg.bid.deadline_hours:
+            due = now + dt.timedelta(hours=ctx.cfg.bid.deadline_hours)
+            deadline = (f" by {stamp(due)} (else the default bid of {ctx.cfg.bid.default} "
+                        "IPCs)")
+        deliver(ctx.tdir, [Notice(notice_name("bids-reset", game_id, stamp(now)), p.players,
+                                  f"{game_id}: bids begin again",
+                                  f"The organiser reset the bids of {game_id}"
+                                  + (f" ({reason})" if reason else "") + ". Seal a new bid"
+                                  f" and send its commitment{deadline}.")],
+                ctx.players, ctx.cfg.name, now)
+
+
+def bid_deadlines_due(ctx: Context, now: dt.datetime) -> list[tuple[str, str]]:
+    """(game, player) given the default bid at ``now``, for games not started yet: a
+    player with no commitment ``deadline_hours`` after the pairing (or the last bid reset),
+    a player who committed but has not revealed twice that long after it."""
+    hours = ctx.cfg.bid.deadline_hours
+    if ctx.cfg.sides.method != "bid" or not hours:
+        return []
+    since: dict[str, dt.datetime] = {}
+    for e in ctx.tdir.log():
+        if e["kind"] == PAIRED:
+            for game in e.get("games", ()):
+                since[game] = deadlines.parse_stamp(e["at"])
+        elif e["kind"] == BID_RESET:
+            since[e["game"]] = deadlines.parse_stamp(e["at"])
+    due = []
+    for p in ctx.tdir.pairings():
+        if p.game not in since or p.sides is not None or ctx.tdir.game_dir(p.game).exists():
+            continue
+        late = now - since[p.game]
+        if late < dt.timedelta(hours=hours):
+            continue
+        box = ctx.tdir.bid_box(ctx.tid, p)
+        due += [(p.game, x) for x in p.players if x not in box.reveals
+                and x not in box.defaults
+                and (x not in box.commitments or late >= dt.timedelta(hours=2 * hours))]
+    return due
+
+
+def _give_default_bids(ctx: Context, now: dt.datetime, notices: list, report) -> None:
+    games = set()
+    for game_id, player in bid_deadlines_due(ctx, now):
+        ctx.tdir.append({"kind": BID_DEFAULT, "game": game_id, "player": player,
+                         "amount": ctx.cfg.bid.default, "at": stamp(now)})
+        report.bid_defaults.append(f"{game_id} {player}")
+        games.add(game_id)
+    for game_id in sorted(games):
+        p = find_pairing(ctx, game_id)
+        box = ctx.tdir.bid_box(ctx.tid, p)
+        if box.outcome() is not None:
+            notices.append(_sides_decided(ctx, p, box))
 
 
 def bid_start_state(ctx: Context, game_id: str, bid: int, text: str | None):
@@ -407,8 +529,12 @@ def start(directory, now: dt.datetime) -> list[str]:
     with ctx.tdir.locked():
         key = signing_key(ctx)
         notices = []
-        known = {e["game"] for e in ctx.tdir.log() if e["kind"] in ("started", "finished")}
+        entries = ctx.tdir.log()
+        known = {e["game"] for e in entries if e["kind"] in ("started", "finished")}
+        decided = decisions_by_game(entries)        # resigned or decided before its start
         for p in ctx.tdir.pairings():
+            if p.game in decided:
+                continue
             gdir = ctx.tdir.game_dir(p.game)
             if (gdir / "game.json").exists():
                 if p.game not in known and not list_turns(gdir):
@@ -482,13 +608,60 @@ def after_turn(ctx: Context, game_id: str, at: dt.datetime, notices: list) -> bo
         ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(at)})
         result = result_of(find_pairing(ctx, game_id), sides, summary, ctx.game, ctx.cfg,
                            sides_of(ctx, find_pairing(ctx, game_id))[1])
+        body = result_line(result, ctx.names, True)
+        if result.how == "round_limit":
+            body += "\n\n" + adjudication_text(ctx.game, ctx.cfg.end.adjudication)
         notices.append(Notice(notice_name("result", game_id), ("*",),
-                              f"Result of {game_id}", result_line(result, ctx.names, True)))
+                              f"Result of {game_id}", body))
         return False
     turns = list_turns(ctx.tdir.game_dir(game_id))
     number = (turns[-1][0] if turns else 0) + 1
     _start_clock(ctx, game_id, number, summary.power, sides, at)
     return True
+
+
+def resign(directory, game_id: str, player: str, now: dt.datetime, reason: str = "",
+           by: str = "player") -> GameResult:
+    """``player`` gives ``game_id`` up, on their turn or not: the opponent wins."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        return _decide(ctx, game_id, now, decision_entry(
+            game_id, RESIGNED, reason, by, stamp(now), player=find_player(ctx.players, player).id))
+
+
+def decide(directory, game_id: str, winner: str | None, reason: str, now: dt.datetime
+           ) -> GameResult:
+    """The organiser enters or overrides ``game_id``'s result (``winner``: a player, or
+    None for a draw), with a reason; recorded and replayed by ``tournament verify``."""
+    ctx = open_tournament(directory)
+    with ctx.tdir.locked():
+        pid = None if winner is None else find_player(ctx.players, winner).id
+        return _decide(ctx, game_id, now, decision_entry(
+            game_id, RESULT, reason, "organiser", stamp(now), winner=pid))
+
+
+def _decide(ctx: Context, game_id: str, now: dt.datetime, entry: dict) -> GameResult:
+    p = find_pairing(ctx, game_id)
+    if (entry["player"] or entry["winner"] or p.players[0]) not in p.players:
+        who = entry["player"] or entry["winner"]
+        raise PbemError(f"{game_id} is {' v '.join(p.players)}; {who} does not play it")
+    before = next(r for r in all_results(ctx) if r.game == game_id) \
+        if sides_of(ctx, p)[0] is not None else None
+    if before is None:
+        raise PbemError(f"{game_id}: the sides are not decided yet (the bids: a bid deadline "
+                        "gives a missing bid the default, 'bid reset' begins them again)")
+    if entry["decision"] == RESIGNED and before.finished:
+        raise PbemError(f"{game_id} is already over ({before.detail or before.how}); only the "
+                        "organiser can change its result ('pbem tournament result')")
+    ctx.tdir.append(entry)
+    if game_id in logbook.clocks(ctx.tdir.log()):
+        ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(now)})
+    result = next(r for r in all_results(ctx) if r.game == game_id)
+    notices = [Notice(notice_name("result", game_id, entry["decision"], stamp(now)),
+                      ("*",), f"Result of {game_id}", result_line(result, ctx.names, True))]
+    _record_standings(ctx, notices, now)
+    deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
+    return result
 
 
 def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
@@ -501,13 +674,81 @@ def submit_orders(directory, game_id: str, orders: bytes, signature: str | None,
         if game_id not in clocks:
             find_pairing(ctx, game_id)
             raise PbemError(f"{game_id} is not running (not started, or over)")
-        tf = gamedir.process_turn(ctx.tdir.game_dir(game_id), game_for(ctx, game_id), orders,
-                                  gm_key=signing_key(ctx), orders_signature=signature)
+        off_turn = _off_turn_concession(ctx, game_id, orders, signature)
+        if off_turn is not None:
+            return _decide(ctx, game_id, now, decision_entry(
+                game_id, RESIGNED, "conceded off-turn", "player", stamp(now), player=off_turn))
+        try:
+            tf = gamedir.process_turn(ctx.tdir.game_dir(game_id), game_for(ctx, game_id),
+                                      orders, gm_key=signing_key(ctx),
+                                      orders_signature=signature)
+        except PbemError as exc:
+            late = _late_after_nmr(ctx, game_id, orders)
+            if late is None:
+                raise
+            raise PbemError(f"{late}\n({exc})") from exc
         notices: list = []
         if not after_turn(ctx, game_id, now, notices):
-            _record_standings(ctx)
+            _record_standings(ctx, notices, now)
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return tf
+
+
+def _orders_power(ctx: Context, orders: bytes) -> tuple[str | None, bool]:
+    """(the power the orders name, whether they concede); (None, False) if unreadable."""
+    from ...io.parser import parse_orders
+    try:
+        parsed = parse_orders(orders.decode("utf-8"), ctx.game)
+    except (PbemError, UnicodeDecodeError):
+        return None, False
+    return parsed.power, bool(parsed.of("concede"))
+
+
+def _off_turn_concession(ctx: Context, game_id: str, orders: bytes, signature: str | None
+                         ) -> str | None:
+    """The player who concedes by these orders while it is not their turn (None: these
+    are not such orders).  A player with a key must have signed them, naming the game."""
+    power, concedes = _orders_power(ctx, orders)
+    if not concedes or power is None:
+        return None
+    gdir = ctx.tdir.game_dir(game_id)
+    state, _ = gamedir.current_state(gdir)
+    if power == state.power or power not in ctx.game.ruleset.powers:
+        return None                               # on their turn: the game plays it
+    entry = gamedir.read_game(gdir)[0].players.get(power)
+    key = entry.key if entry is not None else None
+    if key is not None:
+        if signature is None:
+            raise PbemError(f"a concession for {power} must be signed by the player's key")
+        from ...io import sshsig
+        sshsig.verify(orders, signature, key, sshsig.NAMESPACE_ORDERS)
+        if orders_text.read_headers(orders.decode("utf-8")).game != game_id:
+            raise PbemError(f"a signed concession must name the game (game: {game_id})")
+    return _sides_for_game(ctx, game_id)[ctx.side_of_power(power)]
+
+
+def _late_after_nmr(ctx: Context, game_id: str, orders: bytes) -> str | None:
+    """What to tell a player whose orders are for a turn already played as an NMR."""
+    summary = summary_of(ctx, game_id)
+    if summary is None or not summary.nmr_turns:
+        return None
+    power, _ = _orders_power(ctx, orders)
+    try:
+        turn = orders_text.read_headers(orders.decode("utf-8", "replace")).turn
+    except PbemError:
+        turn = None
+    missed = [n for n in summary.nmr_turns if n[0] == turn] or \
+        [n for n in summary.nmr_turns if n[1] == power and power != summary.power]
+    if not missed:
+        return None
+    number, missed_power, deadline = missed[-1]
+    name = ctx.game.ruleset.powers[missed_power].name \
+        if missed_power in ctx.game.ruleset.powers else missed_power
+    mover = ctx.game.ruleset.powers[summary.power].name \
+        if summary.power in ctx.game.ruleset.powers else summary.power
+    return (f"{game_id}: these orders arrived after the deadline of turn {number} ({name}, "
+            f"due {deadline}), which was played as an NMR (no purchase, no moves); they were "
+            f"not used. The game goes on: it is now {mover}'s turn.")
 
 
 def nmr_orders(ctx: Context, power: str, game_id: str, turn: int, due_at: dt.datetime) -> str:
@@ -591,6 +832,7 @@ class TickReport:
     late_notice: str | None = None
     settings: list[str] = attrs.Factory(list)
     delivered: list[str] = attrs.Factory(list)
+    bid_defaults: list[str] = attrs.Factory(list)       # "game player" given the default bid
 
 
 def tick(directory, now: dt.datetime) -> TickReport:
@@ -605,6 +847,7 @@ def tick(directory, now: dt.datetime) -> TickReport:
         notices: list[Notice] = []
         entries = ctx.tdir.log()
         _announce_settings(ctx, entries, now, notices, report)
+        _give_default_bids(ctx, now, notices, report)
         for game_id, clock in sorted(logbook.clocks(entries).items()):
             turns = list_turns(ctx.tdir.game_dir(game_id))
             last = turns[-1][0] if turns else 0
@@ -625,7 +868,7 @@ def tick(directory, now: dt.datetime) -> TickReport:
             if not again:
                 break
         if report.nmrs or report.finished or report.observed or report.settings:
-            _record_standings(ctx)
+            _record_standings(ctx, notices, now)
         report.delivered = deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return report
 

@@ -8,6 +8,14 @@ order), a forfeit (the side's ``forfeit_after``-th NMR) or the end of round
 :func:`result_of` turns that into a win, draw or loss for the two players; a game at
 the round limit is adjudicated by the criteria named in ``[end] adjudication``, compared
 side against side in order (the first difference decides, all equal is a draw).
+
+Every criterion is measured as what a side *gained since the game's start* (the start
+includes a bid's units), so a board where nothing changed is a draw whatever the setup
+gives each side: the 1941 map's 3 Allied capitals against 2 Axis ones decide nothing.
+``tuv`` is the units' value gained net of what the side bought (so: minus the value of
+the units it lost); ``income_tuv`` adds that to the income gained.  The ``preset`` of an
+edition (:func:`criteria_for`) is victory cities where the map has them, else capitals,
+then income plus units' value.
 """
 
 from __future__ import annotations
@@ -21,11 +29,16 @@ from ...engine.statements import CONCESSION
 from ...io.layout import GAME_FILE, list_turns
 from ...io.storage import parse_json_bytes, read_bytes
 from ...model.errors import PbemError
-from .config import TournamentConfig
+from .config import PRESET, TournamentConfig
 from .pairing import Pairing
 
 NMR_EVENT = "no_moves_received"
 VICTORY_EVENT = "victory"
+PURCHASE_EVENT = "purchased"
+CRITERION_LABELS = {
+    "victory_cities": "victory cities", "capitals": "capitals", "income": "income",
+    "tuv": "units' value net of purchases", "income_tuv": "income plus units' value",
+}
 
 
 @attrs.frozen
@@ -45,6 +58,9 @@ class GameSummary:
     owners: dict[str, str] = attrs.field(factory=dict)     # of the deciding state
     units: dict = attrs.field(factory=dict)                # grouped, as in the file
     extra_turns: int = 0                # turns published after the game ended
+    start_owners: dict[str, str] = attrs.field(factory=dict)   # of the starting position
+    start_units: dict = attrs.field(factory=dict)
+    bought: dict[str, dict[str, int]] = attrs.field(factory=dict)  # power -> unit -> count
 
     @property
     def finished(self) -> bool:
@@ -93,6 +109,8 @@ def summarize_game(directory, sides_of: dict[str, str], cfg: TournamentConfig) -
     gpath = directory / GAME_FILE
     game_file = parse_json_bytes(read_bytes(gpath, "game file"), gpath, "game file")
     state = game_file.get("initial_state") or {}
+    start = state
+    bought: dict[str, Counter] = {}
     game_id = str(game_file.get("game_id", directory.name))
     nmrs: Counter = Counter()
     nmr_turns: list[tuple[int, str, str]] = []
@@ -115,6 +133,11 @@ def summarize_game(directory, sides_of: dict[str, str], cfg: TournamentConfig) -
                     forfeit = side
             elif kind == VICTORY_EVENT:
                 rule = str(event.get("rule"))
+            elif kind == PURCHASE_EVENT and isinstance(event.get("units"), dict):
+                mine = bought.setdefault(str(event.get("power")), Counter())
+                for unit, count in event["units"].items():
+                    if isinstance(count, int):
+                        mine[str(unit)] += count
         winner = state.get("winner")
         if cfg.end.round_limit and int(state.get("round", 1)) > cfg.end.round_limit:
             limit = True
@@ -126,7 +149,9 @@ def summarize_game(directory, sides_of: dict[str, str], cfg: TournamentConfig) -
         rule=rule if winner is not None else None, nmrs=dict(nmrs),
         nmr_turns=tuple(nmr_turns), forfeit_by=forfeit, limit_reached=limit and winner is None
         and forfeit is None, owners=dict(state.get("owners") or {}),
-        units=dict(state.get("units") or {}), extra_turns=len(turns) - read)
+        units=dict(state.get("units") or {}), extra_turns=len(turns) - read,
+        start_owners=dict(start.get("owners") or {}), start_units=dict(start.get("units") or {}),
+        bought={p: dict(c) for p, c in bought.items()})
 
 
 # --------------------------------------------------------------------------- judging
@@ -153,32 +178,66 @@ def result_of(pairing: Pairing, sides: dict[str, str], summary: GameSummary | No
                             detail=f"forfeit: the {summary.forfeit_by} missed "
                                    f"{summary.nmrs[summary.forfeit_by]} deadlines")
     if summary.limit_reached:
-        side, detail = adjudicate(game, summary.owners, summary.units, cfg.end.adjudication,
-                                  tuple(sides))
+        order = tuple(sorted(sides, key=lambda s: s == cfg.sides.bid_side))  # bid side last
+        side, detail = adjudicate(game, summary, cfg.end.adjudication, order)
         return attrs.evolve(base, finished=True, winner=sides[side] if side else None,
                             how="round_limit", detail=detail)
     return base
 
 
-def adjudicate(game, owners: dict[str, str], units: dict, criteria, sides: tuple[str, ...]
+def criteria_for(game, criteria) -> tuple[str, ...]:
+    """The criteria ``[end] adjudication`` names, the edition's preset resolved: victory
+    cities where the map has them, else capitals; then income plus units' value."""
+    if tuple(criteria) != (PRESET,):
+        return tuple(criteria)
+    territories = game.map.territories.values()
+    cities = any(t.victory_city or "victory_cities" in t.tags for t in territories)
+    return ("victory_cities" if cities else "capitals", "income_tuv")
+
+
+def adjudication_text(game, criteria) -> str:
+    """How a game at the round limit is decided, in words (standings, result notices)."""
+    names = [CRITERION_LABELS.get(c, c) for c in criteria_for(game, criteria)]
+    return ("A game at the round limit is decided by what each side gained since the start "
+            f"(bid included): {', then '.join(names)}; the first difference decides, "
+            "all equal is a draw.")
+
+
+def adjudicate(game, summary: GameSummary, criteria, sides: tuple[str, ...]
                ) -> tuple[str | None, str]:
-    """(winning side or None for a draw, what decided) at the round limit."""
+    """(winning side or None for a draw, what decided) at the round limit: each criterion
+    is what a side gained since the start, compared side against side in order."""
     powers = game.ruleset.powers
     measured = []
-    for criterion in criteria:
-        values = {s: _measure(game, criterion, owners, units, s, powers) for s in sides}
-        text = f"{criterion.replace('_', ' ')} " + "-".join(str(values[s]) for s in sides)
+    for criterion in criteria_for(game, criteria):
+        values = {s: _gain(game, criterion, summary, s, powers) for s in sides}
+        text = (f"{CRITERION_LABELS.get(criterion, criterion)} gained: "
+                + ", ".join(f"{s} {values[s]:+d}" for s in sides))
         measured.append(text)
         best = max(values.values())
         leaders = [s for s in sides if values[s] == best]
         if len(leaders) == 1:
-            return leaders[0], "round limit: " + ", ".join(measured)
-    return None, "round limit: " + ", ".join(measured) + " (all equal)"
+            return leaders[0], "round limit: " + "; ".join(measured)
+    return None, "round limit: " + "; ".join(measured) + " (all equal)"
 
 
-def _measure(game, criterion: str, owners, units, side: str, powers) -> int:
+def _gain(game, criterion: str, summary: GameSummary, side: str, powers) -> int:
     def ours(power) -> bool:
         return power in powers and powers[power].side == side
+    if criterion == "income_tuv":
+        return (_gain(game, "income", summary, side, powers)
+                + _gain(game, "tuv", summary, side, powers))
+    if criterion == "tuv":
+        spent = sum(_cost(game, unit) * count for power, units in summary.bought.items()
+                    if ours(power) for unit, count in units.items())
+        return (_measure(game, criterion, summary.owners, summary.units, ours)
+                - _measure(game, criterion, summary.start_owners, summary.start_units, ours)
+                - spent)
+    return (_measure(game, criterion, summary.owners, summary.units, ours)
+            - _measure(game, criterion, summary.start_owners, summary.start_units, ours))
+
+
+def _measure(game, criterion: str, owners, units, ours) -> int:
     territories = game.map.territories
     if criterion == "victory_cities":
         return sum(1 for t, o in owners.items() if ours(o) and t in territories and
@@ -193,12 +252,16 @@ def _measure(game, criterion: str, owners, units, side: str, powers) -> int:
     raise PbemError(f"unknown adjudication criterion {criterion!r}")
 
 
+def _cost(game, unit: str) -> int:
+    utype = game.ruleset.units.get(unit)
+    return utype.cost if utype is not None and utype.buyable else 0
+
+
 def _tuv(groups, game, ours) -> int:
     total = 0
     for g in groups or ():
-        utype = game.ruleset.units.get(g.get("type"))
-        if utype is not None and ours(g.get("owner")) and utype.buyable:
-            total += utype.cost * int(g.get("count", 1))
+        if ours(g.get("owner")):
+            total += _cost(game, g.get("type")) * int(g.get("count", 1))
         total += _tuv(g.get("cargo"), game, ours)
     return total
 

@@ -41,6 +41,8 @@ ROUNDS_DIR = "rounds"
 BIDS_DIR = "bids"
 GAMES_DIR = "games"
 LOG_FILE = "log.jsonl"
+BID_RESET = "bid_reset"          # log entry {game, reason, at}: the game's bids begin again
+BID_DEFAULT = "bid_default"      # log entry {game, player, amount, at}: the deadline's bid
 STANDINGS_FILE = "standings.json"
 NOTICES_DIR = "notices"
 SECRET_DIR = ".secret"
@@ -150,7 +152,27 @@ class TournamentDir:
                 data = parse_json_bytes(read_bytes(reveal, "bid opening"), reveal, "bid opening")
                 box = attrs.evolve(box, reveals={
                     **box.reveals, player: Reveal(data.get("amount"), str(data.get("nonce")))})
-        return box
+        defaults: dict[str, int] = {}
+        for e in self.log():
+            if e.get("game") != pairing.game:
+                continue
+            if e["kind"] == BID_RESET:
+                defaults = {}
+            elif e["kind"] == BID_DEFAULT and e.get("player") in pairing.players:
+                defaults[e["player"]] = int(e["amount"])
+        return attrs.evolve(box, defaults=defaults)
+
+    def reset_bids(self, game: str, at: str) -> None:
+        """Set a game's commitments, openings and placement aside (kept, in a folder named
+        by the time of the reset), so that both players seal new bids."""
+        folder = self.path(BIDS_DIR, game)
+        if not folder.is_dir():
+            return
+        keep = folder / ("reset-" + at.replace(":", ""))
+        keep.mkdir(exist_ok=True)
+        for path in folder.iterdir():
+            if path.is_file():
+                path.rename(keep / path.name)
 
     def save_commit(self, game: str, player: str, digest: str) -> None:
         folder = self.path(BIDS_DIR, game)

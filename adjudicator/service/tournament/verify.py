@@ -19,6 +19,7 @@ Checks, each naming the file that fails it (relative to the tournament directory
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections import Counter
 from pathlib import Path
@@ -31,12 +32,15 @@ from ...model.errors import PbemError
 from ..audit import verify_game
 from ..gamedir import read_game
 from . import bids as bidding, deadlines, logbook, pairing as pairing_rules
+from .decisions import decision_problems
 from .organiser import (
-    Context, _game_definition, all_results, bid_start_state, open_tournament, sides_of,
+    PAIRED, Context, _game_definition, all_results, bid_start_state, open_tournament, sides_of,
     summary_of, swiss_plan, _standings,
 )
 from .ratings import LIBRARY_KEY
-from .store import BIDS_DIR, GAMES_DIR, LOG_FILE, ROUNDS_DIR, STANDINGS_FILE
+from .store import (
+    BID_DEFAULT, BID_RESET, BIDS_DIR, GAMES_DIR, LOG_FILE, ROUNDS_DIR, STANDINGS_FILE,
+)
 
 
 @attrs.frozen
@@ -91,6 +95,9 @@ def verify_tournament(directory, replay: bool = True) -> TournamentAudit:
             summaries[p.game] = summary_of(ctx, p.game)
     _check_gm_keys(ctx, audit, gm_keys)
     _check_bids(ctx, audit, pairings)
+    _check_default_bids(ctx, audit)
+    for problem in decision_problems(ctx.tdir.log(), {p.game: p.players for p in pairings}):
+        audit.fail("log.jsonl", "decision", problem)
     results = all_results(ctx, summaries) if not audit.problems else None
     if results is not None:
         _check_rounds(ctx, audit, results)
@@ -175,10 +182,28 @@ def _check_bids(ctx, audit, pairings) -> None:
                 audit.fail(where, "bids", "a bid was opened before both were committed")
                 continue
             try:
-                fresh = bidding.BidBox(ctx.tid, p.game, p.players, dict(box.commitments))
+                fresh = bidding.BidBox(ctx.tid, p.game, p.players, dict(box.commitments),
+                                       defaults=dict(box.defaults))
                 fresh.reveal(player, opening.amount, opening.nonce, ctx.cfg.bid.max)
             except PbemError as exc:
                 audit.fail(where, "bids", str(exc))
+
+
+def _check_default_bids(ctx, audit) -> None:
+    """A default bid was given no earlier than the bid deadline: ``deadline_hours`` after
+    the game's pairing or its last bid reset."""
+    since: dict[str, dt.datetime] = {}
+    hours = dt.timedelta(hours=ctx.cfg.bid.deadline_hours)
+    for e in ctx.tdir.log():
+        if e["kind"] == PAIRED:
+            since.update((g, deadlines.parse_stamp(e["at"])) for g in e.get("games", ()))
+        elif e["kind"] == BID_RESET:
+            since[e["game"]] = deadlines.parse_stamp(e["at"])
+        elif e["kind"] == BID_DEFAULT:
+            start = since.get(e["game"])
+            if not hours or start is None or deadlines.parse_stamp(e["at"]) < start + hours:
+                audit.fail(LOG_FILE, "bids", f"{e['game']}: {e.get('player')} was given the "
+                           f"default bid at {e['at']}, before the bid deadline")
 
 
 def _check_rounds(ctx: Context, audit, results) -> None:
