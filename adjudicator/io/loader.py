@@ -766,17 +766,20 @@ class _Builder:
                 else:
                     clean[key] = n
             if ok:
-                self._check_place(e, power, territories[space], clean, units)
+                self._check_place(e, power, territories[space], clean, units, powers)
                 result.append(SetupEntry(power=power, space=space, units=clean))
         return tuple(result)
 
-    def _check_place(self, e, power, where: Territory, counts, units) -> None:
+    def _check_place(self, e, power, where: Territory, counts, units, powers) -> None:
+        """A unit starts on land its power or an ally of the same side holds (Global 1940
+        starts British units in France), never on an impassable space."""
         f = "setup.toml"
         if where.impassable:
             self.err(f, e, f"'{where.key}' is impassable: no unit may be there")
             return
         if where.is_land:
-            if where.original_owner != power:
+            holder = powers.get(where.original_owner)
+            if where.original_owner != power and (holder is None or holder.side != powers[power].side):
                 self.err(f, e, f"'{where.key}' is not controlled by {power} at the start "
                                f"(owner: {where.original_owner or 'neutral'})")
             for key in counts:
