@@ -247,3 +247,17 @@ def test_seed_is_where_the_digest_says():
         pytest.skip(f"seed rulebook 004 not found in {SEEDS}")
     lines = [""] + found[0].read_text(encoding="utf-8").split("\n")
     assert "Amur" in "".join(lines[183:193]) and "Sakha" in "".join(lines[183:193])
+
+
+def test_war_states_at_the_start(game):
+    """digest §4.1 [L439-L599]: the new game's relations say who is not at war."""
+    from adjudicator.io.loader import initial_state
+    rules = game.ruleset
+    relations = initial_state(game, "g40").relations
+    at_war = {frozenset((a, b)) for a in rules.powers for b in rules.powers
+              if a < b and rules.relation(a, b, relations) == "war"}
+    assert at_war == {frozenset(p) for p in [
+        ("germany", "uk"), ("germany", "anzac"), ("germany", "france"),
+        ("italy", "uk"), ("italy", "anzac"), ("italy", "france"), ("japan", "china")]}
+    for power in ("usa", "ussr"):
+        assert all(rules.relation(power, other, relations) != "war" for other in rules.powers)
