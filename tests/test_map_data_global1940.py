@@ -15,7 +15,7 @@ from collections import Counter
 import attrs
 import pytest
 
-from adjudicator.engine.income import income_items
+from adjudicator.engine.income import IncomeContext, income_items, income_lines
 from adjudicator.io.triplea import compare_with_game, read_triplea
 from adjudicator.service.games import load_game
 
@@ -181,10 +181,13 @@ def test_starting_income_per_economy_is_the_seed_starting_ipcs(game):
              for p in game.ruleset.powers.values() for i, e in enumerate(p.all_economies)}
     assert start == SEED_IPCS
     owners = {t.key: t.original_owner for t in game.map.land() if t.original_owner}
+    paid = {}
     for key in game.ruleset.powers:
-        total = sum(dict(income_items(game, owners, key)).values())
-        # WAITS (economy-aware income): the uk's two economies are paid into its main one today
-        assert total == (45 if key == "uk" else SEED_IPCS[key]), key
+        inc = IncomeContext(game, owners, key)
+        for economy, _, amount in income_lines(inc):
+            paid[economy] = paid.get(economy, 0) + amount
+    assert paid == SEED_IPCS                            # the income item territories_by_economy
+    assert sum(a for _, a in income_items(game, owners, "uk")) == 28 + 17
 
 
 def test_seed_map_facts(game):
