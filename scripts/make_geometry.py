@@ -75,7 +75,8 @@ def load_map(edition: str):
     directory = game_dir(edition)
     with tempfile.TemporaryDirectory() as tmp:
         for name in DATA_FILES:
-            shutil.copy(directory / name, Path(tmp) / name)
+            if (directory / name).is_file():      # aliases.toml is optional
+                shutil.copy(directory / name, Path(tmp) / name)
         return load_game(tmp).map
 
 

@@ -25,7 +25,7 @@ from adjudicator.model.game import SetupEntry
 from adjudicator.model.events import BattleEnded, Captured, Landed, Loaded, Moved, Unloaded
 from adjudicator.model.state import GameState, Unit
 from adjudicator.present.board_svg import (
-    FACTORY_TYPE, SEA_FILL, BoardOptions, NoGeometry, board_svg, power_styles,
+    FACTORY_TYPE, NEUTRAL_FILL, SEA_FILL, BoardOptions, NoGeometry, board_svg, power_styles,
 )
 from adjudicator.present.report import report_html
 from cli_helpers import pbem
@@ -67,7 +67,7 @@ def expected_fill(game, state, name, styles):
     if t.impassable:
         return "url(#pbem-neutral)", ""
     owner = state.owners.get(name) if state else t.original_owner
-    return styles[owner].fill, owner
+    return (styles[owner].fill if owner in styles else NEUTRAL_FILL), owner   # nations: neutral
 
 
 def positions(start, turns):

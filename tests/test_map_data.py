@@ -467,3 +467,23 @@ def test_content_hash_is_deterministic_and_sensitive(tmp_path):
     assert first == content_hash(tmp_path) == load_game(tmp_path).content_hash
     (tmp_path / "setup.toml").write_text(MINI["setup.toml"] + "\n# comment\n", encoding="utf-8")
     assert content_hash(tmp_path) != first
+
+
+def test_starting_relations_go_into_the_first_state(tmp_path):
+    """game.toml ``[[relation]]``: two powers of opposite sides start not at war."""
+    extra = '[[relation]]\nbetween = ["red", "blue"]\nstate = "neutral"\n[[victory]]\nside = "A"'
+    g = load_game(write_mini(tmp_path, game=("[[victory]]\nside = \"A\"", extra)))
+    assert g.ruleset.starting_relations == {"blue|red": "neutral"}
+    assert initial_state(g, "m").relations == {"blue|red": "neutral"}
+    assert g.ruleset.relation("red", "blue", initial_state(g, "m").relations) == "neutral"
+
+
+@pytest.mark.parametrize("relation,expected", [
+    ('between = ["red", "green"]\nstate = "neutral"', "relation[0]: unknown power or nation 'green'"),
+    ('between = ["red", "red"]\nstate = "neutral"', "relation[0]: between must name two different owners"),
+    ('between = ["red", "blue"]\nstate = "truce"', "state must be one of allied, war, neutral, not 'truce'"),
+])
+def test_bad_starting_relation(tmp_path, relation, expected):
+    extra = f'[[relation]]\n{relation}\n[[victory]]\nside = "A"'
+    msg = load_error(tmp_path, game=("[[victory]]\nside = \"A\"", extra))
+    assert "game.toml" in msg and expected in msg

@@ -32,8 +32,8 @@ from ..model.game import Game, SetupEntry
 from .geometry import with_geometry
 from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.conditions import VictoryRule
-from ..model.rules import (ENGINE_OPTIONS, CargoRule, Domain, Economy, Nation, Power, Ruleset,
-                           TurnPlan, UnitType)
+from ..model.rules import (ALLIED, ENGINE_OPTIONS, NEUTRAL, WAR, CargoRule, Domain, Economy,
+                           Nation, Power, Ruleset, TurnPlan, UnitType)
 from ..model.state import GameState, Unit
 
 DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml", "aliases.toml")
@@ -110,6 +110,7 @@ def initial_state(game: Game, game_id: str) -> GameState:
         ipcs={e.key: (p.starting_ipcs if i == 0 else e.starting_ipcs)
               for p in rules.powers.values() for i, e in enumerate(p.all_economies)},
         turn_number=1,
+        relations=dict(rules.starting_relations),
     )
 
 
@@ -229,7 +230,8 @@ class _Builder:
         game_map = self.game_map(territories, options)
         nations = self.nations()
         powers = self.powers(territories, nations)
-        ruleset = attrs.evolve(self.ruleset(units, powers, territories, options), nations=nations)
+        ruleset = attrs.evolve(self.ruleset(units, powers, territories, options), nations=nations,
+                               starting_relations=self.relations({**powers, **nations}))
         setup = self.setup(units, {**powers, **nations}, territories)
         if self.problems:
             raise DataError(_report(directory, self.problems))
@@ -586,6 +588,32 @@ class _Builder:
             found[key] = Nation(key, name, side)
         return found
 
+    def relations(self, owners) -> dict[str, str]:
+        """game.toml ``[[relation]] between = [a, b], state = "war"|"allied"|"neutral"``:
+        how two owners stand at the start where the sides do not say it (Global 1940's
+        neutral USA and Soviet Union), keyed as ``GameState.relations``."""
+        f = "game.toml"
+        found: dict[str, str] = {}
+        for i, raw in enumerate(self.entries(f, "relation")):
+            e = f"relation[{i}]"
+            pair = self.str_list(f, e, raw, "between")
+            state = self.field(f, e, raw, "state", str)
+            if len(pair) != 2 or pair[0] == pair[1]:
+                self.err(f, e, "between must name two different owners")
+                continue
+            unknown = [k for k in pair if k not in owners]
+            if unknown:
+                self.err(f, e, f"unknown power or nation {unknown[0]!r}")
+                continue
+            if state not in (ALLIED, WAR, NEUTRAL):
+                self.err(f, e, f"state must be one of {ALLIED}, {WAR}, {NEUTRAL}, not {state!r}")
+                continue
+            key = "|".join(sorted(pair))
+            if key in found:
+                self.err(f, e, f"{pair[0]} and {pair[1]} are given twice")
+            found[key] = state
+        return dict(sorted(found.items()))
+
     def _economies(self, f: str, e: str, raw, territories) -> tuple[Economy, ...]:
         """A power's ``economies = [{key, capital, starting_ipcs}]`` (the first is its main
         one and starts with the power's ``starting_ipcs``)."""
@@ -767,17 +795,20 @@ class _Builder:
                 else:
                     clean[key] = n
             if ok:
-                self._check_place(e, power, territories[space], clean, units)
+                self._check_place(e, power, territories[space], clean, units, powers)
                 result.append(SetupEntry(power=power, space=space, units=clean))
         return tuple(result)
 
-    def _check_place(self, e, power, where: Territory, counts, units) -> None:
+    def _check_place(self, e, power, where: Territory, counts, units, powers) -> None:
+        """A unit starts on land its power or an ally of the same side holds (Global 1940
+        starts British units in France), never on an impassable space."""
         f = "setup.toml"
         if where.impassable:
             self.err(f, e, f"'{where.key}' is impassable: no unit may be there")
             return
         if where.is_land:
-            if where.original_owner != power:
+            holder = powers.get(where.original_owner)
+            if where.original_owner != power and (holder is None or holder.side != powers[power].side):
                 self.err(f, e, f"'{where.key}' is not controlled by {power} at the start "
                                f"(owner: {where.original_owner or 'neutral'})")
             for key in counts:

@@ -116,6 +116,9 @@ class Ruleset:
     # empty for an edition with a single set of numbers.
     stat_profiles: dict[str, str] = attrs.field(factory=dict)
     nations: dict[str, Nation] = attrs.field(factory=dict)   # owners that do not play
+    # game.toml ``[[relation]]``: relations at the start that differ from the sides ("a|b"
+    # with the keys sorted -> ALLIED/WAR/NEUTRAL), copied into the first GameState.relations
+    starting_relations: dict[str, str] = attrs.field(factory=dict)
 
     def option(self, name: str, default=None):
         return self.options.get(name, default)

@@ -1,0 +1,30 @@
+"""Income paid by economy (Global 1940's United Kingdom, digest §3.6 [L389-L425]): a power
+with several economies collects each space's value into the economy its map tag names
+(``economy:<key>``, e.g. ``economy:uk_pacific``), the others into its main economy.  A tag
+naming an economy the owner does not have (the UK Pacific land Germany holds) counts for the
+owner's main one.  The income item ``territories_by_economy`` is the ``territories`` item
+split that way."""
+
+from __future__ import annotations
+
+from .income import IncomeContext, item
+
+ECONOMY_TAG = "economy:"
+
+
+def economy_of(tags, economies: tuple[str, ...]) -> str:
+    """The economy a space with ``tags`` pays into, among ``economies`` (the main first)."""
+    for tag in tags:
+        if tag.startswith(ECONOMY_TAG) and tag[len(ECONOMY_TAG):] in economies:
+            return tag[len(ECONOMY_TAG):]
+    return economies[0]
+
+
+@item("territories_by_economy")
+def territories_by_economy(inc: IncomeContext) -> list[tuple[str, int]]:
+    spaces, economies = inc.game.map.territories, inc.economies
+    paid = dict.fromkeys(economies, 0)
+    for space, owner in inc.owners.items():
+        if owner == inc.power and space in spaces:
+            paid[economy_of(spaces[space].tags, economies)] += spaces[space].ipc
+    return list(paid.items())
