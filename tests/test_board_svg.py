@@ -218,7 +218,38 @@ def test_a_crowded_space_stays_readable(game, start):
     rect = card.find(NS + "rect")
     x, w = float(rect.get("x")), float(rect.get("width"))
     assert 0 <= x and x + w <= game.geometry.width                 # kept inside the board
-    assert float(rect.get("height")) < 120                          # rows wrap, not one per unit
+    assert float(rect.get("height")) < 180              # several types a row: 30 rows if one per unit
+
+
+@pytest.mark.parametrize("edition", ["aa1941", "aa1942", "europe1999"])
+def test_every_unit_card_is_inside_its_space_on_every_board_of_the_examples(edition):
+    """Each card's corners lie in its space (an island's or a callout's: in the water its
+    ``data-within`` names), and a callout's line ends in its own space; on the start and
+    after every turn of the edition's example game."""
+    from adjudicator.model.geometry import inside_rings
+    from adjudicator.service import gamedir
+    directory = ROOT / "turns" / f"{edition}-example" / "game"
+    info, _ = gamedir.read_game(directory)
+    played = load_game(info.ruleset, options=info.options)
+    shapes = played.geometry.spaces
+    seas = [s.outline for n, s in shapes.items() if played.map[n].is_sea]
+    boards = [info.initial_state] + [gamedir.read_turn(directory, path, info).state
+                                     for _, _, path in layout.list_turns(directory)]
+    cards = 0
+    for state in boards:
+        for card in elements(parse(board_svg(played, state)), "units"):
+            rings = [r for n in card.get("data-within").split("|")
+                     for r in (seas if n == "sea" else [shapes[n].outline])]
+            rect = card.find(NS + "rect")
+            x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+            for corner in ((x + 1, y + 1), (x + w - 1, y + 1), (x + 1, y + h - 1), (x + w - 1, y + h - 1)):
+                assert any(inside_rings(corner, r) for r in rings), (card.get("data-space"), corner)
+            line = card.find(NS + "line")
+            if line is not None:
+                end = (float(line.get("x2")), float(line.get("y2")))
+                assert inside_rings(end, shapes[card.get("data-space")].outline), card.get("data-space")
+            cards += 1
+    assert cards > 20 * len(boards)
 
 
 def test_factories_are_drawn_once_from_the_units(game, start):

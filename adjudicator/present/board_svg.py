@@ -252,6 +252,7 @@ class _Drawing:
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
         self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
+        self.callouts: list[str] = []                          # spaces whose card goes beside them
 
     # the document ---------------------------------------------------------
     def svg(self) -> str:
@@ -364,6 +365,8 @@ class _Drawing:
         out = ['<g class="labels">']
         for name, shape in self.g.spaces.items():
             out.append(self.label(name, shape))
+        for name in self.callouts:
+            out.append(self.callout(name) or self._fallback_card(name))
         out.append("</g>")
         return "\n".join(part for part in out if part)
 
@@ -378,14 +381,16 @@ class _Drawing:
             if drawn is not None:
                 self.moved[name] = moved
             else:
-                drawn = self._label_at(name, shape, shape.at, False)
+                drawn = self._label_at(name, shape, shape.at, None)
+                self.callouts.append(name)
         parts, block = drawn
         self.blocks[name] = block
         return "".join(parts)
 
-    def _label_at(self, name: str, shape, anchor, must_fit: bool):
+    def _label_at(self, name: str, shape, anchor, must_fit: bool | None):
         """(markup parts, block) of the label of ``name`` centred on ``anchor``; None when
-        ``must_fit`` and its unit card fits nowhere in its space."""
+        ``must_fit`` and its unit card fits nowhere in its space; no card when ``must_fit``
+        is None (it goes in a callout)."""
         t = self.gmap[name]
         x, y = anchor
         lh = self.size * LINE_HEIGHT
@@ -403,7 +408,7 @@ class _Drawing:
             parts.append(row)
             cursor += height
         block = (bx0, by0, bx1, cursor)
-        if self.opt.units and self.state is not None:
+        if self.opt.units and self.state is not None and must_fit is not None:
             card, box = self.unit_card(name, x, cursor + 1, (bx0, by0, bx1, cursor), must_fit)
             if card is None:
                 return None
@@ -508,12 +513,17 @@ class _Drawing:
         layout = self._card_layout(name, counts, cx, top, head, must_fit)
         if layout is None:
             return None, None
+        return self._card_markup(name, layout, self._card_spaces(name))
+
+    def _card_markup(self, name: str, layout, within: list[str], leader: str = "") -> tuple[str, tuple]:
+        """A unit card drawn as ``layout`` says (rows, x, y, width, height, scale), with
+        the spaces it may cover (``data-within``) and, for a callout, its leader line."""
         rows, x0, top, card_w, card_h, s = layout
-        within = "|".join(self._card_spaces(name))
+        callout = " callout" if leader else ""
         small = "" if s == 1 else f' style="font-size:{8.5 * s:.2f}px"'
         big = "" if s == 1 else f' style="font-size:{9 * s:.2f}px"'
-        out = [f'<g class="units" data-space="{escape(name)}" data-within="{escape(within)}">',
-               f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="{3 * s:.1f}" '
+        out = [f'<g class="units{callout}" data-space="{escape(name)}" data-within="{escape("|".join(within))}">',
+               leader, f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="{3 * s:.1f}" '
                f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
         indent = 0 if any(not chips for _, chips in rows) else CARD_TAG * s   # initials apart
         y = top + 2 * s
@@ -584,24 +594,56 @@ class _Drawing:
             x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
             if area and self._card_fits(area, x0, top + dy, card_w, card_h, len(area) == 1):
                 return rows, x0, top + dy, card_w, card_h, 1
-        room = self._card_room(name, head)
-        best = None
-        for scale in CARD_SCALES:
-            for penalty, rows, card_w, card_h in shapes:
-                w, h = card_w * scale, card_h * scale
-                extra = penalty + CARD_SHRINK_COST * (1 - scale)
-                found = room.nearest(w, h, cx - w / 2, top, best[0] - extra if best else math.inf)
-                if found is None:
-                    continue
-                cost = found[0] + extra
-                if best is None or cost < best[0]:
-                    best = (cost, rows, found[1], found[2], w, h, scale)
+        best = self._best_in_room(self._card_room(name, head), shapes, cx, top)
         if best is not None:
-            return best[1:]
+            return best
         if must_fit:
             return None
         _penalty, rows, card_w, card_h = shapes[0]
         return rows, min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1), top, card_w, card_h, 1
+
+    @staticmethod
+    def _best_in_room(room: Room, shapes, cx: float, top: float, scales=CARD_SCALES):
+        """The cheapest (rows, x, y, width, height, scale) of a card in ``room`` near a
+        card centred on ``cx`` with its top at ``top``: every layout, every scale."""
+        best = None
+        for scale in scales:
+            for penalty, rows, card_w, card_h in shapes:
+                w, h = card_w * scale, card_h * scale
+                extra = penalty + CARD_SHRINK_COST * (1 - scale)
+                found = room.nearest(w, h, cx - w / 2, top, best[0] - extra if best else math.inf)
+                if found is not None and (best is None or found[0] + extra < best[0]):
+                    best = (found[0] + extra, rows, found[1], found[2], w, h, scale)
+        return best and best[1:]
+
+    def callout(self, name: str) -> str:
+        """The unit card of a space too small for it anywhere, in the water beside it
+        (clear of every label, badge and card), with a leader line into the space; ""
+        when the space has no sea beside it (its card then stays where it was drawn)."""
+        seas = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea and n in self.g.spaces]
+        if not seas:
+            return ""
+        x0, y0, x1, y1 = self.blocks[name]
+        room = Room([self.g.spaces[n].outline for n in seas], list(self.blocks.values()),
+                    1.0, self.g.width - 1)
+        shapes = self._card_shapes(self._unit_counts(name))
+        layout = (self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[:1])
+                  or self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2))
+        if layout is None:
+            return ""
+        _rows, cx0, cy0, w, h, _s = layout
+        centre = (cx0 + w / 2, cy0 + h / 2)
+        inner = Room([self.g.spaces[name].outline]).nearest(2, 2, centre[0], centre[1])
+        tx, ty = (inner[1] + 1, inner[2] + 1) if inner else self.anchor(name)
+        sx, sy = min(max(tx, cx0), cx0 + w), min(max(ty, cy0), cy0 + h)
+        leader = (f'<line class="leader" x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+                  f'stroke="{INK}" stroke-width="1.2"/><circle cx="{tx:.1f}" cy="{ty:.1f}" r="2" fill="{INK}"/>')
+        return self._card_markup(name, layout, seas, leader)[0]
+
+    def _fallback_card(self, name: str) -> str:
+        """The card of a space with no room for it and no sea beside it: below its label."""
+        x0, y0, x1, y1 = self.blocks[name]
+        return self.unit_card(name, self.anchor(name)[0], y1 + 1, (x0, y0, x1, y1))[0]
 
     def _card_room(self, name: str, head: tuple) -> Room:
         """The free room for the card of ``name``: its space (an island's sea around it
