@@ -40,7 +40,7 @@ CARD_DROPS = (0, 8, 16, 26, 38)
 # A card that fits nowhere at full size is drawn smaller, down to the last of these (its
 # counts still read at 11 px when the report's board is zoomed to 1.5 times); a step
 # smaller costs as much as moving the card this many board units (times 1 - scale).
-CARD_SCALES = (1.0, 0.85, 0.75)
+CARD_SCALES = (1.0, 0.9, 0.8)
 CARD_SHRINK_COST = 300.0
 CARD_ROW, CARD_TAG = 12.0, 17.0     # a card's row height, its owner initials' width
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
@@ -680,13 +680,14 @@ class _Drawing:
 
     @staticmethod
     def _card_fits(areas, x0, y0, w, h, alone: bool) -> bool:
-        """Whether the card's corners (and points along its edges) are inside the areas;
-        for a card in one area, also that no corner of its outline pokes into the card."""
-        spots = [(x0 + fx * w, y0 + fy * h) for fx in (0.01, 0.25, 0.5, 0.75, 0.99) for fy in (0.07, 0.93)]
+        """Whether the card's corners are inside the areas and, for a card in one area,
+        no corner of its outline pokes into the card (else points along its edges)."""
+        x1, y1 = x0 + w, y0 + h
+        fx = (0.01, 0.99) if alone else (0.01, 0.25, 0.5, 0.75, 0.99)
+        spots = [(x0 + f * w, y0 + fy * h) for f in fx for fy in (0.07, 0.93)]
         if not all(any(b[0] <= x <= b[2] and b[1] <= y <= b[3] and inside_rings((x, y), rings)
                        for b, rings in areas) for x, y in spots):
             return False
-        x1, y1 = x0 + w, y0 + h
         return not alone or not any(x0 < x < x1 and y0 < y < y1
                                     for ring in areas[0][1] for x, y in ring)
 

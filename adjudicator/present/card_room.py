@@ -80,6 +80,7 @@ class Room:
                 if y0 - MARGIN <= y <= y1 + MARGIN:
                     spans = _cut(spans, x0 - MARGIN, x1 + MARGIN)
             self.rows.append([(a, b) for a, b in spans if b > a])
+        self.widest = [max((b - a for a, b in row), default=0.0) for row in self.rows]
 
     def nearest(self, width: float, height: float, want_x: float, want_y: float,
                 limit: float = math.inf, y_weight: float = 1.5) -> tuple[float, float, float] | None:
@@ -87,7 +88,7 @@ class Room:
         closest to (want_x, want_y), cost |dx| + y_weight |dy| below ``limit``; None: it
         fits nowhere (so cheaply).  Rows nearest the wish are tried first."""
         span = math.ceil(height / STEP)
-        widest = [max((b - a for a, b in row), default=0.0) for row in self.rows]
+        widest = self.widest
         first = min(max(round((want_y - self.top) / STEP), 0), len(self.rows) - 1)
         order = sorted(range(len(self.rows) - span), key=lambda k: abs(k - first))
         best = None
