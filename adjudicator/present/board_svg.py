@@ -208,6 +208,9 @@ def _star(cx: float, cy: float, r: float, fill: str) -> str:
 # --------------------------------------------------------------------------- shapes
 
 _path_cache: dict[int, tuple[Geometry, dict[str, str]]] = {}
+# per board geometry: each space's free room for its card, the areas its card may cover, and
+# the cards laid out (by space, units, place and label): the same on every turn's picture
+_room_cache: dict[tuple, tuple[Geometry, object]] = {}
 
 
 def space_paths(geometry: Geometry) -> dict[str, str]:
@@ -510,7 +513,14 @@ class _Drawing:
         counts = self._unit_counts(name)
         if not counts:
             return "", None
-        layout = self._card_layout(name, counts, cx, top, head, must_fit)
+        key = (id(self.g), "card", name, frozenset(counts.items()), cx, top, head, must_fit,
+               tuple(self.styles), tuple(self.unit_order))
+        cached = _room_cache.get(key)
+        if cached is None or cached[0] is not self.g:
+            if len(_room_cache) > 5000:
+                _room_cache.clear()
+            cached = _room_cache[key] = (self.g, self._card_layout(name, counts, cx, top, head, must_fit))
+        layout = cached[1]
         if layout is None:
             return None, None
         return self._card_markup(name, layout, self._card_spaces(name))
@@ -648,6 +658,10 @@ class _Drawing:
     def _card_room(self, name: str, head: tuple) -> Room:
         """The free room for the card of ``name``: its space (an island's sea around it
         too, nearby), less ``head``, the box of its label and the badges below it."""
+        key = (id(self.g), name, tuple(round(v, 1) for v in head))
+        cached = _room_cache.get(key)
+        if cached is not None and cached[0] is self.g:
+            return cached[1]
         shape = self.g.spaces[name]
         shapes = [shape.outline]
         if "sea" in self._card_spaces(name):
@@ -656,7 +670,8 @@ class _Drawing:
             near = (min(xs) - 120, min(ys) - 120, max(xs) + 120, max(ys) + 120)
             shapes += [rings for (bx0, by0, bx1, by1), rings in self._card_area(name)[1:]
                        if bx0 < near[2] and near[0] < bx1 and by0 < near[3] and near[1] < by1]
-        return Room(shapes, [head], 1.0, self.g.width - 1)
+        _room_cache[key] = (self.g, Room(shapes, [head], 1.0, self.g.width - 1))
+        return _room_cache[key][1]
 
     def _card_spaces(self, name: str) -> list[str]:
         """What a unit card of ``name`` may cover: its own space, and for an island drawn
@@ -667,6 +682,10 @@ class _Drawing:
 
     def _card_area(self, name: str) -> list:
         """(bounding box, rings) of every outline the card of ``name`` may cover."""
+        key = (id(self.g), "area", name)
+        cached = _room_cache.get(key)
+        if cached is not None and cached[0] is self.g:
+            return cached[1]
         areas = []
         for n in self._card_spaces(name):
             areas += ([s.outline for k, s in self.g.spaces.items() if self.gmap[k].is_sea]
@@ -676,6 +695,7 @@ class _Drawing:
             xs = [x for ring in rings for x, _ in ring]
             ys = [y for ring in rings for _, y in ring]
             boxed.append(((min(xs), min(ys), max(xs), max(ys)), rings))
+        _room_cache[key] = (self.g, boxed)
         return boxed
 
     @staticmethod

@@ -63,6 +63,15 @@ def _meet(left, right):
     return out
 
 
+def _outward(start: int, lo: int, hi: int):
+    """lo..hi, from ``start`` outwards: start, start + 1, start - 1, start + 2, ..."""
+    for step in range(max(start - lo, hi - start) + 1):
+        if start + step <= hi:
+            yield start + step
+        if step and start - step >= lo:
+            yield start - step
+
+
 class Room:
     """The free rows of ``shapes`` (a list of rings lists) between x ``lo`` and ``hi``,
     less the ``clear`` boxes (x0, y0, x1, y1)."""
@@ -87,12 +96,14 @@ class Room:
         """(cost, x, y) of the place for a ``width`` x ``height`` box (x, y: its top left)
         closest to (want_x, want_y), cost |dx| + y_weight |dy| below ``limit``; None: it
         fits nowhere (so cheaply).  Rows nearest the wish are tried first."""
+        if limit <= 0:
+            return None
         span = math.ceil(height / STEP)
         widest = self.widest
-        first = min(max(round((want_y - self.top) / STEP), 0), len(self.rows) - 1)
-        order = sorted(range(len(self.rows) - span), key=lambda k: abs(k - first))
+        last = len(self.rows) - span - 1
+        first = min(max(round((want_y - self.top) / STEP), 0), last)
         best = None
-        for k in order:
+        for k in _outward(first, 0, last):
             y = self.top + k * STEP
             if y_weight * abs(y - want_y) >= (best[0] if best else limit):
                 break
