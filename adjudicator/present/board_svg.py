@@ -407,9 +407,10 @@ class _Drawing:
         cursor = top + len(shape.label) * lh + 1
         bx0, by0, bx1, _ = label_box(shape.label, anchor, self.size)
         if t.is_land and not t.impassable:
-            row, height, _width = self.info_row(name, x, cursor)
+            row, height, width = self.info_row(name, x, cursor)
             parts.append(row)
             cursor += height
+            bx0, bx1 = min(bx0, x - width / 2), max(bx1, x + width / 2)     # badges wider
         block = (bx0, by0, bx1, cursor)
         if self.opt.units and self.state is not None and must_fit is not None:
             card, box = self.unit_card(name, x, cursor + 1, (bx0, by0, bx1, cursor), must_fit)
