@@ -256,6 +256,7 @@ class _Drawing:
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
         self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
         self.callouts: list[str] = []                          # spaces whose card goes beside them
+        self.placed: list[tuple[float, float, float, float]] = []      # callouts' cards
 
     # the document ---------------------------------------------------------
     def svg(self) -> str:
@@ -418,7 +419,8 @@ class _Drawing:
                 return None
             parts.append(card)
             if box:
-                block = (min(block[0], box[0]), block[1], max(block[2], box[2]), box[3])
+                block = (min(block[0], box[0]), min(block[1], box[1]),      # the card may be
+                         max(block[2], box[2]), max(block[3], box[3]))      # above or beside
         parts.append("</g>")
         return parts, block
 
@@ -635,7 +637,7 @@ class _Drawing:
         if not seas:
             return ""
         x0, y0, x1, y1 = self.blocks[name]
-        room = Room([self.g.spaces[n].outline for n in seas], list(self.blocks.values()),
+        room = Room([self.g.spaces[n].outline for n in seas], [*self.blocks.values(), *self.placed],
                     1.0, self.g.width - 1)
         shapes = self._card_shapes(self._unit_counts(name))
         layout = (self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[:1])
@@ -649,7 +651,9 @@ class _Drawing:
         sx, sy = min(max(tx, cx0), cx0 + w), min(max(ty, cy0), cy0 + h)
         leader = (f'<line class="leader" x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
                   f'stroke="{INK}" stroke-width="1.2"/><circle cx="{tx:.1f}" cy="{ty:.1f}" r="2" fill="{INK}"/>')
-        return self._card_markup(name, layout, seas, leader)[0]
+        markup, box = self._card_markup(name, layout, seas, leader)
+        self.placed.append(box)
+        return markup
 
     def _fallback_card(self, name: str) -> str:
         """The card of a space with no room for it and no sea beside it: below its label."""
