@@ -413,3 +413,20 @@ def test_render_boards_script_photographs_every_board(tmp_path):
         data = png.read_bytes()
         assert png_size(data) == script.svg_size(svg), png.name
         assert png_colours(data) > 100, f"{png.name} looks blank"
+
+
+def test_a_room_finds_the_nearest_place_that_fits_and_none_when_too_small():
+    """present/card_room.py on shapes worked out by hand: an L of two 100 x 40 arms
+    and a 100 x 100 square with a label box cut out of its middle."""
+    from adjudicator.present.card_room import Room
+    ell = [((0, 0), (100, 0), (100, 40), (40, 40), (40, 100), (0, 100))]
+    room = Room([ell])
+    cost, x, y = room.nearest(30, 50, 60, 0)          # too tall for the arm: the upright
+    assert x + 30 <= 40 and y + 50 <= 100 and cost > 0
+    assert room.nearest(80, 10, 10, 10)[1:] == (10, 10)          # fits where wished
+    assert room.nearest(50, 50, 0, 0) is None                    # fits nowhere
+    square = [((0, 0), (100, 0), (100, 100), (0, 100))]
+    cut = Room([square], [(20, 20, 80, 60)])
+    _cost, x, y = cut.nearest(50, 20, 25, 30)                     # over the label: below it
+    assert y >= 60 and y + 20 <= 100
+    assert Room([square], [(20, 20, 80, 60)]).nearest(30, 30, 35, 35, limit=1.0) is None
