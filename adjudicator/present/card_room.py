@@ -15,15 +15,23 @@ STEP = 2.0          # rows this far apart (board units); a box is checked on eve
 MARGIN = 1.0        # kept clear of the outline on both sides
 
 
-def _spans(rings, y: float) -> list[tuple[float, float]]:
-    """The inside of ``rings`` on the line at height ``y`` (even-odd)."""
-    xs = []
+def _crossings(rings, top: float, rows: int) -> list[list[float]]:
+    """Per row (at top + k STEP), the sorted x where the outline of ``rings`` crosses it;
+    pairs of them bound the inside (even-odd).  Each edge is visited once."""
+    xs: list[list[float]] = [[] for _ in range(rows)]
     for ring in rings:
         for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
-            if (y0 > y) != (y1 > y):
-                xs.append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
-    xs.sort()
-    return list(zip(xs[::2], xs[1::2]))
+            if y0 == y1:
+                continue
+            low, high = min(y0, y1), max(y0, y1)
+            k = max(0, math.ceil((low - top) / STEP))
+            while k < rows and top + k * STEP < high:
+                y = top + k * STEP
+                xs[k].append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
+                k += 1
+    for row in xs:
+        row.sort()
+    return xs
 
 
 def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -80,10 +88,11 @@ class Room:
         ys = [y for rings in shapes for ring in rings for _, y in ring]
         self.top = math.floor(min(ys))
         rows = int((max(ys) - self.top) / STEP) + 2
+        crossings = [_crossings(rings, self.top, rows) for rings in shapes]
         self.rows = []
         for k in range(rows):
             y = self.top + k * STEP
-            spans = _union([s for rings in shapes for s in _spans(rings, y)])
+            spans = _union([s for xs in crossings for s in zip(xs[k][::2], xs[k][1::2])])
             spans = [(max(a, lo) + MARGIN, min(b, hi) - MARGIN) for a, b in spans]
             for x0, y0, x1, y1 in clear:
                 if y0 - MARGIN <= y <= y1 + MARGIN:
