@@ -224,8 +224,8 @@ def test_a_crowded_space_stays_readable(game, start):
 @pytest.mark.parametrize("edition", ["aa1941", "aa1942", "europe1999"])
 def test_every_unit_card_is_inside_its_space_on_every_board_of_the_examples(edition):
     """Each card's corners lie in its space (an island's or a callout's: in the water its
-    ``data-within`` names), and a callout's line ends in its own space; on the start and
-    after every turn of the edition's example game."""
+    ``data-within`` names), it covers no other space's label, and a callout's line ends in
+    its own space; on the start and after every turn of the edition's example game."""
     from adjudicator.model.geometry import inside_rings
     from adjudicator.service import gamedir
     directory = ROOT / "turns" / f"{edition}-example" / "game"
@@ -235,15 +235,28 @@ def test_every_unit_card_is_inside_its_space_on_every_board_of_the_examples(edit
     seas = [s.outline for n, s in shapes.items() if played.map[n].is_sea]
     boards = [info.initial_state] + [gamedir.read_turn(directory, path, info).state
                                      for _, _, path in layout.list_turns(directory)]
+    from adjudicator.model.geometry import LINE_HEIGHT, boxes_overlap, label_box
+    size = played.geometry.label_size
     cards = 0
     for state in boards:
-        for card in elements(parse(board_svg(played, state)), "units"):
+        root = parse(board_svg(played, state))
+        labels = {}                                     # each label's box, where it is drawn
+        for place in elements(root, "place"):
+            first = place.find(NS + "text")
+            lines = played.geometry.spaces[place.get("data-space")].label
+            top = float(first.get("y")) - 0.78 * size * LINE_HEIGHT
+            labels[place.get("data-space")] = label_box(
+                lines, (float(first.get("x")), top + len(lines) * size * LINE_HEIGHT / 2), size)
+        for card in elements(root, "units"):
             rings = [r for n in card.get("data-within").split("|")
                      for r in (seas if n == "sea" else [shapes[n].outline])]
             rect = card.find(NS + "rect")
             x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
             for corner in ((x + 1, y + 1), (x + w - 1, y + 1), (x + 1, y + h - 1), (x + w - 1, y + h - 1)):
                 assert any(inside_rings(corner, r) for r in rings), (card.get("data-space"), corner)
+            covered = [n for n, box in labels.items() if n != card.get("data-space")
+                       and boxes_overlap((x, y, x + w, y + h), box)]
+            assert covered == [], (card.get("data-space"), covered)      # no one else's label
             line = card.find(NS + "line")
             if line is not None:
                 end = (float(line.get("x2")), float(line.get("y2")))

@@ -26,7 +26,7 @@ import attrs
 
 from ..model.events import BattleEnded, BattleStarted, Captured, Event, Landed, Loaded, Moved, Unloaded
 from ..model.game import Game
-from ..model.geometry import LINE_HEIGHT, Geometry, inside_rings, label_box
+from ..model.geometry import LINE_HEIGHT, Geometry, boxes_overlap, inside_rings, label_box
 from ..model.rules import Domain
 from ..model.state import GameState
 from .card_room import Room
@@ -605,7 +605,9 @@ class _Drawing:
         for _cost, k, dx, dy in candidates:
             _penalty, rows, card_w, card_h = quick[k]
             x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
-            if area and self._card_fits(area, x0, top + dy, card_w, card_h, len(area) == 1):
+            if area and self._card_fits(area, x0, top + dy, card_w, card_h, len(area) == 1) and not any(
+                    boxes_overlap((x0, top + dy, x0 + card_w, top + dy + card_h), other)
+                    for other in self._labels_near(name)):
                 return rows, x0, top + dy, card_w, card_h, 1
         best = self._best_in_room(self._card_room(name, head), shapes, cx, top)
         if best is not None:
@@ -675,7 +677,7 @@ class _Drawing:
             near = (min(xs) - 120, min(ys) - 120, max(xs) + 120, max(ys) + 120)
             shapes += [rings for (bx0, by0, bx1, by1), rings in self._card_area(name)[1:]
                        if bx0 < near[2] and near[0] < bx1 and by0 < near[3] and near[1] < by1]
-        _room_cache[key] = (self.g, Room(shapes, [head], 1.0, self.g.width - 1))
+        _room_cache[key] = (self.g, Room(shapes, [head, *self._labels_near(name)], 1.0, self.g.width - 1))
         return _room_cache[key][1]
 
     def _card_spaces(self, name: str) -> list[str]:
@@ -684,6 +686,22 @@ class _Drawing:
         t = self.gmap[name]
         zones = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea] if t.island else []
         return [name, "sea"] if t.is_land and len(zones) == 1 else [name]
+
+    def _labels_near(self, name: str) -> list:
+        """The label boxes of other spaces that reach into the box round ``name`` (a
+        label wider than its space, an island's beside it): its card keeps clear of them."""
+        key = (id(self.g), "labels", name)
+        cached = _room_cache.get(key)
+        if cached is not None and cached[0] is self.g:
+            return cached[1]
+        rings = self.g.spaces[name].outline
+        xs = [x for ring in rings for x, _ in ring]
+        ys = [y for ring in rings for _, y in ring]
+        around = (min(xs), min(ys), max(xs), max(ys))
+        boxes = [box for n, s in self.g.spaces.items() if n != name
+                 and boxes_overlap(box := label_box(s.label, s.at, self.size), around)]
+        _room_cache[key] = (self.g, boxes)
+        return boxes
 
     def _card_area(self, name: str) -> list:
         """(bounding box, rings) of every outline the card of ``name`` may cover."""
