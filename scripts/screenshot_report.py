@@ -78,7 +78,7 @@ BOARD_PROBE = """
     const bg = getComputedStyle(s).backgroundColor;
     if (bg && bg !== "rgba(0, 0, 0, 0)") (colours[s.textContent] ||= []).push(bg);
   }));
-  const offShape = [], outside = [], covered = [];
+  const offShape = [], outside = [], covered = [], callouts = {};
   svg.querySelectorAll("g.place").forEach(g => {
     const shape = shapes[g.dataset.space];
     const text = g.querySelector("text:not(.pb-halo)");
@@ -95,6 +95,9 @@ BOARD_PROBE = """
                      [b.x + 1, b.y + b.height - 1], [b.x + b.width - 1, b.y + b.height - 1]];
     if (!corners.every(([x, y]) => within.some(s => s.isPointInFill(pt(x, y)))))
       outside.push(g.dataset.space);
+    const leader = g.querySelector("line.leader");   // a callout's line ends in its space
+    if (leader) callouts[g.dataset.space] = shapes[g.dataset.space].isPointInFill(
+      pt(leader.x2.baseVal.value, leader.y2.baseVal.value));
   });
   const arrows = [...svg.querySelectorAll("g.moves path")];
   svg.querySelectorAll("g.place text:not(.pb-halo)").forEach(t => {
@@ -114,7 +117,7 @@ BOARD_PROBE = """
     count_px: smallest(".pb-count"), label_px: smallest("g.place text.pb-lbl:not(.pb-halo)"),
     legend_px: smallest("text.pb-legend"),
     power_colours: colours, labels_off_their_shape: offShape,
-    unit_boxes_outside: outside, labels_under_arrows: [...new Set(covered)],
+    unit_boxes_outside: outside, callouts: callouts, labels_under_arrows: [...new Set(covered)],
   };
 })()
 """

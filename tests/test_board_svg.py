@@ -218,7 +218,51 @@ def test_a_crowded_space_stays_readable(game, start):
     rect = card.find(NS + "rect")
     x, w = float(rect.get("x")), float(rect.get("width"))
     assert 0 <= x and x + w <= game.geometry.width                 # kept inside the board
-    assert float(rect.get("height")) < 120                          # rows wrap, not one per unit
+    assert float(rect.get("height")) < 180              # several types a row: 30 rows if one per unit
+
+
+@pytest.mark.parametrize("edition", ["aa1941", "aa1942", "europe1999"])
+def test_every_unit_card_is_inside_its_space_on_every_board_of_the_examples(edition):
+    """Each card's corners lie in its space (an island's or a callout's: in the water its
+    ``data-within`` names), it covers no other space's label, and a callout's line ends in
+    its own space; on the start and after every turn of the edition's example game."""
+    from adjudicator.model.geometry import inside_rings
+    from adjudicator.service import gamedir
+    directory = ROOT / "turns" / f"{edition}-example" / "game"
+    info, _ = gamedir.read_game(directory)
+    played = load_game(info.ruleset, options=info.options)
+    shapes = played.geometry.spaces
+    seas = [s.outline for n, s in shapes.items() if played.map[n].is_sea]
+    boards = [info.initial_state] + [gamedir.read_turn(directory, path, info).state
+                                     for _, _, path in layout.list_turns(directory)]
+    from adjudicator.model.geometry import LINE_HEIGHT, boxes_overlap, label_box
+    size = played.geometry.label_size
+    cards = 0
+    for state in boards:
+        root = parse(board_svg(played, state))
+        labels = {}                                     # each label's box, where it is drawn
+        for place in elements(root, "place"):
+            first = place.find(NS + "text")
+            lines = played.geometry.spaces[place.get("data-space")].label
+            top = float(first.get("y")) - 0.78 * size * LINE_HEIGHT
+            labels[place.get("data-space")] = label_box(
+                lines, (float(first.get("x")), top + len(lines) * size * LINE_HEIGHT / 2), size)
+        for card in elements(root, "units"):
+            rings = [r for n in card.get("data-within").split("|")
+                     for r in (seas if n == "sea" else [shapes[n].outline])]
+            rect = card.find(NS + "rect")
+            x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+            for corner in ((x + 1, y + 1), (x + w - 1, y + 1), (x + 1, y + h - 1), (x + w - 1, y + h - 1)):
+                assert any(inside_rings(corner, r) for r in rings), (card.get("data-space"), corner)
+            covered = [n for n, box in labels.items() if n != card.get("data-space")
+                       and boxes_overlap((x, y, x + w, y + h), box)]
+            assert covered == [], (card.get("data-space"), covered)      # no one else's label
+            line = card.find(NS + "line")
+            if line is not None:
+                end = (float(line.get("x2")), float(line.get("y2")))
+                assert inside_rings(end, shapes[card.get("data-space")].outline), card.get("data-space")
+            cards += 1
+    assert cards > 20 * len(boards)
 
 
 def test_factories_are_drawn_once_from_the_units(game, start):
@@ -382,3 +426,20 @@ def test_render_boards_script_photographs_every_board(tmp_path):
         data = png.read_bytes()
         assert png_size(data) == script.svg_size(svg), png.name
         assert png_colours(data) > 100, f"{png.name} looks blank"
+
+
+def test_a_room_finds_the_nearest_place_that_fits_and_none_when_too_small():
+    """present/card_room.py on shapes worked out by hand: an L of two 100 x 40 arms
+    and a 100 x 100 square with a label box cut out of its middle."""
+    from adjudicator.present.card_room import Room
+    ell = [((0, 0), (100, 0), (100, 40), (40, 40), (40, 100), (0, 100))]
+    room = Room([ell])
+    cost, x, y = room.nearest(30, 50, 60, 0)          # too tall for the arm: the upright
+    assert x + 30 <= 40 and y + 50 <= 100 and cost > 0
+    assert room.nearest(80, 10, 10, 10)[1:] == (10, 10)          # fits where wished
+    assert room.nearest(50, 50, 0, 0) is None                    # fits nowhere
+    square = [((0, 0), (100, 0), (100, 100), (0, 100))]
+    cut = Room([square], [(20, 20, 80, 60)])
+    _cost, x, y = cut.nearest(50, 20, 25, 30)                     # over the label: below it
+    assert y >= 60 and y + 20 <= 100
+    assert Room([square], [(20, 20, 80, 60)]).nearest(30, 30, 35, 35, limit=1.0) is None

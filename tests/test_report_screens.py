@@ -25,15 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"aa1941": ROOT / "turns" / "aa1941-example" / "game",
             "aa1942": ROOT / "turns" / "aa1942-example" / "game"}
 LEGIBLE_PX = 11          # rendered text height (CSS px) that reads on a desktop and a phone
-# Unit cards that do not fit inside their space wherever the card is tried: territories
-# smaller than a card of their units (see the report on issue 19).  Any other card outside
-# its space fails.
-TOO_SMALL_FOR_THEIR_CARD = {
-    "aa1941": {"Germany", "Western Europe", "United Kingdom", "Southeast Asia",
-               "Eastern United States", "Sea Zone 46"},
-    "aa1942": {"Balkans", "Norway", "Southern Europe", "Western Europe", "Gibraltar",
-               "United Kingdom", "Japan", "Eastern United States"},
-}
+# Every unit card is inside its space, except in spaces too small for their card at its
+# smallest wherever it is tried (with their label moved too): their card is a callout in
+# the water beside them, with a line into the space.  Any other callout fails.
+CALLOUTS = {"aa1941": {"United Kingdom"}, "aa1942": {"Gibraltar"}}
 
 needs_browser = pytest.mark.skipif(
     shutil.which("chromium") is None and shutil.which("chromium-browser") is None
@@ -107,7 +102,9 @@ def test_labels_cards_and_arrows_are_where_they_belong(measured, device):
     for view in found[device].values():
         # a label not on its own shape is an island's, beside its island (checked below)
         assert all(game.map[n].island for n in view["labels_off_their_shape"]), view
-        assert set(view["unit_boxes_outside"]) <= TOO_SMALL_FOR_THEIR_CARD[edition], view
+        assert view["unit_boxes_outside"] == [], view                # inside (a callout: in the sea)
+        assert set(view["callouts"]) == CALLOUTS[edition], view
+        assert all(view["callouts"].values()), view                  # its line ends in its space
         assert view["labels_under_arrows"] == []                  # labels are drawn on top
 
 

@@ -26,16 +26,23 @@ import attrs
 
 from ..model.events import BattleEnded, BattleStarted, Captured, Event, Landed, Loaded, Moved, Unloaded
 from ..model.game import Game
-from ..model.geometry import LINE_HEIGHT, Geometry, inside_rings, label_box
+from ..model.geometry import LINE_HEIGHT, Geometry, boxes_overlap, inside_rings, label_box
 from ..model.rules import Domain
 from ..model.state import GameState
+from .card_room import Room
 
 FACTORY_TYPE = "industrial_complex"
 HEADER = 34.0
 LEGEND_WIDTH = 1100.0
 # Where a unit card is tried, in board units from below its label, until it fits its space.
 CARD_SHIFTS = (0, -12, 12, -24, 24, -40, 40, -60, 60)
-CARD_DROPS = (0, 8, 16, 26, 38)     # a board wider than this draws its legend larger (board units)
+CARD_DROPS = (0, 8, 16, 26, 38)
+# A card that fits nowhere at full size is drawn smaller, down to the last of these (its
+# counts still read at 11 px when the report's board is zoomed to 1.5 times); a step
+# smaller costs as much as moving the card this many board units (times 1 - scale).
+CARD_SCALES = (1.0, 0.9, 0.8)
+CARD_SHRINK_COST = 300.0
+CARD_ROW, CARD_TAG = 12.0, 17.0     # a card's row height, its owner initials' width
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Okabe-Ito colours: (strong, light fill).  Other powers take the remaining ones in order.
@@ -184,6 +191,11 @@ def _symbol(game: Game, unit_type: str, colour: str, x: float, y: float, scale: 
     return f'<g transform="translate({x:.1f},{y:.1f}) scale({scale:g})">{body}</g>'
 
 
+def _chip_width(count: int) -> float:
+    """A unit card's symbol and count, with the gap after them (board units at full size)."""
+    return 16 + 5.6 * len(str(count)) + 3
+
+
 def _star(cx: float, cy: float, r: float, fill: str) -> str:
     pts = []
     for k in range(10):
@@ -196,6 +208,9 @@ def _star(cx: float, cy: float, r: float, fill: str) -> str:
 # --------------------------------------------------------------------------- shapes
 
 _path_cache: dict[int, tuple[Geometry, dict[str, str]]] = {}
+# per board geometry: each space's free room for its card, the areas its card may cover, and
+# the cards laid out (by space, units, place and label): the same on every turn's picture
+_room_cache: dict[tuple, tuple[Geometry, object]] = {}
 
 
 def space_paths(geometry: Geometry) -> dict[str, str]:
@@ -239,6 +254,9 @@ class _Drawing:
             self.owners = dict(state.owners)
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
+        self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
+        self.callouts: list[str] = []                          # spaces whose card goes beside them
+        self.placed: list[tuple[float, float, float, float]] = []      # callouts' cards
 
     # the document ---------------------------------------------------------
     def svg(self) -> str:
@@ -351,12 +369,34 @@ class _Drawing:
         out = ['<g class="labels">']
         for name, shape in self.g.spaces.items():
             out.append(self.label(name, shape))
+        for name in self.callouts:
+            out.append(self.callout(name) or self._fallback_card(name))
         out.append("</g>")
         return "\n".join(part for part in out if part)
 
     def label(self, name: str, shape) -> str:
+        """The label of a space, its badges below and its unit card below them; when the
+        card fits nowhere in the space below the label where it stands, the three move
+        together to where they fit (the label staying on its shape)."""
+        drawn = self._label_at(name, shape, shape.at, True)
+        if drawn is None:
+            moved = self._moved_anchor(name, shape)
+            drawn = moved and self._label_at(name, shape, moved, True)
+            if drawn is not None:
+                self.moved[name] = moved
+            else:
+                drawn = self._label_at(name, shape, shape.at, None)
+                self.callouts.append(name)
+        parts, block = drawn
+        self.blocks[name] = block
+        return "".join(parts)
+
+    def _label_at(self, name: str, shape, anchor, must_fit: bool | None):
+        """(markup parts, block) of the label of ``name`` centred on ``anchor``; None when
+        ``must_fit`` and its unit card fits nowhere in its space; no card when ``must_fit``
+        is None (it goes in a callout)."""
         t = self.gmap[name]
-        x, y = shape.at
+        x, y = anchor
         lh = self.size * LINE_HEIGHT
         top = y - len(shape.label) * lh / 2
         cls = "pb-lbl pb-sea" if t.is_sea else "pb-lbl pb-neutral" if t.impassable else "pb-lbl"
@@ -366,23 +406,49 @@ class _Drawing:
             parts.append(f'<text class="{cls} pb-halo" {at}>{escape(line)}</text>'
                          f'<text class="{cls}" {at}>{escape(line)}</text>')
         cursor = top + len(shape.label) * lh + 1
-        bx0, by0, bx1, _ = label_box(shape.label, shape.at, self.size)
+        bx0, by0, bx1, _ = label_box(shape.label, anchor, self.size)
         if t.is_land and not t.impassable:
-            row, height = self.info_row(name, x, cursor)
+            row, height, width = self.info_row(name, x, cursor)
             parts.append(row)
             cursor += height
+            bx0, bx1 = min(bx0, x - width / 2), max(bx1, x + width / 2)     # badges wider
         block = (bx0, by0, bx1, cursor)
-        if self.opt.units and self.state is not None:
-            card, box = self.unit_card(name, x, cursor + 1)
+        if self.opt.units and self.state is not None and must_fit is not None:
+            card, box = self.unit_card(name, x, cursor + 1, (bx0, by0, bx1, cursor), must_fit)
+            if card is None:
+                return None
             parts.append(card)
             if box:
-                block = (min(block[0], box[0]), block[1], max(block[2], box[2]), box[3])
-        self.blocks[name] = block
+                block = (min(block[0], box[0]), min(block[1], box[1]),      # the card may be
+                         max(block[2], box[2]), max(block[3], box[3]))      # above or beside
         parts.append("</g>")
-        return "".join(parts)
+        return parts, block
 
-    def info_row(self, name: str, cx: float, top: float) -> tuple[str, float]:
-        """Owner initials, IPC value, capital star, factory, victory city: one row."""
+    def _moved_anchor(self, name: str, shape):
+        """Where the label of ``name`` goes so that it, its badges and its unit card (in
+        any of the card's layouts) fit in its space together, nearest where it stands;
+        None: nowhere."""
+        counts = self._unit_counts(name)
+        x, y = shape.at
+        lx0, ly0, lx1, ly1 = label_box(shape.label, shape.at, self.size)
+        t = self.gmap[name]
+        _row, info_h, info_w = (self.info_row(name, x, 0) if t.is_land and not t.impassable
+                                else ("", 0.0, 0.0))
+        head_w, head_h = max(lx1 - lx0, info_w), (ly1 - ly0) + 1 + info_h + 1
+        room = Room([shape.outline], (), 1.0, self.g.width - 1)
+        best = None
+        for scale in CARD_SCALES:
+            for penalty, _rows, card_w, card_h in self._card_shapes(counts):
+                w, h = max(head_w, card_w * scale) + 2, head_h + card_h * scale + 1
+                extra = penalty + CARD_SHRINK_COST * (1 - scale)
+                found = room.nearest(w, h, x - w / 2, ly0 - 1, best[0] - extra if best else math.inf)
+                if found is not None and (best is None or found[0] + extra < best[0]):
+                    best = (found[0] + extra, found[1] + w / 2, found[2] + 1 + (y - ly0))
+        return best and (best[1], best[2])
+
+    def info_row(self, name: str, cx: float, top: float) -> tuple[str, float, float]:
+        """Owner initials, IPC value, capital star, factory, victory city: one row;
+        (markup, height, width)."""
         t = self.gmap[name]
         owner = self.owners.get(name)
         items: list[tuple[float, str]] = []       # (width, markup drawn at x=0, y=top)
@@ -420,86 +486,199 @@ class _Drawing:
             items.append((11, f'<g class="victory-city"><circle cx="5.5" cy="5" r="4.6" fill="#FFFFFF" '
                               f'stroke="{INK}" stroke-width="1"/><circle cx="5.5" cy="5" r="2" fill="{INK}"/></g>'))
         if not items:
-            return "", 0.0
+            return "", 0.0, 0.0
         total = sum(wd for wd, _ in items) + 2 * (len(items) - 1)
         x = cx - total / 2
         out = []
         for wd, markup in items:
             out.append(f'<g transform="translate({x:.1f},{top:.1f})">{markup}</g>')
             x += wd + 2
-        return "".join(out), 12.0
+        return "".join(out), 12.0, total
 
-    def unit_card(self, name: str, cx: float, top: float) -> tuple[str, tuple | None]:
-        """Units of a space: one row per owner (initials, then a symbol and a count per
-        type), wrapped after four types (fewer, and the card shifted sideways or down, when
-        that keeps it inside its space); on a white card so it reads over any border.
-        Returns the markup and the card's box (None: no units)."""
+    def _unit_counts(self, name: str) -> Counter:
+        """(owner, type) -> count of the units a card of ``name`` shows (cargo too, not
+        factories: they are in the info row)."""
         counts: Counter = Counter()
         units = self.game.ruleset.units
         for unit in self.state.units_at(name):
             for u in (unit, *unit.cargo):
-                if not (u.type in units and units[u.type].has("factory")):   # in the info row
+                if not (u.type in units and units[u.type].has("factory")):
                     counts[(u.owner, u.type)] += 1
+        return counts
+
+    def unit_card(self, name: str, cx: float, top: float, head: tuple, must_fit: bool = False):
+        """Units of a space: one row per owner (initials, then a symbol and a count per
+        type), wrapped after four types; on a white card so it reads over any border.  The
+        card stays inside its space: narrower, shifted, elsewhere in the space, with the
+        initials on a row of their own, or smaller (down to ``CARD_SCALES[-1]``), in that
+        order of preference, clear of ``head`` (its label and badges).  Returns the markup and the card's box (None: no units);
+        (None, None) when ``must_fit`` and it fits nowhere."""
+        counts = self._unit_counts(name)
         if not counts:
             return "", None
-        row_h, tag_w = 12.0, 17.0
-        rows, x0, top, card_w, card_h = self._card_layout(name, counts, cx, top, row_h, tag_w)
-        within = "|".join(self._card_spaces(name))
-        out = [f'<g class="units" data-space="{escape(name)}" data-within="{escape(within)}">',
-               f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="3" '
+        key = (id(self.g), "card", name, frozenset(counts.items()), cx, top, head, must_fit,
+               tuple(self.styles), tuple(self.unit_order))
+        cached = _room_cache.get(key)
+        if cached is None or cached[0] is not self.g:
+            if len(_room_cache) > 5000:
+                _room_cache.clear()
+            cached = _room_cache[key] = (self.g, self._card_layout(name, counts, cx, top, head, must_fit))
+        layout = cached[1]
+        if layout is None:
+            return None, None
+        return self._card_markup(name, layout, self._card_spaces(name))
+
+    def _card_markup(self, name: str, layout, within: list[str], leader: str = "") -> tuple[str, tuple]:
+        """A unit card drawn as ``layout`` says (rows, x, y, width, height, scale), with
+        the spaces it may cover (``data-within``) and, for a callout, its leader line."""
+        rows, x0, top, card_w, card_h, s = layout
+        callout = " callout" if leader else ""
+        small = "" if s == 1 else f' style="font-size:{8.5 * s:.2f}px"'
+        big = "" if s == 1 else f' style="font-size:{9 * s:.2f}px"'
+        out = [f'<g class="units{callout}" data-space="{escape(name)}" data-within="{escape("|".join(within))}">',
+               leader, f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="{3 * s:.1f}" '
                f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
-        y = top + 2
+        indent = 0 if any(not chips for _, chips in rows) else CARD_TAG * s   # initials apart
+        y = top + 2 * s
         for (owner, chips), owner_key in zip(rows, self._row_owners(rows)):
             style = self.styles.get(owner_key)
             colour = style.strong if style else "#FFFFFF"
-            x = x0 + 2
+            x = x0 + 2 * s
             if owner:
-                out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="15" height="10" rx="2" fill="{colour}" '
-                           f'stroke="{INK}" stroke-width="0.5"/><text class="pb-small" x="{x + 7.5:.1f}" '
-                           f'y="{y + 8:.1f}" fill="{style.text if style else INK}" font-weight="bold">'
+                out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{15 * s:.1f}" height="{10 * s:.1f}" '
+                           f'rx="{2 * s:.1f}" fill="{colour}" stroke="{INK}" stroke-width="0.5"/>'
+                           f'<text class="pb-small"{small} x="{x + 7.5 * s:.1f}" y="{y + 8 * s:.1f}" '
+                           f'fill="{style.text if style else INK}" font-weight="bold">'
                            f'{style.initials if style else escape(owner[:2].upper())}</text>')
-            x += tag_w
+            x += indent
             for utype, n in chips:
                 out.append(f'<g class="chip" data-space="{escape(name)}" data-owner="{escape(owner_key)}" '
                            f'data-type="{escape(utype)}" data-count="{n}">'
                            f'<title>{escape(self._power_name(owner_key))}: {n} {escape(self._unit_name(utype, n))}</title>'
-                           f'{_symbol(self.game, utype, colour, x, y)}'
-                           f'<text class="pb-count" x="{x + 15:.1f}" y="{y + 8.6:.1f}">{n}</text></g>')
-                x += 16 + 5.6 * len(str(n)) + 3
-            y += row_h
+                           f'{_symbol(self.game, utype, colour, x, y, s)}'
+                           f'<text class="pb-count"{big} x="{x + 15 * s:.1f}" y="{y + 8.6 * s:.1f}">{n}</text></g>')
+                x += _chip_width(n) * s
+            y += CARD_ROW * s
         out.append("</g>")
         return "".join(out), (x0, top, x0 + card_w, top + card_h)
 
-    def _card_layout(self, name, counts, cx, top, row_h, tag_w):
-        """(rows, x, y, width, height) of a unit card: of the layouts (up to four types a
-        row, fewer; shifted sideways or down) that fit inside the space, the one closest to
-        four types a row centred below the label, which is used when none fits."""
+    def _card_shapes(self, counts):
+        """Every way to cut a card into rows: (penalty, rows, width, height) at full size,
+        up to four types a row or fewer, initials first in a row or on a row above."""
         power_rank = {k: i for i, k in enumerate(self.styles)}
         owners = sorted({o for o, _ in counts}, key=lambda o: power_rank.get(o, 99))
-        area = self._card_area(name)
         shapes = []
-        for per_row in (4, 3, 2, 1):
-            rows: list[tuple[str, list[tuple[str, int]]]] = []
-            for owner in owners:
-                types = sorted((t for o, t in counts if o == owner),
-                               key=lambda t: self.unit_order.get(t, 99))
-                for k in range(0, len(types), per_row):
-                    rows.append((owner if k == 0 else "",
-                                 [(t, counts[(owner, t)]) for t in types[k:k + per_row]]))
-            if shapes and len(rows) == len(shapes[-1][1]):
-                continue                                  # no narrower than the last one
-            widths = [tag_w + sum(16 + 5.6 * len(str(n)) + 3 for _, n in chips) for _, chips in rows]
-            shapes.append((4 - per_row, rows, max(widths) + 4, row_h * len(rows) + 3))
-        candidates = sorted(((abs(dx) + 1.5 * dy + 18 * narrower, k, dx, dy)
-                             for k, (narrower, *_rest) in enumerate(shapes)
+        for apart in (False, True):
+            last = None
+            for per_row in (4, 3, 2, 1):
+                rows: list[tuple[str, list[tuple[str, int]]]] = []
+                for owner in owners:
+                    types = sorted((t for o, t in counts if o == owner),
+                                   key=lambda t: self.unit_order.get(t, 99))
+                    if apart:
+                        rows.append((owner, []))
+                    for k in range(0, len(types), per_row):
+                        rows.append((owner if k == 0 and not apart else "",
+                                     [(t, counts[(owner, t)]) for t in types[k:k + per_row]]))
+                if len(rows) == last:
+                    continue                                  # no narrower than the last one
+                last = len(rows)
+                tag = 0 if apart else CARD_TAG
+                widths = [max(15.0, tag + sum(_chip_width(n) for _, n in chips)) for _, chips in rows]
+                shapes.append((18 * (4 - per_row) + 30 * apart, rows, max(widths) + 4,
+                               CARD_ROW * len(rows) + 3))
+        return shapes
+
+    def _card_layout(self, name, counts, cx, top, head, must_fit: bool = False):
+        """(rows, x, y, width, height, scale) of a unit card: of the layouts (up to four
+        types a row, fewer; shifted sideways or down) that fit inside the space, the one
+        closest to four types a row centred below the label; failing that, the card
+        anywhere in the free room of the space (its label and badges kept clear), with
+        its initials on their own row or smaller; failing all, None if ``must_fit``, else
+        the first layout."""
+        shapes = self._card_shapes(counts)
+        quick = [shape for shape in shapes if shape[0] < 30]     # the initials first in a row
+        area = self._card_area(name)
+        candidates = sorted(((abs(dx) + 1.5 * dy + shape[0], k, dx, dy)
+                             for k, shape in enumerate(quick)
                              for dx in CARD_SHIFTS for dy in CARD_DROPS))
         for _cost, k, dx, dy in candidates:
-            _narrower, rows, card_w, card_h = shapes[k]
+            _penalty, rows, card_w, card_h = quick[k]
             x0 = min(max(cx + dx - card_w / 2, 1.0), self.g.width - card_w - 1)
-            if area and self._card_fits(area, x0, top + dy, card_w, card_h):
-                return rows, x0, top + dy, card_w, card_h
-        _narrower, rows, card_w, card_h = shapes[0]
-        return rows, min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1), top, card_w, card_h
+            if area and self._card_fits(area, x0, top + dy, card_w, card_h, len(area) == 1) and not any(
+                    boxes_overlap((x0, top + dy, x0 + card_w, top + dy + card_h), other)
+                    for other in self._labels_near(name)):
+                return rows, x0, top + dy, card_w, card_h, 1
+        best = self._best_in_room(self._card_room(name, head), shapes, cx, top)
+        if best is not None:
+            return best
+        if must_fit:
+            return None
+        _penalty, rows, card_w, card_h = shapes[0]
+        return rows, min(max(cx - card_w / 2, 1.0), self.g.width - card_w - 1), top, card_w, card_h, 1
+
+    @staticmethod
+    def _best_in_room(room: Room, shapes, cx: float, top: float, scales=CARD_SCALES):
+        """The cheapest (rows, x, y, width, height, scale) of a card in ``room`` near a
+        card centred on ``cx`` with its top at ``top``: every layout, every scale."""
+        best = None
+        for scale in scales:
+            for penalty, rows, card_w, card_h in shapes:
+                w, h = card_w * scale, card_h * scale
+                extra = penalty + CARD_SHRINK_COST * (1 - scale)
+                found = room.nearest(w, h, cx - w / 2, top, best[0] - extra if best else math.inf)
+                if found is not None and (best is None or found[0] + extra < best[0]):
+                    best = (found[0] + extra, rows, found[1], found[2], w, h, scale)
+        return best and best[1:]
+
+    def callout(self, name: str) -> str:
+        """The unit card of a space too small for it anywhere, in the water beside it
+        (clear of every label, badge and card), with a leader line into the space; ""
+        when the space has no sea beside it (its card then stays where it was drawn)."""
+        seas = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea and n in self.g.spaces]
+        if not seas:
+            return ""
+        x0, y0, x1, y1 = self.blocks[name]
+        room = Room([self.g.spaces[n].outline for n in seas], [*self.blocks.values(), *self.placed],
+                    1.0, self.g.width - 1)
+        shapes = self._card_shapes(self._unit_counts(name))
+        layout = (self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[:1])
+                  or self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2))
+        if layout is None:
+            return ""
+        _rows, cx0, cy0, w, h, _s = layout
+        centre = (cx0 + w / 2, cy0 + h / 2)
+        inner = Room([self.g.spaces[name].outline]).nearest(2, 2, centre[0], centre[1])
+        tx, ty = (inner[1] + 1, inner[2] + 1) if inner else self.anchor(name)
+        sx, sy = min(max(tx, cx0), cx0 + w), min(max(ty, cy0), cy0 + h)
+        leader = (f'<line class="leader" x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+                  f'stroke="{INK}" stroke-width="1.2"/><circle cx="{tx:.1f}" cy="{ty:.1f}" r="2" fill="{INK}"/>')
+        markup, box = self._card_markup(name, layout, seas, leader)
+        self.placed.append(box)
+        return markup
+
+    def _fallback_card(self, name: str) -> str:
+        """The card of a space with no room for it and no sea beside it: below its label."""
+        x0, y0, x1, y1 = self.blocks[name]
+        return self.unit_card(name, self.anchor(name)[0], y1 + 1, (x0, y0, x1, y1))[0]
+
+    def _card_room(self, name: str, head: tuple) -> Room:
+        """The free room for the card of ``name``: its space (an island's sea around it
+        too, nearby), less ``head``, the box of its label and the badges below it."""
+        key = (id(self.g), name, tuple(round(v, 1) for v in head))
+        cached = _room_cache.get(key)
+        if cached is not None and cached[0] is self.g:
+            return cached[1]
+        shape = self.g.spaces[name]
+        shapes = [shape.outline]
+        if "sea" in self._card_spaces(name):
+            xs = [x for ring in shape.outline for x, _ in ring]
+            ys = [y for ring in shape.outline for _, y in ring]
+            near = (min(xs) - 120, min(ys) - 120, max(xs) + 120, max(ys) + 120)
+            shapes += [rings for (bx0, by0, bx1, by1), rings in self._card_area(name)[1:]
+                       if bx0 < near[2] and near[0] < bx1 and by0 < near[3] and near[1] < by1]
+        _room_cache[key] = (self.g, Room(shapes, [head, *self._labels_near(name)], 1.0, self.g.width - 1))
+        return _room_cache[key][1]
 
     def _card_spaces(self, name: str) -> list[str]:
         """What a unit card of ``name`` may cover: its own space, and for an island drawn
@@ -508,8 +687,28 @@ class _Drawing:
         zones = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea] if t.island else []
         return [name, "sea"] if t.is_land and len(zones) == 1 else [name]
 
+    def _labels_near(self, name: str) -> list:
+        """The label boxes of other spaces that reach into the box round ``name`` (a
+        label wider than its space, an island's beside it): its card keeps clear of them."""
+        key = (id(self.g), "labels", name)
+        cached = _room_cache.get(key)
+        if cached is not None and cached[0] is self.g:
+            return cached[1]
+        rings = self.g.spaces[name].outline
+        xs = [x for ring in rings for x, _ in ring]
+        ys = [y for ring in rings for _, y in ring]
+        around = (min(xs), min(ys), max(xs), max(ys))
+        boxes = [box for n, s in self.g.spaces.items() if n != name
+                 and boxes_overlap(box := label_box(s.label, s.at, self.size), around)]
+        _room_cache[key] = (self.g, boxes)
+        return boxes
+
     def _card_area(self, name: str) -> list:
         """(bounding box, rings) of every outline the card of ``name`` may cover."""
+        key = (id(self.g), "area", name)
+        cached = _room_cache.get(key)
+        if cached is not None and cached[0] is self.g:
+            return cached[1]
         areas = []
         for n in self._card_spaces(name):
             areas += ([s.outline for k, s in self.g.spaces.items() if self.gmap[k].is_sea]
@@ -519,13 +718,21 @@ class _Drawing:
             xs = [x for ring in rings for x, _ in ring]
             ys = [y for ring in rings for _, y in ring]
             boxed.append(((min(xs), min(ys), max(xs), max(ys)), rings))
+        _room_cache[key] = (self.g, boxed)
         return boxed
 
     @staticmethod
-    def _card_fits(areas, x0, y0, w, h) -> bool:
-        spots = [(x0 + fx * w, y0 + fy * h) for fx in (0.02, 0.5, 0.98) for fy in (0.05, 0.95)]
-        return all(any(b[0] <= x <= b[2] and b[1] <= y <= b[3] and inside_rings((x, y), rings)
-                       for b, rings in areas) for x, y in spots)
+    def _card_fits(areas, x0, y0, w, h, alone: bool) -> bool:
+        """Whether the card's corners are inside the areas and, for a card in one area,
+        no corner of its outline pokes into the card (else points along its edges)."""
+        x1, y1 = x0 + w, y0 + h
+        fx = (0.01, 0.99) if alone else (0.01, 0.25, 0.5, 0.75, 0.99)
+        spots = [(x0 + f * w, y0 + fy * h) for f in fx for fy in (0.07, 0.93)]
+        if not all(any(b[0] <= x <= b[2] and b[1] <= y <= b[3] and inside_rings((x, y), rings)
+                       for b, rings in areas) for x, y in spots):
+            return False
+        return not alone or not any(x0 < x < x1 and y0 < y < y1
+                                    for ring in areas[0][1] for x, y in ring)
 
     @staticmethod
     def _row_owners(rows):
@@ -545,7 +752,7 @@ class _Drawing:
 
     # events ----------------------------------------------------------------
     def anchor(self, name: str) -> tuple[float, float]:
-        return self.g.spaces[name].at
+        return self.moved.get(name) or self.g.spaces[name].at
 
     def moves(self) -> str:
         """One arrow per distinct (power, phase, path); units moving together are summed."""
@@ -610,7 +817,7 @@ class _Drawing:
         """How far from ``at`` a line toward ``toward`` leaves the label block of ``name``,
         so that arrows start and end beside labels and units, never under them."""
         x0, y0, x1, y1 = self.blocks.get(name, label_box(self.g.spaces[name].label, at, self.size))
-        shift = at[0] - self.g.spaces[name].at[0]            # the block, where the path has it
+        shift = at[0] - self.anchor(name)[0]            # the block, where the path has it
         x0, x1 = x0 + shift, x1 + shift
         dx, dy = toward[0] - at[0], toward[1] - at[1]
         length = math.hypot(dx, dy) or 1.0
@@ -638,7 +845,7 @@ class _Drawing:
                 winner = start.defenders[0]
             style = self.styles.get(winner)
             fill, text = (style.strong, style.text) if style else ("#FFFFFF", INK)
-            x0, y0, x1, _ = label_box(self.g.spaces[ev.space].label, self.g.spaces[ev.space].at, self.size)
+            x0, y0, x1, _ = label_box(self.g.spaces[ev.space].label, self.anchor(ev.space), self.size)
             cx, cy = x1 + 9 + 18 * seen[ev.space], y0 + 2
             seen[ev.space] += 1
             burst = " ".join(
