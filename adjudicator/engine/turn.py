@@ -12,6 +12,8 @@ that battles made impossible are skipped (and reported) when the turn is played.
 
 from __future__ import annotations
 
+from typing import Any
+
 import weakref
 
 import attrs
@@ -141,7 +143,7 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
     plan = game.ruleset.plan
     order = game.ruleset.turn_order
     round_end = plan.round_end if order.index(state.power) + 1 == len(order) else ()
-    triggers = rules_with(game.ruleset, "at_step")
+    triggers: tuple[Any, ...] = rules_with(game.ruleset, "at_step")   # rules that define at_step
     for name in plan.steps + round_end:
         for rule in triggers:
             rule.at_step(ctx, "start", name)
