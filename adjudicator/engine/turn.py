@@ -12,9 +12,8 @@ that battles made impossible are skipped (and reported) when the turn is played.
 
 from __future__ import annotations
 
-from typing import Any
-
 import weakref
+from typing import Any
 
 import attrs
 
