@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import tempfile
 from pathlib import Path
 
 import pytest
+
+import helpers
 
 from adjudicator.io import paths
 
@@ -32,8 +33,4 @@ def snapshot(directory) -> dict[str, bytes]:
 @pytest.fixture(scope="session")
 def regenerate():
     """scripts/regenerate_example.py, imported as a module."""
-    path = ROOT / "scripts" / "regenerate_example.py"
-    spec = importlib.util.spec_from_file_location("regenerate_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return helpers.script("regenerate_example")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
+from pathlib import Path
 
 import attrs
 
@@ -75,3 +77,12 @@ def play(text: str, state: GameState, dice, game=None):
 
 def kinds(events, cls) -> list:
     return [e for e in events if isinstance(e, cls)]
+
+
+def script(name: str):
+    """``scripts/<name>.py`` imported as a module (each call a fresh import)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -6,7 +6,6 @@ scripts/render_boards.py are checked at the end (skipped only without chromium).
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import struct
 import xml.etree.ElementTree as ET
@@ -16,6 +15,8 @@ from pathlib import Path
 
 import attrs
 import pytest
+
+import helpers
 
 from adjudicator.editions import names as edition_names
 from adjudicator.io import layout
@@ -410,9 +411,7 @@ def test_pbem_show_png(tmp_path, capsys):
 # --------------------------------------------------------------------------- screenshots
 
 def test_render_boards_script_photographs_every_board(tmp_path):
-    spec = importlib.util.spec_from_file_location("render_boards", ROOT / "scripts" / "render_boards.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = helpers.script("render_boards")
     if script.find_browser() is None:
         pytest.skip("no chromium here (CI installs it): apt-get install -y chromium")
     files = script.render(PUBLISHED_GAME, tmp_path)

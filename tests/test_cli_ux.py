@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import helpers
+
 from adjudicator.cli import main
 from adjudicator.io import layout
 from adjudicator.service import gamedir
@@ -721,11 +723,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 @pytest.mark.skipif(shutil.which("chromium") is None and shutil.which("chromium-browser") is None
                     and not os.environ.get("CHROMIUM"), reason="needs a headless chromium")
 def test_html_report_reads_on_a_phone(tmp_path):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("screenshot_report",
-                                                  ROOT / "scripts" / "screenshot_report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = helpers.script("screenshot_report")
     from adjudicator.io.turnfile import read_turn_file
     game_dir = ROOT / "turns" / "aa1941-example" / "game"
     page = module.write_report(game_dir, tmp_path)

@@ -9,6 +9,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
+import helpers
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
@@ -77,11 +79,7 @@ def test_cattrs_floor_has_what_the_codec_calls():
 def test_lock_script_finds_every_run_time_dependency():
     """scripts/lock_constraints.py walks the installed requirements: every declared
     dependency (and the keyring extra) is in what it would pin, test tools are not."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("lock_constraints",
-                                                  ROOT / "scripts" / "lock_constraints.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = helpers.script("lock_constraints")
     pins = module.runtime_closure()
     assert set(RUNTIME) | set(OPTIONAL) <= set(pins)
     assert "pytest" not in pins and "hypothesis" not in pins

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+import helpers
+
 from adjudicator.editions import names as edition_names
 from adjudicator.io import geometry as geometry_io
 from adjudicator.model.geometry import inside_rings
@@ -165,11 +167,7 @@ def test_islands_lie_inside_their_sea_zone(bundled):
 def test_geometry_file_is_what_places_toml_gives(edition):
     """geometry.toml is generated: it must match its source, places.toml."""
     pytest.importorskip("scipy", reason="scripts/make_geometry.py needs the 'geometry' extra")
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "make_geometry", Path(__file__).resolve().parents[1] / "scripts" / "make_geometry.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = helpers.script("make_geometry")
     text, _ = module.build(edition)
     assert text == (game_dir(edition) / GEOMETRY_FILE).read_text(encoding="utf-8"), (
         f"maps/{edition}/geometry.toml is stale: run python scripts/make_geometry.py {edition}")

@@ -8,7 +8,6 @@ space, no arrow painted over a label.  The PNGs are written to the test's folder
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import re
@@ -16,6 +15,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+import helpers
 
 from adjudicator.model.geometry import inside_rings, label_box
 from adjudicator.present.board_svg import KNOWN_COLOURS, SYMBOLS
@@ -36,11 +37,7 @@ needs_browser = pytest.mark.skipif(
 
 
 def _screens():
-    spec = importlib.util.spec_from_file_location("screenshot_report",
-                                                  ROOT / "scripts" / "screenshot_report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return helpers.script("screenshot_report")
 
 
 @pytest.fixture(scope="module", params=sorted(EXAMPLES))

@@ -9,6 +9,8 @@ import shlex
 import tomllib
 
 import pytest
+
+import helpers
 import tomlkit
 from hypothesis import given, settings, strategies as st
 
@@ -71,10 +73,5 @@ def test_mail_toml_written_by_a_library_reads_back(tmp_path, text):
 def test_geometry_script_quotes_names_through_the_library(text):
     """scripts/make_geometry.py writes names and labels with tomlkit's quoting."""
     pytest.importorskip("scipy", reason="scripts/make_geometry.py needs the 'geometry' extra")
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location(
-        "make_geometry", Path(__file__).resolve().parents[1] / "scripts" / "make_geometry.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = helpers.script("make_geometry")
     assert tomllib.loads(f"name = {module.quote(text)}\n")["name"] == text
