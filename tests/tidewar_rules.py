@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 import attrs
-from lark import Tree
 
 from adjudicator.engine.capture import take_territory
 from adjudicator.engine.income import IncomeContext, item
@@ -35,7 +34,7 @@ from adjudicator.engine.steps import step
 from adjudicator.engine.turn_rules import (
     Rule, declare_flag, declare_standing, declare_state, register_rule, standing_choice,
 )
-from adjudicator.io.order_kinds import STANDING, kind
+from adjudicator.io.order_kinds import STANDING, STANDING_ISSUER, kind, standing_syntax
 from adjudicator.model.events import Event
 from adjudicator.model.orders import StandingChoice
 from adjudicator.present import wording
@@ -150,7 +149,7 @@ def tide_turns(ctx, dice) -> None:
             board.set_flag(piece, KEEPER, on=False)
 
 
-# -- the "toll" order kind: grammar fragment, model, reading, writing ---------------------------
+# -- the "toll" order kind: grammar fragment, model, reading, writing, and what uses it --------
 
 @attrs.frozen
 class TollOrder(StandingChoice):
@@ -163,19 +162,9 @@ TOLL.2: /toll\\b/i
 """
 
 
-def build_toll(b, line, tree: Tree) -> None:
-    where = tree.children[1]
-    words = [t.value for t in where.children]
-    space = None
-    if [w.casefold() for w in words] not in (["all"], ["everywhere"]):
-        space = b.resolve(line, "space", where.children)
-        if space is None:
-            return
-    value = " ".join(t.value for t in tree.children[2].children).casefold()
-    b.merge("toll", space, lambda old: TollOrder("toll", space, value, line.number))
-
-
-@kind("toll", ["TOLL"], ["toll"], "toll all: waive", {"WORD", "INT", "_COLON", "$END"},
-      STANDING, grammar=TOLL_GRAMMAR)(build_toll)
-def write_toll(order: StandingChoice, names) -> str:
-    return f"toll {'all' if order.space is None else order.space}: {order.value}"
+build_toll, write_toll = standing_syntax("toll", TollOrder)
+kind("toll", ["TOLL"], ["toll"], "toll all: waive", {"WORD", "INT", "_COLON", "$END"},
+     STANDING, grammar=TOLL_GRAMMAR, model=TollOrder, issuer=STANDING_ISSUER,
+     engine=["turn_rules.check_standing_choices", "tidewar_rules.tolls"],
+     problems=["standing_unknown", "standing_bad_value"],
+     report="standing orders")(build_toll)(write_toll)

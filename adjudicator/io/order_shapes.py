@@ -13,7 +13,7 @@ order kind it means (grammar/core.lark: ``bare``, ``located``, ``attack``, ``pla
 * ``place_all``: "place all in Russia" places everything bought this turn there (filled in
   when the whole file has been read: ``fill_place_all``).
 
-Each shape hands its pieces to the kind's own reading (``io.order_kinds``), so a shape
+Each shape hands its pieces to the kind's own reading (``io.kinds``), so a shape
 accepts exactly what the verb it stands for accepts.
 """
 
@@ -24,7 +24,9 @@ from collections import Counter
 from lark import Tree
 
 from ..model.orders import Buy, Move, Phase, Place, UnitGroup
-from .order_kinds import buy_groups, is_cost, movement, place_groups
+from .kinds.buy import buy_groups, is_cost
+from .kinds.move import movement
+from .kinds.place import place_groups
 
 _MOVING = (Phase.COMBAT, Phase.NONCOMBAT)
 

@@ -2,7 +2,7 @@
 
 The grammar is ``grammar/core.lark`` plus one fragment per order kind the edition accepts
 (``grammar/kinds/<kind>.lark``; the kinds are listed in the edition's ``[turn] orders`` and
-read and written by ``io.order_kinds``), built into one Lark LALR parser per set of kinds and
+read and written by their modules in ``io.kinds``), built into one Lark LALR parser per set of kinds and
 cached.  Every non-blank line is one statement and is parsed on its own, so all bad lines of
 a file are reported at once.  Names are
 resolved afterwards with :class:`~adjudicator.names.Names`; every unknown name is reported
@@ -47,12 +47,11 @@ from .loose_text import (
     OrdersNote, blank_prefix, is_chatter, mail_noise, power_prefix, strip_decorations,
 )
 from .names import Names, UnknownName, names_of
-from .order_kinds import KINDS, section_of
+from .kinds import KINDS, section_of
 from .order_shapes import SHAPES, fill_place_all
 from .paths import GRAMMAR_DIR
 
 CORE_GRAMMAR = GRAMMAR_DIR / "core.lark"
-KIND_GRAMMARS = GRAMMAR_DIR / "kinds"
 MAX_COUNT = 10_000          # largest unit count or number an order may carry
 NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve")          # grammar/core.lark NUMBER_WORD
@@ -90,9 +89,7 @@ def grammar_text(kinds: tuple[str, ...]) -> str:
              "          | landing\n"
              + "".join(f"          | {k}\n" for k in kinds)]
     for k in kinds:
-        fragment = KINDS[k].grammar if k in KINDS and KINDS[k].grammar else \
-            (KIND_GRAMMARS / f"{k}.lark").read_text(encoding="utf-8")
-        parts.append(f"// ---- kinds/{k}.lark\n" + fragment)
+        parts.append(f"// ---- kinds/{k}.lark\n" + KINDS[k].fragment())
     return "\n".join(parts)
 
 
@@ -325,7 +322,7 @@ def _tokens(tree: Tree) -> list[Token]:
 
 class _Builder:
     """Collects the orders of one file, line by line.  The kind-specific reading is in
-    ``io.order_kinds``; this class resolves names and reads unit groups for it."""
+    ``io.kinds``; this class resolves names and reads unit groups for it."""
 
     def __init__(self, names: Names, power: str | None):
         self.names = names

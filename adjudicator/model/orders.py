@@ -4,9 +4,10 @@ Every order keeps the ``line`` (1-based) it came from so that validation errors 
 at it.  Names here are canonical keys (unit type keys, territory keys, power keys): the
 parser resolves abbreviations and aliases before building these objects.
 
-Each order class has a ``kind`` (the name an edition lists in ``order_kinds``): its grammar
-fragment is ``grammar/kinds/<kind>.lark``, its builder and formatter are in
-``adjudicator.io.order_kinds``, its rules in ``adjudicator.engine`` (``engine.orders``).
+Each order class has a ``kind`` (the name an edition lists in ``order_kinds``): its module
+``adjudicator/io/kinds/<kind>.py`` holds its grammar fragment (or names its file in
+``grammar/kinds/``), reading, canonical writing, phase and issuer, and names the engine
+functions that check and carry it out, their problem codes and its report section.
 """
 
 from __future__ import annotations

@@ -727,6 +727,9 @@ REPORT_SECTIONS: dict[str, tuple] = {
     "land_aircraft": (_s_aircraft,),
     "collect_income": (_income,),
 }
+# The sections every report has whatever the steps (an order kind names the section that
+# shows it: a step above or one of these; ``io/kinds``).
+FIXED_SECTIONS = ("heading", "standing orders", "other events", "victory")
 STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
                   "land_aircraft", "collect_income")
 

@@ -28,9 +28,9 @@ def load_game(name_or_path: str | Path,
 
 def _with_plugin_grammar(game: Game) -> Game:
     """The rules hash also covers the grammar fragments of the order kinds an edition's
-    plug-ins define (``io.order_kinds.kind(..., grammar=...)``) that it lists; an edition
+    plug-ins define (``io.kinds.kind(..., grammar=...)``) that it lists; an edition
     without such kinds keeps the hash of its data and the package's grammar."""
-    from ..io.order_kinds import KINDS
+    from ..io.kinds import KINDS
     fragments = [(k, KINDS[k].grammar) for k in game.ruleset.plan.order_kinds
                  if k in KINDS and KINDS[k].grammar]
     if not fragments:

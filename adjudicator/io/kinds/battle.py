@@ -1,0 +1,113 @@
+"""``battle Karelia: retreat to West Russia if attackers < 3; losses inf, tank``: the
+attacker's instructions for one battle (retreat conditions, loss order, submarines).
+
+Grammar ``grammar/kinds/battle.lark``; model ``model.orders.BattleDirective`` (lines for
+the same battle merge); issued by the mover in the combat phase; checked by
+``engine.steps.check_directives``, read by the battles (``engine.battles``); shown in the
+report's battle section.
+"""
+
+from __future__ import annotations
+
+import attrs
+from lark import Tree
+
+from ...model.orders import BattleDirective, Comparison, RetreatCondition
+from .base import COMBAT, kind, losses, losses_text, tokens_of
+
+CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
+       ">=": Comparison.GE, "≥": Comparison.GE, "==": Comparison.EQ, "=": Comparison.EQ}
+BATTLE_LINE = frozenset({"WORD", "INT", "_COLON", "_SEMICOLON", "_COMMA", "RETREAT", "LOSSES",
+                         "SUBS", "TO", "IF", "OR", "AFTER", "ROUND", "SIDE", "MEASURE", "CMP",
+                         "FIRE", "SUBMERGE", "$END"})
+
+
+def _retreat(b, line, clause: Tree) -> list[RetreatCondition]:
+    destination = None
+    conditions = []
+    for child in clause.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data == "name":
+            destination = b.resolve(line, "space", child.children)
+        elif child.data == "compare_condition":
+            fields = {t.type: t for t in tokens_of(child)}
+            side = "attackers" if fields["SIDE"].value.casefold().startswith("att") else "defenders"
+            measure = "tuv" if "MEASURE" in fields and \
+                fields["MEASURE"].value.casefold() != "units" else "units"
+            threshold = b.number(line, fields["INT"], minimum=0)
+            if threshold is not None:
+                conditions.append(dict(side=side, comparison=CMP[fields["CMP"].value],
+                                       threshold=threshold, measure=measure))
+        elif child.data == "round_condition":
+            number = next(t for t in tokens_of(child) if t.type == "INT")
+            value = b.number(line, number, what="the round number")
+            if value is not None:
+                conditions.append(dict(after_round=value))
+    return [RetreatCondition(destination=destination, **c) for c in conditions]
+
+
+def build_battle(b, line, tree: Tree) -> None:
+    space = b.resolve(line, "space", tree.children[1].children)
+    retreat: list[RetreatCondition] | None = None
+    loss: tuple[str, ...] | None = None
+    subs: str | None = None
+    for clause in tree.children[2:]:
+        if clause.data == "retreat":
+            retreat = (retreat or []) + _retreat(b, line, clause)
+        elif clause.data == "losses":
+            loss = losses(b, line, clause)
+        elif clause.data == "subs":
+            subs = clause.children[1].value.casefold()
+    if space is None:
+        return
+
+    def update(old: BattleDirective | None) -> BattleDirective:
+        old = old or BattleDirective(space, line=line.number)
+        return attrs.evolve(old, retreat=tuple(retreat) if retreat is not None else old.retreat,
+                            loss_order=loss if loss is not None else old.loss_order,
+                            subs=subs if subs is not None else old.subs)
+    b.merge("battle", space, update, line.number)
+
+
+def condition_text(cond: RetreatCondition) -> str:
+    if cond.side is not None and cond.after_round is None:
+        if cond.comparison is None or cond.threshold is None:
+            raise ValueError(f"incomplete retreat condition: {cond!r}")
+        measure = " tuv" if cond.measure == "tuv" else ""
+        return f"if {cond.side}{measure} {Comparison(cond.comparison).value} {cond.threshold}"
+    if cond.after_round is not None and cond.side is None:
+        return f"after round {cond.after_round}"
+    raise ValueError(f"retreat condition cannot be written as text: {cond!r}")
+
+
+def retreat_text(conditions: tuple[RetreatCondition, ...]) -> list[str]:
+    clauses: list[str] = []
+    runs: list[list[RetreatCondition]] = []
+    for cond in conditions:
+        if runs and runs[-1][0].destination == cond.destination:
+            runs[-1].append(cond)
+        else:
+            runs.append([cond])
+    for run in runs:
+        head = "retreat" if run[0].destination is None else f"retreat to {run[0].destination}"
+        clauses.append(head + " " + " or ".join(condition_text(c) for c in run))
+    return clauses
+
+
+def write_battle(order: BattleDirective, names) -> str:
+    clauses = retreat_text(order.retreat)
+    if order.loss_order:
+        clauses.append(losses_text(order.loss_order, names))
+    if order.subs:
+        clauses.append(f"subs {order.subs}")
+    return f"battle {order.space}: " + "; ".join(clauses)
+
+
+kind("battle", ["BATTLE"], ["battle"],
+     "battle Karelia: retreat to West Russia if attackers < 3; losses inf, tank",
+     BATTLE_LINE, COMBAT, model=BattleDirective,
+     engine=["steps.check_directives", "battles.fight"],
+     problems=["directive_without_battle", "retreat_not_adjacent", "retreat_redirected",
+               "retreat_impossible"],
+     report="conduct_combat")(build_battle)(write_battle)

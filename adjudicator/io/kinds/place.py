@@ -1,0 +1,39 @@
+"""``place 3 inf Germany``: mobilize bought units.
+
+Grammar ``grammar/kinds/place.lark``; model ``model.orders.Place``; issued by the mover in
+the place phase; checked and carried out by ``engine.production.mobilize`` (a factory's own
+rules: ``engine.abilities.factory``); shown in the report's mobilization section.
+"""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from ...model.orders import Place
+from .base import PLACE, UNIT_LINE, groups_text, kind
+
+
+def build_place(b, line, tree: Tree) -> None:
+    place_groups(b, line, tree.children[-1])
+
+
+def place_groups(b, line, groups: Tree) -> None:
+    """Placements of ``groups``, each followed by its space ("2 inf Germany, 1 tank
+    Italy"), or all in the space after the last."""
+    for units, place in b.segments(line, groups, "place") or ():
+        if units:
+            b.add(Place(units, place, line.number))
+
+
+def write_place(order: Place, names) -> str:
+    return f"place {groups_text(order.units, names)} {order.space}"
+
+
+kind("place", ["PLACE"], ["place", "mobilize"], "place 3 inf Germany", UNIT_LINE, PLACE,
+     model=Place, engine=["production.mobilize", "abilities.factory"],
+     problems=["not_bought", "all_placed", "factory_at_sea", "ship_placed_on_land",
+               "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room",
+               "no_factory_here", "no_factory_adjacent", "factory_limit", "units_not_placed",
+               "factory_not_held_since_start", "factory_territory_too_poor",
+               "factory_already_there"],
+     report="mobilize")(build_place)(write_place)
