@@ -18,6 +18,7 @@ from ..model.events import AircraftLost, Captured, Landed
 from ..model.orders import Move
 from ..model.units import Domain
 from .battles import battle_needed, find_deck
+from .raids import RAIDING
 from .context import TurnContext
 from .turn_rules import move_range
 from .working import Piece
@@ -151,7 +152,7 @@ def check_combat_moves(ctx: TurnContext) -> None:
         line = piece.order_line
         if ut.domain == Domain.AIR:
             air.append(piece)
-            attacks = piece.raiding or (battle_needed(ctx, piece.space)
+            attacks = RAIDING in piece.marks or (battle_needed(ctx, piece.space)
                                         and (board.enemies_at(piece.space) or _land_attack(ctx, piece.space)))
             if not attacks:
                 ctx.error(line, "air_no_battle", unit=ut.key, space=piece.space)

@@ -19,7 +19,7 @@ from ..model.units import Domain
 from .capture import take_territory
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
-from .raids import fight_raid
+from .raids import RAIDING, fight_raid
 from .turn_rules import rules_with
 from .working import Piece, count_types
 
@@ -39,7 +39,7 @@ def start_contested_zones(ctx: TurnContext) -> frozenset[str]:
 def combatants(ctx: TurnContext, pieces: list[Piece]) -> list[Piece]:
     """The pieces that go on the battle board: not noncombatants, not raiding bombers."""
     board = ctx.board
-    return [p for p in pieces if not board.utype(p).has("noncombatant") and not p.raiding]
+    return [p for p in pieces if not board.utype(p).has("noncombatant") and RAIDING not in p.marks]
 
 
 def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
@@ -86,6 +86,12 @@ def battle_needed(ctx: TurnContext, space: str) -> bool:
 
 BattleKind = Callable[[TurnContext, list[tuple[str, str]]], list[tuple[str, str]]]
 Fight = Callable[[TurnContext, str, "DiceSource | None", "CombatRun"], None]
+
+# Per-turn marks (``Piece.marks``) the battles set: a unit that fought a battle this turn
+# (it may not move in noncombat, a ship may not bombard, a transport not unload); a fighter
+# that took off from its carrier before a sea battle without fighting in it; an attacker
+# that retreated; a land unit that came ashore from a transport in an amphibious assault.
+FOUGHT, LAUNCHED, RETREATED, SEABORNE = "fought", "launched", "retreated", "seaborne"
 
 # Battle kinds by the names ``[turn] battle_kinds`` lists: each adds its battles, as
 # ``(space, fight)`` pairs, to the order so far; ``FIGHTS`` fights one by its fight name.
@@ -175,7 +181,8 @@ def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
 
 @fight_kind("raid")
 def _fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None, run: CombatRun) -> None:
-    fight_raid(ctx, space, dice)
+    for p in fight_raid(ctx, space, dice):
+        p.marks.add(FOUGHT)
 
 
 @fight_kind("sea")
@@ -215,11 +222,11 @@ def go_ashore(ctx: TurnContext, landing: Landing) -> int:
         if piece is None or piece.carried_by is None:
             continue
         transport = board.pieces.get(piece.carried_by)
-        if transport is None or transport.retreated:
+        if transport is None or RETREATED in transport.marks:
             continue
         piece.carried_by = None
         piece.space = landing.target
-        piece.seaborne = True
+        piece.marks.add(SEABORNE)
         piece.came_from = landing.zone
         n += 1
     return n
@@ -236,7 +243,7 @@ def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
     zones = {l.zone for l in ctx.landings if l.target == target} - fought_zones
     eligible = [p for z in sorted(zones) for p in board.at(z)
                 if p.owner == ctx.power and board.utype(p).has("bombard")
-                and not p.fought and p.uid not in ctx.bombarded]
+                and FOUGHT not in p.marks and p.uid not in ctx.bombarded]
     eligible.sort(key=lambda p: (-board.utype(p).param("bombard", "value", 0), p.uid))
     named = _named_bombarders(ctx, target)
     if named:
@@ -300,7 +307,7 @@ def _cargo_units(ctx: TurnContext, piece: Piece, fighting: set[int]) -> tuple[Un
 def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]]:
     board = ctx.board
     is_sea = board.map[space].is_sea
-    attackers = [p for p in board.at(space) if p.owner == ctx.power and not p.launched]
+    attackers = [p for p in board.at(space) if p.owner == ctx.power and LAUNCHED not in p.marks]
     if is_sea:
         attackers = [p for p in attackers if board.utype(p).domain != Domain.LAND]
     # Defending fighters aboard carriers fight as air units (digest §4.10).
@@ -332,7 +339,7 @@ def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tup
                  and p.came_from != space and p.came_from not in ctx.hostile_at_start}
     else:
         found = {p.came_from for p in attackers
-                 if board.utype(p).domain == Domain.LAND and not p.seaborne and p.came_from
+                 if board.utype(p).domain == Domain.LAND and SEABORNE not in p.marks and p.came_from
                  and board.is_friendly_territory(p.came_from)}
     if not found and any(board.utype(p).domain == Domain.AIR for p in attackers):
         found = {space}
@@ -369,7 +376,7 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
     defence = defender_orders(ctx, space, defenders)
     return BattleSetup(
         battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
-        attackers=tuple(_battle_unit(ctx, p, set(), p.seaborne, p.came_from) for p in attackers),
+        attackers=tuple(_battle_unit(ctx, p, set(), SEABORNE in p.marks, p.came_from) for p in attackers),
         defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders),
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
@@ -396,7 +403,7 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
             for piece in board.cargo_of(carrier):
                 if piece.owner == ctx.power and board.utype(piece).domain == Domain.AIR:
                     piece.carried_by = None
-                    piece.launched = True
+                    piece.marks.add(LAUNCHED)
 
 
 def can_capture(ctx: TurnContext, pieces: list[Piece]) -> bool:
@@ -436,7 +443,7 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
     ctx.emit(BattleStarted(space, space, "sea" if is_sea else "land", ctx.power, defending_powers,
                            count_types(attackers), count_types(defenders)))
     for p in attackers + defenders + list(bombard):
-        p.fought = True
+        p.marks.add(FOUGHT)
     if ctx.checking or dice is None:
         survivors_a = {p.uid for p in attackers}
         survivors_d: set[int] = set()
@@ -458,7 +465,7 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
             board.remove(p)
     for p in attackers:
         if p.uid in retreated and p.uid in board.pieces:
-            p.retreated = True
+            p.marks.add(RETREATED)
             if board.utype(p).domain != Domain.AIR:   # aircraft stay and land in noncombat
                 p.space = retreated_to
                 for c in board.cargo_of(p):
@@ -551,7 +558,7 @@ def planned_setups(ctx: TurnContext) -> list[BattleSetup]:
                 if landing.target == space:
                     cargo = [board.pieces[uid] for uid in landing.cargo if uid in board.pieces]
                     for piece in cargo:
-                        piece.seaborne = True
+                        piece.marks.add(SEABORNE)
                     attackers = attackers + cargo
                     landed += len(cargo)
             sea_fights = {z for z, k in battle_order(ctx) if k == "sea"}

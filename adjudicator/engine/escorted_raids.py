@@ -6,7 +6,7 @@ rule ``raid_interceptors`` and the standing order kind ``intercept``.
   its combat move in the raided territory escorts them [L593, L599]; the defender's
   fighters there intercept when its standing order ``intercept`` says ``yes`` (the
   default) and stay home with ``no`` [L601].  Escorts and interceptors fight in no other
-  battle that turn (``Piece.raiding``).
+  battle that turn (the per-turn mark ``raids.RAIDING``).
 * One air round [L603-L613]: the territory's AA fires one die per raiding aircraft
   (escorts included) at its ``aa_fire`` value; then interceptors fire at 2 and the
   surviving escorts at 1, together; the attacker loses its cheapest aircraft first, the
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
 from ..model.units import Domain
-from .battles import battle_kind, fight_kind
+from .battles import FOUGHT, battle_kind, fight_kind
 from .overflight import lose_cheapest
-from .raids import RAID_EFFECTS, target_factory
+from .raids import RAID_EFFECTS, RAIDING, target_factory
 from .turn_rules import Rule, declare_standing, register_rule, standing_choice
 from .working import Piece, count_types
 
@@ -34,7 +34,7 @@ INTERCEPTOR_HIT, ESCORT_HIT = 2, 1          # [L607, L611]
 
 def _escorts(ctx, space: str) -> list[Piece]:
     board = ctx.board
-    return [p for p in board.at(space) if p.owner == ctx.power and not p.raiding
+    return [p for p in board.at(space) if p.owner == ctx.power and RAIDING not in p.marks
             and board.utype(p).domain == Domain.AIR and "combat" in p.moved_in]
 
 
@@ -53,7 +53,7 @@ def _raids(ctx, order):
     spaces = sorted(ctx.raids, key=lambda s: ctx.attack_lines.get(s, 10**9))
     for space in spaces:
         for p in _escorts(ctx, space) + _interceptors(ctx, space):
-            p.raiding = True
+            p.marks.add(RAIDING)
             ctx.mechanic("escorted_raids", dict).setdefault(space, []).append(p.uid)
     return [(space, "escorted_raid") for space in spaces]
 
@@ -88,7 +88,7 @@ def fight_escorted_raid(ctx, space: str, dice, run) -> None:
     ctx.emit(BattleStarted(battle, space, "raid", ctx.power, (factory.owner,),
                            count_types(attackers), count_types(defenders + guns)))
     for p in attackers + defenders:
-        p.fought = True
+        p.marks.add(FOUGHT)
     if ctx.checking or dice is None:
         return
     lost_a: list[Piece] = []

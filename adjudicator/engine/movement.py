@@ -16,9 +16,11 @@ from ..model.units import Domain
 from .abilities.base import hooks
 from .abilities.movement_rules import may_end_noncombat_in_hostile
 from .aircraft import flights
+from .battles import FOUGHT, RETREATED, SEABORNE
 from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
+from .raids import RAIDING
 from .turn_rules import ability_hooks, any_hook, hooked, move_range
 from .working import Piece, WorkingBoard, count_types
 
@@ -72,14 +74,14 @@ def may_move(board: WorkingBoard, piece: Piece, phase: str) -> str | None:
         return "loaded_this_turn"
     if ut.domain == Domain.SEA and piece.unloaded:
         return "transport_unloaded"
-    if piece.raiding:
+    if RAIDING in piece.marks:
         return "raided_this_turn" if phase == COMBAT else None
     if phase == NONCOMBAT and ut.domain != Domain.AIR:
         if COMBAT in piece.moved_in:
             return "moved_in_combat"
-        if piece.fought:
+        if FOUGHT in piece.marks:
             return "fought_this_turn"
-        if piece.seaborne:
+        if SEABORNE in piece.marks:
             return "landed_from_sea"
     return None
 
@@ -298,7 +300,7 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     transports = [t for t in board.at(order.zone)
                   if board.utype(t).has("carries_land") and not t.unloaded
                   and (t.owner == power or (phase == NONCOMBAT and board.allied(t.owner, power)))
-                  and not (phase == NONCOMBAT and (COMBAT in t.moved_in or t.fought))]
+                  and not (phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks))]
     # Large units first so the "1 of any type + 1 infantry" rule packs well.
     for piece in sorted(pieces, key=lambda p: board.utype(p).cargo_size != "large"):
         transports.sort(key=lambda t: (t.owner != power,
@@ -339,8 +341,8 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
     transports = sorted((t for t in board.at(zone) if board.utype(t).has("carries_land")
                          and board.allied(t.owner, power) and t.unloaded_to in (None, target)
                          and not (phase == NONCOMBAT and t.owner == power
-                                  and (COMBAT in t.moved_in or t.fought))
-                         and not t.retreated),
+                                  and (COMBAT in t.moved_in or FOUGHT in t.marks))
+                         and RETREATED not in t.marks),
                         key=lambda t: (t.unloaded_to != target, t.uid))
     chosen: list[Piece] = []
     # Cargo an earlier unload line already sends ashore stays aboard until the sea battle:
@@ -400,12 +402,12 @@ def _why_no_cargo(board: WorkingBoard, order: Unload, power: str, unit_type: str
             continue
         if t.unloaded_to not in (None, order.target):
             return "transport_unloaded_elsewhere", {"other": t.unloaded_to}
-        if t.retreated:
+        if RETREATED in t.marks:
             return "transport_retreated", {}
         if t.owner != power and any(c.loaded_in is not None for c in board.cargo_of(t)
                                     if c.owner == power):
             return "ally_transport_cargo_next_turn", {"power": t.owner}
-        if phase == NONCOMBAT and (COMBAT in t.moved_in or t.fought):
+        if phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks):
             return "transport_moved_in_combat", {}
     owners = {c.owner for t in transports if t.owner == power for c in board.cargo_of(t)
               if c.type == unit_type and c.owner != power}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
 from ..model.units import Domain
-from .battles import anti_aircraft
+from .battles import RETREATED, anti_aircraft
 from .turn_rules import Rule, register_rule
 from .working import count_types
 
@@ -31,7 +31,7 @@ def _fired_on(ctx, pieces, space: str, path, phase: str) -> list:
     if phase == "combat":
         return air if space != path[-1] else []
     if phase == "noncombat":
-        return [p for p in air if p.retreated]
+        return [p for p in air if RETREATED in p.marks]
     return []
 
 

@@ -23,6 +23,9 @@ from .errors import OrderFailed
 from .working import Piece, count_types
 
 RAID_STAGES = (("aa_fire",),)
+# The per-turn mark (``Piece.marks``) of a unit on a raid this turn: its bombers, and with
+# escorted raids their escorts and interceptors; no other battle counts them.
+RAIDING = "raiding"
 
 
 def target_factory(ctx: TurnContext, territory: str) -> Piece | None:
@@ -58,33 +61,31 @@ def _declare(ctx: TurnContext, order) -> None:
         if not ut.has("strategic_bomber"):
             raise OrderFailed("raid_not_bomber", unit=group.type)
         pool = [p for p in board.at(space) if p.owner == ctx.power and p.type == group.type
-                and "combat" in p.moved_in and not p.raiding and p not in chosen]
+                and "combat" in p.moved_in and RAIDING not in p.marks and p not in chosen]
         if len(pool) < group.count:
             raise OrderFailed("raid_bombers_missing", unit=group.type, count=group.count,
                               space=space, found=len(pool))
         chosen.extend(pool[:group.count])
     for p in chosen:
-        p.raiding = True
+        p.marks.add(RAIDING)
     ctx.raids.setdefault(space, []).extend(p.uid for p in chosen)
     ctx.attack_lines.setdefault(space, order.line)
 
 
-def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
-    """AA fire, then the bombing dice, then the damage."""
+def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> list[Piece]:
+    """AA fire, then the bombing dice, then the damage; the bombers that fought."""
     board = ctx.board
     bombers = [board.pieces[uid] for uid in ctx.raids.get(space, ()) if uid in board.pieces]
     factory = target_factory(ctx, space)
     if not bombers or factory is None:
-        return
+        return []
     guns = [p for p in board.at(space) if board.enemy_of(ctx.power, p.owner)
             and board.utype(p).has("aa_fire")]
     battle = f"{space} (raid)"
     ctx.emit(BattleStarted(battle, space, "raid", ctx.power, (factory.owner,),
                            count_types(bombers), count_types(guns)))
-    for p in bombers:
-        p.fought = True
     if ctx.checking or dice is None:
-        return
+        return bombers
     setup = BattleSetup(
         battle_id=battle, space=space, is_sea=False, attacker=ctx.power,
         attackers=tuple(BattleUnit(p.uid, board.utype(p), p.owner) for p in bombers),
@@ -103,6 +104,7 @@ def fight_raid(ctx: TurnContext, space: str, dice: DiceSource | None) -> None:
     if n:
         ctx.emit(DiceRolled(battle, 1, "raid", "attacker", bombers[0].type, 0, faces, 0))
     RAID_EFFECTS[board.rules.plan.raid](ctx, battle, space, factory, faces)
+    return bombers
 
 
 RaidEffect = Callable[[TurnContext, str, str, Piece, tuple[int, ...]], None]

@@ -28,20 +28,19 @@ class Piece:                  # builds hundreds, twice: check and play)
     _carried_by: int | None = None    # ``carried_by``: uid of the transport/carrier it is aboard
     moves_used: int = 0               # movement points spent this turn (air: combat + noncombat)
     moved_in: set = attrs.field(factory=set)   # phases in which it moved ("combat", "noncombat")
-    fought: bool = False
     loaded_in: str | None = None      # phase in which it was loaded this turn (cargo)
     unloaded: bool = False            # transport: unloaded this turn, cannot move again
     unloaded_to: str | None = None    # transport: the one territory it unloaded into
     came_from: str | None = None      # space it entered its combat destination from
-    seaborne: bool = False            # landed from a transport in an amphibious assault
-    retreated: bool = False
-    launched: bool = False            # fighter that took off from its carrier before a sea battle, not fighting
     order_line: int = 0               # line of the last order that moved, loaded or unloaded it
     start_space: str = ""
     damage: int = 0                   # persistent damage (e.g. a factory's bombing damage)
     captured: bool = False            # changed owner with its territory this turn
-    raiding: bool = False             # bomber on a strategic bombing raid this turn
     flags: frozenset = frozenset()    # persistent marks (``Unit.flags``): set through the board
+    # Per-turn marks, each named and set by the mechanic it belongs to (``battles.FOUGHT``,
+    # ``battles.LAUNCHED``, ``battles.RETREATED``, ``battles.SEABORNE``, ``raids.RAIDING``):
+    # gone with the turn, never a new field here.
+    marks: set = attrs.field(factory=set)
     # A weak reference to its board: no reference cycle, so a board and its pieces are freed
     # as soon as a turn is done with them, not by the cyclic garbage collector (which cost a
     # quarter of ``pbem verify``'s time when every turn left two boards behind).
