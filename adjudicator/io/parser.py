@@ -2,8 +2,8 @@
 
 The grammar is ``grammar/core.lark`` plus one fragment per order kind the edition accepts
 (``grammar/kinds/<kind>.lark``; the kinds are listed in the edition's ``[turn] orders`` and
-read and written by their modules in ``io.kinds``), built into one Lark LALR parser per set of kinds and
-cached.  Every non-blank line is one statement and is parsed on its own, so all bad lines of
+read and written by their modules in ``io.kinds``), built into one Lark LALR parser per set
+of kinds and cached.  Every non-blank line is one statement and is parsed on its own, so all bad lines of
 a file are reported at once.  Names are
 resolved afterwards with :class:`~adjudicator.names.Names`; every unknown name is reported
 with its line, column and a "did you mean" suggestion.  All problems are raised together as
