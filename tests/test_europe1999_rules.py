@@ -96,7 +96,7 @@ def test_converted_units_stay_frozen_until_the_next_soviet_turn(game):
     state = initial_state(game, "gpw")
     moscow = state.units["Moscow"]
     infantry = sum(1 for u in moscow if u.type == "infantry" and u.owner == "ussr")
-    state = attrs.evolve(state, power="ussr",
+    state = attrs.evolve(state, power="ussr", round=1,             # past the pre-game round
                          units={**state.units, "Moscow": moscow + (Unit("infantry", "uk"),)})
     move_all = f"noncombat:\nmove {infantry + 1} inf Moscow -> Russia\n"
     convert = "noncombat:\nconvert 1 inf Moscow\n"
@@ -127,7 +127,7 @@ def test_allies_win_when_berlin_held_through_germanys_turn_and_moscow_is_freed_l
     units = {k: v for k, v in state.units.items() if k not in ("Germany", "Moscow", "Russia")}
     units.update({"Germany": (Unit("infantry", "uk"),) * 2, "Moscow": (Unit("infantry", "germany"),),
                   "Russia": (Unit("infantry", "ussr"),) * 3})
-    state = attrs.evolve(state, power="germany", units=units,
+    state = attrs.evolve(state, power="germany", round=1, units=units,   # past the pre-game round
                          owners={**state.owners, "Germany": "uk", "Moscow": "germany"})
     state = adjudicate(game, state, parse_orders("pass\n", game, power="germany"), SideDice(6, 6)).state
     assert state.extras["berlin_held_by_allies"] is True and state.winner is None   # Moscow is German

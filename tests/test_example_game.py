@@ -90,7 +90,8 @@ ROUNDS = {
     "aa1941": ["01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"],
     "aa1942": ["01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"],
     # Europe: a full round, then Germany's second turn (its Middle East payment)
-    "europe1999": ["01-germany.txt", "02-ussr.txt", "03-uk.txt", "04-usa.txt", "05-germany.txt"],
+    "europe1999": ["01-germany-cash.txt", "02-ussr-cash.txt", "03-uk-cash.txt", "04-usa-cash.txt",
+                   "05-germany.txt", "06-ussr.txt", "07-uk.txt", "08-usa.txt", "09-germany.txt"],
 }
 
 
@@ -108,7 +109,7 @@ def test_example_game_verifies(example, played):
     assert report.dice_checked > 0
     assert report.dice_checked == sum(len(r.faces) for t in turns for r in t.dice)
     state, last = gamedir.current_state(directory)
-    assert (last, state.round, state.power, state.turn_number) == (5, 2, "ussr", 6)
+    assert (last, state.round, state.power, state.turn_number) == (count, 2, "ussr", count + 1)
 
 
 def _losses_and_gains(turns) -> Counter:

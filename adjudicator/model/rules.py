@@ -71,6 +71,8 @@ class TurnPlan:
 
     ``steps``: the steps of a power's turn, in order (names of ``engine.steps``).
     ``round_end``: steps run after the last power of a round.
+    ``pregame``: the steps of each power's turn in round 0, a pre-game round played once,
+    in turn order, before round 1 (Europe's special cash); empty: the game starts in round 1.
     ``battle_kinds``: the order battles are fought in during conduct combat.
     ``battle_stages``: the stages of one combat round; each is a group of battle steps that
     fire together (``engine.combat.steps``), casualties removed after each stage.
@@ -81,6 +83,7 @@ class TurnPlan:
 
     steps: tuple[str, ...]
     round_end: tuple[str, ...] = ()
+    pregame: tuple[str, ...] = ()
     battle_kinds: tuple[str, ...] = ("amphibious", "general")
     battle_stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
     income: tuple[str, ...] = ("territories",)

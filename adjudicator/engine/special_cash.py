@@ -1,0 +1,121 @@
+"""Axis & Allies Europe's pre-game special cash (digest §1.4 [L250-L251], §9.1).
+
+Before round 1, after the setup, each side gets a one-time sum (option ``special_cash``,
+12): Germany its own, the Allies one pot to share.  The edition lists two pre-game steps
+(``[turn] pregame``), played by each power in turn order in round 0 (``engine.turn``):
+
+* ``special_cash_purchase``: the power buys with what is left of its side's pot (``buy``);
+* ``special_cash_placement``: it places them (``place``) on land or at sea where it already
+  has a unit, no factory needed [L250]; units not placed are refunded to the pot.  The
+  last power of a side in turn order (Germany; the United States for the Allies) then
+  keeps what is left of the pot: it is added to its IPCs for turn 1 [L251]
+  (``SpecialCashKept``).
+
+What each power took from its side's pot (spent or kept) is the per-power state
+``special_cash_taken``.  Only ``buy``, ``place`` and standing orders belong in a
+pre-game turn.
+"""
+
+from __future__ import annotations
+
+from ..model.events import Placed, Refunded, SpecialCashKept
+from ..model.orders import StandingChoice
+from ..model.units import Domain
+from .context import TurnContext
+from .production import factory_problem, ordered_purchase, purchase_cost, purchases, record_purchase
+from .steps import step
+from .turn_rules import declare_state
+
+TAKEN = declare_state("special_cash_taken", int, per_power=True)
+PREGAME_KINDS = frozenset({"buy", "place", "defend", "nmr", "concede"})
+
+
+def _side_powers(ctx: TurnContext) -> list[str]:
+    rules = ctx.board.rules
+    side = rules.side_of(ctx.power)
+    return [p for p in rules.turn_order if rules.side_of(p) == side]
+
+
+def pot_left(ctx: TurnContext) -> int:
+    """What is left of the phasing power's side's special cash."""
+    total = int(ctx.board.rules.option("special_cash", 0))
+    return total - sum(ctx.board.read_state(TAKEN, p, 0) for p in _side_powers(ctx))
+
+
+def _take(ctx: TurnContext, amount: int) -> None:
+    board = ctx.board
+    board.write_state(TAKEN, board.read_state(TAKEN, ctx.power, 0) + amount, ctx.power)
+
+
+@step("special_cash_purchase")
+def special_cash_purchase(ctx: TurnContext, dice) -> None:
+    """Buy with the side's special cash (orders other than buy, place and standing orders
+    are refused in the pre-game round)."""
+    for order in ctx.orders.items:
+        if order.kind not in PREGAME_KINDS and not isinstance(order, StandingChoice):
+            ctx.error(getattr(order, "line", 0), "not_in_pregame", kind=order.kind)
+    wanted, line = ordered_purchase(ctx)
+    if not wanted:
+        return
+    cost = purchase_cost(ctx, wanted, line)
+    if cost is None:
+        return
+    have = pot_left(ctx)
+    if cost > have:
+        ctx.error(line, "special_cash_too_little", cost=cost, ipcs=have, power=ctx.power)
+        return
+    _take(ctx, cost)
+    record_purchase(ctx, wanted, cost, have - cost)
+
+
+def _placement_problem(ctx: TurnContext, unit_type: str, space: str, present: set[str]) -> str | None:
+    board = ctx.board
+    ut = board.rules.units[unit_type]
+    t = board.map[space]
+    bought = purchases(ctx)
+    if bought.pending.get(unit_type, 0) <= 0:
+        return "not_bought" if unit_type not in bought.bought else "all_placed"
+    if space not in present:
+        return "special_cash_no_unit_there"
+    if ut.has("factory"):
+        return factory_problem(ctx, unit_type, space)
+    if t.is_land and ut.domain == Domain.SEA or t.is_sea and ut.domain != Domain.SEA:
+        return "special_cash_wrong_domain"
+    return None
+
+
+@step("special_cash_placement")
+def special_cash_placement(ctx: TurnContext, dice) -> None:
+    """Place the special-cash units where the power had a unit before placing [L250]; refund
+    what is not placed; the side's last power keeps the rest of the pot [L251]."""
+    board = ctx.board
+    present = {p.space for p in board.pieces.values() if p.owner == ctx.power}
+    bought = purchases(ctx)
+    for order in ctx.orders.places:
+        placed: dict[str, int] = {}
+        for group in order.units:
+            for _ in range(group.count):
+                why = _placement_problem(ctx, group.type, order.space, present)
+                if why:
+                    ctx.error(order.line, why, unit=group.type, space=order.space)
+                    break
+                board.add_new(group.type, ctx.power, order.space).moved_in.add("place")
+                bought.pending[group.type] -= 1
+                placed[group.type] = placed.get(group.type, 0) + 1
+        if placed:
+            ctx.emit(Placed(ctx.power, dict(sorted(placed.items())), order.space))
+    left = {k: n for k, n in bought.pending.items() if n > 0}
+    if left:
+        refund = sum(board.rules.units[k].cost * n for k, n in left.items())
+        _take(ctx, -refund)
+        bought.pending = {}
+        ctx.emit(Refunded(ctx.power, left, refund))
+        if ctx.checking:
+            ctx.warn(0, "special_cash_not_placed", units=left, ipcs=refund)
+    if _side_powers(ctx)[-1] == ctx.power:
+        kept = pot_left(ctx)
+        economy = board.rules.powers[ctx.power].economy.key
+        if kept:
+            _take(ctx, kept)
+            board.ipcs[economy] = board.ipcs.get(economy, 0) + kept
+        ctx.emit(SpecialCashKept(ctx.power, kept, board.ipcs.get(economy, 0)))
