@@ -580,6 +580,8 @@ def test_europe_round_has_a_middle_east_payment():
     paid = [(t, e) for t, e in found if e.kind == "middle_east_paid"]
     assert paid and paid[0][1].payer == "uk" and paid[0][1].payee == "germany"
     assert paid[0][1].amount == 1                            # Egypt's value [L699]
+    assert any(e.kind == "captured" and e.territory == "Egypt" and e.by == "germany"
+               and e.from_power == "middle_east" for _, e in found)   # a nation's land [L222]
     assert paid[0][0].power == "germany" and paid[0][0].state.owners["Egypt"] == "germany"
 
 

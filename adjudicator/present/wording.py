@@ -26,6 +26,7 @@ PROBLEMS: dict[str, str] = {
     "special_cash_no_unit_there": "special-cash units go only where you already have a unit, and {space} has none of yours",
     "special_cash_wrong_domain": "{unit_plural} cannot stand in {space}",
     "special_cash_not_placed": "bought with the special cash but not placed: {units}; their {ipcs} IPCs go back to the special cash",
+    "middle_east_aa_moved": "the {unit} in the Middle East has already moved this round (any Ally may move it, once per round)",
     "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
