@@ -195,14 +195,23 @@ def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     return build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
 
 
+def not_pending(ctx: TurnContext, unit_type: str) -> str | None:
+    """Why no unit of ``unit_type`` is left to place (a problem code), or None."""
+    bought = purchases(ctx)
+    if bought.pending.get(unit_type, 0) <= 0:
+        return "not_bought" if unit_type not in bought.bought else "all_placed"
+    return None
+
+
 def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int]) -> str | None:
     """Place one unit; returns why not (a problem code), or None."""
     board = ctx.board
     ut = board.rules.units[unit_type]
     t = board.map[space]
     bought = purchases(ctx)
-    if bought.pending.get(unit_type, 0) <= 0:
-        return "not_bought" if unit_type not in bought.bought else "all_placed"
+    why = not_pending(ctx, unit_type)
+    if why:
+        return why
     if ut.has("factory"):
         why = factory_problem(ctx, unit_type, space)
         if why:

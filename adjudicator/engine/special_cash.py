@@ -6,14 +6,14 @@ Before round 1, after the setup, each side gets a one-time sum (option ``special
 
 * ``special_cash_purchase``: the power buys with what is left of its side's pot (``buy``);
 * ``special_cash_placement``: it places them (``place``) on land or at sea where it already
-  has a unit, no factory needed [L250]; units not placed are refunded to the pot.  The
-  last power of a side in turn order (Germany; the United States for the Allies) then
-  keeps what is left of the pot: it is added to its IPCs for turn 1 [L251]
-  (``SpecialCashKept``).
+  has a unit, no factory needed [L250]; units not placed are refunded to the pot.  Then
+  it keeps what its ``keep <n>`` orders say for turn 1, and the last power of a side in
+  turn order (Germany; the United States for the Allies) keeps whatever is left of the
+  pot: it is added to its IPCs for turn 1 [L251] (``SpecialCashKept``).
 
 What each power took from its side's pot (spent or kept) is the per-power state
-``special_cash_taken``.  Only ``buy``, ``place`` and standing orders belong in a
-pre-game turn.
+``special_cash_taken``.  Only ``buy``, ``place``, ``keep`` and standing orders belong in a
+pre-game turn; rule ``special_cash`` refuses ``keep`` in the other rounds.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from ..model.events import Placed, Refunded, SpecialCashKept
 from ..model.orders import StandingChoice
 from ..model.units import Domain
 from .context import TurnContext
-from .production import factory_problem, ordered_purchase, purchase_cost, purchases, record_purchase
+from .production import (factory_problem, not_pending, ordered_purchase, purchase_cost, purchases,
+                         record_purchase)
 from .steps import step
-from .turn_rules import declare_state
+from .turn_rules import Rule, declare_state, register_rule
 
 TAKEN = declare_state("special_cash_taken", int, per_power=True)
-PREGAME_KINDS = frozenset({"buy", "place", "defend", "nmr", "concede"})
+PREGAME_KINDS = frozenset({"buy", "place", "keep", "defend", "nmr", "concede"})
 
 
 def _side_powers(ctx: TurnContext) -> list[str]:
@@ -72,9 +73,9 @@ def _placement_problem(ctx: TurnContext, unit_type: str, space: str, present: se
     board = ctx.board
     ut = board.rules.units[unit_type]
     t = board.map[space]
-    bought = purchases(ctx)
-    if bought.pending.get(unit_type, 0) <= 0:
-        return "not_bought" if unit_type not in bought.bought else "all_placed"
+    why = not_pending(ctx, unit_type)
+    if why:
+        return why
     if space not in present:
         return "special_cash_no_unit_there"
     if ut.has("factory"):
@@ -112,10 +113,29 @@ def special_cash_placement(ctx: TurnContext, dice) -> None:
         ctx.emit(Refunded(ctx.power, left, refund))
         if ctx.checking:
             ctx.warn(0, "special_cash_not_placed", units=left, ipcs=refund)
+    kept = 0
+    for order in ctx.orders.of("keep"):
+        if order.amount > pot_left(ctx) - kept:
+            ctx.error(order.line, "special_cash_keep_too_much", amount=order.amount,
+                      ipcs=pot_left(ctx) - kept)
+        else:
+            kept += order.amount
     if _side_powers(ctx)[-1] == ctx.power:
         kept = pot_left(ctx)
+    if kept or ctx.orders.of("keep") or _side_powers(ctx)[-1] == ctx.power:
         economy = board.rules.powers[ctx.power].economy.key
-        if kept:
-            _take(ctx, kept)
-            board.ipcs[economy] = board.ipcs.get(economy, 0) + kept
+        _take(ctx, kept)
+        board.ipcs[economy] = board.ipcs.get(economy, 0) + kept
         ctx.emit(SpecialCashKept(ctx.power, kept, board.ipcs.get(economy, 0)))
+
+
+@register_rule
+class SpecialCash(Rule):
+    name = "special_cash"
+    doc = "'keep' (the special cash kept for turn 1) belongs to the pre-game round only."
+
+    def at_step(self, ctx, point, step):
+        # a turn of rounds 1+ starts with the edition's first step (round 0 runs its pregame)
+        if point == "start" and step == ctx.board.rules.plan.steps[0]:
+            for order in ctx.orders.of("keep"):
+                ctx.error(order.line, "keep_not_in_pregame")

@@ -18,7 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
-from ..model.orders import Convert, InterceptOrder, MiddleEastOrder
+from ..model.orders import Convert, InterceptOrder, Keep, MiddleEastOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -460,6 +460,23 @@ CONVERT.2: /convert\\b/i
       grammar=CONVERT_GRAMMAR)(build_convert)
 def write_convert(order: Convert, names) -> str:
     return f"convert {groups_text(order.units, names)} {order.space}"
+
+
+def build_keep(b, line, tree: Tree) -> None:
+    amount = next(t for t in tokens_of(tree) if t.type == "INT")
+    b.add(Keep(int(amount.value), line.number))
+
+
+KEEP_GRAMMAR = """
+keep: KEEP _COLON? INT MONEY?
+KEEP.2: /keep\\b/i
+"""
+
+
+@kind("keep", ["KEEP"], ["keep"], "keep 4", {"INT", "MONEY", "_COLON", "$END"}, PURCHASE,
+      grammar=KEEP_GRAMMAR)(build_keep)
+def write_keep(order: Keep, names) -> str:
+    return f"keep {order.amount}"
 
 
 # ---- statements about the whole turn ---------------------------------------------------------
