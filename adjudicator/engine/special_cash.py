@@ -50,8 +50,8 @@ def _take(ctx: TurnContext, amount: int) -> None:
 
 @step("special_cash_purchase")
 def special_cash_purchase(ctx: TurnContext, dice) -> None:
-    """Buy with the side's special cash (orders other than buy, place and standing orders
-    are refused in the pre-game round)."""
+    """Buy with what is left of the side's special cash (orders other than buy, place, keep
+    and standing orders are refused in the pre-game round)."""
     for order in ctx.orders.items:
         if order.kind not in PREGAME_KINDS and not isinstance(order, StandingChoice):
             ctx.error(getattr(order, "line", 0), "not_in_pregame", kind=order.kind)
@@ -88,7 +88,7 @@ def _placement_problem(ctx: TurnContext, unit_type: str, space: str, present: se
 @step("special_cash_placement")
 def special_cash_placement(ctx: TurnContext, dice) -> None:
     """Place the special-cash units where the power had a unit before placing [L250]; refund
-    what is not placed; the side's last power keeps the rest of the pot [L251]."""
+    what is not placed to the pot; then the power keeps its share for turn 1 [L251]."""
     board = ctx.board
     present = {p.space for p in board.pieces.values() if p.owner == ctx.power}
     bought = purchases(ctx)
@@ -113,20 +113,30 @@ def special_cash_placement(ctx: TurnContext, dice) -> None:
         ctx.emit(Refunded(ctx.power, left, refund))
         if ctx.checking:
             ctx.warn(0, "special_cash_not_placed", units=left, ipcs=refund)
+    _keep(ctx)
+
+
+def _keep(ctx: TurnContext) -> None:
+    """Add what the power keeps of its side's pot to its IPCs for turn 1: what its ``keep``
+    orders say, or, for the side's last power, all that is left [L251]."""
+    board = ctx.board
+    orders = ctx.orders.of("keep")
+    last = _side_powers(ctx)[-1] == ctx.power
     kept = 0
-    for order in ctx.orders.of("keep"):
+    for order in orders:
         if order.amount > pot_left(ctx) - kept:
             ctx.error(order.line, "special_cash_keep_too_much", amount=order.amount,
                       ipcs=pot_left(ctx) - kept)
         else:
             kept += order.amount
-    if _side_powers(ctx)[-1] == ctx.power:
+    if last:
         kept = pot_left(ctx)
-    if kept or ctx.orders.of("keep") or _side_powers(ctx)[-1] == ctx.power:
-        economy = board.rules.powers[ctx.power].economy.key
-        _take(ctx, kept)
-        board.ipcs[economy] = board.ipcs.get(economy, 0) + kept
-        ctx.emit(SpecialCashKept(ctx.power, kept, board.ipcs.get(economy, 0)))
+    if not (kept or orders or last):
+        return
+    economy = board.rules.powers[ctx.power].economy.key
+    _take(ctx, kept)
+    board.ipcs[economy] = board.ipcs.get(economy, 0) + kept
+    ctx.emit(SpecialCashKept(ctx.power, kept, board.ipcs.get(economy, 0)))
 
 
 @register_rule
