@@ -22,7 +22,8 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
 
     Liberation: a territory originally owned by another power of the attacker's side (or a
     nation of that side, which has no capital) goes back to that owner, unless that power's
-    capital is in enemy hands, in which case the liberator keeps it.  Taking an enemy capital plunders its owner's unspent IPCs.
+    capital is in enemy hands, in which case the liberator keeps it.  Taking an enemy
+    capital plunders its owner's unspent IPCs.
     Freeing a capital returns the owner's other original territories held by its allies.
     """
     board = ctx.board
