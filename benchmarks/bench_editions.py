@@ -40,7 +40,8 @@ GUNS = {"aa_gun": 1}
 
 def turn_times(edition: str, repeats: int) -> dict[str, float] | None:
     """Median seconds per turn for parse, check and adjudicate over the published example
-    round, each turn with the dice it was played with (so every battle goes as published)."""
+    round, each turn with the dice it was played with (so every battle goes as published).
+    A pre-game round's turns (round 0: only purchases) are played but not timed."""
     directory = TURNS_DIR / f"{edition}-example" / "game"
     if not directory.is_dir():
         return None
@@ -51,7 +52,9 @@ def turn_times(edition: str, repeats: int) -> dict[str, float] | None:
     for _ in range(repeats):
         state = initial_state(game, gf.game_id)
         totals = dict.fromkeys(runs, 0.0)
+        timed = 0
         for tf in turns:
+            timed += tf.round > 0
             t0 = time.perf_counter()
             orders = parse_orders(tf.orders, game, power=state.power)
             t1 = time.perf_counter()
@@ -61,11 +64,12 @@ def turn_times(edition: str, repeats: int) -> dict[str, float] | None:
                             dice_digest(gf, tf), sides=gf.dice_sides, algorithm=gf.dice)
             state = adjudicate(game, state, orders, dice).state
             t3 = time.perf_counter()
-            totals["parse"] += t1 - t0
-            totals["check"] += t2 - t1
-            totals["adjudicate"] += t3 - t2
+            if tf.round > 0:
+                totals["parse"] += t1 - t0
+                totals["check"] += t2 - t1
+                totals["adjudicate"] += t3 - t2
         for key, value in totals.items():
-            runs[key].append(value / len(turns))
+            runs[key].append(value / timed)
     return {key: statistics.median(values) for key, values in runs.items()}
 
 

@@ -96,7 +96,7 @@ def test_converted_units_stay_frozen_until_the_next_soviet_turn(game):
     state = initial_state(game, "gpw")
     moscow = state.units["Moscow"]
     infantry = sum(1 for u in moscow if u.type == "infantry" and u.owner == "ussr")
-    state = attrs.evolve(state, power="ussr",
+    state = attrs.evolve(state, power="ussr", round=1,             # past the pre-game round
                          units={**state.units, "Moscow": moscow + (Unit("infantry", "uk"),)})
     move_all = f"noncombat:\nmove {infantry + 1} inf Moscow -> Russia\n"
     convert = "noncombat:\nconvert 1 inf Moscow\n"
@@ -127,7 +127,7 @@ def test_allies_win_when_berlin_held_through_germanys_turn_and_moscow_is_freed_l
     units = {k: v for k, v in state.units.items() if k not in ("Germany", "Moscow", "Russia")}
     units.update({"Germany": (Unit("infantry", "uk"),) * 2, "Moscow": (Unit("infantry", "germany"),),
                   "Russia": (Unit("infantry", "ussr"),) * 3})
-    state = attrs.evolve(state, power="germany", units=units,
+    state = attrs.evolve(state, power="germany", round=1, units=units,   # past the pre-game round
                          owners={**state.owners, "Germany": "uk", "Moscow": "germany"})
     state = adjudicate(game, state, parse_orders("pass\n", game, power="germany"), SideDice(6, 6)).state
     assert state.extras["berlin_held_by_allies"] is True and state.winner is None   # Moscow is German
@@ -137,3 +137,37 @@ def test_allies_win_when_berlin_held_through_germanys_turn_and_moscow_is_freed_l
     # without a German turn in between, taking Berlin wins nothing (eur99-win-07)
     fresh = attrs.evolve(state, extras={})
     assert adjudicate(game, fresh, orders, SideDice(1, 6)).state.winner is None
+
+
+def test_the_middle_east_is_a_nation_of_the_allies_at_war_with_germany(game):
+    """§5.8.2 [L222, L695]: independent states occupied by the Allies, taken by Germany:
+    a nation with a side is allied with that side and at war with the other; a nation
+    without one (Global 1940's neutrals) is neutral towards everybody."""
+    from adjudicator.model.rules import ALLIED, NEUTRAL, WAR
+
+    rules = game.ruleset
+    assert rules.nations["middle_east"].side == "Allies"
+    assert rules.relation("germany", "middle_east") == rules.relation("middle_east", "germany") == WAR
+    assert {rules.relation(p, "middle_east") for p in ("uk", "usa", "ussr")} == {ALLIED}
+    assert rules.relation("germany", "uk") == WAR and rules.relation("uk", "usa") == ALLIED
+    g40 = load_game("global1940").ruleset
+    assert {g40.relation(p, "strict_neutral") for p in g40.powers} == {NEUTRAL}
+    assert {t.key for t in game.map.land() if t.original_owner == "middle_east"} == {
+        "Egypt", "Iran", "Iraq", "Palestine", "Syria", "Trans-Jordan"}
+
+
+def test_a_new_game_starts_with_the_pregame_round(game):
+    """§1.4 [L250-L251]: the special cash is spent before round 1: a new Europe game starts
+    in round 0 with Germany, whose turn runs only the pre-game steps; editions without a
+    pre-game round start in round 1."""
+    import attrs
+
+    from adjudicator.engine.turn import turn_steps
+    from adjudicator.service.games import initial_state
+
+    state = initial_state(game, "new")
+    assert (state.round, state.power) == (0, "germany")
+    assert turn_steps(game, state) == ("special_cash_purchase", "special_cash_placement")
+    assert "purchase" in turn_steps(game, attrs.evolve(state, round=1))
+    aa1941 = load_game("aa1941")
+    assert initial_state(aa1941, "new").round == 1

@@ -90,7 +90,8 @@ ROUNDS = {
     "aa1941": ["01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"],
     "aa1942": ["01-ussr.txt", "02-germany.txt", "03-uk.txt", "04-japan.txt", "05-usa.txt"],
     # Europe: a full round, then Germany's second turn (its Middle East payment)
-    "europe1999": ["01-germany.txt", "02-ussr.txt", "03-uk.txt", "04-usa.txt", "05-germany.txt"],
+    "europe1999": ["01-germany-cash.txt", "02-ussr-cash.txt", "03-uk-cash.txt", "04-usa-cash.txt",
+                   "05-germany.txt", "06-ussr.txt", "07-uk.txt", "08-usa.txt", "09-germany.txt"],
 }
 
 
@@ -108,7 +109,7 @@ def test_example_game_verifies(example, played):
     assert report.dice_checked > 0
     assert report.dice_checked == sum(len(r.faces) for t in turns for r in t.dice)
     state, last = gamedir.current_state(directory)
-    assert (last, state.round, state.power, state.turn_number) == (5, 2, "ussr", 6)
+    assert (last, state.round, state.power, state.turn_number) == (count, 2, "ussr", count + 1)
 
 
 def _losses_and_gains(turns) -> Counter:
@@ -579,4 +580,23 @@ def test_europe_round_has_a_middle_east_payment():
     paid = [(t, e) for t, e in found if e.kind == "middle_east_paid"]
     assert paid and paid[0][1].payer == "uk" and paid[0][1].payee == "germany"
     assert paid[0][1].amount == 1                            # Egypt's value [L699]
+    assert any(e.kind == "captured" and e.territory == "Egypt" and e.by == "germany"
+               and e.from_power == "middle_east" for _, e in found)   # a nation's land [L222]
     assert paid[0][0].power == "germany" and paid[0][0].state.owners["Egypt"] == "germany"
+
+
+def test_europe_pregame_round_spends_the_special_cash():
+    """§1.4 [L250-L251]: round 0 before round 1: Germany spends 9 of its 12 IPCs of special
+    cash on infantry placed in Finland (no factory there) and keeps 3 (40 + 3 for turn 1);
+    the Allies spend 6 + 3 of their shared 12 and the United States, the last, keeps 3."""
+    found = _europe_events()
+    pregame = [(t, e) for t, e in found if t.round == 0]
+    assert [t.power for t, e in pregame if e.kind == "turn_started"] == ["germany", "ussr", "uk", "usa"]
+    bought = {e.power: e.cost for _, e in pregame if e.kind == "purchased"}
+    assert bought == {"germany": 9, "ussr": 6, "uk": 3}
+    assert any(e.kind == "placed" and e.power == "germany" and e.space == "Finland"
+               for _, e in pregame)
+    kept = {e.power: (e.kept, e.ipcs) for _, e in pregame if e.kind == "special_cash_kept"}
+    assert kept == {"germany": (3, 43), "usa": (3, 43)}
+    first = [t for t, e in found if t.round == 1 and e.kind == "turn_started"][0]
+    assert first.power == "germany" and first.events[0].ipcs == 43

@@ -157,7 +157,7 @@ def test_unit_counts_are_bounded_before_any_unit_is_built(count, monkeypatch):
     assert built == []
 
 
-@pytest.mark.parametrize("field, value", [("round", 0), ("round", 10**6),
+@pytest.mark.parametrize("field, value", [("round", -1), ("round", 10**6),   # round 0: pre-game
                                           ("turn_number", 10**7), ("ipcs", 10**9)])
 def test_rounds_turns_and_ipcs_are_bounded(field, value):
     doc = codec.encode_state(start_state())

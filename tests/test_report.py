@@ -14,7 +14,7 @@ from rich.console import Console
 from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
 from adjudicator.model.events import (  # noqa: I001
-    MiddleEastPaid, Resurfaced, UnitsConverted, UnitsRepaired,
+    MiddleEastPaid, Resurfaced, SpecialCashKept, UnitsConverted, UnitsRepaired,
     EconomyIncome,
     LowLuckRolled,
     TreasuryRaided,
@@ -198,6 +198,7 @@ def make_events():
         TreasuryRaided(battle="Karelia (raid)", space="Karelia", power="ussr", rolls=(3, 5),
                        lost=8, total=2),
         MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
+        SpecialCashKept(power="germany", kept=3, ipcs=43),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
         Resurfaced(space="Sea Zone 5", power="germany", units={"submarine": 1}),
@@ -237,6 +238,7 @@ def test_other_events_read_their_wording():
     assert "Germany collects 3 IPCs in its germany_reserve economy (3 now)" in text
     assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
+    assert "Germany keeps 3 IPCs of the special cash for turn 1 (43 IPCs now)" in text
 
 
 def test_header_shows_power_round_and_ipcs():

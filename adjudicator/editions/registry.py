@@ -92,7 +92,7 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
         units[key] = ut
     plan = game.ruleset.plan
     problems += [f"game.toml: [turn] steps: unknown step '{s}' (known: {', '.join(sorted(STEPS))})"
-                 for s in plan.steps if s not in STEPS]
+                 for s in plan.steps + plan.round_end + plan.pregame if s not in STEPS]
     known_steps = stepbase.known_steps()
     problems += [f"game.toml: [turn] battle_stages: unknown battle step '{s}' "
                  f"(known: {', '.join(known_steps)})"

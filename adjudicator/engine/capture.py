@@ -20,9 +20,10 @@ from .working import count_types
 def take_territory(ctx: TurnContext, territory: str) -> None:
     """The phasing power's land units take ``territory``.
 
-    Liberation: a territory originally owned by another power of the attacker's side goes
-    back to that power, unless that power's capital is in enemy hands, in which case the
-    liberator keeps it.  Taking an enemy capital plunders its owner's unspent IPCs.
+    Liberation: a territory originally owned by another power of the attacker's side (or a
+    nation of that side, which has no capital) goes back to that owner, unless that power's
+    capital is in enemy hands, in which case the liberator keeps it.  Taking an enemy
+    capital plunders its owner's unspent IPCs.
     Freeing a capital returns the owner's other original territories held by its allies.
     """
     board = ctx.board
@@ -33,8 +34,10 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     new_owner = power
     liberated = False
     if original and original != power and board.allied(original, power):
-        capital = rules.powers[original].capital
-        capital_free = capital == territory or board.allied(board.owners.get(capital), original)
+        holder = rules.powers.get(original)       # a nation that does not play has no capital
+        capital = holder.capital if holder is not None else None
+        capital_free = capital is None or capital == territory or board.allied(
+            board.owners.get(capital), original)
         if capital_free:
             new_owner = original
             liberated = True

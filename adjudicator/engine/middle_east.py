@@ -10,6 +10,11 @@
   the United Kingdom, then the United States, then the Soviet Union -- "as Germany
   chooses"); each pays up to what it has and any shortfall is lost.  Every payment is a
   ``MiddleEastPaid`` event.
+* Rule ``middle_east_aa`` [L707]: any Ally may move an AA gun that stands in the Middle
+  East (``may_command``), but each such gun moves once per round: a gun that moved out of a
+  Middle East territory gets the per-unit flag ``moved_this_round`` (``on_enter``) and may
+  not move from the Middle East again (``may_enter``) until the flag is cleared at the start
+  of the next round (the first power's first step).
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from __future__ import annotations
 from itertools import permutations
 from ..model.events import MiddleEastPaid
 from .income import IncomeContext, item
-from .turn_rules import Rule, declare_standing, register_rule, standing_choice
+from .turn_rules import Rule, declare_flag, declare_standing, register_rule, standing_choice
 
 MIDDLE_EAST_TAG = "middle_east"
+MOVED_THIS_ROUND = declare_flag("moved_this_round")
 PAYEE = "germany"                       # the only power paid for the Middle East [L699]
 ALLIES = ("uk", "usa", "ussr")          # the default order of payment
 PAYERS = declare_standing(
@@ -90,3 +96,36 @@ class MiddleEastPayment(Rule):
         if (point == "end" and step == "collect_income" and ctx.power == PAYEE
                 and ctx.board.rules.option("middle_east_payment", True)):
             pay_middle_east(ctx)
+
+
+def _middle_east_gun(board, piece, space: str) -> bool:
+    """An AA gun standing in a Middle East territory (land of the ``middle_east`` tag)."""
+    return (board.utype(piece).has("aa_fire") and board.map[space].is_land
+            and MIDDLE_EAST_TAG in board.map[space].tags)
+
+
+@register_rule
+class MiddleEastAA(Rule):
+    name = "middle_east_aa"
+    doc = "Any Ally may move an AA gun in the Middle East, but each such gun only once per round."
+
+    def may_command(self, board, power, piece, phase):
+        return board.allied(piece.owner, power) and _middle_east_gun(board, piece, piece.space)
+
+    def may_enter(self, ctx, piece, space, path, phase):
+        if MOVED_THIS_ROUND in piece.flags and _middle_east_gun(ctx.board, piece, path[0]):
+            return "middle_east_aa_moved"
+        return None
+
+    def on_enter(self, ctx, pieces, space, path, phase):
+        for piece in pieces:
+            if _middle_east_gun(ctx.board, piece, path[0]) and MOVED_THIS_ROUND not in piece.flags:
+                ctx.board.set_flag(piece, MOVED_THIS_ROUND)
+
+    def at_step(self, ctx, point, step):
+        rules = ctx.board.rules
+        if (point == "start" and ctx.power == rules.turn_order[0] and rules.plan.steps
+                and step == rules.plan.steps[0]):
+            for piece in list(ctx.board.pieces.values()):
+                if MOVED_THIS_ROUND in piece.flags:
+                    ctx.board.set_flag(piece, MOVED_THIS_ROUND, on=False)

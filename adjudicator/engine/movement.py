@@ -21,7 +21,7 @@ from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
 from .raids import RAIDING
-from .turn_rules import ability_hooks, any_hook, hooked, move_range
+from .turn_rules import ability_hooks, any_hook, commands, hooked, move_range
 from .working import Piece, WorkingBoard, count_types
 
 __all__ = ["OrderFailed", "run_order", "select", "may_move", "check_path", "canal_open",
@@ -93,7 +93,7 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
     for group in groups:
         ut = board.rules.units[group.type]
         pool = [p for p in board.at(space, include_cargo=ut.domain == Domain.AIR)
-                if p.type == group.type and p.owner == power and p not in chosen]
+                if p.type == group.type and commands(board, power, p, phase) and p not in chosen]
         free = [p for p in pool if may_move(board, p, phase) is None]
         fits = [p for p in free if cargo_matches(board, p, group.cargo)]
         fits.sort(key=lambda p: (not usable(p), len(board.cargo_of(p)) if group.cargo is None else 0,
@@ -463,7 +463,8 @@ def available(board: WorkingBoard, power: str, space: str, group: UnitGroup, pha
     """How many of ``group``'s units at ``space`` may still move this phase."""
     ut = board.rules.units[group.type]
     return sum(1 for p in board.at(space, include_cargo=ut.domain == Domain.AIR)
-               if p.type == group.type and p.owner == power and may_move(board, p, phase) is None
+               if p.type == group.type and commands(board, power, p, phase)
+               and may_move(board, p, phase) is None
                and cargo_matches(board, p, group.cargo))
 
 

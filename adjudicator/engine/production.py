@@ -76,22 +76,15 @@ def purchase(ctx: TurnContext) -> None:
     repair(ctx)
     board = ctx.board
     power = ctx.power
-    wanted: dict[str, int] = {}
-    line = 0
-    for buy in ctx.orders.buys:
-        line = line or buy.line
-        for g in buy.units:
-            wanted[g.type] = wanted.get(g.type, 0) + g.count
+    wanted, line = ordered_purchase(ctx)
     if not wanted:
         return
     if not board.capital_held_by_owner(power):
         ctx.error(line, "capital_lost_no_purchase", power=power)
         return
-    for key in wanted:
-        if not board.rules.units[key].buyable:
-            ctx.error(line, "not_buyable", unit=key)
-            return
-    cost = sum(board.rules.units[k].cost * n for k, n in wanted.items())
+    cost = purchase_cost(ctx, wanted, line)
+    if cost is None:
+        return
     economy = economy_key(ctx)
     have = board.ipcs.get(economy, 0)
     if cost > have:
@@ -114,10 +107,36 @@ def purchase(ctx: TurnContext) -> None:
     if naval > coastal:
         report(line, "naval_overbuying" + suffix, bought=naval, capacity=coastal)
     board.ipcs[economy] = have - cost
+    record_purchase(ctx, wanted, cost, board.ipcs[economy])
+
+
+def ordered_purchase(ctx: TurnContext) -> tuple[dict[str, int], int]:
+    """The units the ``buy`` orders ask for (type -> count) and the first one's line."""
+    wanted: dict[str, int] = {}
+    line = 0
+    for buy in ctx.orders.buys:
+        line = line or buy.line
+        for g in buy.units:
+            wanted[g.type] = wanted.get(g.type, 0) + g.count
+    return wanted, line
+
+
+def purchase_cost(ctx: TurnContext, wanted: dict[str, int], line: int) -> int | None:
+    """What ``wanted`` costs, or None (and an error) if a unit cannot be bought."""
+    units = ctx.board.rules.units
+    for key in wanted:
+        if not units[key].buyable:
+            ctx.error(line, "not_buyable", unit=key)
+            return None
+    return sum(units[k].cost * n for k, n in wanted.items())
+
+
+def record_purchase(ctx: TurnContext, wanted: dict[str, int], cost: int, ipcs_left: int) -> None:
+    """``wanted`` is bought: pending placement, and a ``Purchased`` event."""
     bought = purchases(ctx)
     bought.pending = dict(sorted(wanted.items()))
     bought.bought = dict(bought.pending)
-    ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs[economy]))
+    ctx.emit(Purchased(ctx.power, dict(sorted(wanted.items())), cost, ipcs_left))
 
 
 def repair(ctx: TurnContext) -> None:
@@ -165,7 +184,8 @@ def _factory_for(ctx: TurnContext, space: str, used: dict[str, int],
     return candidates[0] if candidates else None
 
 
-def _place_factory(ctx: TurnContext, unit_type: str, space: str) -> str | None:
+def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
+    """Why a new factory of ``unit_type`` may not go in ``space`` (a problem code), or None."""
     board = ctx.board
     ut = board.rules.units[unit_type]
     t = board.map[space]
@@ -175,16 +195,25 @@ def _place_factory(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     return build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
 
 
+def not_pending(ctx: TurnContext, unit_type: str) -> str | None:
+    """Why no unit of ``unit_type`` is left to place (a problem code), or None."""
+    bought = purchases(ctx)
+    if bought.pending.get(unit_type, 0) <= 0:
+        return "not_bought" if unit_type not in bought.bought else "all_placed"
+    return None
+
+
 def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int]) -> str | None:
     """Place one unit; returns why not (a problem code), or None."""
     board = ctx.board
     ut = board.rules.units[unit_type]
     t = board.map[space]
     bought = purchases(ctx)
-    if bought.pending.get(unit_type, 0) <= 0:
-        return "not_bought" if unit_type not in bought.bought else "all_placed"
+    why = not_pending(ctx, unit_type)
+    if why:
+        return why
     if ut.has("factory"):
-        why = _place_factory(ctx, unit_type, space)
+        why = factory_problem(ctx, unit_type, space)
         if why:
             return why
         piece = board.add_new(unit_type, ctx.power, space)

@@ -3,9 +3,10 @@
 Pure: no I/O, no clock, no global randomness.  The same inputs always give the same
 result, which is what makes replay and audit exact.
 
-The turn runs the edition's steps (``TurnPlan.steps``, implemented in ``engine.steps``),
-then the standing orders are stored, victory is checked and the turn passes.  ``check``
-runs the same steps with battles settled optimistically (every attacking die hits), so
+The turn runs the edition's steps (``TurnPlan.steps``, implemented in ``engine.steps``;
+``TurnPlan.pregame`` in round 0, the pre-game round of an edition that has one), then
+the standing orders are stored, victory is checked and the turn passes.  ``check`` runs
+the same steps with battles settled optimistically (every attacking die hits), so
 every order is validated against the position it will meet in the best case; orders
 that battles made impossible are skipped (and reported) when the turn is played.
 """
@@ -139,11 +140,8 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
     check_statements(ctx)
     announce_statements(ctx)
     check_standing_choices(ctx)
-    plan = game.ruleset.plan
-    order = game.ruleset.turn_order
-    round_end = plan.round_end if order.index(state.power) + 1 == len(order) else ()
     triggers: tuple[Any, ...] = rules_with(game.ruleset, "at_step")   # rules that define at_step
-    for name in plan.steps + round_end:
+    for name in turn_steps(game, state):
         for rule in triggers:
             rule.at_step(ctx, "start", name)
         STEPS[name](ctx, dice)
@@ -151,6 +149,16 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
             rule.at_step(ctx, "end", name)
     _store_standing_orders(ctx)
     return ctx
+
+
+def turn_steps(game: Game, state: GameState) -> tuple[str, ...]:
+    """The steps of this turn: the edition's pre-game steps in round 0, else its steps and,
+    after the last power of a round, its round-end steps."""
+    plan = game.ruleset.plan
+    if state.round == 0:
+        return plan.pregame
+    order = game.ruleset.turn_order
+    return plan.steps + (plan.round_end if order.index(state.power) + 1 == len(order) else ())
 
 
 def _store_standing_orders(ctx: TurnContext) -> None:

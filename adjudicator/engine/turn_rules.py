@@ -21,6 +21,9 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
 * ``placement_capacity(ctx, space, owner, origin, unit_type, base)`` -> int: how many units
   the factories in ``space`` (owned by ``owner``; ``origin`` the territory's original
   owner) can place this turn; ``unit_type`` is None for the total, else the unit placed.
+* ``may_command(board, power, piece, phase)`` -> bool: may ``power`` move ``piece``, a unit
+  of another owner (Europe: any Ally moves a Middle East AA gun)?  Asked only for pieces
+  ``power`` does not own; any rule saying yes is enough.
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
 
@@ -37,7 +40,7 @@ import attrs
 __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
-         "placement_capacity", "at_step")
+         "placement_capacity", "may_command", "at_step")
 
 _RULES: dict[str, "Rule"] = {}
 
@@ -105,6 +108,13 @@ def ability_hooks(unit_type: Any, hook: str) -> list[tuple[Any, Any]]:
         from .abilities.base import hooks
         found = _ABILITY_HOOKS[key] = tuple(a for a, _ in hooks(unit_type, hook))
     return [(a, unit_type.params.get(a.name, {})) for a in found] if found else []
+
+
+def commands(board: Any, power: str, piece: Any, phase: str) -> bool:
+    """Whether ``power`` may move ``piece``: its own, or another owner's that a rule's
+    ``may_command`` gives it."""
+    return piece.owner == power or any(rule.may_command(board, power, piece, phase)
+                                       for rule in rules_with(board.rules, "may_command"))
 
 
 def move_range(board: Any, piece: Any, phase: str | None = None) -> int:

@@ -357,7 +357,7 @@ def decode_state(data, where: str = "state") -> GameState:
     for key, value in (("round", data["round"]), ("turn_number", turn_number)):
         if type(value) is not int:
             raise DecodeError(f"{where}.{key}: expected an integer, found {_describe(value)}")
-    bounds = [("round", data["round"], 1, MAX_ROUND), ("turn_number", turn_number, 1, MAX_TURN_NUMBER)]
+    bounds = [("round", data["round"], 0, MAX_ROUND), ("turn_number", turn_number, 1, MAX_TURN_NUMBER)]
     bounds += [(f"ipcs.{p}", v, -MAX_IPCS, MAX_IPCS) for p, v in ipcs.items()]
     for key, value, low, high in bounds:
         if not low <= value <= high:

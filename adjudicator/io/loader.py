@@ -92,8 +92,9 @@ def load_game(name_or_path: str | Path,
 
 
 def initial_state(game: Game, game_id: str) -> GameState:
-    """The state before the first turn: round 1, first power in turn order to play, original
-    owners, starting IPCs, setup units (fighters at sea go aboard their power's carriers)."""
+    """The state before the first turn: round 1 (round 0 when the edition has a pre-game
+    round, ``[turn] pregame``), first power in turn order to play, original owners,
+    starting IPCs, setup units (fighters at sea go aboard their power's carriers)."""
     rules, gmap = game.ruleset, game.map
     owners = {t.key: t.original_owner for t in gmap.territories.values() if t.original_owner}
     units: dict[str, list[Unit]] = {}
@@ -103,7 +104,7 @@ def initial_state(game: Game, game_id: str) -> GameState:
     return GameState(
         game_id=game_id,
         map_id=gmap.map_id,
-        round=1,
+        round=0 if rules.plan.pregame else 1,
         power=rules.turn_order[0],
         owners=owners,
         units={space: tuple(us) for space, us in units.items() if us},
@@ -742,6 +743,7 @@ class _Builder:
         return TurnPlan(
             steps=self.str_list(f, "turn", raw, "steps"),
             round_end=self.str_list(f, "turn", raw, "round_end"),
+            pregame=self.str_list(f, "turn", raw, "pregame"),
             battle_kinds=self.str_list(f, "turn", raw, "battle_kinds") or ("amphibious", "general"),
             battle_stages=tuple(tuple(s) for s in stages),
             income=self.str_list(f, "turn", raw, "income") or ("territories",),

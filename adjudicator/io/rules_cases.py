@@ -59,7 +59,8 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
 A case may play several turns: after the first turn's orders, dice and expectations, a line
 ``turn POWER`` plays the turns that follow on the position the last one left, every power
 before POWER passing (``pass``, no dice), then POWER's ``orders:``/``dice`` and the
-expectations below it, which are about that turn::
+expectations below it, which are about that turn (played, unless it has no dice and
+expects its orders refused: then it is only checked)::
 
     turn germany                        # ussr's turn above; now germany's, on its result
     orders:

@@ -545,9 +545,10 @@ def decode_turn_file(data: bytes | dict, path="turn file", *, canonical: bool = 
     if not _ENGINE_RE.match(tf.engine):
         problems.append(f"engine {tf.engine[:30]!r} is not a version")
     _short(problems, "program", tf.program)
-    for name, high in (("turn_number", MAX_TURN_NUMBER), ("round", MAX_ROUND)):
-        if not 1 <= getattr(tf, name) <= high:
-            problems.append(f"{name} {getattr(tf, name)} is out of range (1 to {high})")
+    # round 0 is the pre-game round of an edition that has one ([turn] pregame)
+    for name, low, high in (("turn_number", 1, MAX_TURN_NUMBER), ("round", 0, MAX_ROUND)):
+        if not low <= getattr(tf, name) <= high:
+            problems.append(f"{name} {getattr(tf, name)} is out of range ({low} to {high})")
     if len(tf.orders) > MAX_ORDERS_BYTES:
         problems.append(f"orders is longer than {MAX_ORDERS_BYTES} characters")
     if tf.orders_signature is not None and len(tf.orders_signature) > MAX_SIGNATURE_BYTES:

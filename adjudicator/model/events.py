@@ -248,6 +248,17 @@ class MiddleEastPaid(Event):
 
 
 @attrs.frozen
+class SpecialCashKept(Event):
+    """The last power of a side in the pre-game round keeps ``kept`` IPCs of the side's
+    special cash for turn 1 (Europe [L251]); ``ipcs``: its treasury then."""
+
+    kind: ClassVar[str] = "special_cash_kept"
+    power: str
+    kept: int
+    ipcs: int
+
+
+@attrs.frozen
 class TreasuryRaided(Event):
     """A raid that takes IPCs from the treasury (``[turn] raid = "treasury"``): the bombing
     dice, what ``power`` lost (at most what it had) and what it has left."""

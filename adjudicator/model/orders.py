@@ -218,6 +218,16 @@ class MiddleEastOrder(StandingChoice):
 
 
 @attrs.frozen
+class Keep(Order):
+    """``keep <n>`` (Europe 1999, the pre-game round [L250-L251]): the phasing power takes
+    ``amount`` IPCs of its side's special cash for turn 1."""
+
+    kind: ClassVar[str] = "keep"
+    amount: int
+    line: int = 0
+
+
+@attrs.frozen
 class Convert(Order):
     """``convert <units> <territory>`` (Europe 1999, the Soviet noncombat move [L665]):
     Allied units there become the phasing power's."""

@@ -32,9 +32,10 @@ class Economy:
 
 @attrs.frozen
 class Nation:
-    """An owner that does not play (Global 1940's neutral nations): it owns spaces and
-    units but has no turn, treasury or orders.  With a ``side`` it is allied with that
-    side's powers; without one it is allied with nobody."""
+    """An owner that does not play (Global 1940's neutral nations, Europe's Middle East):
+    it owns spaces and units but has no turn, treasury, capital or orders.  With a ``side``
+    it belongs to that side, as a power does: allied with its powers, at war with the other
+    side's; without one it is neutral towards everybody (``Ruleset.relation``)."""
 
     key: str
     name: str
@@ -71,6 +72,8 @@ class TurnPlan:
 
     ``steps``: the steps of a power's turn, in order (names of ``engine.steps``).
     ``round_end``: steps run after the last power of a round.
+    ``pregame``: the steps of each power's turn in round 0, a pre-game round played once,
+    in turn order, before round 1 (Europe's special cash); empty: the game starts in round 1.
     ``battle_kinds``: the order battles are fought in during conduct combat.
     ``battle_stages``: the stages of one combat round; each is a group of battle steps that
     fire together (``engine.combat.steps``), casualties removed after each stage.
@@ -81,6 +84,7 @@ class TurnPlan:
 
     steps: tuple[str, ...]
     round_end: tuple[str, ...] = ()
+    pregame: tuple[str, ...] = ()
     battle_kinds: tuple[str, ...] = ("amphibious", "general")
     battle_stages: tuple[tuple[str, ...], ...] = (("surprise_strike",), ("main_fire",))
     income: tuple[str, ...] = ("territories",)
@@ -128,8 +132,9 @@ class Ruleset:
 
     def relation(self, a: str | None, b: str | None,
                  overrides: Mapping[str, str] | None = None) -> str:
-        """``ALLIED``, ``WAR`` or ``NEUTRAL`` between two powers (a power is allied with
-        itself; an unowned space is neutral).  ``overrides`` (from the game state, keyed
+        """``ALLIED``, ``WAR`` or ``NEUTRAL`` between two owners, powers or nations (an
+        owner is allied with itself; an unowned space is neutral): owners of the same side
+        are allied, of two sides at war; a nation without a side is neutral.  ``overrides`` (from the game state, keyed
         ``"a|b"`` with the keys sorted) replace the relation the sides imply."""
         if a is None or b is None:
             return NEUTRAL
@@ -139,11 +144,10 @@ class Ruleset:
             found = overrides.get("|".join(sorted((a, b))))
             if found is not None:
                 return found
-        powers = self.powers
-        if a in powers and b in powers:
-            return ALLIED if powers[a].side == powers[b].side else WAR
         side_a, side_b = self._side(a), self._side(b)
-        return ALLIED if side_a and side_a == side_b else NEUTRAL
+        if side_a and side_b:               # powers, and nations that belong to a side
+            return ALLIED if side_a == side_b else WAR
+        return NEUTRAL
 
     def _side(self, owner: str) -> str:
         if owner in self.powers:

@@ -59,6 +59,7 @@ KNOWN_COLOURS = {
     "china": ("#CC79A7", "#E8BDD5"),
     "anzac": ("#56B4E9", "#B7DEF5"),
     "france": ("#0072B2", "#8CBCDD"),
+    "middle_east": ("#F0E442", "#FAF4B0"),   # yellow (Europe 1999 [L212]; no Japan there)
 }
 SPARE_COLOURS = [("#CC79A7", "#E8BDD5"), ("#0072B2", "#8CBCDD"), ("#56B4E9", "#B7DEF5"),
                  ("#8B5A2B", "#D2B48C"), ("#000000", "#A0A0A0")]
@@ -113,13 +114,15 @@ class PowerStyle:
 
 
 def power_styles(game: Game) -> dict[str, PowerStyle]:
-    """Colour and initials of every power, in turn order."""
+    """Colour and initials of every power, in turn order, then of the nations that do not
+    play that have a colour of their own (the others are drawn as neutral land)."""
     rules = game.ruleset
     order = list(rules.turn_order) + [k for k in rules.powers if k not in rules.turn_order]
+    order += [k for k in rules.nations if k in KNOWN_COLOURS]
     spare = iter(SPARE_COLOURS)
     styles = {}
     for key in order:
-        power = rules.powers[key]
+        power = rules.powers.get(key) or rules.nations[key]
         strong, fill = KNOWN_COLOURS.get(key) or next(spare, ("#777777", "#CCCCCC"))
         words = power.name.split()
         initials = "".join(w[0] for w in words[:2]).upper() if len(words) > 1 else power.name[:2].upper()

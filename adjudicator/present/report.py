@@ -678,7 +678,8 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
     _skipped(console, game, events)
     plan = game.ruleset.plan
     shown: set = set()
-    for step in (plan.steps + plan.round_end) or STANDARD_STEPS:
+    pregame = state_before is not None and state_before.round == 0 and plan.pregame
+    for step in (plan.pregame if pregame else plan.steps + plan.round_end) or STANDARD_STEPS:
         for section in REPORT_SECTIONS.get(step, ()):
             if section not in shown:
                 shown.add(section)
@@ -726,6 +727,8 @@ REPORT_SECTIONS: dict[str, tuple] = {
     "mobilize": (_s_placements,),
     "land_aircraft": (_s_aircraft,),
     "collect_income": (_income,),
+    "special_cash_purchase": (_s_purchases,),        # Europe's pre-game round
+    "special_cash_placement": (_s_placements,),
 }
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).

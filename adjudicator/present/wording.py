@@ -21,6 +21,14 @@ PROBLEMS: dict[str, str] = {
     "convert_not_soviet_factory": "{space} is not an originally Soviet territory with a factory that the Soviet Union holds: no conversion there",
     "convert_units_missing": "there are not that many American or British land or air units in {space} to convert",
     "unit_submerged": "the {unit} submerged in a battle this turn and stays down until step 6: it cannot move",
+    "not_in_pregame": "the pre-game round has only 'buy', 'place', 'keep' and standing orders: no '{kind}' before round 1",
+    "special_cash_too_little": "costs {cost} IPCs but only {ipcs} of the special cash are left",
+    "special_cash_no_unit_there": "special-cash units go only where you already have a unit, and {space} has none of yours",
+    "special_cash_wrong_domain": "{unit_plural} cannot stand in {space}",
+    "special_cash_keep_too_much": "cannot keep {amount} IPCs: only {ipcs} of the special cash are left",
+    "keep_not_in_pregame": "'keep' keeps special cash in the pre-game round (round 0) only",
+    "special_cash_not_placed": "bought with the special cash but not placed: {units}; their {ipcs} IPCs go back to the special cash",
+    "middle_east_aa_moved": "the {unit} in the Middle East has already moved this round (any Ally may move it, once per round)",
     "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
@@ -172,7 +180,7 @@ PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
     "factory_territory_too_poor", "factory_already_there", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
-    "no_factory_adjacent", "factory_limit"})
+    "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 
 CASUALTY_REASONS = {"hits": "", "defenceless": "defenceless", "cannot_retreat": "cannot retreat"}
 AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land"}
@@ -259,6 +267,7 @@ EVENT_TEXTS: dict[str, str] = {
     "units_converted": "{by} takes over {from_power}'s {units} in {territory} (they cannot move until its next turn)",
     "units_repaired": "{power}'s damaged {units} in {space} repaired (step 6)",
     "resurfaced": "{power}'s submerged {units} in {space} resurface (step 6)",
+    "special_cash_kept": "{power} keeps {kept} IPCs of the special cash for turn 1 ({ipcs} IPCs now)",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",

@@ -144,7 +144,7 @@ def build_position(game: Game, case: Case) -> GameState:
             if who.casefold() == "neutral":
                 owners.pop(space, None)
             else:
-                owners[space] = names.resolve_power(who)
+                owners[space] = _owner(game, names, who)
         elif verb == "ipcs":
             who, _, amount = rest.rpartition(" ")
             ipcs[names.resolve_power(who)] = int(amount)
@@ -160,6 +160,14 @@ def build_position(game: Game, case: Case) -> GameState:
     return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
                         units={k: v for k, v in units.items() if v},
                         standing_orders=dict(sorted(standing.items())))
+
+
+def _owner(game: Game, names: Names, who: str) -> str:
+    """The owner ``who`` names: a power, or a nation that does not play (key or name)."""
+    for nation in game.ruleset.nations.values():
+        if who.casefold() in (nation.key.casefold(), nation.name.casefold()):
+            return nation.key
+    return names.resolve_power(who)
 
 
 def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
@@ -314,7 +322,7 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         return None if found == want else f"{space}: expected {dict(want)}, found {dict(found)}"
     if kind == "owner":
         space, who = _split_space(names, case, exp.line, text)
-        want = None if who.casefold() == "neutral" else names.resolve_power(who)
+        want = None if who.casefold() == "neutral" else _owner(game, names, who)
         got = state.owners.get(space)
         return None if got == want else f"{space}: expected owner {want}, found {got}"
     if kind == "ipcs":
@@ -412,10 +420,19 @@ def run_case(case: Case, edition: str) -> CaseResult:
         if why:
             failures.append(f"line {later.line}: {why}")
             break
-        turn = _TurnPlay(game, case, state, later.orders, later.dice, later.expect, True)
+        turn = _TurnPlay(game, case, state, later.orders, later.dice, later.expect,
+                         _plays(later))
         failures += turn.failures
     return CaseResult(case, tuple(failures), tuple(first.problems),
                       tuple(first.result.events) if first.result else ())
+
+
+def _plays(later) -> bool:
+    """A later turn is played, unless it has no dice and expects its orders refused (it is
+    then only checked: refused orders cannot be played)."""
+    refused = any(e.kind == "rejected" or (e.kind == "errors" and e.args[:1] != ("0",))
+                  for e in later.expect)
+    return bool(later.dice) or not refused
 
 
 class _TurnPlay:
