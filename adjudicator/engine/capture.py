@@ -21,7 +21,8 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     """The phasing power's land units take ``territory``.
 
     Liberation: a territory originally owned by another power of the attacker's side goes
-    back to that power, unless that power's capital is in enemy hands, in which case the
+    back to that power (never to an owner that does not play: a neutral's land once taken
+    is only captured), unless that power's capital is in enemy hands, in which case the
     liberator keeps it.  Taking an enemy capital plunders its owner's unspent IPCs.
     Freeing a capital returns the owner's other original territories held by its allies.
     """
@@ -32,7 +33,7 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     original = board.map[territory].original_owner
     new_owner = power
     liberated = False
-    if original and original != power and board.allied(original, power):
+    if original in rules.powers and original != power and board.allied(original, power):
         capital = rules.powers[original].capital
         capital_free = capital == territory or board.allied(board.owners.get(capital), original)
         if capital_free:

@@ -225,10 +225,10 @@ def do_move(ctx: TurnContext, order: Move) -> None:
             return False
 
     pieces = select(board, ctx.power, order.origin, order.units, phase, usable)
+    check_entries(ctx, pieces, order.path, phase)     # an edition's reason first (politics)
     blitzed: list[str] = []
     for piece in pieces:
         blitzed = check_path(board, piece, order.path, phase) or blitzed
-    check_entries(ctx, pieces, order.path, phase)
     for piece in pieces:
         piece.space = order.destination
         piece.carried_by = None if board.utype(piece).domain == Domain.AIR else piece.carried_by
@@ -366,6 +366,7 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
                 code = ability.may_move(board, c, phase)
                 if code:
                     raise OrderFailed(code, unit=c.type)
+    check_entries(ctx, chosen, (zone, target), phase)
     used = {c.carried_by for c in chosen}
     for t in transports:
         if t.uid in used:
@@ -383,6 +384,7 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
             c.moved_in.add(phase)
             c.loaded_in = c.loaded_in or phase   # unloading is its whole move too
     ctx.emit(Unloaded(power, count_types(chosen), zone, target, amphibious, order.line, phase))
+    entered(ctx, chosen, (zone, target), phase)
 
 
 def _why_no_cargo(board: WorkingBoard, order: Unload, power: str, unit_type: str,

@@ -18,7 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
-from ..model.orders import Convert, InterceptOrder, MiddleEastOrder
+from ..model.orders import Convert, Declare, InterceptOrder, MiddleEastOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -460,6 +460,50 @@ CONVERT.2: /convert\\b/i
       grammar=CONVERT_GRAMMAR)(build_convert)
 def write_convert(order: Convert, names) -> str:
     return f"convert {groups_text(order.units, names)} {order.space}"
+
+
+DECLARE_FILLER = frozenset({"war", "on", "upon", "against", "with", "the"})
+
+
+def build_declare(b, line, tree: Tree) -> None:
+    """``declare war on japan``, ``declare war on germany and italy``, ``declare: usa``:
+    the words around the powers' names are optional."""
+    groups: list[list[Token]] = []
+    for where in tree.children[1:]:
+        if isinstance(where, Tree):
+            groups.append([])
+            for token in where.children:
+                word = token.value.casefold().rstrip(".!")
+                if word in ("and", "&"):
+                    groups.append([])
+                elif word not in DECLARE_FILLER or groups[-1]:
+                    groups[-1].append(token)
+    targets = []
+    for tokens in groups:
+        if not tokens:
+            continue
+        power = b.resolve(line, "power", tokens)
+        if power is None:
+            return
+        if power not in targets:
+            targets.append(power)
+    if not targets:
+        b.error(line, tree.children[0].column,
+                f"declare war on whom? (example: '{KINDS['declare'].example}')")
+        return
+    b.add(Declare(tuple(targets), line.number))
+
+
+DECLARE_GRAMMAR = """
+declare: DECLARE _COLON? name ((_COMMA | _AND) name)*
+DECLARE.2: /declare[sd]?\\b/i
+"""
+
+
+@kind("declare", ["DECLARE"], ["declare"], "declare war on japan",
+      {"WORD", "INT", "_COLON", "_COMMA", "_AND", "$END"}, COMBAT, grammar=DECLARE_GRAMMAR)(build_declare)
+def write_declare(order: Declare, names) -> str:
+    return "declare war on " + ", ".join(names.power_name(p) if names else p for p in order.targets)
 
 
 # ---- statements about the whole turn ---------------------------------------------------------
