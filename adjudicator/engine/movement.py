@@ -287,7 +287,9 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     if not board.map.adjacent(order.origin, order.zone):
         raise OrderFailed("not_adjacent", a=order.origin, b=order.zone,
                           neighbours=sorted(board.map.neighbours(order.origin)))
-    if board.hostile_zone(order.zone, power):
+    # A zone that turned hostile during the combat move (only a declaration of war this turn
+    # does that: Global 1940 [L663]) still lets units load onto the transports there.
+    if board.hostile_zone(order.zone, power) and (phase != COMBAT or order.zone in ctx.hostile_at_start):
         raise OrderFailed("load_in_hostile_zone", zone=order.zone)
     for g in order.units:
         if board.rules.units[g.type].domain != Domain.LAND:
