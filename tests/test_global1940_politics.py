@@ -88,3 +88,14 @@ def test_neutral_armies_are_the_printed_numbers():
             totals[owner] = totals.get(owner, 0) + army_size(board, t.key)
     # setup.toml's note of what TripleA places at the start
     assert totals == {"strict_neutral": 42, "pro_allies": 14, "pro_axis": 11, "mongolia": 6, "dutch": 0}
+
+
+def test_the_odds_see_the_battles_a_declaration_opens():
+    """``planned_battles`` (the odds) takes the declarations first, as the turn does."""
+    from adjudicator.engine import planned_battles
+    state = attrs.evolve(STATE, power="ussr", round=4)
+    orders = parse_orders("declare war on germany\ncombat:\nmove 2 inf Bessarabia -> Romania\n",
+                          GAME, "ussr")
+    assert [b.space for b in planned_battles(GAME, state, orders)] == ["Romania"]
+    early = attrs.evolve(STATE, power="ussr", round=1)        # before its 4th turn [L474]
+    assert planned_battles(GAME, early, orders) == []

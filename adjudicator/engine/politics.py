@@ -109,7 +109,7 @@ def declared_on(board, by: str, on: str) -> bool:
 
 
 def turn_round(ctx) -> int:
-    return next((e.round for e in ctx.events if e.kind == "turn_started"), 1)
+    return ctx.board.round
 
 
 def is_china(board, space: str) -> bool:

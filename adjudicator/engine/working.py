@@ -86,6 +86,7 @@ class WorkingBoard:
         self.rules = game.ruleset
         self.map = game.map
         self.power = state.power
+        self.round = state.round                  # the game round being played
         self.owners: dict[str, str] = dict(state.owners)
         self.start_owners: dict[str, str] = dict(state.owners)
         self.ipcs: dict[str, int] = dict(state.ipcs)
