@@ -167,8 +167,13 @@ def check_air_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
 
 
 def canal_open(board: WorkingBoard, a: str, b: str, power: str) -> bool:
+    """Open if the mover's side held every control territory at the start of the turn; land
+    held by an owner that does not play (a neutral, even one friendly to the mover) shuts it
+    (Global 1940 [L318]: no alliance passes the Turkish Straits until Turkey is captured)."""
     canal = board.map.canal_between(a, b)
-    return canal is None or board.controls_all(power, canal.controlled_by, at_start=True)
+    return canal is None or (board.controls_all(power, canal.controlled_by, at_start=True)
+                             and all(board.start_owners.get(t) in board.rules.powers
+                                     for t in canal.controlled_by))
 
 
 def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> None:
