@@ -99,3 +99,18 @@ def test_the_odds_see_the_battles_a_declaration_opens():
     assert [b.space for b in planned_battles(GAME, state, orders)] == ["Romania"]
     early = attrs.evolve(STATE, power="ussr", round=1)        # before its 4th turn [L474]
     assert planned_battles(GAME, early, orders) == []
+
+
+def test_the_history_kept_for_japans_objective():
+    """Japan's unprovoked declaration on the UK and its attack on French Indo-China are kept
+    in the state (its 10-IPC objective is lost by either [L451])."""
+    from adjudicator.engine import adjudicate
+    from adjudicator.model.dice import FixedDice
+
+    state = attrs.evolve(STATE, power="japan")
+    orders = parse_orders("declare war on uk, france\ncombat:\nmove 3 inf Kwangsi -> French Indo China\n",
+                          GAME, "japan")
+    extras = adjudicate(GAME, state, orders, FixedDice([1] * 200)).state.extras
+    assert extras["japan_unprovoked_declaration"] is True
+    assert extras["japan_attacked_indochina"] is True
+    assert "japan>uk:unprovoked" in extras["war_declarations"]

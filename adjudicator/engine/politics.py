@@ -12,7 +12,9 @@ Declarations are taken at the start of the declarer's combat move, before any un
 ("declarer>target:provoked|unprovoked"), ``war_triggers`` (what another nation did that
 opens a declaration: London or North America captured, China entered) and
 ``japan_unprovoked_declaration`` (Japan declared unprovoked on the UK or ANZAC: its 10-IPC
-objective is lost [L451], the USA may declare [L516])."""
+objective is lost [L451], the USA may declare [L516]) and ``japan_attacked_indochina``
+(Japan attacked French Indo-China: the same objective is lost [L451]).  The USA entering
+the war upgrades its mainland factories [L429]."""
 
 from __future__ import annotations
 
@@ -35,10 +37,14 @@ US_PATROL_ZONE = "Sea Zone 102"     # US warships' long-range patrols [L516]
 JAPAN_WATCHED = ("Western United States", "Alaska")     # [L497]
 CHINA_ALSO = ("Kwangtung", "Burma")                     # land China may enter [L383]
 PACIFIC_LAST_ZONE = 63              # sea zones 1-63 are the Pacific board, 64 on Europe's
+US_MAINLAND = ("Eastern United States", "Central United States", "Western United States")  # [L429]
+UPGRADE = ("minor_factory", "major_factory")          # the US factories entering the war [L429]
+INDOCHINA = "French Indo China"                        # Japan's objective [L451]
 
 DECLARATIONS = declare_state("war_declarations", list)
 TRIGGERS = declare_state("war_triggers", list)
 JAPAN_UNPROVOKED = declare_state("japan_unprovoked_declaration", bool)
+JAPAN_INDOCHINA = declare_state("japan_attacked_indochina", bool)
 
 
 @attrs.frozen
@@ -71,6 +77,16 @@ class DeclarationDeferred(Event):
     kind: ClassVar[str] = "declaration_deferred"
     power: str
     enemy: str
+
+
+@attrs.frozen
+class FactoriesUpgraded(Event):
+    """``power`` entered the war: its minor factories in ``territories`` are majors now,
+    free of charge, usable at once [L429]."""
+
+    kind: ClassVar[str] = "factories_upgraded"
+    power: str
+    territories: tuple[str, ...]
 
 
 # -- reading the state -------------------------------------------------------------------------
@@ -209,6 +225,7 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
         pairs += [(p, enemy) for p in PAIRED if p != power]
     ctx.emit(WarDeclared(power, enemy, how, step))
     history = declared(board) + [f"{power}>{enemy}:{how}"]
+    usa_neutral = not at_war_with_anyone(board, "usa")
     for a, b in pairs:
         if not at_war(board, a, b):
             if (a, b) != (power, enemy):
@@ -217,6 +234,23 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
     board.write_state(DECLARATIONS, history)
     if power == "japan" and enemy in PAIRED and how == "unprovoked":
         board.write_state(JAPAN_UNPROVOKED, True)
+    if usa_neutral and at_war_with_anyone(board, "usa"):
+        _upgrade_us_factories(ctx)
+
+
+def _upgrade_us_factories(ctx) -> None:
+    """The USA enters the war: the minor factories of its three mainland territories become
+    majors, free of charge, usable at once [L429] (damage kept)."""
+    board = ctx.board
+    minor, major = UPGRADE
+    done = []
+    for space in US_MAINLAND:
+        for piece in board.at(space):
+            if piece.type == minor and piece.owner == "usa":
+                piece.type = major
+                done.append(space)
+    if done:
+        ctx.emit(FactoriesUpgraded("usa", tuple(done)))
 
 
 @register_rule
@@ -316,6 +350,8 @@ class PoliticalLimits(Rule):
         if ctx.power in EUROPEAN_AXIS and china_may_enter(ctx.board, space) \
                 and any(ctx.board.utype(p).domain == Domain.LAND for p in pieces):
             add_trigger(ctx.board, f"china_entered_by:{ctx.power}")
+        if ctx.power == "japan" and space == INDOCHINA and phase == "combat" and space == path[-1]:
+            ctx.board.write_state(JAPAN_INDOCHINA, True)     # Japan's objective is lost [L451]
 
     def on_capture(self, ctx, space, new_owner, previous):
         """London or North American land taken by the Axis opens the USA's (and, London,

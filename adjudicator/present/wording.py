@@ -295,6 +295,7 @@ EVENT_TEXTS: dict[str, str] = {
     "neutral_army_raised": "{territory}'s neutrality is violated: its army of {units} is placed ({nation})",
     "neutrals_turned": "every remaining {nation} territory now sides with the {side} ({by} attacked a strict neutral)",
     "neutral_joined": "{territory} joins {power}, with its army of {units}",
+    "factories_upgraded": "{power} enters the war: its minor factories in {territories} are major factories now",
     "mongolia_joined": "{territory} joins {power} under the Soviet-Mongolian pact, with its army of {units}",
 }
 
