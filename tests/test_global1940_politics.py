@@ -114,3 +114,14 @@ def test_the_history_kept_for_japans_objective():
     assert extras["japan_unprovoked_declaration"] is True
     assert extras["japan_attacked_indochina"] is True
     assert "japan>uk:unprovoked" in extras["war_declarations"]
+
+
+def test_a_hand_edited_relation_is_refused():
+    from adjudicator.engine.state_check import state_problems
+
+    assert state_problems(GAME, STATE) == []
+    bad = attrs.evolve(STATE, relations={"usa|japan": "war", "germany|atlantis": "peace"})
+    problems = state_problems(GAME, bad)
+    assert any("'usa|japan'" in p for p in problems)          # not sorted
+    assert any("'germany|atlantis'" in p and "known" in p for p in problems)
+    assert any("'peace'" in p for p in problems)
