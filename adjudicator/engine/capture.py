@@ -20,10 +20,11 @@ from .working import count_types
 def take_territory(ctx: TurnContext, territory: str) -> None:
     """The phasing power's land units take ``territory``.
 
-    Liberation: a territory originally owned by another power of the attacker's side (or a
-    nation of that side, which has no capital) goes back to that owner, unless that power's
-    capital is in enemy hands, in which case the liberator keeps it.  Taking an enemy
-    capital plunders its owner's unspent IPCs.
+    Liberation: a territory originally owned by another power of the attacker's side goes
+    back to that power, unless that power's capital is in enemy hands, in which case the
+    liberator keeps it; land of a nation that does not play goes back to it only when the
+    nation's data says ``liberated = true`` (Europe's Middle East; a Global neutral's land
+    once taken is only captured).  Taking an enemy capital plunders its owner's unspent IPCs.
     Freeing a capital returns the owner's other original territories held by its allies.
     """
     board = ctx.board
@@ -33,7 +34,8 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     original = board.map[territory].original_owner
     new_owner = power
     liberated = False
-    if original and original != power and board.allied(original, power):
+    if original and original != power and board.allied(original, power) and (
+            original in rules.powers or rules.nations[original].liberated):
         holder = rules.powers.get(original)       # a nation that does not play has no capital
         capital = holder.capital if holder is not None else None
         capital_free = capital is None or capital == territory or board.allied(

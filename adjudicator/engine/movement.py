@@ -169,8 +169,13 @@ def check_air_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
 
 
 def canal_open(board: WorkingBoard, a: str, b: str, power: str) -> bool:
+    """Open if the mover's side held every control territory at the start of the turn; land
+    held by an owner that does not play (a neutral, even one friendly to the mover) shuts it
+    (Global 1940 [L318]: no alliance passes the Turkish Straits until Turkey is captured)."""
     canal = board.map.canal_between(a, b)
-    return canal is None or board.controls_all(power, canal.controlled_by, at_start=True)
+    return canal is None or (board.controls_all(power, canal.controlled_by, at_start=True)
+                             and all(board.start_owners.get(t) in board.rules.powers
+                                     for t in canal.controlled_by))
 
 
 def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> None:
@@ -227,10 +232,10 @@ def do_move(ctx: TurnContext, order: Move) -> None:
             return False
 
     pieces = select(board, ctx.power, order.origin, order.units, phase, usable)
+    check_entries(ctx, pieces, order.path, phase)     # an edition's reason first (politics)
     blitzed: list[str] = []
     for piece in pieces:
         blitzed = check_path(board, piece, order.path, phase) or blitzed
-    check_entries(ctx, pieces, order.path, phase)
     for piece in pieces:
         piece.space = order.destination
         piece.carried_by = None if board.utype(piece).domain == Domain.AIR else piece.carried_by
@@ -289,7 +294,9 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     if not board.map.adjacent(order.origin, order.zone):
         raise OrderFailed("not_adjacent", a=order.origin, b=order.zone,
                           neighbours=sorted(board.map.neighbours(order.origin)))
-    if board.hostile_zone(order.zone, power):
+    # A zone that turned hostile during the combat move (only a declaration of war this turn
+    # does that: Global 1940 [L663]) still lets units load onto the transports there.
+    if board.hostile_zone(order.zone, power) and (phase != COMBAT or order.zone in ctx.hostile_at_start):
         raise OrderFailed("load_in_hostile_zone", zone=order.zone)
     for g in order.units:
         if board.rules.units[g.type].domain != Domain.LAND:
@@ -368,6 +375,7 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
                 code = ability.may_move(board, c, phase)
                 if code:
                     raise OrderFailed(code, unit=c.type)
+    check_entries(ctx, chosen, (zone, target), phase)
     used = {c.carried_by for c in chosen}
     for t in transports:
         if t.uid in used:
@@ -385,6 +393,7 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
             c.moved_in.add(phase)
             c.loaded_in = c.loaded_in or phase   # unloading is its whole move too
     ctx.emit(Unloaded(power, count_types(chosen), zone, target, amphibious, order.line, phase))
+    entered(ctx, chosen, (zone, target), phase)
 
 
 def _why_no_cargo(board: WorkingBoard, order: Unload, power: str, unit_type: str,

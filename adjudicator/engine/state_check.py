@@ -32,6 +32,12 @@ def state_problems(game: Game, state: GameState) -> list[str]:
     for power in state.standing_orders:
         if power not in powers:
             problems.add(f"unknown power {power!r} in standing orders")
+    for pair, relation in state.relations.items():
+        a, sep, b = pair.partition("|")
+        if not sep or a not in owners or b not in owners or a >= b:
+            problems.add(f"relation {pair!r}: expected two different known owners 'a|b', sorted")
+        if relation not in ("allied", "war", "neutral"):
+            problems.add(f"relation {pair!r} is {relation!r} (allied, war or neutral)")
     for space, units in state.units.items():
         if space not in spaces:
             problems.add(f"units in unknown space {space!r}")

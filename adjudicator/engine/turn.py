@@ -102,7 +102,14 @@ def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
     ctx = _context(game, state, orders, None)
     if not _preflight(ctx, state):
         return []
-    STEPS["purchase"](ctx, None)
+    triggers: tuple[Any, ...] = rules_with(game.ruleset, "at_step")
+    for point, step in (("start", "purchase"), (None, "purchase"), ("end", "purchase"),
+                        ("start", "combat_move")):      # as _play: declarations of war first
+        if point is None:
+            STEPS[step](ctx, None)
+        else:
+            for rule in triggers:
+                rule.at_step(ctx, point, step)
     for order in orders.combat:
         run_order(ctx, order)
     declare_raids(ctx)

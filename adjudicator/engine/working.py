@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import attrs
 
 from ..model.game import Game
-from ..model.rules import ALLIED
+from ..model.rules import ALLIED, NEUTRAL, WAR
 from ..model.state import GameState, Unit
 from ..model.units import UnitType
 
@@ -85,6 +85,7 @@ class WorkingBoard:
         self.rules = game.ruleset
         self.map = game.map
         self.power = state.power
+        self.round = state.round                  # the game round being played
         self.owners: dict[str, str] = dict(state.owners)
         self.start_owners: dict[str, str] = dict(state.owners)
         self.ipcs: dict[str, int] = dict(state.ipcs)
@@ -233,7 +234,26 @@ class WorkingBoard:
         return self.rules.relation(a, b, self.relations) == ALLIED
 
     def enemy_of(self, power: str, other: str | None) -> bool:
-        return other is not None and not self.allied(power, other)
+        """Whether ``power`` treats ``other``'s units and land as hostile: every owner it is
+        not allied with, except a playing power it is not at war with (relation ``neutral``
+        between two powers: Global 1940's USA at the start), whose units it ignores and
+        whose land it may not attack.  An owner that does not play and is not allied (a
+        neutral territory) stays an enemy: it is attacked, never declared war on."""
+        if other is None:
+            return False
+        relation = self.rules.relation(power, other, self.relations)
+        if relation == NEUTRAL:
+            powers = self.rules.powers
+            return not (power in powers and other in powers)
+        return relation != ALLIED
+
+    def set_relation(self, a: str, b: str, relation: str) -> None:
+        """The one door for changing the relation between two owners (``ALLIED``, ``WAR``
+        or ``NEUTRAL``), kept in ``GameState.relations`` (a declaration of war, a neutral
+        turning to a side)."""
+        if relation not in (ALLIED, WAR, NEUTRAL) or a == b:
+            raise ValueError(f"bad relation {relation!r} between {a!r} and {b!r}")
+        self.relations["|".join(sorted((a, b)))] = relation
 
     def enemies_at(self, space: str, power: str | None = None) -> list[Piece]:
         power = power or self.power

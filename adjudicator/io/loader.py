@@ -575,18 +575,20 @@ class _Builder:
         return options
 
     def nations(self) -> dict[str, Nation]:
-        """game.toml ``[[nation]]``: owners that do not play (key, name, optional side)."""
+        """game.toml ``[[nation]]``: owners that do not play (key, name, optional side, and
+        ``liberated``: whether its land an ally takes back returns to it)."""
         f = "game.toml"
         found: dict[str, Nation] = {}
         for i, raw in enumerate(self.entries(f, "nation")):
             key = self.field(f, f"nation[{i}]", raw, "key", str)
             name = self.field(f, f"nation[{i}]", raw, "name", str)
             side = self.field(f, f"nation[{i}]", raw, "side", str, "") or ""
+            liberated = self.field(f, f"nation[{i}]", raw, "liberated", bool, False) or False
             if key is None or name is None:
                 continue
             if key in found:
                 self.err(f, f"nation '{key}'", "defined twice")
-            found[key] = Nation(key, name, side)
+            found[key] = Nation(key, name, side, liberated)
         return found
 
     def relations(self, owners) -> dict[str, str]:

@@ -21,6 +21,8 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
                                         #   (an ally's cargo)
     damage Germany: 4                   # damage on the factory there
     owner Karelia: germany              # who controls a territory ("neutral" for nobody)
+    relation usa japan: war             # the war state between two owners (war, allied,
+                                        #   neutral), as GameState.relations keeps it
     ipcs germany 30
     standing uk: defend all: submerge never    # another power's standing defence orders
     orders:                             # the orders text, up to "end"
@@ -40,6 +42,7 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
     expect units Archangel: germany 1 tank # played: exactly these units of that owner there
     expect no units Karelia: ussr          #   (cargo counted), or none at all
     expect owner Karelia: germany
+    expect relation usa japan: war      # the war state between two owners after the turn
     expect ipcs germany 28
     expect damage Germany 4             # the factory's damage there
     expect damage SZ 5: battleship 0    # the damage of every unit of a type there
@@ -227,7 +230,8 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if rest not in ("setup", "empty"):
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
-        elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs"):
+        elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs",
+                      "relation"):
             if current["later"]:
                 fail(number, f"'{word}' sets up the position: it comes before the first 'turn'")
             current["edits"].append((word, rest, number))
@@ -251,7 +255,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
                      "ipcs", "damage", "event", "no_event", "sequence", "winner", "no_winner",
-                     "turn", "next", "no_warning", "errors", "unreadable")
+                     "turn", "next", "no_warning", "errors", "unreadable", "relation")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             turn()["expect"].append(Expectation(kind, (args,) if args else (), number))

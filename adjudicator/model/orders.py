@@ -239,6 +239,16 @@ class Convert(Order):
 
 
 @attrs.frozen
+class Declare(Order):
+    """``declare war on <power>, ...`` (Global 1940 [L659-L673]): the phasing power declares
+    war on ``targets`` at the start of its combat move (``engine/politics.py``)."""
+
+    kind: ClassVar[str] = "declare"
+    targets: tuple[str, ...]
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""

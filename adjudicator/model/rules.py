@@ -40,6 +40,7 @@ class Nation:
     key: str
     name: str
     side: str = ""
+    liberated: bool = False    # land of it an ally takes back returns to it (Europe's Middle East)
 
 
 @attrs.frozen

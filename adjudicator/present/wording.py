@@ -30,6 +30,30 @@ PROBLEMS: dict[str, str] = {
     "special_cash_not_placed": "bought with the special cash but not placed: {units}; their {ipcs} IPCs go back to the special cash",
     "middle_east_aa_moved": "the {unit} in the Middle East has already moved this round (any Ally may move it, once per round)",
     "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
+    # -- Global 1940: politics (engine/politics.py) and neutrals (engine/neutrals.py)
+    "declare_not_enemy": "{power} cannot declare war on {enemy}: only on a power of the other side",
+    "already_at_war": "{power} is already at war with {enemy}",
+    "may_not_declare": "{power} may not declare war on {enemy} yet (the political rules: the USSR on Germany "
+                       "or Italy from its 4th turn or once provoked, the USA once provoked or at its 3rd "
+                       "Collect Income, China on Germany or Italy once provoked)",
+    "not_at_war": "the {unit} may not enter {space}: it is held by, or holds units of, a power not at war "
+                  "with its owner (declare war first, at the start of the combat move)",
+    "neutral_power_stays_home": "the {unit} may not enter {space}: a power at war with no one (the USSR: "
+                                "no one on that board) stays out of other nations' and neutral territories",
+    "neutral_power_land": "the {unit} may not enter {space}: it belongs to a power at war with no one",
+    "china_closed": "the {unit} may not enter China ({space}) while its power is not at war with Japan",
+    "japan_near_usa": "while not at war with the USA, Japanese ships may not end their move within two sea "
+                      "zones of Western United States or Alaska ({space})",
+    "usa_near_japan": "while not at war with Japan, US ships may not end their move next to Japanese land ({space})",
+    "usa_europe_waters": "while not at war with Germany or Italy, US ships on the Europe board end their move "
+                         "only next to US land ({space}; warships may patrol Sea Zone 102)",
+    "friendly_neutral": "{space} is a friendly neutral: it cannot be attacked; land units move into it in noncombat move",
+    "neutral_overflight": "the {unit} may not fly over or land in the neutral {space} (nor in land taken from a "
+                          "neutral this turn) unless attacking it",
+    "neutral_not_through": "the {unit} may move into the neutral {space} but not through it",
+    "neutral_entry_units": "only infantry, artillery, mechanized infantry and tanks take over a friendly neutral ({space})",
+    "dutch_uk_anzac_only": "only the UK and ANZAC move into the Dutch territory {space} while no Axis power holds it",
+    "dutch_needs_war": "Japan may attack the Dutch territory {space} only once it is at war with the UK and ANZAC",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
@@ -211,7 +235,8 @@ def power_name(game: Game | None, key: str | None) -> str:
     return power.name if power else key
 
 
-POWER_PARAMS = ("power", "orders_for", "by", "from_power", "payer", "payee")   # shown by name
+POWER_PARAMS = ("power", "orders_for", "by", "from_power", "payer", "payee",
+                "enemy", "nation")   # shown by name
 
 
 def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -271,6 +296,16 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    # Global 1940 politics and neutrals (engine/politics.py, engine/neutrals.py)
+    "war_declared": "{power} declares war on {enemy} ({how})",
+    "at_war": "{power} is at war with {enemy} too ({by}'s declaration)",
+    "declaration_deferred": "{power}'s declaration of war on {enemy} waits for the start of its "
+                            "Collect Income (its third turn)",
+    "neutral_army_raised": "{territory}'s neutrality is violated: its army of {units} is placed ({nation})",
+    "neutrals_turned": "every remaining {nation} territory now sides with the {side} ({by} attacked a strict neutral)",
+    "neutral_joined": "{territory} joins {power}, with its army of {units}",
+    "factories_upgraded": "{power} enters the war: its minor factories in {territories} are major factories now",
+    "mongolia_joined": "{territory} joins {power} under the Soviet-Mongolian pact, with its army of {units}",
 }
 
 
