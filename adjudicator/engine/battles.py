@@ -46,7 +46,8 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     """Whether the phasing power fights in ``zone`` (digest §5.2, §5.3.1 step 1, §6.5-6.6).
 
     Always where enemy surface warships make the zone hostile, or where a ``battle`` line
-    names it.  Where only enemy subs and transports are: lone transports are destroyed
+    names it, or, with ``every_ship_blocks_assault``, where an assault unloads from.
+    Where only enemy subs and transports are: lone transports are destroyed
     automatically by any unit that ended its combat move there; otherwise a unit that ended
     its combat move there attacks, except an amphibious assault's ships (which may ignore
     subs) and ships that only left a contested zone to avoid a battle (case 3).
@@ -58,6 +59,8 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
         return False
     if board.hostile_zone(zone) or ctx.orders.directive_for(zone) is not None:
         return True
+    if every_ship_blocks_assault(ctx) and any(l.zone == zone for l in ctx.landings):
+        return True
     movers = [p for p in mine if "combat" in p.moved_in
               and not board.utype(p).has("carries_land")]
     if not movers:
@@ -67,6 +70,22 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     if any(landing.zone == zone for landing in ctx.landings):
         return False
     return any(p.start_space not in ctx.hostile_at_start for p in movers)
+
+
+def every_ship_blocks_assault(ctx: TurnContext) -> bool:
+    """Option ``assault_clears_every_ship`` (Europe [L563]): any enemy ship in the zone an
+    assault unloads from, even a lone transport or submarine, is fought first and must all
+    be sunk before the cargo goes ashore.  Off (1941, 1942): an assault's ships may ignore
+    enemy subs and transports, and only enemy surface warships stop the unloading."""
+    return bool(ctx.board.rules.option("assault_clears_every_ship", False))
+
+
+def unloading_blocked(ctx: TurnContext, zone: str) -> bool:
+    """Whether enemy units left in ``zone`` after its sea battle keep the assault's cargo
+    aboard (``every_ship_blocks_assault``)."""
+    if every_ship_blocks_assault(ctx):
+        return bool(ctx.board.enemies_at(zone, ctx.power))
+    return ctx.board.hostile_zone(zone, ctx.power)
 
 
 def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
@@ -185,7 +204,7 @@ def _fight_sea(ctx: TurnContext, space: str, dice: DiceSource | None, run: Comba
         outcome = fight(ctx, space, dice)
         # Transports that stayed (or a stalemate against subs) may still unload:
         # only enemy surface warships make a zone hostile (1941 §3.4, 1942 [L516]).
-        if outcome != "attacker_wins" and ctx.board.hostile_zone(space, ctx.power):
+        if outcome != "attacker_wins" and unloading_blocked(ctx, space):
             run.failed_zones.add(space)
 
 
@@ -225,13 +244,20 @@ def go_ashore(ctx: TurnContext, landing: Landing) -> int:
     return n
 
 
+def bombard_per_land_unit(ctx: TurnContext) -> bool:
+    """Whether at most one ship bombards per land unit that went ashore (Spring 1942
+    [L434]); option ``bombard_one_per_land_unit``, off in Europe, where every battleship
+    and destroyer in the zone fires its support shot [L551]."""
+    return bool(ctx.board.rules.option("bombard_one_per_land_unit", True))
+
+
 def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
                      landed: int) -> list[Piece]:
     """Ships that bombard ``target`` (Spring 1942 §5.3.2 step 2): the phasing power's
     ``bombard`` units in the zones its assault unloaded from, where no sea battle was
     fought, that have not fought or bombarded this turn; at most one per land unit that
-    went ashore.  A ``bombard`` order names which; without one every eligible ship does
-    (strongest first)."""
+    went ashore (``bombard_per_land_unit``).  A ``bombard`` order names which; without one
+    every eligible ship does (strongest first)."""
     board = ctx.board
     zones = {l.zone for l in ctx.landings if l.target == target} - fought_zones
     eligible = [p for z in sorted(zones) for p in board.at(z)
@@ -244,7 +270,7 @@ def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
         for unit_type, count in named.items():
             chosen += [p for p in eligible if p.type == unit_type][:count]
         eligible = chosen                      # in the order named: the first ones fire
-    ships = eligible[:landed]
+    ships = eligible[:landed] if bombard_per_land_unit(ctx) else eligible
     ctx.bombarded.update(p.uid for p in ships)
     return ships
 
@@ -286,7 +312,7 @@ def check_bombard_orders(ctx: TurnContext) -> None:
         before = total.get(order.target, 0)
         total[order.target] = before + sum(g.count for g in order.units)
         going_ashore = sum(len(l.cargo) for l in ctx.landings if l.target == order.target)
-        if total[order.target] > going_ashore >= before:
+        if total[order.target] > going_ashore >= before and bombard_per_land_unit(ctx):
             ctx.warn(order.line, "bombard_more_than_landing", count=total[order.target],
                      space=order.target, landing=going_ashore)
 
@@ -319,17 +345,30 @@ def anti_aircraft(ctx: TurnContext, space: str) -> list[Piece]:
             and board.utype(p).has("aa_fire")]
 
 
+def land_units_held(ctx: TurnContext, attackers: list[Piece]) -> bool:
+    """Whether no attacking land unit may retreat from this land battle: an amphibious
+    assault (some attacker came ashore) in an edition whose option
+    ``amphibious_overland_retreat`` is off (Europe [L541, L561]: "no land unit may
+    retreat, including those that came overland"; aircraft still may).  On by default
+    (1941, 1942: units that came overland retreat, sea-borne ones never)."""
+    return (not ctx.board.rules.option("amphibious_overland_retreat", True)
+            and any(p.seaborne for p in attackers))
+
+
 def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tuple[str, ...]:
     """Where the attacker may retreat (digest §5.3.2 condition B, §5.3.1 step 5): an
     adjacent space an attacking land or sea unit came from -- friendly now for land units,
-    friendly at the start of the turn for ships; sea-borne units never retreat.  Aircraft
-    retreat where they are and land in noncombat, so an attack with aircraft always has
-    ``space`` itself as a last option."""
+    friendly at the start of the turn for ships; sea-borne units never retreat (nor, with
+    ``land_units_held``, any land unit of an amphibious assault).  Aircraft retreat where
+    they are and land in noncombat, so an attack with aircraft always has ``space`` itself
+    as a last option."""
     board = ctx.board
     if board.map[space].is_sea:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.SEA and p.came_from
                  and p.came_from != space and p.came_from not in ctx.hostile_at_start}
+    elif land_units_held(ctx, attackers):
+        found = set()
     else:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.LAND and not p.seaborne and p.came_from
@@ -367,9 +406,12 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
     fighting = {p.uid for p in defenders}
     directive = ctx.orders.directive_for(space)
     defence = defender_orders(ctx, space, defenders)
+    held = land_units_held(ctx, attackers)
     return BattleSetup(
         battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
-        attackers=tuple(_battle_unit(ctx, p, set(), p.seaborne, p.came_from) for p in attackers),
+        attackers=tuple(_battle_unit(ctx, p, set(), p.seaborne or (
+                            held and board.utype(p).domain == Domain.LAND), p.came_from)
+                        for p in attackers),
         defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders),
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
