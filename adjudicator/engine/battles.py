@@ -399,6 +399,22 @@ def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool 
                       seaborne, origin)
 
 
+def casualty_pools(ctx: TurnContext, space: str, fighting: list[Piece]
+                   ) -> tuple[tuple[BattleUnit, ...], tuple[BattleUnit, ...]]:
+    """Per side, the units not in the battle that the side may choose as casualties (the
+    edition rules' ``casualty_pool`` hook), as casualty-only battle units."""
+    pools: tuple[list[BattleUnit], list[BattleUnit]] = ([], [])
+    seen = {p.uid for p in fighting}
+    for rule in rules_with(ctx.board.rules, "casualty_pool"):
+        for i, side in enumerate(("attacker", "defender")):
+            for piece, classes in rule.casualty_pool(ctx, space, side, fighting):
+                if piece.uid not in seen:
+                    seen.add(piece.uid)
+                    unit = _battle_unit(ctx, piece, set())
+                    pools[i].append(attrs.evolve(unit, casualty_only=classes))
+    return tuple(pools[0]), tuple(pools[1])
+
+
 def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
                  bombard: list[Piece] = ()) -> BattleSetup:
     """The combat engine's view of the battle in ``space``, with both sides' instructions."""
@@ -407,12 +423,13 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
     directive = ctx.orders.directive_for(space)
     defence = defender_orders(ctx, space, defenders)
     held = land_units_held(ctx, attackers)
+    pools = casualty_pools(ctx, space, attackers + defenders)
     return BattleSetup(
         battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
         attackers=tuple(_battle_unit(ctx, p, set(), p.seaborne or (
                             held and board.utype(p).domain == Domain.LAND), p.came_from)
-                        for p in attackers),
-        defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders),
+                        for p in attackers) + pools[0],
+        defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders) + pools[1],
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
         retreat=directive.retreat if directive else (),
@@ -483,12 +500,14 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
         survivors_a = {p.uid for p in attackers}
         survivors_d: set[int] = set()
         outcome, retreated_to, events, retreated = "attacker_wins", None, [], set()
+        killed: set[int] = set()
     else:
         result = resolve_battle(battle_setup(ctx, space, attackers, defenders, list(bombard)), dice)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
         retreated = set(result.retreated)
+        killed = set(result.killed)
     # Detach surviving fighters from defending carriers that sank, then remove the dead.
     for p in defenders:
         if p.uid in survivors_d and p.carried_by is not None:
@@ -498,6 +517,9 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
     for p in attackers + defenders:
         if p.uid not in survivors_a | survivors_d and p.uid in board.pieces:
             board.remove(p)
+    for uid in killed:            # units not in the battle taken as casualties (casualty_pool)
+        if uid in board.pieces:
+            board.remove(board.pieces[uid])
     for p in attackers:
         if p.uid in retreated and p.uid in board.pieces:
             p.retreated = True

@@ -21,6 +21,10 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
 * ``placement_capacity(ctx, space, owner, origin, unit_type, base)`` -> int: how many units
   the factories in ``space`` (owned by ``owner``; ``origin`` the territory's original
   owner) can place this turn; ``unit_type`` is None for the total, else the unit placed.
+* ``casualty_pool(ctx, space, side, fighting)`` -> ``[(piece, classes), ...]``: units in
+  ``space`` that are not in its battle (``fighting``: the pieces that are) but that
+  ``side`` (``"attacker"``/``"defender"``) may choose as casualties, for hits whose target
+  class has the bits ``classes`` (``combat.board``: ``NO_AIR`` = submarine hits; 0 = any).
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
 
@@ -37,7 +41,7 @@ import attrs
 __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
-         "placement_capacity", "at_step")
+         "placement_capacity", "casualty_pool", "at_step")
 
 _RULES: dict[str, "Rule"] = {}
 
