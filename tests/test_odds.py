@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -236,3 +237,53 @@ def test_thirty_vs_thirty_mixed_battle_is_a_distribution():
     odds = battle_odds(setup)
     assert abs(odds.total - 1) < 1e-12
     assert 0 < odds.captured < 1
+
+
+def test_casualty_only_units_absorb_submarine_hits_closed_form():
+    """Europe's Allied ships against a German sub [L793, L801]: a transport in the zone but
+    not in the battle (``casualty_only = NO_AIR``) takes the sub's first hit.  A destroyer
+    (attack 2: a = 1/3) fights a sub (defence 1: d = 1/6; it never submerges).  Without the
+    transport, P(attacker wins) = a(1-d) / (a(1-d) + ad + (1-a)d) = 5/8, both destroyed 1/8,
+    defender wins 1/4.  With it, the first sub hit sinks the transport instead: the attacker
+    wins at once with P = (5 + 1)/8 = 3/4, else (1/4) the fight above goes on, so
+    P(attacker wins) = 3/4 + 5/32 = 29/32, both destroyed 1/32, defender wins 2/32; the
+    transport (cost 8 in 1941) is lost in the 1/8 + 1/4 of the first round's endings
+    where the sub hits: E[attacker TUV lost] counts it too."""
+    from adjudicator.engine.combat.board import NO_AIR
+    army = Army()
+    ship = army.side("germany", "1 destroyer")
+    (trn,) = army.side("germany", "1 transport")
+    sub = army.side("ussr", "1 submarine")
+    never = SubmergePolicy.NEVER
+    alone = battle_odds(sea(ship, sub, defender_submerge=never))
+    assert (alone.attacker_wins, alone.both_destroyed, alone.defender_wins) == pytest.approx(
+        (5 / 8, 1 / 8, 1 / 4), abs=1e-12)
+    pooled = sea(ship + (attrs.evolve(trn, casualty_only=NO_AIR),), sub, defender_submerge=never,
+                 attacker_loss_order=("transport", "destroyer"))
+    odds = battle_odds(pooled)
+    assert (odds.attacker_wins, odds.both_destroyed, odds.defender_wins) == pytest.approx(
+        (29 / 32, 1 / 32, 2 / 32), abs=1e-12)
+    assert abs(odds.total - 1) < 1e-12
+    # the dice: the destroyer misses, the sub hits (the transport sinks), then the
+    # destroyer hits and the sub misses
+    result = resolve_battle(pooled, FixedDice([6, 1, 1, 6]))
+    assert result.outcome == "attacker_wins" and result.killed == (trn.uid, sub[0].uid)
+
+
+def test_casualty_only_units_take_no_other_hits():
+    """Only hits of the classes named (``NO_AIR``: submarines) reach a casualty-only unit:
+    an enemy destroyer's hit sinks the destroyer in the battle, and the battle ends with
+    the transport afloat and the attacker beaten."""
+    from adjudicator.engine.combat.board import NO_AIR
+    army = Army()
+    ship = army.side("germany", "1 destroyer")
+    (trn,) = army.side("germany", "1 transport")
+    enemy = army.side("ussr", "1 destroyer")
+    setup = sea(ship + (attrs.evolve(trn, casualty_only=NO_AIR),), enemy,
+                attacker_loss_order=("transport", "destroyer"))
+    result = resolve_battle(setup, FixedDice([6, 1]))
+    assert result.outcome == "defender_wins" and result.killed == (ship[0].uid,)
+    alone = battle_odds(sea(ship, enemy))
+    odds = battle_odds(setup)
+    assert odds.defender_wins == pytest.approx(alone.defender_wins, abs=1e-12)
+    assert odds.attacker_wins == pytest.approx(alone.attacker_wins, abs=1e-12)

@@ -94,13 +94,33 @@ expect valid
     assert state.standing_orders["germany"].for_space("Germany").loss_order == ("tank", "infantry")
 
 
-@pytest.mark.parametrize("line, message", [
-    ("aboard Sea Zone 4: ussr 1 inf", "nothing there can carry infantry"),
-    ("standing germany: buy 1 inf", "expected 'standing POWER: defend ...'"),
+def test_a_state_line_gives_the_position_an_editions_kept_value():
+    """``state KEY: VALUE`` sets what a rule of the edition wrote in earlier turns
+    (Europe's berlin_held_by_allies), ``state KEY POWER: VALUE`` a per-power value."""
+    from adjudicator.service.games import load_game
+    from adjudicator.service.rules_cases import build_position
+    (case,) = parse_cases("""
+case pos: Berlin held through Germany's turn
+power ussr
+position empty
+state berlin_held_by_allies: true
+expect valid
+""", "inline")
+    state = build_position(load_game("europe1999"), case)
+    assert state.extras == {"berlin_held_by_allies": True}
+
+
+@pytest.mark.parametrize("line, message, edition", [
+    ("aboard Sea Zone 4: ussr 1 inf", "nothing there can carry infantry", "aa1941"),
+    ("standing germany: buy 1 inf", "expected 'standing POWER: defend ...'", "aa1941"),
+    ("state held_forever: true", "'held_forever' was not declared", "aa1941"),
+    ("state berlin_held_by_allies: 3", "takes a bool, not 3", "europe1999"),
+    ("state berlin_held_by_allies uk: true", "is kept per edition", "europe1999"),
+    ("state berlin_held_by_allies true", "expected 'state KEY: VALUE'", "europe1999"),
 ])
-def test_bad_position_lines_say_where(line, message):
+def test_bad_position_lines_say_where(line, message, edition):
     (case,) = parse_cases(f"case x: y\nposition empty\n{line}\nexpect valid\n", "bad.txt")
-    result = run_case(case, "aa1941")
+    result = run_case(case, edition)
     assert not result.ok and "bad.txt:3" in result.failures[0] and message in result.failures[0]
 
 

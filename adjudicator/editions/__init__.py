@@ -12,7 +12,8 @@ register(Edition("europe1999", "Axis & Allies Europe", "europe1999",
                           "adjudicator.engine.escorted_raids", "adjudicator.engine.original_factories",
                           "adjudicator.engine.great_patriotic_war", "adjudicator.engine.capital_held",
                           "adjudicator.engine.middle_east", "adjudicator.engine.end_of_turn",
-                          "adjudicator.engine.special_cash")))
+                          "adjudicator.engine.special_cash",
+                          "adjudicator.engine.allied_casualties")))
 register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "global1940",
                  plugins=("adjudicator.engine.economies",
                           "adjudicator.engine.politics", "adjudicator.engine.neutrals")))

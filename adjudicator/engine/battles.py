@@ -46,7 +46,8 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     """Whether the phasing power fights in ``zone`` (digest §5.2, §5.3.1 step 1, §6.5-6.6).
 
     Always where enemy surface warships make the zone hostile, or where a ``battle`` line
-    names it.  Where only enemy subs and transports are: lone transports are destroyed
+    names it, or, with ``every_ship_blocks_assault``, where an assault unloads from.
+    Where only enemy subs and transports are: lone transports are destroyed
     automatically by any unit that ended its combat move there; otherwise a unit that ended
     its combat move there attacks, except an amphibious assault's ships (which may ignore
     subs) and ships that only left a contested zone to avoid a battle (case 3).
@@ -58,6 +59,8 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
         return False
     if board.hostile_zone(zone) or ctx.orders.directive_for(zone) is not None:
         return True
+    if every_ship_blocks_assault(ctx) and any(l.zone == zone for l in ctx.landings):
+        return True
     movers = [p for p in mine if "combat" in p.moved_in
               and not board.utype(p).has("carries_land")]
     if not movers:
@@ -67,6 +70,22 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
     if any(landing.zone == zone for landing in ctx.landings):
         return False
     return any(p.start_space not in ctx.hostile_at_start for p in movers)
+
+
+def every_ship_blocks_assault(ctx: TurnContext) -> bool:
+    """Option ``assault_clears_every_ship`` (Europe [L563]): any enemy ship in the zone an
+    assault unloads from, even a lone transport or submarine, is fought first and must all
+    be sunk before the cargo goes ashore.  Off (1941, 1942): an assault's ships may ignore
+    enemy subs and transports, and only enemy surface warships stop the unloading."""
+    return bool(ctx.board.rules.option("assault_clears_every_ship", False))
+
+
+def unloading_blocked(ctx: TurnContext, zone: str) -> bool:
+    """Whether enemy units left in ``zone`` after its sea battle keep the assault's cargo
+    aboard (``every_ship_blocks_assault``)."""
+    if every_ship_blocks_assault(ctx):
+        return bool(ctx.board.enemies_at(zone, ctx.power))
+    return ctx.board.hostile_zone(zone, ctx.power)
 
 
 def land_battle_needed(ctx: TurnContext, territory: str) -> bool:
@@ -192,7 +211,7 @@ def _fight_sea(ctx: TurnContext, space: str, dice: DiceSource | None, run: Comba
         outcome = fight(ctx, space, dice)
         # Transports that stayed (or a stalemate against subs) may still unload:
         # only enemy surface warships make a zone hostile (1941 §3.4, 1942 [L516]).
-        if outcome != "attacker_wins" and ctx.board.hostile_zone(space, ctx.power):
+        if outcome != "attacker_wins" and unloading_blocked(ctx, space):
             run.failed_zones.add(space)
 
 
@@ -232,13 +251,20 @@ def go_ashore(ctx: TurnContext, landing: Landing) -> int:
     return n
 
 
+def bombard_per_land_unit(ctx: TurnContext) -> bool:
+    """Whether at most one ship bombards per land unit that went ashore (Spring 1942
+    [L434]); option ``bombard_one_per_land_unit``, off in Europe, where every battleship
+    and destroyer in the zone fires its support shot [L551]."""
+    return bool(ctx.board.rules.option("bombard_one_per_land_unit", True))
+
+
 def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
                      landed: int) -> list[Piece]:
     """Ships that bombard ``target`` (Spring 1942 §5.3.2 step 2): the phasing power's
     ``bombard`` units in the zones its assault unloaded from, where no sea battle was
     fought, that have not fought or bombarded this turn; at most one per land unit that
-    went ashore.  A ``bombard`` order names which; without one every eligible ship does
-    (strongest first)."""
+    went ashore (``bombard_per_land_unit``).  A ``bombard`` order names which; without one
+    every eligible ship does (strongest first)."""
     board = ctx.board
     zones = {l.zone for l in ctx.landings if l.target == target} - fought_zones
     eligible = [p for z in sorted(zones) for p in board.at(z)
@@ -251,7 +277,7 @@ def bombarding_ships(ctx: TurnContext, target: str, fought_zones: set[str],
         for unit_type, count in named.items():
             chosen += [p for p in eligible if p.type == unit_type][:count]
         eligible = chosen                      # in the order named: the first ones fire
-    ships = eligible[:landed]
+    ships = eligible[:landed] if bombard_per_land_unit(ctx) else eligible
     ctx.bombarded.update(p.uid for p in ships)
     return ships
 
@@ -293,7 +319,7 @@ def check_bombard_orders(ctx: TurnContext) -> None:
         before = total.get(order.target, 0)
         total[order.target] = before + sum(g.count for g in order.units)
         going_ashore = sum(len(l.cargo) for l in ctx.landings if l.target == order.target)
-        if total[order.target] > going_ashore >= before:
+        if total[order.target] > going_ashore >= before and bombard_per_land_unit(ctx):
             ctx.warn(order.line, "bombard_more_than_landing", count=total[order.target],
                      space=order.target, landing=going_ashore)
 
@@ -326,17 +352,30 @@ def anti_aircraft(ctx: TurnContext, space: str) -> list[Piece]:
             and board.utype(p).has("aa_fire")]
 
 
+def land_units_held(ctx: TurnContext, attackers: list[Piece]) -> bool:
+    """Whether no attacking land unit may retreat from this land battle: an amphibious
+    assault (some attacker came ashore) in an edition whose option
+    ``amphibious_overland_retreat`` is off (Europe [L541, L561]: "no land unit may
+    retreat, including those that came overland"; aircraft still may).  On by default
+    (1941, 1942: units that came overland retreat, sea-borne ones never)."""
+    return (not ctx.board.rules.option("amphibious_overland_retreat", True)
+            and any(SEABORNE in p.marks for p in attackers))
+
+
 def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tuple[str, ...]:
     """Where the attacker may retreat (digest §5.3.2 condition B, §5.3.1 step 5): an
     adjacent space an attacking land or sea unit came from -- friendly now for land units,
-    friendly at the start of the turn for ships; sea-borne units never retreat.  Aircraft
-    retreat where they are and land in noncombat, so an attack with aircraft always has
-    ``space`` itself as a last option."""
+    friendly at the start of the turn for ships; sea-borne units never retreat (nor, with
+    ``land_units_held``, any land unit of an amphibious assault).  Aircraft retreat where
+    they are and land in noncombat, so an attack with aircraft always has ``space`` itself
+    as a last option."""
     board = ctx.board
     if board.map[space].is_sea:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.SEA and p.came_from
                  and p.came_from != space and p.came_from not in ctx.hostile_at_start}
+    elif land_units_held(ctx, attackers):
+        found = set()
     else:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.LAND and SEABORNE not in p.marks and p.came_from
@@ -367,6 +406,22 @@ def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool 
                       seaborne, origin)
 
 
+def casualty_pools(ctx: TurnContext, space: str, fighting: list[Piece]
+                   ) -> tuple[tuple[BattleUnit, ...], tuple[BattleUnit, ...]]:
+    """Per side, the units not in the battle that the side may choose as casualties (the
+    edition rules' ``casualty_pool`` hook), as casualty-only battle units."""
+    pools: tuple[list[BattleUnit], list[BattleUnit]] = ([], [])
+    seen = {p.uid for p in fighting}
+    for rule in rules_with(ctx.board.rules, "casualty_pool"):
+        for i, side in enumerate(("attacker", "defender")):
+            for piece, classes in rule.casualty_pool(ctx, space, side, fighting):
+                if piece.uid not in seen:
+                    seen.add(piece.uid)
+                    unit = _battle_unit(ctx, piece, set())
+                    pools[i].append(attrs.evolve(unit, casualty_only=classes))
+    return tuple(pools[0]), tuple(pools[1])
+
+
 def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
                  bombard: list[Piece] = ()) -> BattleSetup:
     """The combat engine's view of the battle in ``space``, with both sides' instructions."""
@@ -374,10 +429,14 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
     fighting = {p.uid for p in defenders}
     directive = ctx.orders.directive_for(space)
     defence = defender_orders(ctx, space, defenders)
+    held = land_units_held(ctx, attackers)
+    pools = casualty_pools(ctx, space, attackers + defenders)
     return BattleSetup(
         battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
-        attackers=tuple(_battle_unit(ctx, p, set(), SEABORNE in p.marks, p.came_from) for p in attackers),
-        defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders),
+        attackers=tuple(_battle_unit(ctx, p, set(), SEABORNE in p.marks or (
+                            held and board.utype(p).domain == Domain.LAND), p.came_from)
+                        for p in attackers) + pools[0],
+        defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders) + pools[1],
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
         retreat=directive.retreat if directive else (),
@@ -448,12 +507,14 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
         survivors_a = {p.uid for p in attackers}
         survivors_d: set[int] = set()
         outcome, retreated_to, events, retreated = "attacker_wins", None, [], set()
+        killed: set[int] = set()
     else:
         result = resolve_battle(battle_setup(ctx, space, attackers, defenders, list(bombard)), dice)
         survivors_a = {u.uid for u in result.attackers}
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
         retreated = set(result.retreated)
+        killed = set(result.killed)
     # Detach surviving fighters from defending carriers that sank, then remove the dead.
     for p in defenders:
         if p.uid in survivors_d and p.carried_by is not None:
@@ -463,6 +524,9 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
     for p in attackers + defenders:
         if p.uid not in survivors_a | survivors_d and p.uid in board.pieces:
             board.remove(p)
+    for uid in killed:            # units not in the battle taken as casualties (casualty_pool)
+        if uid in board.pieces:
+            board.remove(board.pieces[uid])
     for p in attackers:
         if p.uid in retreated and p.uid in board.pieces:
             p.marks.add(RETREATED)

@@ -285,6 +285,16 @@ def entered(ctx: TurnContext, pieces: list[Piece], path: tuple[str, ...], phase:
             ability.on_enter(ctx, pieces, space, path, phase)
 
 
+def escaped_enemy_zone(ctx: TurnContext, transport: Piece) -> bool:
+    """Option ``transports_escape`` (Europe [L827]): a transport that started the turn in a
+    sea zone with enemy units and has left it may load and unload in the noncombat move
+    (although it moved in the combat move), but takes part in no combat that turn: no
+    amphibious assault (``transport_escaped``), and none once it has fought."""
+    return (bool(ctx.board.rules.option("transports_escape", False))
+            and transport.start_space in ctx.contested_at_start
+            and transport.space != transport.start_space and FOUGHT not in transport.marks)
+
+
 def do_load(ctx: TurnContext, order: Load) -> None:
     board = ctx.board
     phase = order.phase.value
@@ -307,7 +317,8 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     transports = [t for t in board.at(order.zone)
                   if board.utype(t).has("carries_land") and not t.unloaded
                   and (t.owner == power or (phase == NONCOMBAT and board.allied(t.owner, power)))
-                  and not (phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks))]
+                  and not (phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks)
+                           and not escaped_enemy_zone(ctx, t))]
     # Large units first so the "1 of any type + 1 infantry" rule packs well.
     for piece in sorted(pieces, key=lambda p: board.utype(p).cargo_size != "large"):
         transports.sort(key=lambda t: (t.owner != power,
@@ -348,7 +359,9 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
     transports = sorted((t for t in board.at(zone) if board.utype(t).has("carries_land")
                          and board.allied(t.owner, power) and t.unloaded_to in (None, target)
                          and not (phase == NONCOMBAT and t.owner == power
-                                  and (COMBAT in t.moved_in or FOUGHT in t.marks))
+                                  and (COMBAT in t.moved_in or FOUGHT in t.marks)
+                                  and not escaped_enemy_zone(ctx, t))
+                         and not (amphibious and escaped_enemy_zone(ctx, t))
                          and RETREATED not in t.marks),
                         key=lambda t: (t.unloaded_to != target, t.uid))
     chosen: list[Piece] = []
@@ -366,7 +379,7 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
                     chosen.append(c)
                     need -= 1
         if need:
-            code, params = _why_no_cargo(board, order, power, group.type,
+            code, params = _why_no_cargo(ctx, order, group.type,
                                          landing | {c.uid for c in chosen})
             raise OrderFailed(code, unit=group.type, zone=zone, space=target, **params)
     if amphibious:
@@ -396,12 +409,13 @@ def do_unload(ctx: TurnContext, order: Unload) -> None:
     entered(ctx, chosen, (zone, target), phase)
 
 
-def _why_no_cargo(board: WorkingBoard, order: Unload, power: str, unit_type: str,
+def _why_no_cargo(ctx: TurnContext, order: Unload, unit_type: str,
                   taken: set[int]) -> tuple[str, dict]:
     """The rule that keeps ``unit_type`` cargo of ``power`` aboard the transports in the
     order's zone from unloading into its target (a problem code and its parameters), or
     ``no_cargo_to_unload`` when there is simply not enough of it aboard.  ``taken``: uids
     of cargo already unloading."""
+    board, power = ctx.board, ctx.power
     phase = order.phase.value
     transports = [t for t in board.at(order.zone) if board.utype(t).has("carries_land")
                   and board.allied(t.owner, power)]
@@ -413,10 +427,13 @@ def _why_no_cargo(board: WorkingBoard, order: Unload, power: str, unit_type: str
             return "transport_unloaded_elsewhere", {"other": t.unloaded_to}
         if RETREATED in t.marks:
             return "transport_retreated", {}
+        if phase == COMBAT and escaped_enemy_zone(ctx, t):
+            return "transport_escaped", {"start": t.start_space}
         if t.owner != power and any(c.loaded_in is not None for c in board.cargo_of(t)
                                     if c.owner == power):
             return "ally_transport_cargo_next_turn", {"power": t.owner}
-        if phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks):
+        if phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks) \
+                and not escaped_enemy_zone(ctx, t):
             return "transport_moved_in_combat", {}
     owners = {c.owner for t in transports if t.owner == power for c in board.cargo_of(t)
               if c.type == unit_type and c.owner != power}

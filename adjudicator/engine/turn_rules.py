@@ -24,6 +24,10 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
 * ``may_command(board, power, piece, phase)`` -> bool: may ``power`` move ``piece``, a unit
   of another owner (Europe: any Ally moves a Middle East AA gun)?  Asked only for pieces
   ``power`` does not own; any rule saying yes is enough.
+* ``casualty_pool(ctx, space, side, fighting)`` -> ``[(piece, classes), ...]``: units in
+  ``space`` that are not in its battle (``fighting``: the pieces that are) but that
+  ``side`` (``"attacker"``/``"defender"``) may choose as casualties, for hits whose target
+  class has the bits ``classes`` (``combat.board``: ``NO_AIR`` = submarine hits; 0 = any).
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
 
@@ -40,7 +44,7 @@ import attrs
 __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
-         "placement_capacity", "may_command", "at_step")
+         "placement_capacity", "may_command", "casualty_pool", "at_step")
 
 _RULES: dict[str, "Rule"] = {}
 

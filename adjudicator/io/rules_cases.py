@@ -24,6 +24,9 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
     relation usa japan: war             # the war state between two owners (war, allied,
                                         #   neutral), as GameState.relations keeps it
     ipcs germany 30
+    state berlin_held_by_allies: true   # a value an edition's rule keeps (declared with
+    state lanes_taken red: 2            #   turn_rules.declare_state; per power: the power
+                                        #   after the key); true/false, integers, words
     standing uk: defend all: submerge never    # another power's standing defence orders
     orders:                             # the orders text, up to "end"
       combat:
@@ -144,7 +147,8 @@ class Case:
 _EXPECT = re.compile(r"^expect\s+(no\s+)?(\w+)\s*(.*)$", re.I)
 
 
-def _option_value(text: str):
+def word_value(text: str):
+    """An option's or a state value's text: true/false, an integer, else the word."""
     low = text.casefold()
     if low in ("true", "false"):
         return low == "true"
@@ -225,13 +229,13 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
                 key, sep, value = item.partition("=")
                 if not sep:
                     fail(number, f"option '{item}' must be name=value")
-                current["options"].append((key, _option_value(value)))
+                current["options"].append((key, word_value(value)))
         elif word == "position":
             if rest not in ("setup", "empty"):
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
         elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs",
-                      "relation"):
+                      "relation", "state"):
             if current["later"]:
                 fail(number, f"'{word}' sets up the position: it comes before the first 'turn'")
             current["edits"].append((word, rest, number))

@@ -121,6 +121,9 @@ PROBLEMS: dict[str, str] = {
                                     "into one territory per turn",
     "transport_retreated": "the transport in {zone} carrying your {unit_plural_lower} retreated "
                            "from its sea battle: its cargo cannot unload this turn",
+    "transport_escaped": "the transport in {zone} carrying your {unit_plural_lower} started the "
+                         "turn beside enemy units in {start} and left: it may load or unload in "
+                         "the noncombat move but takes part in no combat this turn",
     "ally_transport_cargo_next_turn": "your {unit_plural_lower} aboard {power}'s transport in "
                                       "{zone} were loaded this turn: cargo on an ally's transport "
                                       "unloads on your next turn, after the ally has moved it",

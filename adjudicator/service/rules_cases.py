@@ -10,10 +10,11 @@ from pathlib import Path
 import attrs
 
 from ..engine import OrdersRejected, adjudicate, check
+from ..engine.turn_rules import checked_state
 from ..io.names import Names, UnknownName
 from ..io.parser import parse_orders
 from ..io.paths import MAPS_DIR
-from ..io.rules_cases import Case, Expectation, read_cases
+from ..io.rules_cases import Case, Expectation, word_value, read_cases
 from ..model.dice import FixedDice, SideDice
 from ..model.errors import DataError, OrdersSyntaxError, PbemError
 from ..model.events import OrderSkipped, all_event_classes
@@ -114,11 +115,31 @@ def _orders_text(text: str) -> str:
     return text
 
 
+def _state(names: Names, case: Case, line: int, text: str, extras: dict) -> None:
+    """"KEY[ POWER]: VALUE" -> ``extras``: a value an edition's rule keeps (as
+    ``WorkingBoard.write_state`` would write it: declared key, its type)."""
+    head, sep, value_text = text.partition(":")
+    words = head.split()
+    if not sep or len(words) not in (1, 2) or not value_text.strip():
+        raise DataError(f"{case.file}:{line}: expected 'state KEY: VALUE' or "
+                        f"'state KEY POWER: VALUE'")
+    value = word_value(value_text.strip())
+    try:
+        power = names.resolve_power(words[1]) if len(words) == 2 else None
+        checked_state(words[0], value, power)
+    except (UnknownName, ValueError) as exc:
+        raise DataError(f"{case.file}:{line}: {exc}") from None
+    if power is None:
+        extras[words[0]] = value
+    else:
+        extras[words[0]] = dict(sorted({**extras.get(words[0], {}), power: value}.items()))
+
+
 def build_position(game: Game, case: Case) -> GameState:
     names = Names(game)
     state = initial_state(game, f"case-{case.name}")
     units = dict(state.units) if case.position == "setup" else {}
-    owners, ipcs = dict(state.owners), dict(state.ipcs)
+    owners, ipcs, extras = dict(state.owners), dict(state.ipcs), dict(state.extras)
     relations = dict(state.relations)
     standing = dict(state.standing_orders)
     for verb, rest, line in case.edits:
@@ -169,9 +190,11 @@ def build_position(game: Game, case: Case) -> GameState:
                 raise DataError(f"{case.file}:{line}: no factory in {space} to damage")
             here[found[0]] = attrs.evolve(here[found[0]], damage=int(amount))
             units[space] = tuple(here)
+        elif verb == "state":
+            _state(names, case, line, rest, extras)
     power = names.resolve_power(case.power) if case.power else state.power
     return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
-                        relations=dict(sorted(relations.items())),
+                        relations=dict(sorted(relations.items())), extras=extras,
                         units={k: v for k, v in units.items() if v},
                         standing_orders=dict(sorted(standing.items())))
 

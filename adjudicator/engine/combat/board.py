@@ -32,7 +32,7 @@ class Slot:
     __slots__ = ("type", "key", "value", "is_air", "is_land", "captures", "hit_points",
                  "taken_last", "defenceless", "anti_sub", "tags", "params", "submerge",
                  "can_fire", "restrict", "immune_air", "elig", "unit_cost", "cargo_cost",
-                 "cost", "seaborne", "units", "cargo_keys")
+                 "cost", "seaborne", "units", "cargo_keys", "casualty_only")
 
     def __init__(self, side: int, units: Sequence[BattleUnit], cargo_cost: int):
         t = units[0].type
@@ -52,11 +52,19 @@ class Slot:
         for ability, params in hooks(t, "slot"):
             for name, value in ability.slot(t, params, side).items():
                 setattr(self, name, value)
+        self.casualty_only = units[0].casualty_only
+        if self.casualty_only is not None:     # in the space, not in the battle
+            self.taken_last = self.defenceless = self.anti_sub = self.submerge = False
+            self.captures = False
+            self.tags = frozenset()
+            self.value = 0
         self.can_fire = self.value > 0 and not self.defenceless
         self.elig = 0                      # bits 0-7 set here; aimed bits by the Board
         for c in range(AIMED):
             if (c & NO_AIR and self.is_air) or (c & NO_ANS and self.immune_air) \
                     or (c & ONLY_AIR and not self.is_air):
+                continue
+            if self.casualty_only is not None and c & self.casualty_only != self.casualty_only:
                 continue
             self.elig |= 1 << c
         self.unit_cost = t.cost
@@ -103,7 +111,8 @@ class Board:
         self.type_order = tuple(dict.fromkeys(s.key for side in self.slots for s in side))
         for side in self.slots:
             for s in side:
-                s.elig |= 1 << (AIMED + self.type_order.index(s.key))
+                if s.casualty_only is None:
+                    s.elig |= 1 << (AIMED + self.type_order.index(s.key))
         self.n_classes = AIMED + len(self.type_order)
         self.assign_order = tuple(range(AIMED, self.n_classes)) + BIT_ORDER
         # per side, per target class: (eligible slots not taken_last, eligible taken_last)
@@ -143,7 +152,8 @@ class Board:
             cargo = tuple(sorted(c.type for c in u.cargo))
             first, second = (value, t.cost) if weakest else (t.cost, value)
             return (rank.get(t.key, len(order)), first, second, self.cargo_cost(u), cargo,
-                    0 if u.seaborne else 1, t.key)
+                    0 if u.seaborne else 1, t.key, u.casualty_only is not None,
+                    u.casualty_only or 0)
 
         ordered = sorted(units, key=lambda u: (key(u), u.uid))
         slots: list[Slot] = []
@@ -173,17 +183,22 @@ class Board:
         slots = self.slots[side_idx]
         present = []
         for s, n in zip(slots, side.alive):
-            if n and ((side.submerged and s.submerge) or (side.retreated and not s.seaborne)):
+            if n and ((side.submerged and s.submerge) or (side.retreated and not s.seaborne
+                                                           and s.casualty_only is None)):
                 n = 0
             present.append(n)
         anti_sub = any(n and s.anti_sub for s, n in zip(slots, present))
         tmask = tdef = tother = fire = relevance = 0
-        capturers = tuv = air = 0
+        capturers = tuv = air = on_board = 0
         only_defenceless = True
         can_submerge = False
         for s, n in zip(slots, present):
             if not n:
                 continue
+            if s.casualty_only is not None:     # takes hits, nothing else
+                relevance |= s.casualty_only
+                continue
+            on_board += n
             tmask |= s.elig
             if s.defenceless:
                 tdef |= s.elig
@@ -203,7 +218,7 @@ class Board:
             if s.captures:
                 capturers += n
             tuv += n * s.unit_cost
-        return SideSummary(tuple(present), sum(present), anti_sub, tmask, tdef, tother, fire,
+        return SideSummary(tuple(present), on_board, anti_sub, tmask, tdef, tother, fire,
                            only_defenceless, relevance, can_submerge, capturers, tuv, air)
 
     @staticmethod

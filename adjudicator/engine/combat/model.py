@@ -31,7 +31,12 @@ HARD_ROUND_CAP = 10_000          # safety net only: the rules always end a battl
 class BattleUnit:
     """One unit on the battle board.  ``uid`` is unique within the battle (the turn engine
     maps it back to its unit).  ``cargo`` dies with it and never fires or takes hits.
-    ``seaborne``: unloaded from a transport in this assault, so it can never retreat."""
+    ``seaborne``: unloaded from a transport in this assault, so it can never retreat.
+    ``casualty_only``: None for a unit in the battle; else a unit in the space that is not
+    in the battle but that its side may choose as a casualty (Europe's Allied ships
+    against a German submarine), for hits whose target class has these bits
+    (``combat.board``: ``NO_AIR`` = submarine hits; 0 = any hit).  It never fires,
+    retreats or counts as a unit on the board."""
 
     uid: int
     type: UnitType
@@ -39,6 +44,7 @@ class BattleUnit:
     cargo: tuple[Unit, ...] = ()
     seaborne: bool = False
     origin: str | None = None
+    casualty_only: int | None = None
 
 
 @attrs.frozen
@@ -156,8 +162,8 @@ class EnemyView(NamedTuple):
 
 
 class SideSummary(NamedTuple):
-    present: tuple[int, ...]       # units on the board per slot
-    n_present: int
+    present: tuple[int, ...]       # units on the board per slot (casualty-only ones too)
+    n_present: int                 # units on the board, casualty-only ones excluded
     anti_sub: bool
     tmask: int                     # bit c: some present unit may take a hit of class c
     tmask_defenceless: int

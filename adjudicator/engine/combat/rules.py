@@ -79,7 +79,7 @@ def retreat(board, state: BattleState, to: str, reason: str,
             condition: RetreatCondition | None = None):
     summ = board.summary(ATT, state.att)
     moving = tuple((i, n) for i, (s, n) in enumerate(zip(board.slots[ATT], summ.present))
-                   if n and not s.seaborne)
+                   if n and not s.seaborne and s.casualty_only is None)
     if not moving:
         return state, None
     att = state.att._replace(retreated=True)
@@ -89,13 +89,18 @@ def retreat(board, state: BattleState, to: str, reason: str,
     return state, Change("retreat", ATT, moving, to, reason, condition)
 
 
+def _in_battle(board, side_idx: int, side: Side) -> bool:
+    """Whether the side has a unit left that is in the battle (not ``casualty_only``)."""
+    return any(n for s, n in zip(board.slots[side_idx], side.alive) if s.casualty_only is None)
+
+
 def _condition_a(board, state: BattleState, sa: SideSummary, sd: SideSummary) -> str:
     if sa.n_present == 0 and not board.slots[DEF]:
         return "defender_wins"      # only units off the board defended (an AA gun)
     if sa.n_present == 0 and sd.n_present == 0:
         # nothing left on the board; if both sides still have units (submerged or
         # retreated), nobody won: a stalemate
-        both_alive = any(state.att.alive) and any(state.dfn.alive)
+        both_alive = _in_battle(board, ATT, state.att) and _in_battle(board, DEF, state.dfn)
         return "stalemate" if both_alive else "both_destroyed"
     return "defender_wins" if sa.n_present == 0 else "attacker_wins"
 
