@@ -41,6 +41,7 @@ from .hitdist import HitDists
 from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
 from .sidespace import SideSpace
+from .stepbase import get_step
 from .steps import later_volleys, side_volleys
 
 
@@ -221,6 +222,9 @@ class Sweep:
         self.dists = HitDists(sides, board.low_luck, tail=prune * 1e-6)
         self.cap = board.round_cap
         self.n_stages = len(board.stages)
+        # stages made only of first-round steps (AA fire): nobody fires in them after round 1
+        self.later_silent = tuple(all(get_step(n).first_round_only for n in stage)
+                                  for stage in board.stages)
         self.prune = prune
         self.progress = progress
         self.terminal: dict[tuple, float] = {}
@@ -395,7 +399,8 @@ class Sweep:
                     continue
                 if plan is None:
                     S = np.flatnonzero(z)
-                    ops = self._ops(a, S, s, b == 0)
+                    ops = self._ops(a, S, s, b == 0) if b == 0 or not self.later_silent[s] \
+                        else None
                 else:
                     S, ops = plan[s]
                 own, ids, rows, lo = self._apply(a, ops, z)
@@ -441,7 +446,8 @@ class Sweep:
                 z = _pad(z, len(adds[s])).copy()
                 z[:len(adds[s])] += adds[s]
             S = np.flatnonzero(z)
-            ops = self._ops(a, S, s, b == 0) if S.size else None
+            ops = self._ops(a, S, s, b == 0) if S.size and (b == 0 or not self.later_silent[s]) \
+                else None
             plan.append((S, ops))
             if ops is not None:
                 z = self._apply(a, ops, z)[0]
