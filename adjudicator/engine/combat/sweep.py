@@ -205,9 +205,44 @@ class _StageOps:
     ``ma`` (P(next attacker state | source), one row per next state), ``md`` (P(next
     defender state ``lo + j`` | source), one row per source), ``k`` (the row of ``ma`` where
     the attacker stays ``a``, -1: none), ``rest`` / ``rest_ids`` (the other rows and their
-    attacker states), ``stay`` (P(neither side changes) per source)."""
+    attacker states), ``stay`` (P(neither side changes) per source), ``succ`` (the attacker
+    state of each row of ``ma``), ``fires`` (per source: does anybody fire)."""
 
-    __slots__ = ("S", "lo", "ma", "md", "stay", "k", "rest", "rest_ids")
+    __slots__ = ("S", "lo", "ma", "md", "stay", "k", "rest", "rest_ids", "succ", "fires")
+
+
+def _fill_ops(ops: _StageOps, S: np.ndarray, lo: int, ma: np.ndarray, md: np.ndarray,
+              succ: np.ndarray, a: int) -> None:
+    n = S.size
+    ops.S, ops.lo, ops.ma, ops.md, ops.succ = S, lo, ma, md, succ
+    here = np.flatnonzero(succ == a)
+    stay_d = md[np.arange(n), S - lo]
+    if here.size:
+        k = int(here[0])
+        ops.k, ops.stay = k, ma[k] * stay_d
+        ops.rest = np.concatenate([np.arange(k), np.arange(k + 1, succ.size)])
+        ops.rest_ids = succ[ops.rest]
+    else:
+        ops.k, ops.stay = -1, np.zeros(n)
+        ops.rest, ops.rest_ids = None, succ
+
+
+def _restrict(ops: _StageOps, pos: np.ndarray, S: np.ndarray, a: int) -> _StageOps | None:
+    """``ops`` (built for sources ``ops.S``) for the sources ``S = ops.S[pos]``: the same
+    columns of ``ma`` and rows of ``md``, without the attacker states none of them reaches
+    (what ``_build_ops`` of ``S`` gives, up to the band of ``md``'s columns)."""
+    fires = ops.fires[pos]
+    if not fires.any():
+        return None
+    ma = ops.ma[:, pos]
+    keep = ma.any(axis=1)
+    succ = ops.succ
+    if not keep.all():
+        ma, succ = ma[keep], succ[keep]
+    out = _StageOps()
+    out.fires = fires
+    _fill_ops(out, S, ops.lo, np.ascontiguousarray(ma), ops.md[pos], succ, a)
+    return out
 
 
 class Sweep:
@@ -245,6 +280,8 @@ class Sweep:
         self._atables: dict = {}
         self._asucc: dict = {}
         self._rows_done = 0
+        self._ops_row = -1
+        self._ops_kept: dict = {}
 
     # ------------------------------------------------------------------ the run
     def run(self) -> None:
@@ -597,14 +634,40 @@ class Sweep:
 
     def _ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps | None:
         """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (None:
-        nobody fires at all)."""
+        nobody fires at all).  A row meets the same sources again and again (each pass of
+        its mass, each round bucket): the operators built for the row are kept while it is
+        processed, built for every source met so far, and cut down to ``S`` (each source's
+        column and row do not depend on the other sources)."""
+        if a != self._ops_row:
+            self._ops_row = a
+            self._ops_kept.clear()
+        key = (s, first)
+        kept = self._ops_kept.get(key)
+        if kept is not None:
+            pos = np.searchsorted(kept.S, S)
+            if (pos < kept.S.size).all() and (kept.S[np.minimum(pos, kept.S.size - 1)] == S).all():
+                return _restrict(kept, pos, S, a)
+            S_all = np.union1d(kept.S, S)
+        else:
+            S_all = S
+        ops = self._ops_kept[key] = self._build_ops(a, S_all, s, first)
+        if S_all is S:
+            return ops if ops.fires.any() else None
+        return _restrict(ops, np.searchsorted(S_all, S), S, a)
+
+    def _build_ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps:
+        """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (with
+        ``fires`` all False when nobody fires: nothing else is set then)."""
         A, D = self.A, self.D
         tab = self._dtable(a, s, first)
         self._fill_dtable(tab, a, S, s, first)
         pids, pats = self._apatterns(a, S, s, first)
         gam = tab.gamma[S]
-        if not tab.fires[S].any() and not pats.fires[pids].any():
-            return None
+        fires = tab.fires[S] | pats.fires[pids]
+        if not fires.any():
+            ops = _StageOps()
+            ops.S, ops.fires = S, fires
+            return ops
         n = S.size
         # the attacker side: P(next attacker state | source), one column per source
         blocks = []
@@ -657,17 +720,8 @@ class Sweep:
             flat, weights = flat[0], weights[0]
         md = np.bincount(flat, weights=weights, minlength=n * width).reshape(n, width)
         ops = _StageOps()
-        ops.S, ops.lo, ops.ma, ops.md = S, lo, np.ascontiguousarray(ma), md
-        here = np.flatnonzero(succ == a)
-        stay_d = md[np.arange(n), S - lo]
-        if here.size:
-            k = int(here[0])
-            ops.k, ops.stay = k, ma[k] * stay_d
-            ops.rest = np.concatenate([np.arange(k), np.arange(k + 1, succ.size)])
-            ops.rest_ids = succ[ops.rest]
-        else:
-            ops.k, ops.stay = -1, np.zeros(n)
-            ops.rest, ops.rest_ids = None, succ
+        ops.fires = fires
+        _fill_ops(ops, S, lo, np.ascontiguousarray(ma), md, succ, a)
         return ops
 
     def _asucc_of(self, a: int, classes: tuple[int, ...], dims: tuple[int, ...]):
