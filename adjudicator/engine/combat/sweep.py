@@ -22,7 +22,11 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
   the sides' traits (``rules.quiet``) for every pair where nothing can happen; the others
   (a side gone, a retreat, submarines deciding to submerge) run the rule functions one
   pair at a time.  Round 1 (first-round steps such as AA fire and bombardment, which see
-  the whole enemy) is played one pair at a time.
+  the whole enemy) is played one pair at a time; after it, a stage made only of
+  first-round steps is skipped.
+* A row's stage operators are kept while the row is processed (built for every defender
+  state it met as a source, cut down to the sources of each pass): its mass passes
+  through the same stages several times, mostly from sources already seen.
 * Rounds are bucketed as the rules need: round ``r`` for ``r < Board.round_cap``, then one
   bucket for every later round (the rules no longer depend on the round number there).
 * A pair whose mass is below ``prune`` when its row is processed is dropped and its mass
