@@ -249,6 +249,26 @@ def _restrict(ops: _StageOps, pos: np.ndarray, S: np.ndarray, a: int) -> _StageO
     return out
 
 
+def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
+    """The operators of row ``a`` for the sources of ``x`` and ``y`` (disjoint, someone
+    fires in each): what ``_build_ops`` gives for them all, since each source's column of
+    ``ma`` and row of ``md`` do not depend on the other sources."""
+    S, succ = np.union1d(x.S, y.S), np.union1d(x.succ, y.succ)
+    lo = min(x.lo, y.lo)
+    hi = max(x.lo + x.md.shape[1], y.lo + y.md.shape[1])
+    ma, md = np.zeros((succ.size, S.size)), np.zeros((S.size, hi - lo))
+    fires = np.zeros(S.size, dtype=bool)
+    for part in (x, y):
+        cols = np.searchsorted(S, part.S)
+        ma[np.ix_(np.searchsorted(succ, part.succ), cols)] = part.ma
+        md[cols, part.lo - lo:part.lo - lo + part.md.shape[1]] = part.md
+        fires[cols] = part.fires
+    out = _StageOps()
+    out.fires = fires
+    _fill_ops(out, S, lo, ma, md, succ, a)
+    return out
+
+
 class Sweep:
     """The exact odds of one battle (``run``, then read ``terminal``, ``rounds``)."""
 
@@ -640,8 +660,8 @@ class Sweep:
         """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (None:
         nobody fires at all).  A row meets the same sources again and again (each pass of
         its mass, each round bucket): the operators built for the row are kept while it is
-        processed, built for every source met so far, and cut down to ``S`` (each source's
-        column and row do not depend on the other sources)."""
+        processed, for every source met so far (built for the new ones only and merged), and
+        cut down to ``S`` (each source's column and row do not depend on the other sources)."""
         if a != self._ops_row:
             self._ops_row = a
             self._ops_kept.clear()
@@ -652,12 +672,14 @@ class Sweep:
             if (pos < kept.S.size).all() and (kept.S[np.minimum(pos, kept.S.size - 1)] == S).all():
                 return _restrict(kept, pos, S, a)
             S_all = np.union1d(kept.S, S)
-        else:
-            S_all = S
-        ops = self._ops_kept[key] = self._build_ops(a, S_all, s, first)
-        if S_all is S:
-            return ops if ops.fires.any() else None
-        return _restrict(ops, np.searchsorted(S_all, S), S, a)
+            new = self._build_ops(a, np.setdiff1d(S, kept.S, assume_unique=True), s, first)
+            if kept.fires.any() and new.fires.any():
+                ops = self._ops_kept[key] = _merge(kept, new, a)
+            else:                         # (operators where nobody fires are not written out)
+                ops = self._ops_kept[key] = self._build_ops(a, S_all, s, first)
+            return _restrict(ops, np.searchsorted(S_all, S), S, a)
+        ops = self._ops_kept[key] = self._build_ops(a, S, s, first)
+        return ops if ops.fires.any() else None
 
     def _build_ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps:
         """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (with
