@@ -21,19 +21,33 @@ from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
 from .raids import RAIDING, fight_raid
 from .turn_rules import rules_with
-from .working import Piece, count_types
+from .working import Piece, WorkingBoard, count_types
 
 
-def start_hostile_zones(ctx: TurnContext) -> frozenset[str]:
-    """Sea zones holding enemy surface warships (call before any move of the turn)."""
-    board = ctx.board
-    return frozenset(z.key for z in board.map.seas() if board.hostile_zone(z.key))
-
-
-def start_contested_zones(ctx: TurnContext) -> frozenset[str]:
-    """Sea zones holding any enemy unit at the start of the turn."""
-    board = ctx.board
-    return frozenset(z.key for z in board.map.seas() if board.enemies_at(z.key))
+def start_zones(board: WorkingBoard) -> tuple[frozenset[str], frozenset[str]]:
+    """(hostile, contested): the sea zones holding enemy surface warships, and those holding
+    any enemy unit (not counting cargo), as ``hostile_zone`` and ``enemies_at`` of each sea
+    zone say -- in one pass over the pieces in sea zones, each owner's relation asked once
+    (this runs at the start of every turn checked or played)."""
+    power, warships = board.power, board.types_with("surface_warship")
+    enemy: dict[str, bool] = {}
+    hostile, contested = [], []
+    for zone in board.map.seas():
+        key = zone.key
+        found = False
+        for piece in board.on_board(key):
+            owner = piece.owner
+            is_enemy = enemy.get(owner)
+            if is_enemy is None:
+                is_enemy = enemy[owner] = board.enemy_of(power, owner)
+            if is_enemy:
+                if not found:
+                    contested.append(key)
+                    found = True
+                if piece.type in warships:
+                    hostile.append(key)
+                    break
+    return frozenset(hostile), frozenset(contested)
 
 
 def combatants(ctx: TurnContext, pieces: list[Piece]) -> list[Piece]:

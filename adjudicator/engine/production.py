@@ -38,6 +38,9 @@ def eligible_factories(ctx: TurnContext) -> list[Piece]:
     """Factories the phasing power may place at this turn: its own, in territories it has
     controlled since the start of its turn, there since then; capital first, then by
     capacity, then by name."""
+    placing = ctx.mechanics.get(_PLACING)
+    if placing is not None:
+        return list(placing)
     board = ctx.board
     power = ctx.power
     capital = board.rules.powers[power].capital
@@ -253,6 +256,19 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
 def mobilize(ctx: TurnContext) -> None:
     """Place the bought units where ordered, then place leftovers at the factories in a
     fixed order (capital first), then refund what cannot be placed."""
+    # The eligible factories stay the same while units are placed (a factory placed now is
+    # not one): found once, not again for each unit placed.
+    ctx.mechanics[_PLACING] = eligible_factories(ctx)
+    try:
+        _mobilize(ctx)
+    finally:
+        del ctx.mechanics[_PLACING]
+
+
+_PLACING = "production.eligible_factories"
+
+
+def _mobilize(ctx: TurnContext) -> None:
     used: dict[str, int] = {}
     units = ctx.board.rules.units
     refused: set[str] = set()          # unit types a place order could not place

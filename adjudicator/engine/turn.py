@@ -25,7 +25,7 @@ from ..model.game import Game
 from ..model.orders import DefenceOrder, OrderSet, StandingChoice, StandingOrders
 from ..model.problems import Problem
 from ..model.state import GameState
-from .battles import planned_setups, start_contested_zones, start_hostile_zones
+from .battles import planned_setups, start_zones
 from .movement import run_order
 from .raids import declare_raids
 from .statements import announce_statements, check_statements, conceded_to
@@ -133,8 +133,7 @@ def _preflight(ctx: TurnContext, state: GameState) -> bool:
 def _context(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | None) -> TurnContext:
     ctx = TurnContext(game, WorkingBoard(game, state), orders, "check" if dice is None else "play",
                       standing_orders=dict(state.standing_orders), dice=dice)
-    ctx.hostile_at_start = start_hostile_zones(ctx)
-    ctx.contested_at_start = start_contested_zones(ctx)
+    ctx.hostile_at_start, ctx.contested_at_start = start_zones(ctx.board)
     return ctx
 
 

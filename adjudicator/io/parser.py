@@ -876,6 +876,24 @@ def _check_empty_or_pass(builder: _Builder, lines: list[str]) -> None:
             f"{what}: write 'pass' for a turn without orders", 1, 1))
 
 
+# Trees of lines parsed before, by parser and text: orders repeat from turn to turn ("buy 5
+# infantry"), and an audit parses every turn of a game.  Only read, never changed.
+_TREES: dict[tuple[Lark, str], Tree] = {}
+_TREES_KEPT = 4096
+
+
+def _parse_line(parser: Lark, code: str) -> Tree:
+    """``parser.parse(code)``, remembered (``UnexpectedInput`` as it raises)."""
+    key = (parser, code)
+    tree = _TREES.get(key)
+    if tree is None:
+        tree = parser.parse(code)
+        if len(_TREES) >= _TREES_KEPT:
+            _TREES.clear()
+        _TREES[key] = tree
+    return tree
+
+
 class _LineReader:
     """Reads one line into the builder: its power prefix, then the statement, trying the
     readings of '-' inside words when the line as written does not work."""
@@ -948,7 +966,7 @@ class _LineReader:
                           f"{self.game.ruleset.title or self.game.ruleset.game_id}")
             return False
         try:
-            tree = self.parser.parse(code)
+            tree = _parse_line(self.parser, code)
         except UnexpectedInput as err:
             builder.errors.append(_syntax_error(err, line.number, line.raw, code, self.kinds))
             return False

@@ -22,7 +22,11 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
   the sides' traits (``rules.quiet``) for every pair where nothing can happen; the others
   (a side gone, a retreat, submarines deciding to submerge) run the rule functions one
   pair at a time.  Round 1 (first-round steps such as AA fire and bombardment, which see
-  the whole enemy) is played one pair at a time.
+  the whole enemy) is played one pair at a time; after it, a stage made only of
+  first-round steps is skipped.
+* A row's stage operators are kept while the row is processed (built for every defender
+  state it met as a source, cut down to the sources of each pass): its mass passes
+  through the same stages several times, mostly from sources already seen.
 * Rounds are bucketed as the rules need: round ``r`` for ``r < Board.round_cap``, then one
   bucket for every later round (the rules no longer depend on the round number there).
 * A pair whose mass is below ``prune`` when its row is processed is dropped and its mass
@@ -41,6 +45,7 @@ from .hitdist import HitDists
 from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
 from .sidespace import SideSpace
+from .stepbase import get_step
 from .steps import later_volleys, side_volleys
 
 
@@ -204,9 +209,64 @@ class _StageOps:
     ``ma`` (P(next attacker state | source), one row per next state), ``md`` (P(next
     defender state ``lo + j`` | source), one row per source), ``k`` (the row of ``ma`` where
     the attacker stays ``a``, -1: none), ``rest`` / ``rest_ids`` (the other rows and their
-    attacker states), ``stay`` (P(neither side changes) per source)."""
+    attacker states), ``stay`` (P(neither side changes) per source), ``succ`` (the attacker
+    state of each row of ``ma``), ``fires`` (per source: does anybody fire)."""
 
-    __slots__ = ("S", "lo", "ma", "md", "stay", "k", "rest", "rest_ids")
+    __slots__ = ("S", "lo", "ma", "md", "stay", "k", "rest", "rest_ids", "succ", "fires")
+
+
+def _fill_ops(ops: _StageOps, S: np.ndarray, lo: int, ma: np.ndarray, md: np.ndarray,
+              succ: np.ndarray, a: int) -> None:
+    n = S.size
+    ops.S, ops.lo, ops.ma, ops.md, ops.succ = S, lo, ma, md, succ
+    here = np.flatnonzero(succ == a)
+    stay_d = md[np.arange(n), S - lo]
+    if here.size:
+        k = int(here[0])
+        ops.k, ops.stay = k, ma[k] * stay_d
+        ops.rest = np.concatenate([np.arange(k), np.arange(k + 1, succ.size)])
+        ops.rest_ids = succ[ops.rest]
+    else:
+        ops.k, ops.stay = -1, np.zeros(n)
+        ops.rest, ops.rest_ids = None, succ
+
+
+def _restrict(ops: _StageOps, pos: np.ndarray, S: np.ndarray, a: int) -> _StageOps | None:
+    """``ops`` (built for sources ``ops.S``) for the sources ``S = ops.S[pos]``: the same
+    columns of ``ma`` and rows of ``md``, without the attacker states none of them reaches
+    (what ``_build_ops`` of ``S`` gives, up to the band of ``md``'s columns)."""
+    fires = ops.fires[pos]
+    if not fires.any():
+        return None
+    ma = ops.ma[:, pos]
+    keep = ma.any(axis=1)
+    succ = ops.succ
+    if not keep.all():
+        ma, succ = ma[keep], succ[keep]
+    out = _StageOps()
+    out.fires = fires
+    _fill_ops(out, S, ops.lo, np.ascontiguousarray(ma), ops.md[pos], succ, a)
+    return out
+
+
+def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
+    """The operators of row ``a`` for the sources of ``x`` and ``y`` (disjoint, someone
+    fires in each): what ``_build_ops`` gives for them all, since each source's column of
+    ``ma`` and row of ``md`` do not depend on the other sources."""
+    S, succ = np.union1d(x.S, y.S), np.union1d(x.succ, y.succ)
+    lo = min(x.lo, y.lo)
+    hi = max(x.lo + x.md.shape[1], y.lo + y.md.shape[1])
+    ma, md = np.zeros((succ.size, S.size)), np.zeros((S.size, hi - lo))
+    fires = np.zeros(S.size, dtype=bool)
+    for part in (x, y):
+        cols = np.searchsorted(S, part.S)
+        ma[np.ix_(np.searchsorted(succ, part.succ), cols)] = part.ma
+        md[cols, part.lo - lo:part.lo - lo + part.md.shape[1]] = part.md
+        fires[cols] = part.fires
+    out = _StageOps()
+    out.fires = fires
+    _fill_ops(out, S, lo, ma, md, succ, a)
+    return out
 
 
 class Sweep:
@@ -221,6 +281,9 @@ class Sweep:
         self.dists = HitDists(sides, board.low_luck, tail=prune * 1e-6)
         self.cap = board.round_cap
         self.n_stages = len(board.stages)
+        # stages made only of first-round steps (AA fire): nobody fires in them after round 1
+        self.later_silent = tuple(all(get_step(n).first_round_only for n in stage)
+                                  for stage in board.stages)
         self.prune = prune
         self.progress = progress
         self.terminal: dict[tuple, float] = {}
@@ -241,6 +304,8 @@ class Sweep:
         self._atables: dict = {}
         self._asucc: dict = {}
         self._rows_done = 0
+        self._ops_row = -1
+        self._ops_kept: dict = {}
 
     # ------------------------------------------------------------------ the run
     def run(self) -> None:
@@ -395,7 +460,8 @@ class Sweep:
                     continue
                 if plan is None:
                     S = np.flatnonzero(z)
-                    ops = self._ops(a, S, s, b == 0)
+                    ops = self._ops(a, S, s, b == 0) if b == 0 or not self.later_silent[s] \
+                        else None
                 else:
                     S, ops = plan[s]
                 own, ids, rows, lo = self._apply(a, ops, z)
@@ -441,7 +507,8 @@ class Sweep:
                 z = _pad(z, len(adds[s])).copy()
                 z[:len(adds[s])] += adds[s]
             S = np.flatnonzero(z)
-            ops = self._ops(a, S, s, b == 0) if S.size else None
+            ops = self._ops(a, S, s, b == 0) if S.size and (b == 0 or not self.later_silent[s]) \
+                else None
             plan.append((S, ops))
             if ops is not None:
                 z = self._apply(a, ops, z)[0]
@@ -591,14 +658,42 @@ class Sweep:
 
     def _ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps | None:
         """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (None:
-        nobody fires at all)."""
+        nobody fires at all).  A row meets the same sources again and again (each pass of
+        its mass, each round bucket): the operators built for the row are kept while it is
+        processed, for every source met so far (built for the new ones only and merged), and
+        cut down to ``S`` (each source's column and row do not depend on the other sources)."""
+        if a != self._ops_row:
+            self._ops_row = a
+            self._ops_kept.clear()
+        key = (s, first)
+        kept = self._ops_kept.get(key)
+        if kept is not None:
+            pos = np.searchsorted(kept.S, S)
+            if (pos < kept.S.size).all() and (kept.S[np.minimum(pos, kept.S.size - 1)] == S).all():
+                return _restrict(kept, pos, S, a)
+            S_all = np.union1d(kept.S, S)
+            new = self._build_ops(a, np.setdiff1d(S, kept.S, assume_unique=True), s, first)
+            if kept.fires.any() and new.fires.any():
+                ops = self._ops_kept[key] = _merge(kept, new, a)
+            else:                         # (operators where nobody fires are not written out)
+                ops = self._ops_kept[key] = self._build_ops(a, S_all, s, first)
+            return _restrict(ops, np.searchsorted(S_all, S), S, a)
+        ops = self._ops_kept[key] = self._build_ops(a, S, s, first)
+        return ops if ops.fires.any() else None
+
+    def _build_ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps:
+        """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (with
+        ``fires`` all False when nobody fires: nothing else is set then)."""
         A, D = self.A, self.D
         tab = self._dtable(a, s, first)
         self._fill_dtable(tab, a, S, s, first)
         pids, pats = self._apatterns(a, S, s, first)
         gam = tab.gamma[S]
-        if not tab.fires[S].any() and not pats.fires[pids].any():
-            return None
+        fires = tab.fires[S] | pats.fires[pids]
+        if not fires.any():
+            ops = _StageOps()
+            ops.S, ops.fires = S, fires
+            return ops
         n = S.size
         # the attacker side: P(next attacker state | source), one column per source
         blocks = []
@@ -651,17 +746,8 @@ class Sweep:
             flat, weights = flat[0], weights[0]
         md = np.bincount(flat, weights=weights, minlength=n * width).reshape(n, width)
         ops = _StageOps()
-        ops.S, ops.lo, ops.ma, ops.md = S, lo, np.ascontiguousarray(ma), md
-        here = np.flatnonzero(succ == a)
-        stay_d = md[np.arange(n), S - lo]
-        if here.size:
-            k = int(here[0])
-            ops.k, ops.stay = k, ma[k] * stay_d
-            ops.rest = np.concatenate([np.arange(k), np.arange(k + 1, succ.size)])
-            ops.rest_ids = succ[ops.rest]
-        else:
-            ops.k, ops.stay = -1, np.zeros(n)
-            ops.rest, ops.rest_ids = None, succ
+        ops.fires = fires
+        _fill_ops(ops, S, lo, np.ascontiguousarray(ma), md, succ, a)
         return ops
 
     def _asucc_of(self, a: int, classes: tuple[int, ...], dims: tuple[int, ...]):
