@@ -65,3 +65,20 @@ def test_setup_board_indexes_every_space():
     board = WorkingBoard(GAME, STATE)
     assert_indexes_agree(board, SPACES, list(board.pieces.values()))
     assert sum(len(board.at(s, include_cargo=True)) for s in SPACES) == len(board.pieces)
+
+
+def test_a_starting_piece_is_built_like_a_piece_made_the_usual_way():
+    """``_new_piece`` skips ``Piece.__init__`` for speed: every field, including those made
+    by a factory per piece (``moved_in``, ``marks``), must read as a normal piece's."""
+    import attrs
+
+    from adjudicator.engine.working import Piece, _new_piece
+    fast = _new_piece(7, "infantry", "germany", "Germany", 3, 2, {"frozen"}, None)
+    usual = Piece(7, "infantry", "germany", "Germany", 3, start_space="Germany", damage=2,
+                  flags=frozenset({"frozen"}))
+    for field in attrs.fields(Piece):
+        assert getattr(fast, field.name) == getattr(usual, field.name), field.name
+    for field in attrs.fields(Piece):
+        if isinstance(field.default, attrs.Factory):      # never shared between pieces
+            other = _new_piece(8, "infantry", "germany", "Germany", None, 0, (), None)
+            assert getattr(fast, field.name) is not getattr(other, field.name), field.name

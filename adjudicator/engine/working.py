@@ -90,6 +90,7 @@ def _new_piece(uid: int, type_: str, owner: str, space: str, carried_by: int | N
     piece.uid, piece.type, piece.owner = uid, type_, owner
     piece._space = piece.start_space = space
     piece.moved_in = set()
+    piece.marks = set()
     piece._board = board
     if carried_by is not None:
         piece._carried_by = carried_by
