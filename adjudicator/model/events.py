@@ -411,6 +411,44 @@ class NoMovesReceived(Event):
     deadline: str = ""
 
 
+@attrs.frozen
+class ObjectiveMet(Event):
+    """A national objective paid ``income`` IPCs into ``power``'s ``economy`` in its
+    Collect Income (Global 1940 [L451-L589]); ``territories``: what its condition counted."""
+
+    kind: ClassVar[str] = "objective_met"
+    power: str
+    economy: str
+    objective: str
+    income: int
+    territories: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ObjectiveMissed(Event):
+    """A national objective of ``power`` whose condition did not hold this Collect Income."""
+
+    kind: ClassVar[str] = "objective_missed"
+    power: str
+    economy: str
+    objective: str
+
+
+@attrs.frozen
+class ConvoyDisrupted(Event):
+    """Enemy warships in the convoy zone ``zone`` cost ``power``'s ``economy`` ``loss`` IPCs
+    of its income (Global 1940 [L1105-L1127]): the dice ``rolls``, the sum of those of 3 or
+    less capped by the value of the land next to the zone (``cap``)."""
+
+    kind: ClassVar[str] = "convoy_disrupted"
+    power: str
+    economy: str
+    zone: str
+    rolls: tuple[int, ...]
+    cap: int
+    loss: int
+
+
 def all_event_classes() -> dict[str, type[Event]]:
     """Map ``kind`` tag -> event class, for reading event logs back from files."""
     found: dict[str, type[Event]] = {}

@@ -262,6 +262,9 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "objective_met": "national objective {objective}: {power} ({economy}) collects {income} IPCs",
+    "objective_missed": "national objective {objective}: not met, {power} ({economy}) collects nothing",
+    "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power} ({economy}) {loss} IPCs (at most {cap})",
 }
 
 
