@@ -15,6 +15,7 @@ register(Edition("europe1999", "Axis & Allies Europe", "europe1999",
 register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "global1940",
                  plugins=("adjudicator.engine.economies",
                           "adjudicator.engine.objectives",
+                          "adjudicator.engine.convoy_disruption",
                           )))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

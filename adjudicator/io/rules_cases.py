@@ -21,6 +21,8 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
                                         #   (an ally's cargo)
     damage Germany: 4                   # damage on the factory there
     owner Karelia: germany              # who controls a territory ("neutral" for nobody)
+    relation japan usa: war             # how two owners stand (war, neutral, allied)
+    history japan attacked: French Indo China   # a per-power list kept in the game state
     ipcs germany 30
     standing uk: defend all: submerge never    # another power's standing defence orders
     orders:                             # the orders text, up to "end"
@@ -226,7 +228,8 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             if rest not in ("setup", "empty"):
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
-        elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs"):
+        elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs",
+                      "relation", "history"):
             if current["later"]:
                 fail(number, f"'{word}' sets up the position: it comes before the first 'turn'")
             current["edits"].append((word, rest, number))

@@ -20,6 +20,7 @@ from ..model.events import OrderSkipped, all_event_classes
 from ..model.game import Game
 from ..model.orders import StandingOrders
 from ..model.problems import Problem
+from ..model.rules import ALLIED, NEUTRAL, WAR
 from ..model.state import GameState, Unit
 from .games import initial_state, load_game
 
@@ -110,6 +111,7 @@ def build_position(game: Game, case: Case) -> GameState:
     state = initial_state(game, f"case-{case.name}")
     units = dict(state.units) if case.position == "setup" else {}
     owners, ipcs = dict(state.owners), dict(state.ipcs)
+    relations, extras = dict(state.relations), dict(state.extras)
     standing = dict(state.standing_orders)
     for verb, rest, line in case.edits:
         if verb == "clear":
@@ -147,7 +149,17 @@ def build_position(game: Game, case: Case) -> GameState:
                 owners[space] = names.resolve_power(who)
         elif verb == "ipcs":
             who, _, amount = rest.rpartition(" ")
-            ipcs[names.resolve_power(who)] = int(amount)
+            ipcs[_economy(game, names, who)] = int(amount)
+        elif verb == "relation":
+            relations.update(_relation(game, names, case, line, rest))
+        elif verb == "history":
+            who, _, values = rest.partition(":")
+            words = who.split()
+            if len(words) != 2:
+                raise DataError(f"{case.file}:{line}: expected 'history POWER KEY: a, b'")
+            power, key = names.resolve_power(words[0]), words[1]
+            items = [v.strip() for v in values.split(",") if v.strip()]
+            extras[key] = {**extras.get(key, {}), power: items}
         elif verb == "damage":
             space, amount = _split_space(names, case, line, rest)
             here = list(units.get(space, ()))
@@ -158,8 +170,27 @@ def build_position(game: Game, case: Case) -> GameState:
             units[space] = tuple(here)
     power = names.resolve_power(case.power) if case.power else state.power
     return attrs.evolve(state, power=power, round=case.round, owners=owners, ipcs=ipcs,
+                        relations=dict(sorted(relations.items())), extras=extras,
                         units={k: v for k, v in units.items() if v},
                         standing_orders=dict(sorted(standing.items())))
+
+
+def _economy(game: Game, names: Names, word: str) -> str:
+    """A power's name, or the key of one of its economies (``uk_pacific``)."""
+    for power in game.ruleset.powers.values():
+        if any(e.key == word for e in power.all_economies):
+            return word
+    return names.resolve_power(word)
+
+
+def _relation(game: Game, names: Names, case: Case, line: int, text: str) -> dict[str, str]:
+    """``"japan usa: war"`` -> ``{"japan|usa": "war"}``."""
+    pair, _, state = text.partition(":")
+    words, state = pair.split(), state.strip().casefold()
+    if len(words) != 2 or state not in (ALLIED, WAR, NEUTRAL):
+        raise DataError(f"{case.file}:{line}: expected 'relation A B: war|neutral|allied'")
+    owners = [w if w in game.ruleset.nations else names.resolve_power(w) for w in words]
+    return {"|".join(sorted(owners)): state}
 
 
 def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
@@ -319,7 +350,7 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         return None if got == want else f"{space}: expected owner {want}, found {got}"
     if kind == "ipcs":
         who, amount = " ".join(args[:-1]), int(args[-1])
-        got = state.ipcs.get(names.resolve_power(who))
+        got = state.ipcs.get(_economy(game, names, who))
         return None if got == amount else f"expected {who} to have {amount} IPCs, found {got}"
     if kind == "damage":
         if ":" in text:                  # "SPACE: TYPE N": every unit of that type there
