@@ -21,9 +21,8 @@ from collections import deque
 
 from ..model.events import ConvoyDisrupted
 from ..model.rules import WAR
-from .economies import economy_of
+from .economies import economy_capital_held, economy_of
 from .income import IncomeContext, item
-from .objectives import economy_capital_held
 
 CONVOY_TAG = "convoy"
 EXEMPT_OPTION = "convoy_disruption_exempt"
@@ -96,7 +95,7 @@ def convoy_disruption(inc: IncomeContext) -> list[tuple[str, int]]:
     board, spaces = ctx.board, game.map.territories
     out: list[tuple[str, int]] = []
     for economy in inc.economies:
-        if not economy_capital_held(board, power, economy):
+        if not economy_capital_held(inc, economy):
             continue
         lines = _economy_losses(inc, board, economy, spaces)
         if lines:

@@ -19,20 +19,13 @@ from __future__ import annotations
 
 from ..model.events import ObjectiveMet, ObjectiveMissed
 from .conditions import ATTACKED, holds, territory_set
+from .economies import economy_capital_held
 from .income import IncomeContext, item
 from .turn_rules import Rule, declare_state, register_rule
 
 PAID = declare_state("objectives_paid", list, per_power=True)
 declare_state(ATTACKED, list, per_power=True)
 OPTION = "national_objectives"
-
-
-def economy_capital_held(board, power: str, economy: str) -> bool:
-    """Whether the capital of ``power``'s ``economy`` is not in enemy hands."""
-    for e in board.rules.powers[power].all_economies:
-        if e.key == economy:
-            return not board.enemy_of(power, board.owners.get(e.capital))
-    return True
 
 
 @item(OPTION, projected=False)
@@ -50,7 +43,7 @@ def national_objectives(inc: IncomeContext) -> list[tuple[str, str, int]]:
         economy = objective.economy or inc.economies[0]
         ok, counted = holds(game, objective.condition, inc.power, inc.owners, 0, by_side=False,
                             state=board.extras, board=board)
-        ok = ok and economy_capital_held(board, inc.power, economy)
+        ok = ok and economy_capital_held(inc, economy)
         counted = tuple(dict.fromkeys(counted))
         amount = objective.value * (len(counted) if objective.per_territory else 1)
         if not ok or amount <= 0:

@@ -145,6 +145,8 @@ def build_position(game: Game, case: Case) -> GameState:
             space, who = _split_space(names, case, line, rest)
             if who.casefold() == "neutral":
                 owners.pop(space, None)
+            elif who.strip() in game.ruleset.nations:
+                owners[space] = who.strip()
             else:
                 owners[space] = names.resolve_power(who)
         elif verb == "ipcs":
