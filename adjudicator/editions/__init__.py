@@ -16,6 +16,7 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
                  plugins=("adjudicator.engine.economies",
                           "adjudicator.engine.objectives",
                           "adjudicator.engine.convoy_disruption",
+                          "adjudicator.engine.china",
                           )))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

@@ -56,7 +56,8 @@ def capacity_of(ctx: TurnContext, piece: Piece) -> int:
 def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str, int]:
     """Territory -> units its factories can place this turn (of ``unit_type``, or in all):
     the factories' capacity, then the edition's ``placement_capacity`` rules (which know
-    the owner, the territory's original owner and the unit placed)."""
+    the owner, the territory's original owner and the unit placed), plus the territories
+    the ``placement_spaces`` rules open with no factory."""
     out: dict[str, int] = {}
     for f in eligible_factories(ctx):
         out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
@@ -66,6 +67,9 @@ def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str
         for rule in rules:
             out[space] = rule.placement_capacity(ctx, space, ctx.power, origin, unit_type,
                                                  out[space])
+    for rule in rules_with(ctx.board.rules, "placement_spaces"):
+        for space, n in rule.placement_spaces(ctx, ctx.power, unit_type).items():
+            out[space] = out.get(space, 0) + n
     return out
 
 

@@ -21,6 +21,9 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
 * ``placement_capacity(ctx, space, owner, origin, unit_type, base)`` -> int: how many units
   the factories in ``space`` (owned by ``owner``; ``origin`` the territory's original
   owner) can place this turn; ``unit_type`` is None for the total, else the unit placed.
+* ``placement_spaces(ctx, power, unit_type)`` -> ``{territory: n}``: where ``power`` may
+  place new units (of ``unit_type``; None for any) with no factory, and how many (Global
+  1940's China); added to the factories' capacity.
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
 
@@ -37,7 +40,8 @@ import attrs
 __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
-         "placement_capacity", "at_step")
+         "placement_capacity", "at_step",
+         "placement_spaces")
 
 _RULES: dict[str, "Rule"] = {}
 

@@ -449,6 +449,17 @@ class ConvoyDisrupted(Event):
     loss: int
 
 
+@attrs.frozen
+class FactoryRemoved(Event):
+    """Factories in Chinese land that ``by`` (China or an ally) took back, removed from the
+    game (Global 1940 [L379])."""
+
+    kind: ClassVar[str] = "factory_removed"
+    space: str
+    by: str
+    units: tuple[str, ...]
+
+
 def all_event_classes() -> dict[str, type[Event]]:
     """Map ``kind`` tag -> event class, for reading event logs back from files."""
     found: dict[str, type[Event]] = {}

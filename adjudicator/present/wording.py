@@ -137,6 +137,8 @@ PROBLEMS: dict[str, str] = {
     # -- purchase, repair
     "capital_lost_no_purchase": "{power}'s capital is in enemy hands: it cannot buy or repair",
     "not_buyable": "{unit_plural} cannot be bought in this game",
+    "china_cannot_buy": "China may not buy {unit_plural} now (it buys only {allowed}; artillery only while the Burma Road is open)",
+    "china_limits": "Chinese units may not enter {space}: only Chinese land, Kwangtung and Burma, never a sea zone",
     "purchase_too_expensive": "the purchase costs {cost} IPCs; {power} has {ipcs}",
     "repair_too_expensive": "the repair costs {cost} IPCs; {power} has {ipcs}",
     "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
@@ -262,6 +264,7 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
     "objective_met": "national objective {objective}: {power} ({economy}) collects {income} IPCs",
     "objective_missed": "national objective {objective}: not met, {power} ({economy}) collects nothing",
     "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power} ({economy}) {loss} IPCs (at most {cap})",
