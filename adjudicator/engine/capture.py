@@ -39,18 +39,12 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
             new_owner = original
             liberated = True
     set_owner(ctx, territory, new_owner, previous, liberated)
+    if previous in rules.powers and not board.allied(power, previous):
+        _plunder(ctx, territory, previous)
 
     capital_of = board.map[territory].capital_of
     if capital_of is None:
         return
-    if previous == capital_of and not board.allied(power, capital_of):
-        victim = rules.powers[capital_of].economy.key
-        looter = rules.powers[power].economy.key
-        loot = board.ipcs.get(victim, 0)
-        if loot:
-            board.ipcs[victim] = 0
-            board.ipcs[looter] = board.ipcs.get(looter, 0) + loot
-        ctx.emit(Plundered(power, capital_of, loot))
     if new_owner == capital_of:
         # A freed capital brings back its power's original territories held by allies.
         # One an ally took from the enemy earlier this turn counts as liberated: whether a
@@ -61,6 +55,24 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
             if (t.original_owner == capital_of and owner != capital_of
                     and board.allied(owner, capital_of)):
                 set_owner(ctx, key, capital_of, owner, True, with_captured=True)
+
+
+def _plunder(ctx: TurnContext, territory: str, victim: str) -> None:
+    """Taking the capital of one of ``victim``'s economies takes that economy's unspent
+    IPCs, into the phasing power's economy that ``plunders`` it, else its main one (Global
+    1940's UK: Berlin and Rome to UK Europe, Tokyo to UK Pacific [L419-L425])."""
+    board, power = ctx.board, ctx.power
+    powers = board.rules.powers
+    for economy in powers[victim].all_economies:
+        if economy.capital != territory:
+            continue
+        looter = next((e.key for e in powers[power].all_economies if territory in e.plunders),
+                      powers[power].economy.key)
+        loot = board.ipcs.get(economy.key, 0)
+        if loot:
+            board.ipcs[economy.key] = 0
+            board.ipcs[looter] = board.ipcs.get(looter, 0) + loot
+        ctx.emit(Plundered(power, victim, loot))
 
 
 def set_owner(ctx: TurnContext, territory: str, new_owner: str, previous: str | None,

@@ -647,8 +647,8 @@ class _Builder:
         return tuple(found)
 
     def _economies(self, f: str, e: str, raw, territories) -> tuple[Economy, ...]:
-        """A power's ``economies = [{key, capital, starting_ipcs}]`` (the first is its main
-        one and starts with the power's ``starting_ipcs``)."""
+        """A power's ``economies = [{key, capital, starting_ipcs, plunders}]`` (the first is
+        its main one and starts with the power's ``starting_ipcs``)."""
         found = []
         items = raw.get("economies", []) if isinstance(raw, dict) else []
         if not isinstance(items, list):
@@ -659,10 +659,12 @@ class _Builder:
             key = self.field(f, where, item, "key", str)
             capital = self.field(f, where, item, "capital", str)
             start = self.field(f, where, item, "starting_ipcs", int, 0) or 0
+            plunders = self.str_list(f, where, item, "plunders") if isinstance(item, dict) else ()
             if key is None or capital is None:
                 continue
-            if self.known(f, where + " capital", territories, capital):
-                found.append(Economy(key, capital, start))
+            if all(self.known(f, where + " plunders", territories, t) for t in plunders) and \
+                    self.known(f, where + " capital", territories, capital):
+                found.append(Economy(key, capital, start, plunders))
         if len({x.key for x in found}) != len(found):
             self.err(f, e, "two economies have the same key")
         return tuple(found)

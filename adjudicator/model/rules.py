@@ -23,11 +23,14 @@ ALLIED, WAR, NEUTRAL = "allied", "war", "neutral"
 @attrs.frozen
 class Economy:
     """A treasury with its own capital.  Every power has at least one (key = the power's
-    key); an edition may give a power two (Global 1940's United Kingdom)."""
+    key); an edition may give a power two (Global 1940's United Kingdom).  ``plunders``:
+    the enemy capitals whose treasury this economy takes when its power captures them
+    (else the power's main economy does)."""
 
     key: str
     capital: str
     starting_ipcs: int = 0
+    plunders: tuple[str, ...] = ()
 
 
 @attrs.frozen
