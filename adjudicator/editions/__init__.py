@@ -17,6 +17,7 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
                           "adjudicator.engine.objectives",
                           "adjudicator.engine.convoy_disruption",
                           "adjudicator.engine.china",
+                          "adjudicator.engine.liberation_bonus",
                           )))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

@@ -460,6 +460,17 @@ class FactoryRemoved(Event):
     units: tuple[str, ...]
 
 
+@attrs.frozen
+class LiberationUnitsPlaced(Event):
+    """``power``, its capital ``space`` liberated, places ``units`` there free of charge,
+    once per game (Global 1940's France [L595-L599])."""
+
+    kind: ClassVar[str] = "liberation_units_placed"
+    power: str
+    units: dict[str, int]
+    space: str
+
+
 def all_event_classes() -> dict[str, type[Event]]:
     """Map ``kind`` tag -> event class, for reading event logs back from files."""
     found: dict[str, type[Event]] = {}

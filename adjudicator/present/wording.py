@@ -264,6 +264,7 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "liberation_units_placed": "{power}, liberated, places {units} in {space} free of charge (once per game)",
     "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
     "objective_met": "national objective {objective}: {power} ({economy}) collects {income} IPCs",
     "objective_missed": "national objective {objective}: not met, {power} ({economy}) collects nothing",
