@@ -16,6 +16,7 @@ from adjudicator.present.board_view import format_stack, render_board, territory
 from adjudicator.model.events import (  # noqa: I001
     MiddleEastPaid, Resurfaced, UnitsConverted, UnitsRepaired,
     EconomyIncome,
+    ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -199,6 +200,12 @@ def make_events():
                        lost=8, total=2),
         MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
+        ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
+                     territories=("Karelia",)),
+        ObjectiveMissed(power="germany", economy="germany", objective="germany_egypt"),
+        ConvoyDisrupted(power="uk", economy="uk", zone="Sea Zone 5", rolls=(1, 4), cap=6, loss=1),
+        FactoryRemoved(space="Karelia", by="ussr", units=("industrial_complex",)),
+        LiberationUnitsPlaced(power="uk", units={"infantry": 4}, space="United Kingdom"),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
         Resurfaced(space="Sea Zone 5", power="germany", units={"submarine": 1}),
         StandingOrdersChanged(power="germany", count=3),
@@ -237,6 +244,11 @@ def test_other_events_read_their_wording():
     assert "Germany collects 3 IPCs in its germany_reserve economy (3 now)" in text
     assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
+    assert "national objective germany_trade: Germany (germany) collects 5 IPCs" in text
+    assert "national objective germany_egypt: not met, Germany (germany) collects nothing" in text
+    assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk) 1 IPCs (at most 6)" in text
+    assert "the factory in Karelia, Chinese land retaken by Soviet Union, is removed from the game" in text
+    assert "United Kingdom, liberated, places 4 Infantry in United Kingdom free of charge" in text
 
 
 def test_header_shows_power_round_and_ipcs():
