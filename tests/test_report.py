@@ -203,7 +203,7 @@ def make_events():
         ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
                      territories=("Karelia",)),
         ObjectiveMissed(power="germany", economy="germany", objective="germany_egypt"),
-        ConvoyDisrupted(power="uk", economy="uk", zone="Sea Zone 5", rolls=(1, 4), cap=6, loss=1),
+        ConvoyDisrupted(power="uk", economy="uk_pacific", zone="Sea Zone 5", rolls=(1, 4), cap=6, loss=1),
         FactoryRemoved(space="Karelia", by="ussr", units=("industrial_complex",)),
         LiberationUnitsPlaced(power="uk", units={"infantry": 4}, space="United Kingdom"),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
@@ -244,9 +244,9 @@ def test_other_events_read_their_wording():
     assert "Germany collects 3 IPCs in its germany_reserve economy (3 now)" in text
     assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
-    assert "national objective germany_trade: Germany (germany) collects 5 IPCs" in text
-    assert "national objective germany_egypt: not met, Germany (germany) collects nothing" in text
-    assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk) 1 IPCs (at most 6)" in text
+    assert "national objective germany_trade: Germany collects 5 IPCs" in text
+    assert "national objective germany_egypt: not met, Germany collects nothing" in text
+    assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text
     assert "the factory in Karelia, Chinese land retaken by Soviet Union, is removed from the game" in text
     assert "United Kingdom, liberated, places 4 Infantry in United Kingdom free of charge" in text
 

@@ -231,6 +231,9 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     cargo = params.get("cargo")
     out["cargo_text"] = ("" if cargo is None else " carrying " + (units_text(game, cargo)
                                                                   if cargo else "nothing"))
+    economy = params.get("economy")
+    out["economy_text"] = (f" ({economy} economy)" if isinstance(economy, str) and economy
+                           and economy != params.get("power") else "")
     blocked, why = params.get("blocked"), params.get("why")
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
@@ -266,9 +269,9 @@ EVENT_TEXTS: dict[str, str] = {
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
     "liberation_units_placed": "{power}, liberated, places {units} in {space} free of charge (once per game)",
     "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
-    "objective_met": "national objective {objective}: {power} ({economy}) collects {income} IPCs",
-    "objective_missed": "national objective {objective}: not met, {power} ({economy}) collects nothing",
-    "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power} ({economy}) {loss} IPCs (at most {cap})",
+    "objective_met": "national objective {objective}: {power}{economy_text} collects {income} IPCs",
+    "objective_missed": "national objective {objective}: not met, {power}{economy_text} collects nothing",
+    "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power}{economy_text} {loss} IPCs (at most {cap})",
 }
 
 
