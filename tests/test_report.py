@@ -17,6 +17,7 @@ from adjudicator.model.events import (  # noqa: I001
     MiddleEastPaid, Resurfaced, UnitsConverted, UnitsRepaired,
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
+    EconomyPaid,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -206,6 +207,7 @@ def make_events():
         ConvoyDisrupted(power="uk", economy="uk_pacific", zone="Sea Zone 5", rolls=(1, 4), cap=6, loss=1),
         FactoryRemoved(space="Karelia", by="ussr", units=("industrial_complex",)),
         LiberationUnitsPlaced(power="uk", units={"infantry": 4}, space="United Kingdom"),
+        EconomyPaid(power="uk", economy="uk_pacific", cost=9, ipcs_left=8),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
         Resurfaced(space="Sea Zone 5", power="germany", units={"submarine": 1}),
         StandingOrdersChanged(power="germany", count=3),
@@ -249,6 +251,7 @@ def test_other_events_read_their_wording():
     assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text
     assert "the factory in Karelia, Chinese land retaken by Soviet Union, is removed from the game" in text
     assert "United Kingdom, liberated, places 4 Infantry in United Kingdom free of charge" in text
+    assert "United Kingdom's uk_pacific economy pays 9 IPCs of the purchase (8 left)" in text
 
 
 def test_header_shows_power_round_and_ipcs():

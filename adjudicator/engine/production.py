@@ -3,17 +3,20 @@
 Factories are units with the ``factory`` ability (``abilities.factory`` holds their rules:
 capacity, damage cap, where a new one may go).  A power places new units only at factories
 it has controlled since the start of its turn, up to each factory's capacity, counting
-units placed in adjacent sea zones; a new factory itself needs no factory.
+units placed in adjacent sea zones; a new factory itself needs no factory.  A power with
+several economies pays for each unit from the economy whose land it is placed in
+(``economy_purchase``).
 """
 
 from __future__ import annotations
 
 import attrs
 
-from ..model.events import Placed, Purchased, Refunded, Repaired
+from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
+from .economy_purchase import charges, main_economy_factory
 from .turn_rules import rules_with
 from .working import Piece
 
@@ -97,10 +100,17 @@ def purchase(ctx: TurnContext) -> None:
             return
     cost = sum(board.rules.units[k].cost * n for k, n in wanted.items())
     economy = economy_key(ctx)
-    have = board.ipcs.get(economy, 0)
-    if cost > have:
-        ctx.error(line, "purchase_too_expensive", cost=cost, ipcs=have, power=power)
-        return
+    bills = {e: sum(board.rules.units[k].cost * n for k, n in units.items())
+             for e, units in charges(ctx, wanted).items()}
+    for payer, bill in bills.items():
+        have = board.ipcs.get(payer, 0)
+        if bill > have and payer == economy:
+            ctx.error(line, "purchase_too_expensive", cost=bill, ipcs=have, power=power)
+            return
+        if bill > have:
+            ctx.error(line, "economy_purchase_too_expensive", cost=bill, ipcs=have, power=power,
+                      economy=payer)
+            return
     capacity = factory_capacity(ctx)
     needs_factory = {k: n for k, n in wanted.items() if not board.rules.units[k].has("factory")}
     total = sum(needs_factory.values())
@@ -117,11 +127,15 @@ def purchase(ctx: TurnContext) -> None:
     coastal = sum(c for f, c in capacity.items() if board.map.coastal_zones(f))
     if naval > coastal:
         report(line, "naval_overbuying" + suffix, bought=naval, capacity=coastal)
-    board.ipcs[economy] = have - cost
+    for payer, bill in bills.items():
+        board.ipcs[payer] = board.ipcs.get(payer, 0) - bill
     bought = purchases(ctx)
     bought.pending = dict(sorted(wanted.items()))
     bought.bought = dict(bought.pending)
-    ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs[economy]))
+    ctx.emit(Purchased(power, dict(sorted(wanted.items())), cost, board.ipcs.get(economy, 0)))
+    for payer, bill in bills.items():
+        if payer != economy:
+            ctx.emit(EconomyPaid(power, payer, bill, board.ipcs[payer]))
 
 
 def repair(ctx: TurnContext) -> None:
@@ -265,6 +279,8 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) 
         for _ in range(n):
             spots = []
             for f in sorted(factory_capacity(ctx), key=_capital_first(ctx)):
+                if not main_economy_factory(ctx, f):
+                    continue            # leftovers are the main economy's
                 spots += [f] if ut.domain != Domain.SEA else board.map.coastal_zones(f)
             for space in spots:
                 if _place_one(ctx, unit_type, space, used) is None:

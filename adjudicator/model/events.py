@@ -471,6 +471,18 @@ class LiberationUnitsPlaced(Event):
     space: str
 
 
+@attrs.frozen
+class EconomyPaid(Event):
+    """The part of ``power``'s purchase that its economy ``economy`` (not its first) paid:
+    what it places in that economy's land (Global 1940's UK Pacific [L405-L417])."""
+
+    kind: ClassVar[str] = "economy_paid"
+    power: str
+    economy: str
+    cost: int
+    ipcs_left: int
+
+
 def all_event_classes() -> dict[str, type[Event]]:
     """Map ``kind`` tag -> event class, for reading event logs back from files."""
     found: dict[str, type[Event]] = {}

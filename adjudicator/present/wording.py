@@ -140,6 +140,7 @@ PROBLEMS: dict[str, str] = {
     "china_cannot_buy": "China may not buy {unit_plural} now (it buys only {allowed}; artillery only while the Burma Road is open)",
     "china_limits": "Chinese units may not enter {space}: only Chinese land, Kwangtung and Burma, never a sea zone",
     "purchase_too_expensive": "the purchase costs {cost} IPCs; {power} has {ipcs}",
+    "economy_purchase_too_expensive": "what is placed in the land of {power}'s {economy} economy costs {cost} IPCs; that economy has {ipcs}",
     "repair_too_expensive": "the repair costs {cost} IPCs; {power} has {ipcs}",
     "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
                   "(no deliberate overbuying)",
@@ -267,6 +268,7 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",
     "liberation_units_placed": "{power}, liberated, places {units} in {space} free of charge (once per game)",
     "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
     "objective_met": "national objective {objective}: {power}{economy_text} collects {income} IPCs",
