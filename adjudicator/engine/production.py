@@ -16,7 +16,7 @@ from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
-from .economy_purchase import charges, main_economy_factory
+from .economy_purchase import charges, main_economy_factory, space_economy
 from .turn_rules import rules_with
 from .working import Piece
 
@@ -139,11 +139,12 @@ def purchase(ctx: TurnContext) -> None:
 
 
 def repair(ctx: TurnContext) -> None:
-    """Remove factory damage at 1 IPC a point (Spring 1942 [L286-L290])."""
+    """Remove factory damage at 1 IPC a point (Spring 1942 [L286-L290]), paid by the
+    economy whose land the factory is in."""
     board = ctx.board
     power = ctx.power
-    economy = economy_key(ctx)
     for order in ctx.orders.repairs:
+        economy = space_economy(ctx, order.space)    # the economy whose factory it is
         if not board.capital_held_by_owner(power):
             ctx.error(order.line, "capital_lost_no_purchase", power=power)
             return
