@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..model.events import Captured, Plundered, UnitsCaptured
 from .context import TurnContext
+from .economies import economy_of
 from .turn_rules import ability_hooks, any_hook, hooked, rules_with
 from .working import count_types
 
@@ -21,9 +22,10 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     """The phasing power's land units take ``territory``.
 
     Liberation: a territory originally owned by another power of the attacker's side goes
-    back to that power, unless that power's capital is in enemy hands, in which case the
-    liberator keeps it.  Taking an enemy capital plunders its owner's unspent IPCs.
-    Freeing a capital returns the owner's other original territories held by its allies.
+    back to that power, unless the capital of the economy it pays into (the power's capital
+    for a power with one economy) is in enemy hands, in which case the liberator keeps it.  Taking an enemy capital plunders its owner's unspent IPCs.
+    Freeing a capital returns the owner's other original territories of that economy held
+    by its allies.
     """
     board = ctx.board
     power = ctx.power
@@ -33,7 +35,7 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     new_owner = power
     liberated = False
     if original and original != power and board.allied(original, power):
-        capital = rules.powers[original].capital
+        capital = _economy_capital(rules, original, board.map[territory].tags)
         capital_free = capital == territory or board.allied(board.owners.get(capital), original)
         if capital_free:
             new_owner = original
@@ -42,19 +44,31 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     if previous in rules.powers and not board.allied(power, previous):
         _plunder(ctx, territory, previous)
 
-    capital_of = board.map[territory].capital_of
-    if capital_of is None:
+    if new_owner not in rules.powers:
         return
-    if new_owner == capital_of:
-        # A freed capital brings back its power's original territories held by allies.
+    economies = rules.powers[new_owner].all_economies
+    for economy in economies:
+        if economy.capital != territory:
+            continue
+        # A freed capital brings back its economy's original territories held by allies.
         # One an ally took from the enemy earlier this turn counts as liberated: whether a
         # territory is liberated is judged at the end of the turn (1942 [L566]), so the
         # units captured with it this turn go to the original owner too.
+        keys = tuple(e.key for e in economies)
         for key, owner in sorted(board.owners.items()):
             t = board.map[key]
-            if (t.original_owner == capital_of and owner != capital_of
-                    and board.allied(owner, capital_of)):
-                set_owner(ctx, key, capital_of, owner, True, with_captured=True)
+            if (t.original_owner == new_owner and owner != new_owner
+                    and economy_of(t.tags, keys) == economy.key
+                    and board.allied(owner, new_owner)):
+                set_owner(ctx, key, new_owner, owner, True, with_captured=True)
+
+
+def _economy_capital(rules, power: str, tags) -> str:
+    """The capital of the economy of ``power`` that land with ``tags`` pays into (Global
+    1940's UK: Calcutta for UK Pacific land [L421])."""
+    economies = rules.powers[power].all_economies
+    key = economy_of(tags, tuple(e.key for e in economies))
+    return next(e.capital for e in economies if e.key == key)
 
 
 def _plunder(ctx: TurnContext, territory: str, victim: str) -> None:
