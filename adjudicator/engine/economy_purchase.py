@@ -59,3 +59,13 @@ def main_economy_factory(ctx: TurnContext, space: str) -> bool:
     ``space``: always, for a power with one economy."""
     economies = economies_of(ctx)
     return len(economies) == 1 or space_economy(ctx, space) == economies[0]
+
+
+def capital_lost(ctx: TurnContext, economy: str) -> bool:
+    """Whether the capital of the phasing power's ``economy`` is held by an enemy: that
+    economy neither buys nor repairs [L419-L421]."""
+    board = ctx.board
+    for e in board.rules.powers[ctx.power].all_economies:
+        if e.key == economy:
+            return board.enemy_of(ctx.power, board.owners.get(e.capital))
+    return False

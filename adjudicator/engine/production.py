@@ -16,7 +16,7 @@ from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
-from .economy_purchase import charges, main_economy_factory, space_economy
+from .economy_purchase import capital_lost, charges, main_economy_factory, space_economy
 from .turn_rules import rules_with
 from .working import Piece
 
@@ -104,6 +104,9 @@ def purchase(ctx: TurnContext) -> None:
              for e, units in charges(ctx, wanted).items()}
     for payer, bill in bills.items():
         have = board.ipcs.get(payer, 0)
+        if payer != economy and capital_lost(ctx, payer):
+            ctx.error(line, "economy_capital_lost_no_purchase", power=power, economy=payer)
+            return
         if bill > have and payer == economy:
             ctx.error(line, "purchase_too_expensive", cost=bill, ipcs=have, power=power)
             return
@@ -145,6 +148,9 @@ def repair(ctx: TurnContext) -> None:
     power = ctx.power
     for order in ctx.orders.repairs:
         economy = space_economy(ctx, order.space)    # the economy whose factory it is
+        if economy != economy_key(ctx) and capital_lost(ctx, economy):
+            ctx.error(order.line, "economy_capital_lost_no_purchase", power=power, economy=economy)
+            continue
         if not board.capital_held_by_owner(power):
             ctx.error(order.line, "capital_lost_no_purchase", power=power)
             return

@@ -136,6 +136,7 @@ PROBLEMS: dict[str, str] = {
                           "is mandatory",
     # -- purchase, repair
     "capital_lost_no_purchase": "{power}'s capital is in enemy hands: it cannot buy or repair",
+    "economy_capital_lost_no_purchase": "the capital of {power}'s {economy} economy is in enemy hands: that economy cannot buy or repair",
     "not_buyable": "{unit_plural} cannot be bought in this game",
     "china_cannot_buy": "China may not buy {unit_plural} now (it buys only {allowed}; artillery only while the Burma Road is open)",
     "china_limits": "Chinese units may not enter {space}: only Chinese land, Kwangtung and Burma, never a sea zone",
