@@ -57,15 +57,14 @@ def national_objectives(inc: IncomeContext) -> list[tuple[str, str, int]]:
     return lines
 
 
-_WATCHED: dict[tuple, frozenset[str]] = {}
+_WATCHED: dict[int, tuple[object, frozenset[str]]] = {}
 
 
 def watched_spaces(game) -> frozenset[str]:
     """The spaces some objective's ``{attacked = ...}`` names (cached per ruleset)."""
-    key = game.ruleset.objectives
-    cached = _WATCHED.get(key)
-    if cached is not None:
-        return cached
+    cached = _WATCHED.get(id(game.ruleset))
+    if cached is not None and cached[0] is game.ruleset:
+        return cached[1]
     found: set[str] = set()
 
     def walk(cond):
@@ -78,8 +77,8 @@ def watched_spaces(game) -> frozenset[str]:
 
     for objective in game.ruleset.objectives:
         walk(objective.condition)
-    _WATCHED[key] = frozenset(found)
-    return _WATCHED[key]
+    _WATCHED[id(game.ruleset)] = (game.ruleset, frozenset(found))
+    return frozenset(found)
 
 
 @register_rule
