@@ -101,3 +101,29 @@ def test_every_nation_but_france_has_objectives_and_every_one_is_known():
     # digest §4.5: Germany's six lines, the USSR 3, Japan 4, the USA 5, China 1, UK 2, Italy 4, ANZAC 2
     assert counts == {"germany": 6, "ussr": 3, "japan": 4, "usa": 5, "china": 1, "uk": 2,
                       "italy": 4, "anzac": 2}
+
+
+@pytest.mark.parametrize("line, message", [
+    ("relation japan usa: peace", "expected 'relation A B: war|neutral|allied'"),
+    ("relation japan: war", "expected 'relation A B: war|neutral|allied'"),
+    ("history japan: French Indo China", "expected 'history POWER KEY: a, b'"),
+])
+def test_bad_relation_and_history_lines_say_where(line, message):
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.service.rules_cases import run_case
+    (case,) = parse_cases(f"case x: y\nposition empty\n{line}\nexpect valid\n", "bad.txt")
+    result = run_case(case, "global1940")
+    assert not result.ok and "bad.txt:3" in result.failures[0] and message in result.failures[0]
+
+
+def test_relation_and_history_lines_build_the_state():
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.service.rules_cases import build_position
+    (case,) = parse_cases("case x: y\nposition empty\nrelation usa japan: war\n"
+                          "history japan attacked: French Indo China, Siam\n"
+                          "owner Sweden: pro_allies\nipcs uk_pacific 3\nexpect valid\n", "ok.txt")
+    state = build_position(load_game("global1940"), case)
+    assert state.relations["japan|usa"] == "war"
+    assert state.extras["attacked"] == {"japan": ["French Indo China", "Siam"]}
+    assert state.owners["Sweden"] == "pro_allies"
+    assert state.ipcs["uk_pacific"] == 3
