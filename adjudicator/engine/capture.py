@@ -23,7 +23,8 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
 
     Liberation: a territory originally owned by another power of the attacker's side goes
     back to that power, unless the capital of the economy it pays into (the power's capital
-    for a power with one economy) is in enemy hands, in which case the liberator keeps it.  Taking an enemy capital plunders its owner's unspent IPCs.
+    for a power with one economy) is in enemy hands, in which case the liberator keeps it.
+    Taking an enemy capital plunders the unspent IPCs of the economy it is the capital of.
     Freeing a capital returns the owner's other original territories of that economy held
     by its allies.
     """
