@@ -174,22 +174,29 @@ def checked_state(key: str, value: Any, power: str | None) -> None:
 @attrs.frozen
 class StandingKind:
     """A kind of standing order: its ``name``, the values a power may choose and the
-    ``default`` that applies until the power writes one (documented in ``doc``)."""
+    ``default`` that applies until the power writes one (documented in ``doc``).  A kind
+    with no list of values checks each with ``check(ctx, power, value)`` -> a problem
+    code and its parameters, or None (France's choice of units, any within 12 IPCs)."""
 
     name: str
     default: str
     values: tuple[str, ...]
     doc: str = ""
+    check: Any = attrs.field(default=None, eq=False)
 
 
 _STANDING: dict[str, StandingKind] = {}
 
 
-def declare_standing(name: str, default: str, values: tuple[str, ...], doc: str = "") -> StandingKind:
-    """Declare a kind of standing order with its documented default."""
-    if default not in values:
+def declare_standing(name: str, default: str, values: tuple[str, ...], doc: str = "",
+                     check: Any = None) -> StandingKind:
+    """Declare a kind of standing order with its documented default: its values, or a
+    ``check`` of any value when ``values`` is empty."""
+    if values and default not in values:
         raise ValueError(f"standing order {name!r}: default {default!r} is not one of {values}")
-    found = _STANDING[name] = StandingKind(name, default, tuple(values), doc)
+    if not values and check is None:
+        raise ValueError(f"standing order {name!r}: no values and no check")
+    found = _STANDING[name] = StandingKind(name, default, tuple(values), doc, check)
     return found
 
 
@@ -218,6 +225,10 @@ def check_standing_choices(ctx: Any) -> None:
         kind = _STANDING.get(order.name)
         if kind is None:
             ctx.error(order.line, "standing_unknown", name=order.name)
+        elif not kind.values:
+            found = kind.check(ctx, ctx.power, order.value)
+            if found is not None:
+                ctx.error(order.line, found[0], **found[1])
         elif order.value not in kind.values:
             ctx.error(order.line, "standing_bad_value", name=order.name, value=order.value,
                       values=list(kind.values))

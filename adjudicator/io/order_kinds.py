@@ -18,7 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
-from ..model.orders import Convert, InterceptOrder, MiddleEastOrder
+from ..model.orders import Convert, InterceptOrder, LiberationOrder, MiddleEastOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -439,6 +439,31 @@ MIDDLE_EAST.2: /middle[ \\t]+east\\b/i
       {"WORD", "INT", "_COLON", "_COMMA", "$END"}, STANDING, grammar=MIDDLE_EAST_GRAMMAR)(build_middle_east)
 def write_middle_east(order: StandingChoice, names) -> str:
     return "middle east: " + ", ".join(order.value.split())
+
+
+def build_liberation(b, line, tree: Tree) -> None:
+    groups = next(c for c in tree.children if isinstance(c, Tree) and c.data == "groups")
+    units = [b.unit_only(line, g, what="liberation") for g in groups.children]
+    if None in units:
+        return
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[u.type] = counts.get(u.type, 0) + u.count
+    value = ",".join(f"{k}:{n}" for k, n in counts.items())
+    b.merge("liberation", None, lambda old: LiberationOrder("liberation", None, value, line.number))
+
+
+LIBERATION_GRAMMAR = """
+liberation: LIBERATION _COLON groups
+LIBERATION.2: /liberation\\b/i
+"""
+
+
+@kind("liberation", ["LIBERATION"], ["liberation"], "liberation: 2 inf, 1 tank",
+      UNIT_LINE, STANDING, grammar=LIBERATION_GRAMMAR)(build_liberation)
+def write_liberation(order: StandingChoice, names) -> str:
+    parts = [p.split(":") for p in order.value.split(",") if p]
+    return "liberation: " + ", ".join(f"{n} {unit_text(k, int(n), names)}" for k, n in parts)
 
 
 def build_convert(b, line, tree: Tree) -> None:
