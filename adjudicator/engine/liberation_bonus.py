@@ -75,7 +75,7 @@ def liberation_units(rules, chosen: str = "") -> dict[str, int]:
 class LiberationBonus(Rule):
     name = "liberation_bonus"
     doc = ("Once per game, France liberated: France places units worth up to 12 IPCs there, "
-           "free (option liberation_units: which).")
+           "free: those of its standing order 'liberation' (default four infantry).")
 
     def on_capture(self, ctx, space, new_owner, previous):
         board = ctx.board
