@@ -16,6 +16,8 @@ from adjudicator.present.board_view import format_stack, render_board, territory
 from adjudicator.model.events import (  # noqa: I001
     MiddleEastPaid, Resurfaced, SpecialCashKept, UnitsConverted, UnitsRepaired,
     EconomyIncome,
+    ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
+    EconomyPaid,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -200,6 +202,13 @@ def make_events():
         MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
         SpecialCashKept(power="germany", kept=3, ipcs=43),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
+        ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
+                     territories=("Karelia",)),
+        ObjectiveMissed(power="germany", economy="germany", objective="germany_egypt"),
+        ConvoyDisrupted(power="uk", economy="uk_pacific", zone="Sea Zone 5", rolls=(1, 4), cap=6, loss=1),
+        FactoryRemoved(space="Karelia", by="ussr", units=("industrial_complex",)),
+        LiberationUnitsPlaced(power="uk", units={"infantry": 4}, space="United Kingdom"),
+        EconomyPaid(power="uk", economy="uk_pacific", cost=9, ipcs_left=8),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
         Resurfaced(space="Sea Zone 5", power="germany", units={"submarine": 1}),
         StandingOrdersChanged(power="germany", count=3),
@@ -239,6 +248,12 @@ def test_other_events_read_their_wording():
     assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
     assert "Germany keeps 3 IPCs of the special cash for turn 1 (43 IPCs now)" in text
+    assert "national objective germany_trade: Germany collects 5 IPCs" in text
+    assert "national objective germany_egypt: not met, Germany collects nothing" in text
+    assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text
+    assert "the factory in Karelia, Chinese land retaken by Soviet Union, is removed from the game" in text
+    assert "United Kingdom, liberated, places 4 Infantry in United Kingdom free of charge" in text
+    assert "United Kingdom's uk_pacific economy pays 9 IPCs of the purchase (8 left)" in text
 
 
 def test_header_shows_power_round_and_ipcs():

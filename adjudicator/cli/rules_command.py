@@ -48,9 +48,11 @@ def _edition_rules(game, console: Console) -> None:
         console.print(f"  rule {name}: {doc}", markup=False)
     kinds = set(game.ruleset.plan.order_kinds)
     for kind in turn_rules.standing_kinds().values():
-        if kind.name in kinds or not kinds:
+        if (kind.name in kinds or not kinds) and kind.values:
             console.print(f"  standing order {kind.name}: one of {', '.join(kind.values)}; "
                           f"default {kind.default}. {kind.doc}", markup=False)
+        elif kind.name in kinds or not kinds:
+            console.print(f"  standing order {kind.name}: {kind.doc}", markup=False)
 
 
 def register(sub) -> None:

@@ -16,6 +16,10 @@ register(Edition("europe1999", "Axis & Allies Europe", "europe1999",
                           "adjudicator.engine.allied_casualties")))
 register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "global1940",
                  plugins=("adjudicator.engine.economies",
-                          "adjudicator.engine.politics", "adjudicator.engine.neutrals")))
+                          "adjudicator.engine.politics", "adjudicator.engine.neutrals",
+                          "adjudicator.engine.objectives",
+                          "adjudicator.engine.convoy_disruption",
+                          "adjudicator.engine.china",
+                          "adjudicator.engine.liberation_bonus")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

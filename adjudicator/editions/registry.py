@@ -116,6 +116,12 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
         problems += found
         if not found:
             problems += _unknown_territories(game, rule.condition, where)
+    for objective in game.ruleset.objectives:
+        where = f"game.toml: objective '{objective.name}'.condition"
+        found = check_condition(objective.condition, where)
+        problems += found
+        if not found:
+            problems += _unknown_territories(game, objective.condition, where)
     if problems:
         raise DataError(f"{len(problems)} problem(s) in game data {game.source_dir}:\n"
                         + "\n".join(f"  - {p}" for p in problems))
@@ -127,8 +133,10 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
 def _unknown_territories(game: Game, cond, where: str) -> list[str]:
     from ..engine.conditions import territory_set
     out = []
-    if "controls" in cond:
-        spec = cond["controls"]
+    for key in ("controls", "units", "attacked"):
+        spec = cond.get(key)
+        if spec is None:
+            continue
         if isinstance(spec, (list, tuple)):
             out += [f"{where}: unknown territory '{t}'" for t in spec if t not in game.map.territories]
         elif not territory_set(game, spec):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..model.events import Captured, Plundered, UnitsCaptured
 from .context import TurnContext
+from .economies import economy_of
 from .turn_rules import ability_hooks, any_hook, hooked, rules_with
 from .working import count_types
 
@@ -21,11 +22,13 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     """The phasing power's land units take ``territory``.
 
     Liberation: a territory originally owned by another power of the attacker's side goes
-    back to that power, unless that power's capital is in enemy hands, in which case the
-    liberator keeps it; land of a nation that does not play goes back to it only when the
-    nation's data says ``liberated = true`` (Europe's Middle East; a Global neutral's land
-    once taken is only captured).  Taking an enemy capital plunders its owner's unspent IPCs.
-    Freeing a capital returns the owner's other original territories held by its allies.
+    back to that power, unless the capital of the economy it pays into (the power's capital
+    for a power with one economy) is in enemy hands, in which case the liberator keeps it;
+    land of a nation that does not play goes back to it only when the nation's data says
+    ``liberated = true`` (Europe's Middle East; a Global neutral's land once taken is only
+    captured).  Taking an enemy capital plunders the unspent IPCs of the economy it is the
+    capital of.  Freeing a capital returns the owner's other original territories of that
+    economy held by its allies.
     """
     board = ctx.board
     power = ctx.power
@@ -36,36 +39,61 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     liberated = False
     if original and original != power and board.allied(original, power) and (
             original in rules.powers or rules.nations[original].liberated):
-        holder = rules.powers.get(original)       # a nation that does not play has no capital
-        capital = holder.capital if holder is not None else None
+        # a nation that does not play has no capital to be held by the enemy
+        capital = (_economy_capital(rules, original, board.map[territory].tags)
+                   if original in rules.powers else None)
         capital_free = capital is None or capital == territory or board.allied(
             board.owners.get(capital), original)
         if capital_free:
             new_owner = original
             liberated = True
     set_owner(ctx, territory, new_owner, previous, liberated)
+    if previous in rules.powers and not board.allied(power, previous):
+        _plunder(ctx, territory, previous)
 
-    capital_of = board.map[territory].capital_of
-    if capital_of is None:
+    if new_owner not in rules.powers:
         return
-    if previous == capital_of and not board.allied(power, capital_of):
-        victim = rules.powers[capital_of].economy.key
-        looter = rules.powers[power].economy.key
-        loot = board.ipcs.get(victim, 0)
-        if loot:
-            board.ipcs[victim] = 0
-            board.ipcs[looter] = board.ipcs.get(looter, 0) + loot
-        ctx.emit(Plundered(power, capital_of, loot))
-    if new_owner == capital_of:
-        # A freed capital brings back its power's original territories held by allies.
+    economies = rules.powers[new_owner].all_economies
+    for economy in economies:
+        if economy.capital != territory:
+            continue
+        # A freed capital brings back its economy's original territories held by allies.
         # One an ally took from the enemy earlier this turn counts as liberated: whether a
         # territory is liberated is judged at the end of the turn (1942 [L566]), so the
         # units captured with it this turn go to the original owner too.
+        keys = tuple(e.key for e in economies)
         for key, owner in sorted(board.owners.items()):
             t = board.map[key]
-            if (t.original_owner == capital_of and owner != capital_of
-                    and board.allied(owner, capital_of)):
-                set_owner(ctx, key, capital_of, owner, True, with_captured=True)
+            if (t.original_owner == new_owner and owner != new_owner
+                    and economy_of(t.tags, keys) == economy.key
+                    and board.allied(owner, new_owner)):
+                set_owner(ctx, key, new_owner, owner, True, with_captured=True)
+
+
+def _economy_capital(rules, power: str, tags) -> str:
+    """The capital of the economy of ``power`` that land with ``tags`` pays into (Global
+    1940's UK: Calcutta for UK Pacific land [L421])."""
+    economies = rules.powers[power].all_economies
+    key = economy_of(tags, tuple(e.key for e in economies))
+    return next(e.capital for e in economies if e.key == key)
+
+
+def _plunder(ctx: TurnContext, territory: str, victim: str) -> None:
+    """Taking the capital of one of ``victim``'s economies takes that economy's unspent
+    IPCs, into the phasing power's economy that ``plunders`` it, else its main one (Global
+    1940's UK: Berlin and Rome to UK Europe, Tokyo to UK Pacific [L419-L425])."""
+    board, power = ctx.board, ctx.power
+    powers = board.rules.powers
+    for economy in powers[victim].all_economies:
+        if economy.capital != territory:
+            continue
+        looter = next((e.key for e in powers[power].all_economies if territory in e.plunders),
+                      powers[power].economy.key)
+        loot = board.ipcs.get(economy.key, 0)
+        if loot:
+            board.ipcs[economy.key] = 0
+            board.ipcs[looter] = board.ipcs.get(looter, 0) + loot
+        ctx.emit(Plundered(power, victim, loot))
 
 
 def set_owner(ctx: TurnContext, territory: str, new_owner: str, previous: str | None,

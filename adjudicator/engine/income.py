@@ -48,7 +48,7 @@ class IncomeContext:
         return tuple(self.dice.roll(n, label))
 
 
-Item = Callable[[IncomeContext], "int | Iterable[tuple[str, int]]"]
+Item = Callable[[IncomeContext], "int | Iterable[tuple]"]
 ITEMS: dict[str, Item] = {}
 PROJECTED: set[str] = set()       # items that depend only on the board
 
@@ -72,11 +72,14 @@ def territories(inc: IncomeContext) -> int:
 
 
 def _lines(inc: IncomeContext, name: str) -> list[tuple[str, str, int]]:
-    """``[(economy, item, amount)]`` of one item."""
+    """``[(economy, item, amount)]`` of one item.  An item may name its own lines: each
+    ``(economy, label, amount)`` it returns is a line called ``label`` (one per national
+    objective)."""
     found = ITEMS[name](inc)
     if isinstance(found, int):
         return [(inc.economies[0], name, found)]
-    return [(economy, name, amount) for economy, amount in found]
+    return [(entry[0], entry[1], entry[2]) if len(entry) == 3 else (entry[0], name, entry[1])
+            for entry in found]
 
 
 def income_lines(inc: IncomeContext, names: Iterable[str] | None = None) -> list[tuple[str, str, int]]:

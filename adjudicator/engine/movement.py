@@ -312,6 +312,7 @@ def do_load(ctx: TurnContext, order: Load) -> None:
         if board.rules.units[g.type].domain != Domain.LAND:
             raise OrderFailed("load_not_land", unit=g.type)
     pieces = select(board, power, order.origin, order.units, phase)
+    check_entries(ctx, pieces, (order.origin, order.zone), phase)
     # Your own transports, and in noncombat an ally's too (the ally moves it on its turn,
     # you unload on your next turn: digest §4.13, [L797]).
     transports = [t for t in board.at(order.zone)

@@ -45,6 +45,9 @@ DECLARATIONS = declare_state("war_declarations", list)
 TRIGGERS = declare_state("war_triggers", list)
 JAPAN_UNPROVOKED = declare_state("japan_unprovoked_declaration", bool)
 JAPAN_INDOCHINA = declare_state("japan_attacked_indochina", bool)
+# The powers each power declared war on unprovoked, read by the condition
+# ``declared_unprovoked_on`` of national objectives (engine/conditions.py).
+UNPROVOKED_ON = declare_state("unprovoked_declarations", list, per_power=True)
 
 
 @attrs.frozen
@@ -232,6 +235,9 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
                 ctx.emit(AtWar(a, b, power))
             board.set_relation(a, b, WAR)
     board.write_state(DECLARATIONS, history)
+    if how == "unprovoked":
+        done = board.read_state(UNPROVOKED_ON, power) or []
+        board.write_state(UNPROVOKED_ON, sorted({*done, enemy}), power)
     if power == "japan" and enemy in PAIRED and how == "unprovoked":
         board.write_state(JAPAN_UNPROVOKED, True)
     if usa_neutral and at_war_with_anyone(board, "usa"):

@@ -3,17 +3,20 @@
 Factories are units with the ``factory`` ability (``abilities.factory`` holds their rules:
 capacity, damage cap, where a new one may go).  A power places new units only at factories
 it has controlled since the start of its turn, up to each factory's capacity, counting
-units placed in adjacent sea zones; a new factory itself needs no factory.
+units placed in adjacent sea zones; a new factory itself needs no factory.  A power with
+several economies pays for each unit from the economy whose land it is placed in
+(``economy_purchase``).
 """
 
 from __future__ import annotations
 
 import attrs
 
-from ..model.events import Placed, Purchased, Refunded, Repaired
+from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
+from .economy_purchase import capital_lost, charges, main_economy_factory, space_economy
 from .turn_rules import rules_with
 from .working import Piece
 
@@ -59,7 +62,8 @@ def capacity_of(ctx: TurnContext, piece: Piece) -> int:
 def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str, int]:
     """Territory -> units its factories can place this turn (of ``unit_type``, or in all):
     the factories' capacity, then the edition's ``placement_capacity`` rules (which know
-    the owner, the territory's original owner and the unit placed)."""
+    the owner, the territory's original owner and the unit placed), plus the territories
+    the ``placement_spaces`` rules open with no factory."""
     out: dict[str, int] = {}
     for f in eligible_factories(ctx):
         out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
@@ -69,6 +73,9 @@ def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str
         for rule in rules:
             out[space] = rule.placement_capacity(ctx, space, ctx.power, origin, unit_type,
                                                  out[space])
+    for rule in rules_with(ctx.board.rules, "placement_spaces"):
+        for space, n in rule.placement_spaces(ctx, ctx.power, unit_type).items():
+            out[space] = out.get(space, 0) + n
     return out
 
 
@@ -89,10 +96,20 @@ def purchase(ctx: TurnContext) -> None:
     if cost is None:
         return
     economy = economy_key(ctx)
-    have = board.ipcs.get(economy, 0)
-    if cost > have:
-        ctx.error(line, "purchase_too_expensive", cost=cost, ipcs=have, power=power)
-        return
+    bills = {e: sum(board.rules.units[k].cost * n for k, n in units.items())
+             for e, units in charges(ctx, wanted).items()}
+    for payer, bill in bills.items():
+        have = board.ipcs.get(payer, 0)
+        if payer != economy and capital_lost(ctx, payer):
+            ctx.error(line, "economy_capital_lost_no_purchase", power=power, economy=payer)
+            return
+        if bill > have and payer == economy:
+            ctx.error(line, "purchase_too_expensive", cost=bill, ipcs=have, power=power)
+            return
+        if bill > have:
+            ctx.error(line, "economy_purchase_too_expensive", cost=bill, ipcs=have, power=power,
+                      economy=payer)
+            return
     capacity = factory_capacity(ctx)
     needs_factory = {k: n for k, n in wanted.items() if not board.rules.units[k].has("factory")}
     total = sum(needs_factory.values())
@@ -109,8 +126,12 @@ def purchase(ctx: TurnContext) -> None:
     coastal = sum(c for f, c in capacity.items() if board.map.coastal_zones(f))
     if naval > coastal:
         report(line, "naval_overbuying" + suffix, bought=naval, capacity=coastal)
-    board.ipcs[economy] = have - cost
-    record_purchase(ctx, wanted, cost, board.ipcs[economy])
+    for payer, bill in bills.items():
+        board.ipcs[payer] = board.ipcs.get(payer, 0) - bill
+    record_purchase(ctx, wanted, cost, board.ipcs.get(economy, 0))
+    for payer, bill in bills.items():
+        if payer != economy:
+            ctx.emit(EconomyPaid(power, payer, bill, board.ipcs[payer]))
 
 
 def ordered_purchase(ctx: TurnContext) -> tuple[dict[str, int], int]:
@@ -143,11 +164,15 @@ def record_purchase(ctx: TurnContext, wanted: dict[str, int], cost: int, ipcs_le
 
 
 def repair(ctx: TurnContext) -> None:
-    """Remove factory damage at 1 IPC a point (Spring 1942 [L286-L290])."""
+    """Remove factory damage at 1 IPC a point (Spring 1942 [L286-L290]), paid by the
+    economy whose land the factory is in."""
     board = ctx.board
     power = ctx.power
-    economy = economy_key(ctx)
     for order in ctx.orders.repairs:
+        economy = space_economy(ctx, order.space)    # the economy whose factory it is
+        if economy != economy_key(ctx) and capital_lost(ctx, economy):
+            ctx.error(order.line, "economy_capital_lost_no_purchase", power=power, economy=economy)
+            continue
         if not board.capital_held_by_owner(power):
             ctx.error(order.line, "capital_lost_no_purchase", power=power)
             return
@@ -306,6 +331,8 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) 
         for _ in range(n):
             spots = []
             for f in sorted(factory_capacity(ctx), key=_capital_first(ctx)):
+                if not main_economy_factory(ctx, f):
+                    continue            # leftovers are the main economy's
                 spots += [f] if ut.domain != Domain.SEA else board.map.coastal_zones(f)
             for space in spots:
                 if _place_one(ctx, unit_type, space, used) is None:

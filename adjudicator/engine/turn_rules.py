@@ -28,6 +28,9 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
   ``space`` that are not in its battle (``fighting``: the pieces that are) but that
   ``side`` (``"attacker"``/``"defender"``) may choose as casualties, for hits whose target
   class has the bits ``classes`` (``combat.board``: ``NO_AIR`` = submarine hits; 0 = any).
+* ``placement_spaces(ctx, power, unit_type)`` -> ``{territory: n}``: where ``power`` may
+  place new units (of ``unit_type``; None for any) with no factory, and how many (Global
+  1940's China); added to the factories' capacity.
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
 
@@ -44,7 +47,8 @@ import attrs
 __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
-         "placement_capacity", "may_command", "casualty_pool", "at_step")
+         "placement_capacity", "may_command", "casualty_pool", "at_step",
+         "placement_spaces")
 
 _RULES: dict[str, "Rule"] = {}
 
@@ -184,22 +188,29 @@ def checked_state(key: str, value: Any, power: str | None) -> None:
 @attrs.frozen
 class StandingKind:
     """A kind of standing order: its ``name``, the values a power may choose and the
-    ``default`` that applies until the power writes one (documented in ``doc``)."""
+    ``default`` that applies until the power writes one (documented in ``doc``).  A kind
+    with no list of values checks each with ``check(ctx, power, value)`` -> a problem
+    code and its parameters, or None (France's choice of units, any within 12 IPCs)."""
 
     name: str
     default: str
     values: tuple[str, ...]
     doc: str = ""
+    check: Any = attrs.field(default=None, eq=False)
 
 
 _STANDING: dict[str, StandingKind] = {}
 
 
-def declare_standing(name: str, default: str, values: tuple[str, ...], doc: str = "") -> StandingKind:
-    """Declare a kind of standing order with its documented default."""
-    if default not in values:
+def declare_standing(name: str, default: str, values: tuple[str, ...], doc: str = "",
+                     check: Any = None) -> StandingKind:
+    """Declare a kind of standing order with its documented default: its values, or a
+    ``check`` of any value when ``values`` is empty."""
+    if values and default not in values:
         raise ValueError(f"standing order {name!r}: default {default!r} is not one of {values}")
-    found = _STANDING[name] = StandingKind(name, default, tuple(values), doc)
+    if not values and check is None:
+        raise ValueError(f"standing order {name!r}: no values and no check")
+    found = _STANDING[name] = StandingKind(name, default, tuple(values), doc, check)
     return found
 
 
@@ -228,6 +239,10 @@ def check_standing_choices(ctx: Any) -> None:
         kind = _STANDING.get(order.name)
         if kind is None:
             ctx.error(order.line, "standing_unknown", name=order.name)
+        elif not kind.values:
+            found = kind.check(ctx, ctx.power, order.value)
+            if found is not None:
+                ctx.error(order.line, found[0], **found[1])
         elif order.value not in kind.values:
             ctx.error(order.line, "standing_bad_value", name=order.name, value=order.value,
                       values=list(kind.values))

@@ -31,7 +31,7 @@ from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
 from .geometry import with_geometry
 from .paths import GRAMMAR_DIR, MAPS_DIR
-from ..model.conditions import VictoryRule
+from ..model.conditions import Objective, VictoryRule
 from ..model.rules import (ALLIED, ENGINE_OPTIONS, NEUTRAL, WAR, CargoRule, Domain, Economy,
                            Nation, Power, Ruleset, TurnPlan, UnitType)
 from ..model.state import GameState, Unit
@@ -232,7 +232,8 @@ class _Builder:
         nations = self.nations()
         powers = self.powers(territories, nations)
         ruleset = attrs.evolve(self.ruleset(units, powers, territories, options), nations=nations,
-                               starting_relations=self.relations({**powers, **nations}))
+                               starting_relations=self.relations({**powers, **nations}),
+                               objectives=self.objectives(powers))
         setup = self.setup(units, {**powers, **nations}, territories)
         if self.problems:
             raise DataError(_report(directory, self.problems))
@@ -617,9 +618,40 @@ class _Builder:
             found[key] = state
         return dict(sorted(found.items()))
 
+    def objectives(self, powers) -> tuple[Objective, ...]:
+        """game.toml ``[[objective]]``: ``name``, ``power``, ``value``, ``condition`` (a
+        condition for the power), optional ``economy``, ``per_territory``, ``once``.  The
+        condition's shape is checked with the victory conditions (``editions.prepare``)."""
+        f = "game.toml"
+        found: list[Objective] = []
+        for i, raw in enumerate(self.entries(f, "objective")):
+            e = f"objective[{i}]"
+            name = self.field(f, e, raw, "name", str)
+            power = self.field(f, e, raw, "power", str)
+            value = self.field(f, e, raw, "value", int)
+            condition = self.field(f, e, raw, "condition", dict)
+            economy = self.field(f, e, raw, "economy", str, "") or ""
+            per = self.field(f, e, raw, "per_territory", bool, False)
+            once = self.field(f, e, raw, "once", bool, False)
+            if None in (name, power, value, condition):
+                continue
+            unknown = set(raw) - {"name", "power", "value", "condition", "economy",
+                                  "per_territory", "once"}
+            if unknown:
+                self.err(f, e, f"unknown key(s) {', '.join(sorted(unknown))}")
+            if power not in powers:
+                self.err(f, e, f"unknown power '{power}'")
+                continue
+            if economy and economy not in {x.key for x in powers[power].all_economies}:
+                self.err(f, e, f"power '{power}' has no economy '{economy}'")
+            if any(o.name == name for o in found):
+                self.err(f, e, f"objective '{name}' is defined twice")
+            found.append(Objective(name, power, value, condition, economy, bool(per), bool(once)))
+        return tuple(found)
+
     def _economies(self, f: str, e: str, raw, territories) -> tuple[Economy, ...]:
-        """A power's ``economies = [{key, capital, starting_ipcs}]`` (the first is its main
-        one and starts with the power's ``starting_ipcs``)."""
+        """A power's ``economies = [{key, capital, starting_ipcs, plunders}]`` (the first is
+        its main one and starts with the power's ``starting_ipcs``)."""
         found = []
         items = raw.get("economies", []) if isinstance(raw, dict) else []
         if not isinstance(items, list):
@@ -630,10 +662,12 @@ class _Builder:
             key = self.field(f, where, item, "key", str)
             capital = self.field(f, where, item, "capital", str)
             start = self.field(f, where, item, "starting_ipcs", int, 0) or 0
+            plunders = self.str_list(f, where, item, "plunders") if isinstance(item, dict) else ()
             if key is None or capital is None:
                 continue
-            if self.known(f, where + " capital", territories, capital):
-                found.append(Economy(key, capital, start))
+            if all(self.known(f, where + " plunders", territories, t) for t in plunders) and \
+                    self.known(f, where + " capital", territories, capital):
+                found.append(Economy(key, capital, start, plunders))
         if len({x.key for x in found}) != len(found):
             self.err(f, e, "two economies have the same key")
         return tuple(found)

@@ -23,6 +23,7 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
     owner Karelia: germany              # who controls a territory ("neutral" for nobody)
     relation usa japan: war             # the war state between two owners (war, allied,
                                         #   neutral), as GameState.relations keeps it
+    history japan attacked: French Indo China   # a per-power list kept in the game state
     ipcs germany 30
     state berlin_held_by_allies: true   # a value an edition's rule keeps (declared with
     state lanes_taken red: 2            #   turn_rules.declare_state; per power: the power
@@ -235,7 +236,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
                 fail(number, "position is 'setup' or 'empty'")
             current["position"] = rest
         elif word in ("clear", "units", "aboard", "cargo", "standing", "damage", "owner", "ipcs",
-                      "relation", "state"):
+                      "relation", "state", "history"):
             if current["later"]:
                 fail(number, f"'{word}' sets up the position: it comes before the first 'turn'")
             current["edits"].append((word, rest, number))

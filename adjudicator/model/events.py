@@ -422,6 +422,78 @@ class NoMovesReceived(Event):
     deadline: str = ""
 
 
+@attrs.frozen
+class ObjectiveMet(Event):
+    """A national objective paid ``income`` IPCs into ``power``'s ``economy`` in its
+    Collect Income (Global 1940 [L451-L589]); ``territories``: what its condition counted."""
+
+    kind: ClassVar[str] = "objective_met"
+    power: str
+    economy: str
+    objective: str
+    income: int
+    territories: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ObjectiveMissed(Event):
+    """A national objective of ``power`` whose condition did not hold this Collect Income."""
+
+    kind: ClassVar[str] = "objective_missed"
+    power: str
+    economy: str
+    objective: str
+
+
+@attrs.frozen
+class ConvoyDisrupted(Event):
+    """Enemy warships in the convoy zone ``zone`` cost ``power``'s ``economy`` ``loss`` IPCs
+    of its income (Global 1940 [L1105-L1127]): the dice ``rolls``, the sum of those of 3 or
+    less capped by the value of the land next to the zone (``cap``)."""
+
+    kind: ClassVar[str] = "convoy_disrupted"
+    power: str
+    economy: str
+    zone: str
+    rolls: tuple[int, ...]
+    cap: int
+    loss: int
+
+
+@attrs.frozen
+class FactoryRemoved(Event):
+    """Factories in Chinese land that ``by`` (China or an ally) took back, removed from the
+    game (Global 1940 [L379])."""
+
+    kind: ClassVar[str] = "factory_removed"
+    space: str
+    by: str
+    units: tuple[str, ...]
+
+
+@attrs.frozen
+class LiberationUnitsPlaced(Event):
+    """``power``, its capital ``space`` liberated, places ``units`` there free of charge,
+    once per game (Global 1940's France [L595-L599])."""
+
+    kind: ClassVar[str] = "liberation_units_placed"
+    power: str
+    units: dict[str, int]
+    space: str
+
+
+@attrs.frozen
+class EconomyPaid(Event):
+    """The part of ``power``'s purchase that its economy ``economy`` (not its first) paid:
+    what it places in that economy's land (Global 1940's UK Pacific [L405-L417])."""
+
+    kind: ClassVar[str] = "economy_paid"
+    power: str
+    economy: str
+    cost: int
+    ipcs_left: int
+
+
 def all_event_classes() -> dict[str, type[Event]]:
     """Map ``kind`` tag -> event class, for reading event logs back from files."""
     found: dict[str, type[Event]] = {}

@@ -227,6 +227,14 @@ class Keep(Order):
     line: int = 0
 
 
+class LiberationOrder(StandingChoice):
+    """``liberation: <units>``: the units the power places free when its capital is
+    liberated (Global 1940's France [L597-L599]; the engine's standing kind
+    ``liberation``, value "type:n,type:n")."""
+
+    kind: ClassVar[str] = "liberation"
+
+
 @attrs.frozen
 class Convert(Order):
     """``convert <units> <territory>`` (Europe 1999, the Soviet noncombat move [L665]):

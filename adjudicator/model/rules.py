@@ -11,11 +11,11 @@ from collections.abc import Mapping
 
 import attrs
 
-from .conditions import VictoryRule
+from .conditions import Objective, VictoryRule
 from .units import CargoRule, Domain, UnitType
 
 __all__ = ["CargoRule", "Domain", "UnitType", "Economy", "Nation", "Power", "TurnPlan", "Ruleset",
-           "VictoryRule", "ALLIED", "WAR", "NEUTRAL"]
+           "VictoryRule", "Objective", "ALLIED", "WAR", "NEUTRAL"]
 
 ALLIED, WAR, NEUTRAL = "allied", "war", "neutral"
 
@@ -23,11 +23,14 @@ ALLIED, WAR, NEUTRAL = "allied", "war", "neutral"
 @attrs.frozen
 class Economy:
     """A treasury with its own capital.  Every power has at least one (key = the power's
-    key); an edition may give a power two (Global 1940's United Kingdom)."""
+    key); an edition may give a power two (Global 1940's United Kingdom).  ``plunders``:
+    the enemy capitals whose treasury this economy takes when its power captures them
+    (else the power's main economy does)."""
 
     key: str
     capital: str
     starting_ipcs: int = 0
+    plunders: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -124,6 +127,9 @@ class Ruleset:
     # game.toml ``[[relation]]``: relations at the start that differ from the sides ("a|b"
     # with the keys sorted -> ALLIED/WAR/NEUTRAL), copied into the first GameState.relations
     starting_relations: dict[str, str] = attrs.field(factory=dict)
+    # game.toml ``[[objective]]``: national objectives, paid by the income item
+    # ``national_objectives`` while option ``national_objectives`` is on
+    objectives: tuple[Objective, ...] = ()
 
     def option(self, name: str, default=None):
         return self.options.get(name, default)

@@ -171,8 +171,15 @@ PROBLEMS: dict[str, str] = {
                           "is mandatory",
     # -- purchase, repair
     "capital_lost_no_purchase": "{power}'s capital is in enemy hands: it cannot buy or repair",
+    "economy_capital_lost_no_purchase": "the capital of {power}'s {economy} economy is in enemy hands: that economy cannot buy or repair",
     "not_buyable": "{unit_plural} cannot be bought in this game",
+    "china_cannot_buy": "China may not buy {unit_plural} now (it buys only {allowed}; artillery only while the Burma Road is open)",
+    "liberation_bad_units": "a liberation order lists units: 'liberation: 2 inf, 1 art'",
+    "liberation_not_placeable": "{unit_plural} cannot be placed on liberation: land or air units only, no facility",
+    "liberation_too_expensive": "the units chosen for the liberation cost {cost} IPCs; at most {budget} are paid",
+    "china_limits": "Chinese units may not enter {space}: only Chinese land, Kwangtung and Burma, never a sea zone",
     "purchase_too_expensive": "the purchase costs {cost} IPCs; {power} has {ipcs}",
+    "economy_purchase_too_expensive": "what is placed in the land of {power}'s {economy} economy costs {cost} IPCs; that economy has {ipcs}",
     "repair_too_expensive": "the repair costs {cost} IPCs; {power} has {ipcs}",
     "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
                   "(no deliberate overbuying)",
@@ -265,6 +272,9 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     cargo = params.get("cargo")
     out["cargo_text"] = ("" if cargo is None else " carrying " + (units_text(game, cargo)
                                                                   if cargo else "nothing"))
+    economy = params.get("economy")
+    out["economy_text"] = (f" ({economy} economy)" if isinstance(economy, str) and economy
+                           and economy != params.get("power") else "")
     blocked, why = params.get("blocked"), params.get("why")
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
@@ -309,6 +319,12 @@ EVENT_TEXTS: dict[str, str] = {
     "neutral_joined": "{territory} joins {power}, with its army of {units}",
     "factories_upgraded": "{power} enters the war: its minor factories in {territories} are major factories now",
     "mongolia_joined": "{territory} joins {power} under the Soviet-Mongolian pact, with its army of {units}",
+    "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",
+    "liberation_units_placed": "{power}, liberated, places {units} in {space} free of charge (once per game)",
+    "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
+    "objective_met": "national objective {objective}: {power}{economy_text} collects {income} IPCs",
+    "objective_missed": "national objective {objective}: not met, {power}{economy_text} collects nothing",
+    "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power}{economy_text} {loss} IPCs (at most {cap})",
 }
 
 

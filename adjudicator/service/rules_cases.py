@@ -174,6 +174,8 @@ def build_position(game: Game, case: Case) -> GameState:
             space, who = _split_space(names, case, line, rest)
             if who.casefold() == "neutral":
                 owners.pop(space, None)
+            elif who.strip() in game.ruleset.nations:
+                owners[space] = who.strip()
             else:
                 owners[space] = _owner_key(game, names, who)
         elif verb == "relation":
@@ -181,7 +183,15 @@ def build_position(game: Game, case: Case) -> GameState:
                 _relation_state(case, line, rest)
         elif verb == "ipcs":
             who, _, amount = rest.rpartition(" ")
-            ipcs[names.resolve_power(who)] = int(amount)
+            ipcs[_economy(game, names, who)] = int(amount)
+        elif verb == "history":
+            who, _, values = rest.partition(":")
+            words = who.split()
+            if len(words) != 2:
+                raise DataError(f"{case.file}:{line}: expected 'history POWER KEY: a, b'")
+            power, key = names.resolve_power(words[0]), words[1]
+            items = [v.strip() for v in values.split(",") if v.strip()]
+            extras[key] = {**extras.get(key, {}), power: items}
         elif verb == "damage":
             space, amount = _split_space(names, case, line, rest)
             here = list(units.get(space, ()))
@@ -214,10 +224,18 @@ def _relation_key(game: Game, names: Names, case: Case, line: int, text: str) ->
 
 
 def _relation_state(case: Case, line: int, text: str) -> str:
-    value = text.partition(":")[2].strip()
+    value = text.partition(":")[2].strip().casefold()
     if value not in ("war", "allied", "neutral"):
         raise DataError(f"{case.file}:{line}: a relation is war, allied or neutral")
     return value
+
+
+def _economy(game: Game, names: Names, word: str) -> str:
+    """A power's name, or the key of one of its economies (``uk_pacific``)."""
+    for power in game.ruleset.powers.values():
+        if any(e.key == word for e in power.all_economies):
+            return word
+    return names.resolve_power(word)
 
 
 def _room_for(game: Game, here: list[Unit], unit: Unit) -> int | None:
@@ -383,7 +401,7 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         return None if got == want else f"{space}: expected owner {want}, found {got}"
     if kind == "ipcs":
         who, amount = " ".join(args[:-1]), int(args[-1])
-        got = state.ipcs.get(names.resolve_power(who))
+        got = state.ipcs.get(_economy(game, names, who))
         return None if got == amount else f"expected {who} to have {amount} IPCs, found {got}"
     if kind == "damage":
         if ":" in text:                  # "SPACE: TYPE N": every unit of that type there
