@@ -308,8 +308,9 @@ def cmd_bid_seal(args, console: Console) -> int:
     nonce = bids.new_nonce()
     digest = bids.commitment(tournament, args.game, args.player, args.amount, nonce)
     console.print(f"commitment: {digest}\nnonce:      {nonce}", soft_wrap=True)  # copied whole
-    console.print("Send the commitment to the organiser now; keep the nonce and the amount "
-                  "secret until both commitments are in, then reveal them.")
+    console.print("Send the commitment now (to a tournament run by mail: a reply with the "
+                  "line 'commit sha256:...'); keep the nonce and the amount secret until both "
+                  "commitments are in, then reveal them ('reveal AMOUNT NONCE').")
     return EXIT_OK
 
 
@@ -476,6 +477,9 @@ def register(sub) -> None:
     c.add_argument("game")
     c.add_argument("winner", metavar="WINNER", help="the winning player, or 'draw'")
     c.add_argument("--reason", required=True, help="why (recorded, shown by standings)")
+
+    from .tournament_mail_command import register as register_mail
+    register_mail(tsub)
 
     b = tsub.add_parser("bid", help="sealed bids for sides: seal, commit, reveal, place")
     bsub = b.add_subparsers(dest="bid_command", required=True, metavar="STEP")

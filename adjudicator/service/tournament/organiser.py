@@ -30,7 +30,8 @@ from .config import (
     CONFIG_FILE, ID_RE, TournamentConfig, parse_config, settings_changes, template,
 )
 from .deadlines import stamp
-from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
+from .notices import (Notice, deliver, game_mail_path, mail_settings_for_game, notice_name,
+                      reads_mail)
 from .pairing import Pairing, RoundPlan
 from .players import Player, add_player as add_to, find as find_player, new_player
 from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
@@ -364,13 +365,22 @@ def _pairing_notice(ctx: Context, plan: RoundPlan) -> Notice:
             lines.append(f"{p.game}: {ctx.names[p.sides[ctx.first_side]]} ({ctx.first_side}) "
                          f"v {ctx.names[p.sides[ctx.bid_side]]} ({ctx.bid_side})")
         else:
-            lines.append(f"{p.game}: {a} v {b} -- sides by sealed bid: send your commitment "
-                         "('pbem tournament bid seal')")
+            lines.append(f"{p.game}: {a} ({p.players[0]}) v {b} ({p.players[1]}) -- sides by "
+                         "sealed bid: " + _how_to_commit(ctx, p.game))
     for b in plan.byes:
         lines.append(f"bye: {ctx.names[b]}")
     what = "challenge" if ctx.cfg.format.kind == "ladder" else "round"
     return Notice(notice_name("pairing", plan.round), ("*",),
                   f"Pairings of {what} {plan.round}", "\n".join(lines))
+
+
+def _how_to_commit(ctx: Context, game_id: str) -> str:
+    """What a player of a bid game does first."""
+    if not reads_mail(ctx.tdir):
+        return "send your commitment ('pbem tournament bid seal')"
+    return (f"seal your bid with 'pbem tournament bid seal {ctx.tid} {game_id} YOUR-ID "
+            "AMOUNT' (YOUR-ID: in brackets above) and reply with the line 'commit sha256:...' it prints (keep the "
+            "nonce)")
 
 
 def find_pairing(ctx: Context, game_id: str) -> Pairing:
@@ -393,7 +403,9 @@ def bid_commit(directory, game_id: str, player: str, digest: str, now: dt.dateti
             notices.append(Notice(notice_name("bids-sealed", game_id), p.players,
                                   f"{game_id}: both bids are sealed",
                                   "Both commitments are in: reveal your bid "
-                                  "('pbem tournament bid reveal').")) 
+                                  + ("by replying with the line 'reveal AMOUNT NONCE' (the "
+                                     "amount and nonce you sealed)." if reads_mail(ctx.tdir)
+                                     else "('pbem tournament bid reveal')."), game=game_id))
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
 
 
@@ -416,9 +428,11 @@ def _sides_decided(ctx: Context, p: Pairing, box: bidding.BidBox) -> Notice:
                                                if x in box.defaults else "")
                       for x, v in box.visible().items())
     body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with {bid} IPCs"
-            + (" and places them ('pbem tournament bid place')." if bid else "."))
+            + ((" and places them: reply with one line per placement, e.g. 'bid: place 1 "
+                "inf Karelia'." if reads_mail(ctx.tdir) else
+                " and places them ('pbem tournament bid place').") if bid else "."))
     return Notice(notice_name("bids-open", p.game), p.players, f"{p.game}: sides decided",
-                  body)
+                  body, game=p.game)
 
 
 def bid_reset(directory, game_id: str, reason: str, now: dt.datetime) -> None:
@@ -444,7 +458,7 @@ def bid_reset(directory, game_id: str, reason: str, now: dt.datetime) -> None:
                                   f"{game_id}: bids begin again",
                                   f"The organiser reset the bids of {game_id}"
                                   + (f" ({reason})" if reason else "") + ". Seal a new bid"
-                                  f" and send its commitment{deadline}.")],
+                                  f" and send its commitment{deadline}.", game=game_id)],
                 ctx.players, ctx.cfg.name, now)
 
 
@@ -587,7 +601,7 @@ def _game_notice(ctx: Context, p: Pairing, sides, bid: int, clock) -> Notice:
     lines.append(f"First to play: {ctx.game.ruleset.powers[clock.power].name} "
                  f"({ctx.names[clock.player]}), due {stamp(due_at)}.")
     return Notice(notice_name("start", p.game), p.players, f"{p.game} has started",
-                  "\n".join(lines))
+                  "\n".join(lines), game=p.game)
 
 
 # --------------------------------------------------------------------------- turns
@@ -612,7 +626,7 @@ def after_turn(ctx: Context, game_id: str, at: dt.datetime, notices: list) -> bo
         if result.how == "round_limit":
             body += "\n\n" + adjudication_text(ctx.game, ctx.cfg.end.adjudication)
         notices.append(Notice(notice_name("result", game_id), ("*",),
-                              f"Result of {game_id}", body))
+                              f"Result of {game_id}", body, game=game_id))
         return False
     turns = list_turns(ctx.tdir.game_dir(game_id))
     number = (turns[-1][0] if turns else 0) + 1
@@ -658,7 +672,7 @@ def _decide(ctx: Context, game_id: str, now: dt.datetime, entry: dict) -> GameRe
         ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(now)})
     result = next(r for r in all_results(ctx) if r.game == game_id)
     notices = [Notice(notice_name("result", game_id, entry["decision"], stamp(now)),
-                      ("*",), f"Result of {game_id}", result_line(result, ctx.names, True))]
+                      ("*",), f"Result of {game_id}", result_line(result, ctx.names, True), game=game_id)]
     _record_standings(ctx, notices, now)
     deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return result
@@ -789,7 +803,7 @@ def extend(directory, game_id: str, hours: float, now: dt.datetime, by: str = "o
                                                                     if reason else ""))
         deliver(ctx.tdir, [Notice(notice_name("extension", game_id, clock.turn, len(entries)),
                                   find_pairing(ctx, game_id).players,
-                                  f"{game_id}: deadline extended", body)],
+                                  f"{game_id}: deadline extended", body, game=game_id)],
                 ctx.players, ctx.cfg.name, now)
     return after
 
@@ -815,7 +829,7 @@ def pause(directory, player: str, begin: dt.datetime, end: dt.datetime,
                                   f"{game_id}: {ctx.names[player]} is away",
                                   f"{ctx.names[player]} is away from {stamp(begin)} to "
                                   f"{stamp(end)}; their deadlines in {game_id} move by the "
-                                  "time this covers."))
+                                  "time this covers.", game=game_id))
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return spell
 
@@ -918,7 +932,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
         notices.append(Notice(notice_name("reminder", action.game, action.turn, action.hours),
                               (action.player,), f"{action.game}: your turn is due",
                               f"{power_name} ({action.game}, turn {action.turn}) is due "
-                              f"{stamp(action.deadline)}: under {action.hours:g} h left."))
+                              f"{stamp(action.deadline)}: under {action.hours:g} h left.", game=action.game))
         report.reminders.append(f"{action.game} turn {action.turn}")
         return False
     if isinstance(action, deadlines.Grace):
@@ -932,7 +946,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
                               f"{action.game}: grace extension",
                               f"{ctx.names[action.player]} missed the deadline "
                               f"{stamp(action.deadline)} for {power_name} (turn {action.turn}); "
-                              f"a grace extension of {action.hours:g} h applies."))
+                              f"a grace extension of {action.hours:g} h applies.", game=action.game))
         report.extensions.append(f"{action.game} turn {action.turn}")
         return True
     if isinstance(action, deadlines.PlayNmr):
@@ -948,7 +962,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
                               f"No orders for {power_name} ({ctx.names[action.player]}) by "
                               f"{stamp(action.deadline)}: turn {action.turn} was played with "
                               "no purchase and no moves; standing defence orders apply and "
-                              "income was collected."))
+                              "income was collected.", game=action.game))
         report.nmrs.append(f"{action.game} turn {action.turn}")
         if not after_turn(ctx, action.game, action.deadline, notices):
             report.finished.append(action.game)

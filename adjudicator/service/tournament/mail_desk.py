@@ -1,0 +1,372 @@
+"""The tournament's own mail, read from the one tournament inbox: sealed-bid commitments
+and reveals, the bid side's placement, absences and concessions sent when it is not the
+player's turn.  Mail for a started game (orders, checks, a concession on one's turn) is
+left in the inbox for that game's game master (``mail.runner.GameMaster``), which reads
+the same inbox; ``mail_pass`` runs both.
+
+The desk is a ``GameMaster`` whose decision step is the tournament's: the reading,
+bounding, journaling, filing and replying of mail are the game master's own, so one bad
+mail gets a reply (or is set aside) and the pass goes on.
+
+What a player writes (each on a line of its own, in the body or one .txt attachment, in a
+mail whose subject carries the game's tag ``[pbem GAME]``, as every tournament mail
+about a game does):
+
+- ``commit sha256:...``: the commitment ``pbem tournament bid seal`` printed;
+- ``reveal AMOUNT NONCE``: the bid and its nonce, once both commitments are in;
+- ``bid: place 1 inf Karelia`` (one line per placement): the bid side's extra units;
+- ``concede``: gives the game up, on one's turn or not;
+- ``pause FROM UNTIL`` (the tournament's tag or any game's): an absence, e.g.
+  ``pause 2026-12-01T00:00Z 2026-12-05T00:00Z``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import attrs
+
+from ...model.errors import PbemError
+from ..mail.config import MailConfig
+from ..mail.players import Player as MailPlayer, powers_of_address
+from ..mail.runner import REJECTED, PROCESSED, Decision, GameMaster, _signed_powers, read_orders
+from ..mail.extract import ExtractError
+from . import logbook
+
+COMMIT_RE = re.compile(r"^\s*commit(?:ment)?\s*:?\s*(sha256:[0-9a-fA-F]{64})\s*$", re.I | re.M)
+REVEAL_RE = re.compile(r"^\s*reveal\s*:?\s*(\d{1,6})\s+(\S{1,200})\s*$", re.I | re.M)
+PLACE_RE = re.compile(r"^\s*bid\s*:.*$", re.I | re.M)
+PAUSE_RE = re.compile(r"^\s*pause\s*:?\s*(\S+)\s+(?:to\s+|until\s+)?(\S+)\s*$", re.I | re.M)
+CONCEDE_RE = re.compile(r"^\s*concede\s*$", re.I | re.M)
+
+WHAT_TO_SEND = (
+    "What the tournament reads (one line each, subject with the game's tag):\n"
+    "  commit sha256:...      your sealed bid (from 'pbem tournament bid seal')\n"
+    "  reveal AMOUNT NONCE    your bid, once both commitments are in\n"
+    "  bid: place 1 inf X     the bid side's extra units\n"
+    "  concede                give the game up (on your turn or not)\n"
+    "  pause FROM UNTIL       an absence (times like 2026-12-01T00:00Z)\n"
+    "Orders for a game go to the same address with that game's tag.\n")
+
+
+class TournamentDesk(GameMaster):
+    """The tournament-level decisions on the tournament inbox; ``games_seen``: the started
+    games whose mail was left for their game masters in this pass."""
+
+    def __init__(self, directory, config: MailConfig, *, renderers, now: dt.datetime,
+                 log=lambda s: None):
+        super().__init__(directory, config, renderers=renderers,
+                         clock=lambda: now.timestamp(), log=log)
+        from . import organiser
+        self.organiser = organiser
+        self.ctx = organiser.open_tournament(directory)
+        self.now = now
+        self.games_seen: set[str] = set()
+
+    # The game master's hooks, for a tournament instead of one game.
+    def _queue_welcome(self) -> None:
+        return None
+
+    def _game_id(self) -> str:
+        return self.ctx.tid
+
+    def _players(self) -> dict[str, MailPlayer]:
+        return {p.id: MailPlayer(p.id, (p.email or "").lower() or None, p.name, p.key)
+                for p in self.ctx.players}
+
+    # ------------------------------------------------------------------ deciding
+
+    def _decide(self, msg, key: str) -> Decision | None:
+        players = self._players()
+        sender = msg.sender
+        if msg.automatic or sender == self.cfg.address:
+            return Decision("automatic", REJECTED, detail="automatic mail, bounce or our own")
+        ids = powers_of_address(players, sender)
+        if not ids:
+            return Decision("unknown-sender", REJECTED, detail=f"from {sender}")
+        player = ids[0]
+        tag = msg.game_tag or msg.plus_tag(self.cfg.address)
+        pairings = {p.game: p for p in self.ctx.tdir.pairings()}
+        started = tag in pairings and (self.ctx.tdir.game_dir(tag) / "game.json").exists()
+
+        def reply(outcome, subject, body, folder=REJECTED, detail=None):
+            return Decision(outcome, folder, reply_to=sender, reply_subject=subject,
+                            reply_body=body, detail=detail or outcome)
+
+        if tag is not None and tag != self.ctx.tid and tag not in pairings:
+            return reply("unknown-game", "No such game",
+                         f"This tournament has no game {tag!r}. Nothing was done.\n\n"
+                         + WHAT_TO_SEND)
+        try:
+            found = read_orders(msg)
+        except ExtractError as exc:
+            if started:
+                self.games_seen.add(tag)
+                return None
+            return reply("ambiguous", "Your mail was not read", f"{exc}.\n")
+        text = found.text if found is not None else ""
+        if started:
+            if CONCEDE_RE.search(text):
+                conceded = self._off_turn_concession(tag, player, found)
+                if conceded is not None:
+                    return conceded
+            self.games_seen.add(tag)
+            return None                           # the game's own game master reads it
+        try:
+            if PAUSE_RE.search(text):
+                return self._pause(player, text, reply)
+            if (tag is None or tag == self.ctx.tid) and (COMMIT_RE.search(text) or
+                                                         REVEAL_RE.search(text)
+                                                         or PLACE_RE.search(text)):
+                waiting = [g for g, p in pairings.items() if player in p.players
+                           and not (self.ctx.tdir.game_dir(g) / "game.json").exists()]
+                if len(waiting) == 1:
+                    tag = waiting[0]              # the one game of theirs waiting for bids
+            if tag is None or tag == self.ctx.tid:
+                return reply("untagged", "What should be done?",
+                             "pbem could not tell what your mail asks for.\n\n" + WHAT_TO_SEND,
+                             detail="nothing for the tournament")
+            pairing = pairings[tag]
+            if player not in pairing.players:
+                return reply("unauthorised", f"{tag} is not your game",
+                             f"{tag} is {' v '.join(self.ctx.names[x] for x in pairing.players)};"
+                             " nothing was done.\n")
+            if CONCEDE_RE.search(text):
+                self.organiser.resign(self.ctx.tdir.dir, tag, player, self.now,
+                                      "conceded by mail before the start")
+                return reply("conceded", f"{tag}: conceded", "Your concession is recorded; "
+                             "your opponent wins the game.\n", folder=PROCESSED)
+            return self._bids(tag, player, text, reply)
+        except PbemError as exc:
+            return reply("refused", "Not accepted", f"{exc}\nNothing was changed.\n",
+                         detail=str(exc)[:200])
+
+    def _bids(self, game_id: str, player: str, text: str, reply) -> Decision:
+        commit, reveal = COMMIT_RE.search(text), REVEAL_RE.search(text)
+        placement = "\n".join(m.group(0).strip() for m in PLACE_RE.finditer(text))
+        directory = self.ctx.tdir.dir
+        if commit:
+            self.organiser.bid_commit(directory, game_id, player, commit.group(1).lower(),
+                                      self.now)
+            return reply("bid-committed", f"{game_id}: your sealed bid is recorded",
+                         "Your commitment is recorded. Once your opponent's is in too you "
+                         "will be asked to send the line\n  reveal AMOUNT NONCE\n(the amount "
+                         "and nonce you sealed). Keep them secret until then.\n",
+                         folder=PROCESSED)
+        if reveal:
+            box = self.organiser.bid_reveal(directory, game_id, player, int(reveal.group(1)),
+                                            reveal.group(2), self.now)
+            after = ("Both bids are open: the result was mailed to both players."
+                     if box.outcome() is not None else
+                     "Waiting for your opponent's reveal.")
+            return reply("bid-revealed", f"{game_id}: your bid is revealed",
+                         f"Your bid of {reveal.group(1)} IPCs opens your commitment. "
+                         f"{after}\n", folder=PROCESSED)
+        if placement:
+            sides, bid = self.organiser.sides_of(self.ctx, self.organiser.find_pairing(
+                self.ctx, game_id))
+            if sides is None or sides.get(self.ctx.bid_side) != player:
+                raise PbemError(f"only the player of the {self.ctx.bid_side} places "
+                                f"{game_id}'s bid, once both bids are open")
+            self.organiser.bid_place(directory, game_id, placement, self.now)
+            return reply("bid-placed", f"{game_id}: your bid placement is recorded",
+                         f"Your placement of {bid} IPCs is recorded; the game starts now "
+                         "(its first mail follows).\n", folder=PROCESSED)
+        return reply("no-bid", f"{game_id}: nothing to do",
+                     f"{game_id} has not started: its bids are open.\n\n" + WHAT_TO_SEND,
+                     detail="no bid line")
+
+    def _pause(self, player: str, text: str, reply) -> Decision:
+        from .deadlines import parse_stamp, stamp
+        found = PAUSE_RE.search(text)
+        begin, end = parse_stamp(found.group(1)), parse_stamp(found.group(2))
+        spell = self.organiser.pause(self.ctx.tdir.dir, player, begin, end, self.now)
+        return reply("paused", "Your absence is recorded",
+                     f"Away from {stamp(begin)} to {stamp(end)}: your deadlines in "
+                     f"{', '.join(spell.games) or 'no running game'} move by the time this "
+                     "covers (both players of each game were told).\n", folder=PROCESSED)
+
+    def _off_turn_concession(self, game_id: str, player: str, found) -> Decision | None:
+        """A concession sent when it is not the player's turn (None: it is their turn,
+        and the game plays the ``concede`` order itself)."""
+        from .. import gamedir
+        from ..mail.players import players_of
+        ctx = self.ctx
+        sides = self.organiser.sides_of(ctx, self.organiser.find_pairing(ctx, game_id))[0]
+        if player not in sides.values():
+            return None                       # the game master answers: not your power
+        side = next(s for s, pid in sides.items() if pid == player)
+        gdir = ctx.tdir.game_dir(game_id)
+        if game_id not in logbook.clocks(ctx.tdir.log()):
+            return None                       # over: the game master says so
+        state, _ = gamedir.current_state(gdir)
+        if ctx.side_of_power(state.power) == side:
+            return None
+        entry = ctx.player(player)
+        answer = dict(reply_to=entry.email, folder=REJECTED)
+        if entry.key:
+            game_players = players_of(gamedir.read_game(gdir)[0])
+            signed, _text = _signed_powers(game_players, found) if found.signature else ([], None)
+            if not any(ctx.side_of_power(p) == side for p in signed):
+                return Decision("unauthorised", **answer, detail="unsigned concession",
+                                reply_subject=f"{game_id}: concession not accepted",
+                                reply_body="A concession counts only when signed with your "
+                                           "key ('pbem mail send'). Nothing was changed.\n")
+        try:
+            self.organiser.resign(ctx.tdir.dir, game_id, player, self.now, "conceded off-turn")
+        except PbemError as exc:
+            return Decision("refused", **answer, detail=str(exc)[:200],
+                            reply_subject=f"{game_id}: concession not accepted",
+                            reply_body=f"{exc}\n")
+        return Decision("conceded", PROCESSED, reply_to=entry.email, detail="off-turn",
+                        reply_subject=f"{game_id}: your concession is recorded",
+                        reply_body="Your concession is recorded; your opponent wins. The "
+                                   "result was mailed to every player.\n")
+
+
+@attrs.define
+class TournamentPass:
+    desk: object = None
+    games: dict = attrs.Factory(dict)             # game -> PassSummary line
+    errors: list[str] = attrs.Factory(list)
+    created: list[str] = attrs.Factory(list)
+    paired: list[int] = attrs.Factory(list)
+    tick: object = None
+    results_queued: int = 0
+
+    def lines(self) -> list[str]:
+        out = [f"tournament mail: {self.desk.line() if self.desk else 'not read'}"]
+        out += [f"{game}: {line}" for game, line in sorted(self.games.items())]
+        out += [f"paired round {n}" for n in self.paired]
+        out += [f"started {g}" for g in self.created]
+        if self.tick is not None:
+            out += [f"NMR played: {x}" for x in self.tick.nmrs]
+            out += [f"game over: {x}" for x in self.tick.finished]
+        if self.results_queued:
+            out.append(f"{self.results_queued} turn report(s) queued")
+        out += [f"error: {e}" for e in self.errors]
+        return out
+
+
+def tournament_mail_config(directory) -> MailConfig:
+    from ..mail.config import load_config
+    from .notices import MAIL_FILE
+    path = Path(directory) / MAIL_FILE
+    if not path.exists():
+        raise PbemError(f"{path} is missing: the tournament's mail settings (address, "
+                        "[inbox], [send]; docs/tournament.md)")
+    cfg = load_config(Path(directory), path)
+    if cfg.inbox is None:
+        raise PbemError(f"{path} has no [inbox]: the tournament inbox to read")
+    return cfg
+
+
+def mail_pass(directory, *, renderers, now: dt.datetime, log=lambda s: None
+              ) -> TournamentPass:
+    """One cron pass of a tournament run by mail: the tournament's own mail, the games'
+    mail, the clock (defaults, reminders, NMRs, results, standings), each new turn's
+    report to both players, and the next round's pairing once a round is over."""
+    from . import organiser
+    cfg = tournament_mail_config(directory)
+    out = TournamentPass()
+    desk = TournamentDesk(directory, cfg, renderers=renderers, now=now, log=log)
+    out.desk = desk.run_pass()
+    for _ in range(2):                  # again once a new round has been paired
+        out.created += organiser.start(directory, now)
+        ctx = organiser.open_tournament(directory)
+        _game_passes(ctx, renderers, now, log, out)
+        out.tick = organiser.tick(directory, now)
+        out.results_queued += _mail_reports(organiser.open_tournament(directory),
+                                            renderers, now, log, out)
+        try:
+            plan = _pair_if_due(directory, now)
+        except PbemError as exc:            # e.g. no pairing without a rematch: said
+            out.errors.append(f"pairing the next round: {exc}")
+            break
+        if plan is None:
+            break
+        out.paired.append(plan.round)
+    return out
+
+
+def _started_games(ctx) -> list[str]:
+    return [p.game for p in ctx.tdir.pairings()
+            if (ctx.tdir.game_dir(p.game) / "game.json").exists()]
+
+
+def _game_master(ctx, game_id: str, renderers, now: dt.datetime, log) -> GameMaster:
+    from ..mail.config import load_config
+    from .notices import game_mail_path
+    from .organiser import signing_key
+    gdir = ctx.tdir.game_dir(game_id)
+    cfg = load_config(gdir, game_mail_path(gdir))
+    return GameMaster(gdir, cfg, renderers=renderers, gm_key=signing_key(ctx),
+                      clock=lambda: now.timestamp(), log=log)
+
+
+def _game_passes(ctx, renderers, now, log, out: TournamentPass) -> None:
+    """Each running game's game master over the inbox: its orders and checks, its
+    welcome mail; one game's trouble is reported and the others go on."""
+    running = set(logbook.clocks(ctx.tdir.log()))
+    for game_id in _started_games(ctx):
+        if game_id not in running:
+            continue
+        try:
+            summary = _game_master(ctx, game_id, renderers, now, log).run_pass()
+            out.games[game_id] = summary.line()
+        except PbemError as exc:
+            out.errors.append(f"{game_id}: {exc}")
+            log(f"{game_id}: {exc}")
+
+
+def _mail_reports(ctx, renderers, now, log, out: TournamentPass) -> int:
+    """Every published turn's report to both players (those the game master did not
+    send: NMR turns played by the clock); a report already queued is never queued again."""
+    from ..mail.players import players_of
+    from ..mail.results import queue_turn_results
+    from ..addresses import with_addresses
+    from .. import gamedir
+    from ...io.layout import list_turns
+    from .organiser import game_for
+    queued = 0
+    for game_id in _started_games(ctx):
+        try:
+            gm = _game_master(ctx, game_id, renderers, now, log)
+            gf, _ = gamedir.read_game(gm.dir)
+            players = players_of(with_addresses(gf, gm.dir), gm.cfg)
+            game = game_for(ctx, game_id)
+            fresh = 0
+            for number, _power, _path in list_turns(gm.dir):
+                fresh += queue_turn_results(
+                    directory=gm.dir, game=game, game_id=gf.game_id, turn_number=number,
+                    players=players, outbox=gm.outbox, renderers=renderers,
+                    sender=gm.cfg.address, sender_name=gm.cfg.name, now=now.timestamp())
+            if fresh:
+                gm.flush()
+            queued += fresh
+        except PbemError as exc:
+            out.errors.append(f"{game_id}: {exc}")
+    return queued
+
+
+def _pair_if_due(directory, now: dt.datetime):
+    """The next round, once every game of the latest one is over and announced (a Swiss
+    tournament up to its rounds, a round robin to its end; never a ladder)."""
+    from . import organiser
+    ctx = organiser.open_tournament(directory)
+    plans = ctx.tdir.rounds()
+    kind = ctx.cfg.format.kind
+    if not plans or kind == "ladder":
+        return None
+    if not any(e["kind"] == organiser.ROUND_OVER and e.get("round") == plans[-1].round
+               for e in ctx.tdir.log()):
+        return None
+    if kind == "swiss" and ctx.cfg.format.rounds and len(plans) >= ctx.cfg.format.rounds:
+        return None
+    if kind != "swiss":
+        from .pairing import round_robin_rounds
+        if len(plans) >= round_robin_rounds([p.id for p in ctx.players], ctx.cfg.format.double):
+            return None
+    return organiser.pair(directory, now)
