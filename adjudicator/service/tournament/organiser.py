@@ -295,6 +295,8 @@ def pair(directory, now: dt.datetime) -> RoundPlan:
                                                    ctx.cfg.format.double)
         ctx.tdir.save_round(plan)
         ctx.tdir.append(_paired_entry(plan, now))
+        if plan.byes:
+            _record_standings(ctx)                  # a bye scores at once
         deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
     return plan
 
@@ -315,7 +317,10 @@ def swiss_plan(ctx: Context, round_no: int, ids, results, plans, sides) -> Round
     history = [attrs.evolve(p, sides=sides_of(ctx, p)[0])
                for plan in plans if plan.round < round_no for p in plan.pairings]
     byes_had = [b for plan in plans if plan.round < round_no for b in plan.byes]
-    return pairing_rules.swiss_round(ctx.tid, round_no, ids, scores, history, byes_had, sides)
+    gone = logbook.withdrawn_before(ctx.tdir.log(), round_no)
+    active = [x for x in ids if x not in gone]          # a withdrawn player is not paired
+    return pairing_rules.swiss_round(ctx.tid, round_no, active, scores, history, byes_had,
+                                     sides)
 
 
 def challenge(directory, challenger: str, defender: str, now: dt.datetime) -> RoundPlan:
