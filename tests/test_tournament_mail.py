@@ -94,6 +94,8 @@ def test_bids_orders_and_an_off_turn_concession_by_mail(tmp_path):
         assert _pass(tdir).games[game].startswith("1 processed")
     reports = [m for m in _outbox(gdir) if "Turn 2 (round 1): Germany played" in m["Subject"]]
     assert sorted(m["To"] for m in reports) == ["p00@example.org", "p01@example.org"]
+    sizes = [p.stat().st_size for p in (gdir / ".mail" / "outbox").glob("turn-*.eml")]
+    assert len(sizes) == 4 and max(sizes) < 150 * 1024      # light: 708 KB before the zip
 
     # Germany (p01) concedes while the United Kingdom (p00) is to move.
     _send(box, "p01@example.org", f"[pbem {game}] I give up", "concede\n")
