@@ -18,6 +18,9 @@ about a game does):
 - ``concede``: gives the game up, on one's turn or not;
 - ``pause FROM UNTIL`` (the tournament's tag or any game's): an absence, e.g.
   ``pause 2026-12-01T00:00Z 2026-12-05T00:00Z``.
+
+The organiser (tournament.toml's ``organiser`` address) may mail ``withdraw PLAYER`` or
+``replace PLAYER EMAIL NAME``, each with a line ``reason: ...``.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ REVEAL_RE = re.compile(r"^\s*reveal\s*:?\s*(\d{1,6})\s+(\S{1,200})\s*$", re.I | 
 PLACE_RE = re.compile(r"^\s*bid\s*:.*$", re.I | re.M)
 PAUSE_RE = re.compile(r"^\s*pause\s*:?\s*(\S+)\s+(?:to\s+|until\s+)?(\S+)\s*$", re.I | re.M)
 CONCEDE_RE = re.compile(r"^\s*concede\s*$", re.I | re.M)
+WITHDRAW_RE = re.compile(r"^\s*withdraw\s+(\S+)\s*$", re.I | re.M)
+REPLACE_RE = re.compile(r"^\s*replace\s+(\S+)\s+(\S+@\S+)\s+(.{1,100}?)\s*$", re.I | re.M)
+REASON_RE = re.compile(r"^\s*reason\s*:\s*(.{1,300}?)\s*$", re.I | re.M)
 
 WHAT_TO_SEND = (
     "What the tournament reads (one line each, subject with the game's tag):\n"
@@ -84,6 +90,9 @@ class TournamentDesk(GameMaster):
         if msg.automatic or sender == self.cfg.address:
             return Decision("automatic", REJECTED, detail="automatic mail, bounce or our own")
         ids = powers_of_address(players, sender)
+        organiser = (self.ctx.cfg.organiser or "").lower()
+        if organiser and sender == organiser:
+            return self._organiser(msg, sender)
         if not ids:
             return Decision("unknown-sender", REJECTED, detail=f"from {sender}")
         player = ids[0]
@@ -142,6 +151,39 @@ class TournamentDesk(GameMaster):
         except PbemError as exc:
             return reply("refused", "Not accepted", f"{exc}\nNothing was changed.\n",
                          detail=str(exc)[:200])
+
+    def _organiser(self, msg, sender: str) -> Decision:
+        """The organiser's mail (from tournament.toml's ``organiser`` address): ``withdraw
+        PLAYER`` or ``replace PLAYER EMAIL NAME``, each with a ``reason: ...`` line."""
+        from . import seats
+
+        def reply(outcome, subject, body, folder=REJECTED):
+            return Decision(outcome, folder, reply_to=sender, reply_subject=subject,
+                            reply_body=body, detail=outcome)
+        try:
+            found = read_orders(msg)
+        except ExtractError as exc:
+            return reply("ambiguous", "Your mail was not read", f"{exc}.\n")
+        text = found.text if found is not None else ""
+        reason = REASON_RE.search(text)
+        why = reason.group(1) if reason else ""
+        try:
+            if (m := WITHDRAW_RE.search(text)):
+                games = seats.withdraw(self.ctx.tdir.dir, m.group(1), why, self.now)
+                return reply("withdrawn", f"{m.group(1)} has withdrawn",
+                             f"Recorded and announced; resigned: {', '.join(games) or 'none'}."
+                             "\n", folder=PROCESSED)
+            if (m := REPLACE_RE.search(text)):
+                games = seats.replace(self.ctx.tdir.dir, m.group(1), m.group(3), m.group(2),
+                                      None, why, self.now)
+                return reply("replaced", f"{m.group(3)} takes {m.group(1)}'s seat",
+                             "Recorded and announced; signed replacement records in: "
+                             f"{', '.join(games) or 'no running game'}.\n", folder=PROCESSED)
+        except PbemError as exc:
+            return reply("refused", "Not done", f"{exc}\nNothing was changed.\n")
+        return reply("untagged", "What should be done?",
+                     "The organiser's mail may say\n  withdraw PLAYER\n  replace PLAYER "
+                     "EMAIL NAME\neach with a line 'reason: ...'.\n")
 
     def _bids(self, game_id: str, player: str, text: str, reply) -> Decision:
         commit, reveal = COMMIT_RE.search(text), REVEAL_RE.search(text)
