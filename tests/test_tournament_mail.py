@@ -122,3 +122,25 @@ def test_an_absence_by_mail_and_the_command_line(tmp_path, capsys):
                organiser.open_tournament(tdir).tdir.log())
     helpful = next(m for m in _outbox(tdir) if "What should be done?" in m["Subject"])
     assert "reveal AMOUNT NONCE" in _body(helpful)
+
+
+def test_a_mail_that_makes_the_tournament_fail_is_set_aside_and_the_rest_goes_on(
+        tmp_path, monkeypatch):
+    tdir, box = _setup(tmp_path)
+    plan = organiser.pair(tdir, START)
+    game = plan.pairings[0].game
+    real = organiser.bid_commit
+
+    def failing(directory, game_id, player, digest, now):
+        if player == "p00":
+            raise RuntimeError("disk on fire")
+        return real(directory, game_id, player, digest, now)
+    monkeypatch.setattr(organiser, "bid_commit", failing)
+    for pid in ("p00", "p01"):
+        digest = bids.commitment("cup", game, pid, 0, bids.new_nonce())
+        _send(box, f"{pid}@example.org", f"[pbem {game}] bid", f"commit {digest}\n")
+    result = _pass(tdir)
+    assert result.desk.outcomes == {"failed": 1, "bid-committed": 1}
+    assert len(box.get_folder("quarantine")) == 1
+    told = next(m for m in _outbox(tdir) if "could not be handled" in m["Subject"])
+    assert "disk on fire" in _body(told) and told["To"] == "cup@example.org"

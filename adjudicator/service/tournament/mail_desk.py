@@ -34,7 +34,9 @@ import attrs
 from ...model.errors import PbemError
 from ..mail.config import MailConfig
 from ..mail.players import Player as MailPlayer, powers_of_address
-from ..mail.runner import REJECTED, PROCESSED, Decision, GameMaster, _signed_powers, read_orders
+from ..mail.message import UnreadableMail
+from ..mail.runner import (PROCESSED, QUARANTINE, REJECTED, Decision, GameMaster, _signed_powers,
+                           read_orders)
 from ..mail.extract import ExtractError
 from . import logbook
 
@@ -85,6 +87,24 @@ class TournamentDesk(GameMaster):
     # ------------------------------------------------------------------ deciding
 
     def _decide(self, msg, key: str) -> Decision | None:
+        """The tournament's decision about one mail; a failure of ours on it sets the mail
+        aside (and tells the organiser) instead of stopping the pass."""
+        try:
+            return self._route(msg)
+        except UnreadableMail:
+            raise
+        except Exception as exc:    # noqa: BLE001 -- one mail must not stop the league
+            why = f"{type(exc).__name__}: {exc}"[:300]
+            self.log(f"{key}: failed ({why})")
+            return Decision("failed", QUARANTINE, detail=why,
+                            reply_to=self.ctx.cfg.organiser or self.cfg.address,
+                            reply_subject="A mail could not be handled",
+                            reply_body=f"Handling a mail from {msg.sender} failed: {why}.\n"
+                                       f"It was set aside in the folder '{QUARANTINE}'; "
+                                       "nothing in it was done. The other mail was "
+                                       "processed.\n")
+
+    def _route(self, msg) -> Decision | None:
         players = self._players()
         sender = msg.sender
         if msg.automatic or sender == self.cfg.address:
@@ -358,8 +378,8 @@ def _game_passes(ctx, renderers, now, log, out: TournamentPass) -> None:
         try:
             summary = _game_master(ctx, game_id, renderers, now, log).run_pass()
             out.games[game_id] = summary.line()
-        except PbemError as exc:
-            out.errors.append(f"{game_id}: {exc}")
+        except Exception as exc:    # noqa: BLE001 -- one game must not stop the others
+            out.errors.append(f"{game_id}: {type(exc).__name__}: {exc}")
             log(f"{game_id}: {exc}")
 
 
@@ -388,8 +408,8 @@ def _mail_reports(ctx, renderers, now, log, out: TournamentPass) -> int:
             if fresh:
                 gm.flush()
             queued += fresh
-        except PbemError as exc:
-            out.errors.append(f"{game_id}: {exc}")
+        except Exception as exc:    # noqa: BLE001 -- one game must not stop the others
+            out.errors.append(f"{game_id}: {type(exc).__name__}: {exc}")
     return queued
 
 
