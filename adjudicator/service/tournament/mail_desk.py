@@ -361,7 +361,7 @@ def _started_games(ctx) -> list[str]:
 def _game_master(ctx, game_id: str, renderers, now: dt.datetime, log) -> GameMaster:
     from ..mail.config import load_config
     from .notices import game_mail_path
-    from .organiser import signing_key
+    from .context import signing_key
     gdir = ctx.tdir.game_dir(game_id)
     cfg = load_config(gdir, game_mail_path(gdir))
     return GameMaster(gdir, cfg, renderers=renderers, gm_key=signing_key(ctx),
@@ -391,7 +391,7 @@ def _mail_reports(ctx, renderers, now, log, out: TournamentPass) -> int:
     from ..addresses import with_addresses
     from .. import gamedir
     from ...io.layout import list_turns
-    from .organiser import game_for
+    from .context import game_for
     queued = 0
     for game_id in _started_games(ctx):
         try:

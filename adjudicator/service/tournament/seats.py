@@ -27,10 +27,12 @@ from ...model.errors import PbemError
 from .. import gamedir
 from ..addresses import read_book, set_address
 from . import logbook
+from .context import all_results, find_pairing, open_tournament, sides_of, signing_key
 from .logbook import WITHDRAWN, withdrawn_before
 from .deadlines import stamp
 from .notices import Notice, deliver, notice_name
 from .players import find as find_player, new_player
+from .rounds import _record_standings
 
 REPLACED = "replaced"           # log entry {player, old, new, games, reason, at}
 SEATS_DIR = "seats"
@@ -61,7 +63,6 @@ def seat_at_start(ctx, player: str, game: str) -> tuple[str, str | None]:
 
 
 def _unfinished(ctx, player: str) -> list:
-    from .organiser import all_results, sides_of
     done = {r.game for r in all_results(ctx) if r.finished}
     out = []
     for p in ctx.tdir.pairings():
@@ -78,7 +79,6 @@ def withdraw(directory, player_text: str, reason: str, now: dt.datetime) -> list
     """Withdraw a player: their unfinished games are resigned; no later pairing.  Returns
     the games resigned."""
     from .decisions import RESIGNED, decision_entry
-    from .organiser import _record_standings, open_tournament
     ctx = open_tournament(directory)
     with ctx.tdir.locked():
         player = find_player(ctx.players, player_text).id
@@ -110,7 +110,6 @@ def replace(directory, player_text: str, name: str, email: str | None, key, reas
             now: dt.datetime) -> list[str]:
     """A new person takes a player's seat (id, score, games).  Returns the running games
     where a signed replacement record was written."""
-    from .organiser import open_tournament, signing_key
     ctx = open_tournament(directory)
     with ctx.tdir.locked():
         old = find_player(ctx.players, player_text)
@@ -154,7 +153,6 @@ def replace(directory, player_text: str, name: str, email: str | None, key, reas
 
 
 def _seat_powers(ctx, game_id: str, player: str) -> list[str]:
-    from .organiser import find_pairing, sides_of
     sides = sides_of(ctx, find_pairing(ctx, game_id))[0]
     side = next(s for s, pid in sides.items() if pid == player)
     return ctx.powers_of(side)
