@@ -1,6 +1,6 @@
-"""Mailing a processed turn to every player: the report in the body, the published files
-attached (game file, turn file, their signatures, the orders) plus one zip of the HTML
-report and the board picture.
+"""Mailing a processed turn to every player: the report in the body, the turn's published
+files attached (turn file, its signature, the orders) plus one zip of the HTML report and
+the board picture; the signed game file goes out once, in the welcome mail.
 
 The outbox names are derived from the turn and the recipient, so queuing the same turn
 again (after a crash) adds nothing.
@@ -40,7 +40,7 @@ def report_zip(files: list[tuple[str, bytes]]) -> bytes:
     """The report (and the board picture, unless the report shows it) as one compressed
     attachment: the board's map outlines are most of a turn mail, and deflate shrinks them
     about five times (a 1941 turn mail: 708 KB with the report and the board attached as
-    they are, about 120 KB so)."""
+    they are and the game file, 98 KB so; 1942: 128 KB)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for name, data in files:
@@ -96,14 +96,11 @@ def queue_turn_results(*, directory, game, game_id: str, turn_number: int,
         before = read_game_file(game_file_path(directory))[0].initial_state
     text = renderers.report_text(tf.events, game, before, tf.state)
     html = renderers.report_html(tf.events, game, before, tf.state)
-    gpath = game_file_path(directory)
     opath = orders_path(directory, tf.turn_number, tf.power)
-    files = [
+    files = [                       # the game file went out once, with the welcome mail
         (tpath.name, tdata, "application/json"),
         (sig_path(tpath).name, sig_path(tpath).read_bytes(), "application/octet-stream"),
         (opath.name, opath.read_bytes(), "text/plain"),
-        (gpath.name, gpath.read_bytes(), "application/json"),
-        (sig_path(gpath).name, sig_path(gpath).read_bytes(), "application/octet-stream"),
     ]
     stem = f"{tf.turn_number:04d}-{tf.power}"
     pictures = [(f"report-{stem}.html", html.encode("utf-8"))]
@@ -117,9 +114,8 @@ def queue_turn_results(*, directory, game, game_id: str, turn_number: int,
     intro = [f"{subject}.", ""]
     if note:
         intro += [note, ""]
-    intro += ["Attached: the signed turn file, the orders and the game file, and one zip of "
-              "the HTML report" + (" with the board after the turn." if board or shown
-                                   else "."),
+    intro += ["Attached: the signed turn file and the orders, and one zip of the HTML report"
+              + (" with the board after the turn." if board or shown else "."),
               "Check them and keep your copy of the game with: pbem mail fetch -g GAME",
               "(or save the files and run: pbem verify GAME).", ""]
     body = "\n".join(intro) + text
