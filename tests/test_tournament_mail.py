@@ -23,8 +23,8 @@ RENDERERS = mail_renderers()
 def _setup(tmp_path: Path, players: int = 2, method: str = "bid"):
     tdir, _ = make_tournament(tmp_path, players, sides__method=f'"{method}"')
     inbox = tmp_path / "inbox"
-    (tdir / "mail.toml").write_text(f'address = "cup@example.org"\nname = "Cup"\n'
-                                    f'[inbox]\ntype = "maildir"\npath = "{inbox}"\n')
+    (tdir / "mail.toml").write_text('address = "cup@example.org"\nname = "Cup"\n'
+                                    '[inbox]\ntype = "maildir"\npath = "../inbox"\n')
     return tdir, mailbox.Maildir(inbox, create=True)
 
 

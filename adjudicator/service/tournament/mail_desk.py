@@ -360,10 +360,12 @@ def _started_games(ctx) -> list[str]:
 
 def _game_master(ctx, game_id: str, renderers, now: dt.datetime, log) -> GameMaster:
     from ..mail.config import load_config
-    from .notices import game_mail_path
+    from .notices import MAIL_FILE
     from .context import signing_key
     gdir = ctx.tdir.game_dir(game_id)
-    cfg = load_config(gdir, game_mail_path(gdir))
+    # The tournament's settings (its one inbox; paths from the tournament directory), with
+    # the game's own journal and outbox in the game's directory.
+    cfg = load_config(gdir, ctx.tdir.path(MAIL_FILE))
     return GameMaster(gdir, cfg, renderers=renderers, gm_key=signing_key(ctx),
                       clock=lambda: now.timestamp(), log=log)
 
