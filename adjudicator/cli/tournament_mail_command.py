@@ -38,6 +38,8 @@ def cmd_tournament_mail_run(args, console: Console) -> int:
 
     if not args.watch:
         return one()
+    if args.now:
+        raise PbemError("--now sets the time of one pass; --watch runs on the clock")
     interval = tournament_mail_config(args.dir).poll_seconds
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -331,6 +331,7 @@ def mail_pass(directory, *, renderers, now: dt.datetime, log=lambda s: None
     mail, the clock (defaults, reminders, NMRs, results, standings), each new turn's
     report to both players, and the next round's pairing once a round is over."""
     from . import organiser
+    organiser.open_tournament(directory)            # no tournament: said first
     cfg = tournament_mail_config(directory)
     out = TournamentPass()
     desk = TournamentDesk(directory, cfg, renderers=renderers, now=now, log=log)
