@@ -14,7 +14,7 @@ from adjudicator.cli import main
 from adjudicator.cli.mail_command import mail_renderers
 from adjudicator.service import gamedir
 from adjudicator.service.tournament import bids, organiser
-from adjudicator.service.tournament.mail_desk import mail_pass
+from adjudicator.service.tournament.mail_pass import mail_pass
 from tournament_helpers import START, make_tournament
 
 RENDERERS = mail_renderers()

@@ -15,7 +15,7 @@ from .common import EXIT_OK, EXIT_REJECTED
 
 
 def cmd_tournament_mail_run(args, console: Console) -> int:
-    from ..service.tournament.mail_desk import mail_pass, tournament_mail_config
+    from ..service.tournament.mail_pass import mail_pass, tournament_mail_config
     from ..service.tournament.deadlines import parse_stamp
     from .mail_command import mail_renderers
 
