@@ -104,8 +104,8 @@ def test_every_nation_but_france_has_objectives_and_every_one_is_known():
 
 
 @pytest.mark.parametrize("line, message", [
-    ("relation japan usa: peace", "expected 'relation A B: war|neutral|allied'"),
-    ("relation japan: war", "expected 'relation A B: war|neutral|allied'"),
+    ("relation japan usa: peace", "a relation is war, allied or neutral"),
+    ("relation japan: war", "expected 'relation OWNER OWNER: war|allied|neutral'"),
     ("history japan: French Indo China", "expected 'history POWER KEY: a, b'"),
 ])
 def test_bad_relation_and_history_lines_say_where(line, message):

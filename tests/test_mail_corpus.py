@@ -5,6 +5,8 @@ tests/mail_corpus/expected.toml (journal outcome, folder, published turn, reply)
 from __future__ import annotations
 
 import email.message
+import io
+import zipfile
 import tomllib
 from xml.etree import ElementTree
 
@@ -121,9 +123,12 @@ def test_corpus_message(name, templates, tmp_path):
             ["ivan@example.org", "hans@example.org", "tom@example.org", "taro@example.org",
              "sam@example.org"])
         parts = {p.get_filename(): p for p in next(iter(results.values())).iter_attachments()}
-        assert {"0001-ussr.json", "0001-ussr.json.sig", "0001-ussr.txt", "game.json",
-                "report-0001-ussr.html", "board-0001-ussr.svg"} <= set(parts)
-        board = ElementTree.fromstring(parts["board-0001-ussr.svg"].get_content())
+        assert set(parts) == {"0001-ussr.json", "0001-ussr.json.sig", "0001-ussr.txt",
+                              "report-0001-ussr.zip"}         # the game file: in the welcome
+        with zipfile.ZipFile(io.BytesIO(parts["report-0001-ussr.zip"].get_content())) as z:
+            assert z.namelist() == ["report-0001-ussr.html"]       # it shows the board
+            html = z.read("report-0001-ussr.html").decode("utf-8")
+            board = ElementTree.fromstring(html[html.index("<svg"):html.index("</svg>") + 6])
         assert board.tag == "{http://www.w3.org/2000/svg}svg"
     else:
         assert not results

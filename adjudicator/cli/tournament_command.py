@@ -299,6 +299,25 @@ def cmd_result(args, console: Console) -> int:
     return EXIT_OK
 
 
+def cmd_withdraw(args, console: Console) -> int:
+    from ..service.tournament import seats
+    games = seats.withdraw(args.dir, args.player, args.reason, _now(args))
+    console.print(f"{escape(args.player)} has withdrawn"
+                  + (f"; resigned: {escape(', '.join(games))}" if games else "")
+                  + " (announced to every player)")
+    return EXIT_OK
+
+
+def cmd_replace(args, console: Console) -> int:
+    from ..service.tournament import seats
+    games = seats.replace(args.dir, args.player, args.name, args.email, args.key, args.reason,
+                          _now(args))
+    console.print(f"{escape(args.name)} takes {escape(args.player)}'s seat"
+                  + (f"; signed replacement records in {escape(', '.join(games))}"
+                     if games else ""))
+    return EXIT_OK
+
+
 def cmd_bid_seal(args, console: Console) -> int:
     from ..service.tournament import bids
     tournament = args.dir
@@ -308,8 +327,9 @@ def cmd_bid_seal(args, console: Console) -> int:
     nonce = bids.new_nonce()
     digest = bids.commitment(tournament, args.game, args.player, args.amount, nonce)
     console.print(f"commitment: {digest}\nnonce:      {nonce}", soft_wrap=True)  # copied whole
-    console.print("Send the commitment to the organiser now; keep the nonce and the amount "
-                  "secret until both commitments are in, then reveal them.")
+    console.print("Send the commitment now (to a tournament run by mail: a reply with the "
+                  "line 'commit sha256:...'); keep the nonce and the amount secret until both "
+                  "commitments are in, then reveal them ('reveal AMOUNT NONCE').")
     return EXIT_OK
 
 
@@ -476,6 +496,22 @@ def register(sub) -> None:
     c.add_argument("game")
     c.add_argument("winner", metavar="WINNER", help="the winning player, or 'draw'")
     c.add_argument("--reason", required=True, help="why (recorded, shown by standings)")
+
+    c = command("withdraw", cmd_withdraw, "(organiser) a player leaves: their unfinished "
+                "games are resigned, no later pairing")
+    c.add_argument("player")
+    c.add_argument("--reason", required=True, help="recorded and announced")
+    c = command("replace", cmd_replace, "(organiser) a new person takes a player's seat "
+                "(games, score), in running games too (a signed record in each)")
+    c.add_argument("player", help="the player whose seat is taken")
+    c.add_argument("name", help="the newcomer's name")
+    c.add_argument("--email", help="the newcomer's mail address")
+    c.add_argument("--key", metavar="KEY.pub", help="the newcomer's public key (games still "
+                   "to start)")
+    c.add_argument("--reason", required=True, help="recorded and announced")
+
+    from .tournament_mail_command import register as register_mail
+    register_mail(tsub)
 
     b = tsub.add_parser("bid", help="sealed bids for sides: seal, commit, reveal, place")
     bsub = b.add_subparsers(dest="bid_command", required=True, metavar="STEP")

@@ -16,7 +16,9 @@ Log entries are plain objects with a ``kind``:
 * ``bid_reset`` {game, reason, at}: the organiser began a game's bids again;
 * ``bid_default`` {game, player, amount, at}: the default bid given at the bid deadline;
 * ``decision`` {game, decision, player, winner, reason, by, at}: a resignation or the
-  organiser's result (decisions.py).
+  organiser's result (decisions.py);
+* ``withdrawn`` {player, reason, games, at}; ``replaced`` {player, old, new, games, key,
+  old_key, reason, at}: a player left, or someone else took their seat (seats.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .deadlines import Extension, Ledger, Pause, TurnClock, parse_stamp
+
+WITHDRAWN = "withdrawn"
+
+
+def withdrawn_before(entries: list[dict], round_no: int | None = None) -> set[str]:
+    """Players withdrawn before round ``round_no`` was paired (None: until now)."""
+    out: set[str] = set()
+    for e in entries:
+        if round_no is not None and e["kind"] == "paired" and e.get("round") == round_no:
+            break
+        if e["kind"] == WITHDRAWN:
+            out.add(e["player"])
+    return out
 
 
 def ledger(entries: Iterable[dict]) -> Ledger:

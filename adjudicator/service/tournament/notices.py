@@ -19,6 +19,7 @@ from pathlib import Path
 import attrs
 
 from ...io.storage import write_atomic
+from ..mail import compose
 from ...model.errors import PbemError
 from .store import NOTICES_DIR, TournamentDir
 
@@ -32,6 +33,7 @@ class Notice:
     to: tuple[str, ...]         # player ids ("*": every player), or mail addresses
     subject: str
     body: str
+    game: str = ""              # the game it is about: its tag in the subject, for replies
 
 
 def notice_name(*parts) -> str:
@@ -48,6 +50,7 @@ def deliver(tdir: TournamentDir, notices, players, tournament_name: str,
     mail = _mail_config(tdir)
     lines = []
     outbox = None
+    tid = tdir.config().id
     if mail is not None:
         from ..mail.outbox import Outbox
         outbox = Outbox(mail.state_path)
@@ -63,7 +66,8 @@ def deliver(tdir: TournamentDir, notices, players, tournament_name: str,
         names = ", ".join(by_id[i].name if i in by_id else i for i in ids)
         subject = f"[{tournament_name}] {n.subject}"
         if outbox is not None and addresses:
-            data = _mail(mail, addresses, subject, n.body, n.name, now)
+            tagged = f"{subject} {compose.tag(n.game or tid)}"   # replies find it again
+            data = _mail(mail, addresses, tagged, n.body, n.name, now)
             if outbox.queue(n.name, data):
                 lines.append(f"queued mail {n.name} to {', '.join(addresses)}")
             continue
@@ -114,6 +118,17 @@ def mail_settings_for_game(tdir: TournamentDir) -> bytes | None:
     if len(data) > 64 * 1024:
         raise PbemError(f"{path} is too large")
     return data
+
+
+def reads_mail(tdir: TournamentDir) -> bool:
+    """Whether the tournament reads its players' mail (``pbem tournament mail run``): its
+    mail.toml has an ``[inbox]``; the notices then say what to mail, not which command
+    to run."""
+    try:
+        mail = _mail_config(tdir)
+    except PbemError:
+        return False
+    return mail is not None and mail.inbox is not None
 
 
 def game_mail_path(game_dir: Path) -> Path:

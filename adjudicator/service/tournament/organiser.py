@@ -4,13 +4,14 @@ as an argument (``now``, UTC); nothing here reads the clock.
 
 Each command runs under the tournament's lock and writes files atomically; games are
 normal signed game directories under ``games/``, created and played with
-``service.gamedir`` like any other game.
+``service.gamedir`` like any other game.  The rounds (rounds.py), the bids (bid_orders.py)
+and the loading of a tournament (context.py) have modules of their own; their commands
+are imported here so that every organiser command is ``organiser.NAME``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 import tomllib
 from pathlib import Path
@@ -20,92 +21,34 @@ import attrs
 from ...io import keys, orders_text
 from ...io.layout import list_turns
 from ...io.storage import write_atomic
-from ...io.loader import initial_state
 from ...model.errors import PbemError
 from .. import gamedir
 from ..games import load_game
-from . import bids as bidding
-from . import deadlines, logbook, pairing as pairing_rules
-from .config import (
-    CONFIG_FILE, ID_RE, TournamentConfig, parse_config, settings_changes, template,
-)
+from . import deadlines, logbook
+from .config import CONFIG_FILE, ID_RE, parse_config, settings_changes, template
 from .deadlines import stamp
 from .notices import Notice, deliver, game_mail_path, mail_settings_for_game, notice_name
-from .pairing import Pairing, RoundPlan
+from .pairing import Pairing
 from .players import Player, add_player as add_to, find as find_player, new_player
-from .ratings import LIBRARY_KEY, compute_ratings, library as ratings_library
-from .decisions import (RESIGNED, RESULT, apply_decisions, decision_entry,
-                        decisions_by_game)
-from .results import (GameResult, GameSummary, adjudication_text, result_line, result_of,
-                      summarize_game)
-from .standings import as_record, compute_standings
-from .store import BID_DEFAULT, BID_RESET, GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
+from .decisions import RESIGNED, RESULT, decision_entry, decisions_by_game
+from .results import GameResult, adjudication_text, result_line, result_of
+from .store import GM_KEY_FILE, GM_KEY_PATH_FILE, SECRET_DIR, TournamentDir
+
+from .bid_orders import (  # noqa: F401 -- the organiser's commands, in one namespace
+    bid_commit, bid_deadlines_due, bid_place, bid_reset, bid_reveal, bid_start_state,
+    _give_default_bids, _sides_decided,
+)
+from .context import (  # noqa: F401
+    PAIRED, ROUND_OVER, Context, _game_definition, all_results, byes, find_pairing, game_for,
+    open_tournament, sides_of, signing_key, summary_of,
+)
+from .rounds import (  # noqa: F401
+    StandingsView, _paired_entry, _record_standings, _round_over, _standings, challenge,
+    ladder_now, pair, standings, swiss_plan,
+)
 
 MAX_TICK_PASSES = 50
-PAIRED = "paired"           # log entry {round, games, at}: a round or challenge was paired
-ROUND_OVER = "round_over"   # log entry {round, at}: the standings after it were announced
 _NMR_STAMP_RE = re.compile(r"^\s*nmr\s+(\S+)", re.I | re.M)
-
-
-@functools.lru_cache(maxsize=8)
-def _game_definition(ruleset: str, options: tuple) -> object:
-    return load_game(ruleset, options=dict(options) or None)
-
-
-@attrs.frozen
-class Context:
-    """A tournament as loaded for one command."""
-
-    tdir: TournamentDir
-    cfg: TournamentConfig
-    players: tuple[Player, ...]
-    game: object
-    tid: str
-    first_side: str
-    bid_side: str
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.players}
-
-    def player(self, pid: str) -> Player:
-        return next(p for p in self.players if p.id == pid)
-
-    def side_of_power(self, power: str) -> str:
-        return self.game.ruleset.powers[power].side
-
-    def powers_of(self, side: str) -> list[str]:
-        return [k for k in self.game.ruleset.turn_order
-                if self.game.ruleset.powers[k].side == side]
-
-
-def signing_key(ctx: Context):
-    """The game master's key of every game: an unencrypted key file, or one that ssh-agent
-    holds (the tick runs unattended, so nothing may ask for a passphrase)."""
-    return keys.load_signing_key(str(ctx.tdir.gm_key()))
-
-
-def game_for(ctx: Context, game_id: str):
-    """The game definition a game was created with (its own options, even if the
-    tournament's options changed since)."""
-    gf, _ = gamedir.read_game(ctx.tdir.game_dir(game_id))
-    return _game_definition(gf.ruleset, tuple(sorted(gf.options.items())))
-
-
-def open_tournament(directory) -> Context:
-    tdir = TournamentDir(directory)
-    cfg = tdir.config()
-    try:
-        game = _game_definition(cfg.ruleset, tuple(sorted(cfg.options.items())))
-    except PbemError as exc:
-        raise PbemError(f"{tdir.path(CONFIG_FILE)}: ruleset {cfg.ruleset!r} with options "
-                        f"{cfg.options}: {exc}") from None
-    sides = sorted({p.side for p in game.ruleset.powers.values()})
-    if len(sides) != 2 or cfg.sides.bid_side not in sides:
-        raise PbemError(f"{tdir.path(CONFIG_FILE)}: sides.bid_side must be one of the "
-                        f"ruleset's two sides ({', '.join(sides)})")
-    first = next(s for s in sides if s != cfg.sides.bid_side)
-    return Context(tdir, cfg, tdir.players(), game, cfg.id, first, cfg.sides.bid_side)
 
 
 # --------------------------------------------------------------------------- new, players
@@ -150,374 +93,6 @@ def add_player(directory, name: str, email: str | None, key, now: dt.datetime,
         player = new_player(name, email, key, pid)
         ctx.tdir.save_players(add_to(ctx.tdir.players(), player))
     return player
-
-
-# --------------------------------------------------------------------------- results
-
-def sides_of(ctx: Context, p: Pairing) -> tuple[dict[str, str] | None, int]:
-    """(side -> player, bid) of a pairing: its own sides, or the bids' outcome."""
-    if p.sides is not None:
-        return dict(p.sides), 0
-    box = ctx.tdir.bid_box(ctx.tid, p)
-    outcome = box.outcome()
-    if outcome is None:
-        return None, 0
-    bidder, amount = outcome
-    return {ctx.first_side: p.opponent(bidder), ctx.bid_side: bidder}, amount
-
-
-def summary_of(ctx: Context, game_id: str) -> GameSummary | None:
-    gdir = ctx.tdir.game_dir(game_id)
-    if not (gdir / "game.json").exists():
-        return None
-    sides = {k: p.side for k, p in ctx.game.ruleset.powers.items()}
-    return summarize_game(gdir, sides, ctx.cfg)
-
-
-def all_results(ctx: Context, summaries: dict[str, GameSummary] | None = None
-                ) -> list[GameResult]:
-    """Every pairing's result, from the games' own files and the organiser's recorded
-    decisions (a resignation, an entered or overridden result)."""
-    out = []
-    for p in ctx.tdir.pairings():
-        sides, bid = sides_of(ctx, p)
-        if sides is None:
-            continue
-        summary = (summaries or {}).get(p.game) or summary_of(ctx, p.game)
-        out.append(result_of(p, sides, summary, ctx.game, ctx.cfg, bid))
-    return apply_decisions(out, ctx.tdir.log(), ctx.names)
-
-
-def byes(ctx: Context) -> list[tuple[int, str]]:
-    return [(plan.round, b) for plan in ctx.tdir.rounds() for b in plan.byes]
-
-
-@attrs.frozen
-class StandingsView:
-    rows: list
-    results: list[GameResult]
-    ratings: dict
-    steps: list
-    record: dict
-
-
-def standings(directory, record: bool = False, results: list[GameResult] | None = None
-              ) -> StandingsView:
-    """The standings recomputed from the games; ``record``: also write standings.json."""
-    ctx = open_tournament(directory)
-    return _standings(ctx, record, results)
-
-
-def _standings(ctx: Context, record: bool, results=None) -> StandingsView:
-    results = all_results(ctx) if results is None else results
-    ids = [p.id for p in ctx.players]
-    ratings, steps = compute_ratings(ids, results, ctx.cfg.ratings)
-    rows = compute_standings(ids, results, byes(ctx), ctx.cfg, ratings, ctx.first_side)
-    data = {"tournament": ctx.tid, LIBRARY_KEY: ratings_library(),
-            "standings": as_record(rows),
-            "results": [result_line(r, ctx.names, detail=True) for r in results if r.finished]}
-    if record:
-        with ctx.tdir.locked():
-            ctx.tdir.save_standings(data)
-    return StandingsView(rows, results, ratings, steps, data)
-
-
-def _record_standings(ctx: Context, notices: list | None = None,
-                      now: dt.datetime | None = None) -> None:
-    """Record the standings (under the caller's lock) after what changed them: a game
-    over, an NMR (counted in the table), a change of the scoring settings; with
-    ``notices``, announce them once the last game of the latest round is over."""
-    view = _standings(ctx, record=False)
-    ctx.tdir.save_standings(view.record)
-    if notices is not None and now is not None:
-        notice = _round_over(ctx, view, now)
-        if notice is not None:
-            notices.append(notice)
-
-
-def _round_over(ctx: Context, view: StandingsView, now: dt.datetime) -> Notice | None:
-    """The standings after the latest round, once every game of it is over (once)."""
-    plans = ctx.tdir.rounds()
-    if not plans or ctx.cfg.format.kind == "ladder":
-        return None
-    plan = plans[-1]
-    done = {r.game for r in view.results if r.finished}
-    if not {p.game for p in plan.pairings} <= done or any(
-            e["kind"] == ROUND_OVER and e.get("round") == plan.round for e in ctx.tdir.log()):
-        return None
-    ctx.tdir.append({"kind": ROUND_OVER, "round": plan.round, "at": stamp(now)})
-    last = ctx.cfg.format.kind == "swiss" and plan.round == ctx.cfg.format.rounds
-    lines = [f"{'Final standings' if last else 'Standings'} after round {plan.round}:", ""]
-    for r in view.rows:
-        bye = f", {r.byes} bye" + ("s" if r.byes > 1 else "") if r.byes else ""
-        lines.append(f"  {r.place:>4}  {ctx.names[r.player]}: {r.score:g} "
-                     f"({r.wins} won, {r.draws} drawn, {r.losses} lost{bye})")
-    games = {p.game for p in plan.pairings}
-    lines += ["", f"Results of round {plan.round}:"]
-    lines += [f"  {result_line(r, ctx.names, True)}" for r in view.results if r.game in games]
-    lines += [f"  bye: {ctx.names[b]}" for b in plan.byes]
-    if ctx.cfg.end.round_limit:
-        lines += ["", adjudication_text(ctx.game, ctx.cfg.end.adjudication)]
-    subject = "Final standings" if last else f"Standings after round {plan.round}"
-    return Notice(notice_name("standings", plan.round), ("*",), subject, "\n".join(lines))
-
-
-# --------------------------------------------------------------------------- pairing
-
-def pair(directory, now: dt.datetime) -> RoundPlan:
-    """The next round's pairings (Swiss or round robin), recorded in rounds/ and announced."""
-    ctx = open_tournament(directory)
-    kind = ctx.cfg.format.kind
-    if kind == "ladder":
-        raise PbemError("a ladder has no rounds: players challenge each other "
-                        "('pbem tournament challenge')")
-    with ctx.tdir.locked():
-        plans = ctx.tdir.rounds()
-        results = all_results(ctx)
-        unfinished = [r.game for r in results if not r.finished]
-        undecided = [p.game for p in ctx.tdir.pairings() if sides_of(ctx, p)[0] is None]
-        if unfinished or undecided:
-            raise PbemError(f"round {len(plans)} is not over: "
-                            f"{', '.join((unfinished + undecided)[:8])} still to finish")
-        ids = [p.id for p in ctx.players]
-        round_no = len(plans) + 1
-        sides = (ctx.first_side, ctx.bid_side) if ctx.cfg.sides.method == "balance" else None
-        if kind == "swiss":
-            if ctx.cfg.format.rounds and round_no > ctx.cfg.format.rounds:
-                raise PbemError(f"all {ctx.cfg.format.rounds} rounds have been paired")
-            plan = swiss_plan(ctx, round_no, ids, results, plans, sides)
-        else:
-            total = pairing_rules.round_robin_rounds(ids, ctx.cfg.format.double)
-            if round_no > total:
-                raise PbemError(f"all {total} rounds of the round robin have been paired")
-            plan = pairing_rules.round_robin_round(ctx.tid, round_no, ids, sides,
-                                                   ctx.cfg.format.double)
-        ctx.tdir.save_round(plan)
-        ctx.tdir.append(_paired_entry(plan, now))
-        deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
-    return plan
-
-
-def _paired_entry(plan: RoundPlan, now: dt.datetime) -> dict:
-    """The log's record of when a round's games were paired (the bid deadline counts
-    from it)."""
-    return {"kind": PAIRED, "round": plan.round, "games": [p.game for p in plan.pairings],
-            "at": stamp(now)}
-
-
-def swiss_plan(ctx: Context, round_no: int, ids, results, plans, sides) -> RoundPlan:
-    """Swiss round ``round_no`` from the results before it (also what verify recomputes)."""
-    earlier = [r for r in results if r.round < round_no]
-    rows = compute_standings(ids, earlier, [(r, b) for r, b in byes(ctx) if r < round_no],
-                             ctx.cfg, None, ctx.first_side)
-    scores = {row.player: row.score for row in rows}
-    history = [attrs.evolve(p, sides=sides_of(ctx, p)[0])
-               for plan in plans if plan.round < round_no for p in plan.pairings]
-    byes_had = [b for plan in plans if plan.round < round_no for b in plan.byes]
-    return pairing_rules.swiss_round(ctx.tid, round_no, ids, scores, history, byes_had, sides)
-
-
-def challenge(directory, challenger: str, defender: str, now: dt.datetime) -> RoundPlan:
-    """A ladder challenge: a one-game 'round' of its own."""
-    ctx = open_tournament(directory)
-    if ctx.cfg.format.kind != "ladder":
-        raise PbemError("challenges are for ladders ([format] kind = \"ladder\")")
-    with ctx.tdir.locked():
-        plans = ctx.tdir.rounds()
-        results = all_results(ctx)
-        ladder = ladder_now(ctx, results)
-        open_games = [p for p in ctx.tdir.pairings()
-                      if not any(r.game == p.game and r.finished for r in results)]
-        pairing_rules.check_challenge(ladder, challenger, defender, open_games,
-                                      ctx.cfg.format.ladder_range, ctx.cfg.format.ladder_open)
-        number = len(plans) + 1
-        sides = None
-        if ctx.cfg.sides.method == "balance":
-            balance = pairing_rules.side_balance(
-                [attrs.evolve(p, sides=sides_of(ctx, p)[0]) for p in ctx.tdir.pairings()],
-                ctx.first_side)
-            sides = pairing_rules.assign_sides(challenger, defender,
-                                               (ctx.first_side, ctx.bid_side), balance,
-                                               [], number)
-        plan = RoundPlan(number, (Pairing(pairing_rules.challenge_id(ctx.tid, number), number,
-                                          (challenger, defender), sides),))
-        ctx.tdir.save_round(plan)
-        ctx.tdir.append(_paired_entry(plan, now))
-        deliver(ctx.tdir, [_pairing_notice(ctx, plan)], ctx.players, ctx.cfg.name, now)
-    return plan
-
-
-def ladder_now(ctx: Context, results: list[GameResult]) -> list[str]:
-    finished = {r.game: r for r in results if r.finished}
-    done = []
-    for p in ctx.tdir.pairings():
-        if p.game in finished:
-            done.append((p.players[0], p.players[1], finished[p.game].winner))
-    return pairing_rules.ladder_order([p.id for p in ctx.players], done)
-
-
-def _pairing_notice(ctx: Context, plan: RoundPlan) -> Notice:
-    lines = []
-    for p in plan.pairings:
-        a, b = (ctx.names[x] for x in p.players)
-        if p.sides:
-            lines.append(f"{p.game}: {ctx.names[p.sides[ctx.first_side]]} ({ctx.first_side}) "
-                         f"v {ctx.names[p.sides[ctx.bid_side]]} ({ctx.bid_side})")
-        else:
-            lines.append(f"{p.game}: {a} v {b} -- sides by sealed bid: send your commitment "
-                         "('pbem tournament bid seal')")
-    for b in plan.byes:
-        lines.append(f"bye: {ctx.names[b]}")
-    what = "challenge" if ctx.cfg.format.kind == "ladder" else "round"
-    return Notice(notice_name("pairing", plan.round), ("*",),
-                  f"Pairings of {what} {plan.round}", "\n".join(lines))
-
-
-def find_pairing(ctx: Context, game_id: str) -> Pairing:
-    for p in ctx.tdir.pairings():
-        if p.game == game_id:
-            return p
-    raise PbemError(f"no game {game_id!r} in this tournament")
-
-
-# --------------------------------------------------------------------------- bids
-
-def bid_commit(directory, game_id: str, player: str, digest: str, now: dt.datetime) -> None:
-    ctx = open_tournament(directory)
-    with ctx.tdir.locked():
-        p = find_pairing(ctx, game_id)
-        box = ctx.tdir.bid_box(ctx.tid, p).commit(player, digest.strip())
-        ctx.tdir.save_commit(game_id, player, box.commitments[player])
-        notices = []
-        if box.sealed:
-            notices.append(Notice(notice_name("bids-sealed", game_id), p.players,
-                                  f"{game_id}: both bids are sealed",
-                                  "Both commitments are in: reveal your bid "
-                                  "('pbem tournament bid reveal').")) 
-        deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
-
-
-def bid_reveal(directory, game_id: str, player: str, amount: int, nonce: str,
-               now: dt.datetime) -> bidding.BidBox:
-    ctx = open_tournament(directory)
-    with ctx.tdir.locked():
-        p = find_pairing(ctx, game_id)
-        box = ctx.tdir.bid_box(ctx.tid, p).reveal(player, amount, nonce.strip(), ctx.cfg.bid.max)
-        ctx.tdir.save_reveal(game_id, player, amount, nonce.strip())
-        if box.outcome() is not None:
-            deliver(ctx.tdir, [_sides_decided(ctx, p, box)], ctx.players, ctx.cfg.name, now)
-    return box
-
-
-def _sides_decided(ctx: Context, p: Pairing, box: bidding.BidBox) -> Notice:
-    """The notice of a pairing's bids, once both are known (revealed or the default)."""
-    bidder, bid = box.outcome()
-    shown = ", ".join(f"{ctx.names[x]} {v}" + (" (the default: no bid by the deadline)"
-                                               if x in box.defaults else "")
-                      for x, v in box.visible().items())
-    body = (f"Bids: {shown}. {ctx.names[bidder]} plays the {ctx.bid_side} with {bid} IPCs"
-            + (" and places them ('pbem tournament bid place')." if bid else "."))
-    return Notice(notice_name("bids-open", p.game), p.players, f"{p.game}: sides decided",
-                  body)
-
-
-def bid_reset(directory, game_id: str, reason: str, now: dt.datetime) -> None:
-    """The organiser begins a game's bids again (a lost nonce, a commitment sealed twice):
-    both players seal new bids; the old files are kept aside and the reset is logged."""
-    ctx = open_tournament(directory)
-    with ctx.tdir.locked():
-        p = find_pairing(ctx, game_id)
-        if p.sides is not None:
-            raise PbemError(f"{game_id} has no bids: its sides were set by the pairing")
-        if ctx.tdir.game_dir(game_id).exists():
-            raise PbemError(f"{game_id} has started; its bids can no longer change")
-        reason = " ".join(reason.split())[:300]
-        ctx.tdir.reset_bids(game_id, stamp(now))
-        ctx.tdir.append({"kind": BID_RESET, "game": game_id, "reason": reason,
-                         "at": stamp(now)})
-        deadline = ""
-        if ctx.cfg.bid.deadline_hours:
-            due = now + dt.timedelta(hours=ctx.cfg.bid.deadline_hours)
-            deadline = (f" by {stamp(due)} (else the default bid of {ctx.cfg.bid.default} "
-                        "IPCs)")
-        deliver(ctx.tdir, [Notice(notice_name("bids-reset", game_id, stamp(now)), p.players,
-                                  f"{game_id}: bids begin again",
-                                  f"The organiser reset the bids of {game_id}"
-                                  + (f" ({reason})" if reason else "") + ". Seal a new bid"
-                                  f" and send its commitment{deadline}.")],
-                ctx.players, ctx.cfg.name, now)
-
-
-def bid_deadlines_due(ctx: Context, now: dt.datetime) -> list[tuple[str, str]]:
-    """(game, player) given the default bid at ``now``, for games not started yet: a
-    player with no commitment ``deadline_hours`` after the pairing (or the last bid reset),
-    a player who committed but has not revealed twice that long after it."""
-    hours = ctx.cfg.bid.deadline_hours
-    if ctx.cfg.sides.method != "bid" or not hours:
-        return []
-    since: dict[str, dt.datetime] = {}
-    for e in ctx.tdir.log():
-        if e["kind"] == PAIRED:
-            for game in e.get("games", ()):
-                since[game] = deadlines.parse_stamp(e["at"])
-        elif e["kind"] == BID_RESET:
-            since[e["game"]] = deadlines.parse_stamp(e["at"])
-    due = []
-    for p in ctx.tdir.pairings():
-        if p.game not in since or p.sides is not None or ctx.tdir.game_dir(p.game).exists():
-            continue
-        late = now - since[p.game]
-        if late < dt.timedelta(hours=hours):
-            continue
-        box = ctx.tdir.bid_box(ctx.tid, p)
-        due += [(p.game, x) for x in p.players if x not in box.reveals
-                and x not in box.defaults
-                and (x not in box.commitments or late >= dt.timedelta(hours=2 * hours))]
-    return due
-
-
-def _give_default_bids(ctx: Context, now: dt.datetime, notices: list, report) -> None:
-    games = set()
-    for game_id, player in bid_deadlines_due(ctx, now):
-        ctx.tdir.append({"kind": BID_DEFAULT, "game": game_id, "player": player,
-                         "amount": ctx.cfg.bid.default, "at": stamp(now)})
-        report.bid_defaults.append(f"{game_id} {player}")
-        games.add(game_id)
-    for game_id in sorted(games):
-        p = find_pairing(ctx, game_id)
-        box = ctx.tdir.bid_box(ctx.tid, p)
-        if box.outcome() is not None:
-            notices.append(_sides_decided(ctx, p, box))
-
-
-def bid_start_state(ctx: Context, game_id: str, bid: int, text: str | None):
-    """The starting position of a game: the setup plus the bid's units."""
-    start = initial_state(ctx.game, game_id)
-    if not bid:
-        return start
-    if text is None:
-        raise PbemError(f"{game_id}: the {ctx.bid_side} bid of {bid} IPCs is not placed yet "
-                        "('pbem tournament bid place')")
-    placements = bidding.parse_bid_orders(text, ctx.game, ctx.bid_side)
-    problems = bidding.bid_problems(placements, ctx.game, start, ctx.cfg.bid, ctx.bid_side, bid)
-    if problems:
-        raise PbemError(f"{game_id}: the bid placement breaks the bid rules:\n" +
-                        "\n".join(problems))
-    return bidding.apply_bid(start, placements, ctx.game, ctx.bid_side, bid, ctx.cfg.bid)
-
-
-def bid_place(directory, game_id: str, text: str, now: dt.datetime) -> None:
-    """Record the bid side's placement orders, after checking them under the policy."""
-    ctx = open_tournament(directory)
-    with ctx.tdir.locked():
-        p = find_pairing(ctx, game_id)
-        sides, bid = sides_of(ctx, p)
-        if sides is None:
-            raise PbemError(f"{game_id}: the bids are not both revealed yet")
-        if ctx.tdir.game_dir(game_id).exists():
-            raise PbemError(f"{game_id} has started; its bid can no longer change")
-        bid_start_state(ctx, game_id, bid, text)
-        ctx.tdir.save_placement(game_id, text)
 
 
 # --------------------------------------------------------------------------- start
@@ -587,7 +162,7 @@ def _game_notice(ctx: Context, p: Pairing, sides, bid: int, clock) -> Notice:
     lines.append(f"First to play: {ctx.game.ruleset.powers[clock.power].name} "
                  f"({ctx.names[clock.player]}), due {stamp(due_at)}.")
     return Notice(notice_name("start", p.game), p.players, f"{p.game} has started",
-                  "\n".join(lines))
+                  "\n".join(lines), game=p.game)
 
 
 # --------------------------------------------------------------------------- turns
@@ -612,7 +187,7 @@ def after_turn(ctx: Context, game_id: str, at: dt.datetime, notices: list) -> bo
         if result.how == "round_limit":
             body += "\n\n" + adjudication_text(ctx.game, ctx.cfg.end.adjudication)
         notices.append(Notice(notice_name("result", game_id), ("*",),
-                              f"Result of {game_id}", body))
+                              f"Result of {game_id}", body, game=game_id))
         return False
     turns = list_turns(ctx.tdir.game_dir(game_id))
     number = (turns[-1][0] if turns else 0) + 1
@@ -658,7 +233,7 @@ def _decide(ctx: Context, game_id: str, now: dt.datetime, entry: dict) -> GameRe
         ctx.tdir.append({"kind": "finished", "game": game_id, "at": stamp(now)})
     result = next(r for r in all_results(ctx) if r.game == game_id)
     notices = [Notice(notice_name("result", game_id, entry["decision"], stamp(now)),
-                      ("*",), f"Result of {game_id}", result_line(result, ctx.names, True))]
+                      ("*",), f"Result of {game_id}", result_line(result, ctx.names, True), game=game_id)]
     _record_standings(ctx, notices, now)
     deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return result
@@ -789,7 +364,7 @@ def extend(directory, game_id: str, hours: float, now: dt.datetime, by: str = "o
                                                                     if reason else ""))
         deliver(ctx.tdir, [Notice(notice_name("extension", game_id, clock.turn, len(entries)),
                                   find_pairing(ctx, game_id).players,
-                                  f"{game_id}: deadline extended", body)],
+                                  f"{game_id}: deadline extended", body, game=game_id)],
                 ctx.players, ctx.cfg.name, now)
     return after
 
@@ -815,7 +390,7 @@ def pause(directory, player: str, begin: dt.datetime, end: dt.datetime,
                                   f"{game_id}: {ctx.names[player]} is away",
                                   f"{ctx.names[player]} is away from {stamp(begin)} to "
                                   f"{stamp(end)}; their deadlines in {game_id} move by the "
-                                  "time this covers."))
+                                  "time this covers.", game=game_id))
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return spell
 
@@ -918,7 +493,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
         notices.append(Notice(notice_name("reminder", action.game, action.turn, action.hours),
                               (action.player,), f"{action.game}: your turn is due",
                               f"{power_name} ({action.game}, turn {action.turn}) is due "
-                              f"{stamp(action.deadline)}: under {action.hours:g} h left."))
+                              f"{stamp(action.deadline)}: under {action.hours:g} h left.", game=action.game))
         report.reminders.append(f"{action.game} turn {action.turn}")
         return False
     if isinstance(action, deadlines.Grace):
@@ -932,7 +507,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
                               f"{action.game}: grace extension",
                               f"{ctx.names[action.player]} missed the deadline "
                               f"{stamp(action.deadline)} for {power_name} (turn {action.turn}); "
-                              f"a grace extension of {action.hours:g} h applies."))
+                              f"a grace extension of {action.hours:g} h applies.", game=action.game))
         report.extensions.append(f"{action.game} turn {action.turn}")
         return True
     if isinstance(action, deadlines.PlayNmr):
@@ -948,7 +523,7 @@ def _do(ctx: Context, action, now, notices, report) -> bool:
                               f"No orders for {power_name} ({ctx.names[action.player]}) by "
                               f"{stamp(action.deadline)}: turn {action.turn} was played with "
                               "no purchase and no moves; standing defence orders apply and "
-                              "income was collected."))
+                              "income was collected.", game=action.game))
         report.nmrs.append(f"{action.game} turn {action.turn}")
         if not after_turn(ctx, action.game, action.deadline, notices):
             report.finished.append(action.game)

@@ -32,6 +32,7 @@ from ...model.errors import PbemError
 from ..audit import verify_game
 from ..gamedir import read_game
 from . import bids as bidding, deadlines, logbook, pairing as pairing_rules
+from .seats import seat_at_start, seat_problems
 from .decisions import decision_problems
 from .organiser import (
     PAIRED, Context, _game_definition, all_results, bid_start_state, open_tournament, sides_of,
@@ -98,6 +99,8 @@ def verify_tournament(directory, replay: bool = True) -> TournamentAudit:
     _check_default_bids(ctx, audit)
     for problem in decision_problems(ctx.tdir.log(), {p.game: p.players for p in pairings}):
         audit.fail("log.jsonl", "decision", problem)
+    for where, problem in seat_problems(ctx):
+        audit.fail(where, "replacement", problem)
     results = all_results(ctx, summaries) if not audit.problems else None
     if results is not None:
         _check_rounds(ctx, audit, results)
@@ -130,12 +133,12 @@ def _verify_game(ctx: Context, audit, p, gdir: Path, gm_keys, replay) -> bool:
                    "decided")
         return False
     for side, pid in sides.items():
-        player = ctx.player(pid)
+        name, key = seat_at_start(ctx, pid, p.game)     # before any replacement
         for power in ctx.powers_of(side):
             record = gf.players.get(power)
-            if record is None or record.name != player.name or record.key != player.key:
+            if record is None or record.name != name or record.key != key:
                 audit.fail(f"{rel}/{GAME_FILE}", "pairing",
-                           f"{power} should be played by {player.name} ({side}), the game "
+                           f"{power} should be played by {name} ({side}), the game "
                            f"file says {record.name if record else 'nobody'}")
                 return False
     try:
