@@ -30,6 +30,7 @@ from adjudicator.model.events import (  # noqa: I001
     Landed,
     Loaded,
     Moved,
+    Corrected,
     NoMovesReceived,
     OrderSkipped,
     Placed,
@@ -209,6 +210,8 @@ def make_events():
         UnitsCaptured(territory="Karelia", by="germany", from_power="ussr",
                       units={"industrial_complex": 1}),
         NoMovesReceived(power="germany", deadline="2026-11-30T12:00Z"),
+        Corrected(action="ipcs", reason="a purchase was read twice", target="germany",
+                  amount=30),
         LowLuckRolled(battle="Karelia", round=2, step="attack", side="attacker",
                       unit_type="infantry", target=2, rolls=(5,), hits=1,
                       units={"infantry": 2, "tank": 1}, total=8, sure=1),
@@ -585,3 +588,13 @@ def test_board_shows_standing_defence_orders():
     assert re.search(r"Soviet Union\s+all spaces\s+Infantry, Tank\s+default", text)
     assert re.search(r"Soviet Union\s+Karelia\s+default\s+never", text)
     assert "Standing defence orders" not in board_text()
+
+
+def test_a_correction_shows_each_edit_and_its_reason():
+    text = text_of([Corrected(action="undo", reason="orders of the wrong game", turn=4),
+                    Corrected(action="ipcs", reason="orders of the wrong game",
+                              target="germany", amount=30)])
+    assert "Game master's correction" in text
+    assert "the position before turn 4 is restored" in text
+    assert "Germany's IPCs are set to 30" in text
+    assert "Reason: orders of the wrong game" in text

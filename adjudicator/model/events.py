@@ -411,6 +411,21 @@ class NoMovesReceived(Event):
     deadline: str = ""
 
 
+@attrs.frozen
+class Corrected(Event):
+    """One edit of a game master's correction turn (``model.corrections.Edit``: ``action``
+    and its parameters) and the reason given for the correction."""
+
+    kind: ClassVar[str] = "corrected"
+    action: str
+    reason: str
+    target: str = ""
+    turn: int = 0
+    amount: int = 0
+    power: str = ""
+    units: dict[str, dict[str, int]] = attrs.field(factory=dict)
+
+
 def all_event_classes() -> dict[str, type[Event]]:
     """Map ``kind`` tag -> event class, for reading event logs back from files."""
     found: dict[str, type[Event]] = {}

@@ -265,6 +265,22 @@ EVENT_TEXTS: dict[str, str] = {
 }
 
 
+def correction_text(event: Any, game: Game | None = None) -> str:
+    """One edit of a game master's correction (a ``Corrected`` event), in words."""
+    if event.action == "undo":
+        return f"the position before turn {event.turn} is restored (turn {event.turn} undone)"
+    if event.action == "set":
+        parts = [f"{power_name(game, owner)} {units_text(game, counts)}"
+                 for owner, counts in sorted(event.units.items())]
+        return f"the units in {event.target} are set to " + ("; ".join(parts) or "none")
+    if event.action == "ipcs":
+        return f"{power_name(game, event.target)}'s IPCs are set to {event.amount}"
+    if event.action == "owner":
+        owner = power_name(game, event.power) if event.power else "neutral"
+        return f"{event.target} is now controlled by {owner}"
+    return event.action
+
+
 def event_text(event: Any, game: Game | None = None) -> str:
     """The sentence for an event of a kind in ``EVENT_TEXTS``."""
     import attrs

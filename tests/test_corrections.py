@@ -1,0 +1,148 @@
+"""Game master corrections end to end on real files (``pbem correct``): a mistaken turn is
+undone or edited by a signed correction turn in the hash chain, which ``pbem verify``
+replays and shows with its reason; a tampered correction, or one not signed by the game
+master, fails."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adjudicator.io import keys, sshsig
+from adjudicator.io.codec import canonical_json
+from adjudicator.io.corrections import CorrectionError, parse_correction
+from adjudicator.io.paths import EXAMPLE_DIR
+from adjudicator.service import audit
+from cli_helpers import pbem
+
+USSR_ORDERS = (EXAMPLE_DIR / "orders" / "01-ussr.txt").read_text()
+REASON = "the USSR's orders were typed into the wrong game; replayed at the player's request"
+
+
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "220")
+
+
+@pytest.fixture
+def played(tmp_path, capsys) -> Path:
+    """A game whose USSR has a key (so an unsigned turn needs the game master's word), and
+    a first turn played: the mistaken one."""
+    keys.new_keypair(tmp_path / "su", "su")
+    directory = tmp_path / "g"
+    code, out = pbem(capsys, "new", directory, "--id", "g7", "--unsigned-orders",
+                     "--player", f"ussr={tmp_path / 'su.pub'}")
+    assert code == 0, out
+    orders = tmp_path / "o.txt"
+    orders.write_text("game: g7\nturn: 1\n" + USSR_ORDERS)
+    (tmp_path / "o.txt.sig").write_text(sshsig.sign(
+        orders.read_bytes(), keys.load_private_key(tmp_path / "su"), sshsig.NAMESPACE_ORDERS))
+    code, out = pbem(capsys, "process", orders, "-g", directory,
+                     "--signature", tmp_path / "o.txt.sig")
+    assert code == 0, out
+    return directory
+
+
+def turn(directory: Path, name: str) -> dict:
+    return json.loads((directory / "turns" / name).read_text())
+
+
+def test_undo_last_restores_the_position_and_verify_shows_the_reason(played, capsys):
+    before = json.loads((played / "game.json").read_text())["initial_state"]
+    code, out = pbem(capsys, "correct", "-g", played, "--undo-last", "--reason", REASON)
+    assert code == 0, out
+    assert "turn 1 undone" in out and REASON in out
+    corrected = turn(played, "0002-germany.json")
+    assert corrected["signer"] == "game_master" and corrected["orders_signature"] is None
+    # The whole position before turn 1 comes back; only the count of turns goes on.
+    assert {**corrected["state"], "turn_number": 1} == before
+    assert corrected["state"]["turn_number"] == 3 and corrected["state"]["power"] == "ussr"
+    assert [e["kind"] for e in corrected["events"]] == ["corrected"]
+    assert corrected["events"][0]["reason"] == REASON
+    # The chain links the correction: its 'previous' is the digest of turn 1.
+    from adjudicator.io.turnfile import file_digest
+    assert corrected["previous"] == file_digest((played / "turns" / "0001-ussr.json").read_bytes())
+
+    code, out = pbem(capsys, "verify", played)
+    assert code == 0, out
+    assert "2 turns re-adjudicated" in out
+    assert "undo to turn 1" in out and REASON in out
+    report = audit.verify_game(played)
+    assert report.ok and report.complete
+    assert [(c.turn, c.edits, c.reason) for c in report.corrections] == [
+        (2, ("undo to turn 1",), REASON)]
+
+    code, out = pbem(capsys, "status", "-g", played)      # the USSR moves again, at turn 3
+    assert code == 0 and "turn 3" in out and "Soviet Union" in out, out
+
+
+def test_set_units_ipcs_and_owner_are_replayed(played, capsys):
+    code, out = pbem(capsys, "correct", "-g", played, "--set", "Karelia: 2 ussr infantry, 1 ussr tank",
+                     "--ipcs", "germany 30", "--owner", "Karelia ussr", "--reason", REASON)
+    assert code == 0, out
+    state = turn(played, "0002-germany.json")["state"]
+    assert state["ipcs"]["germany"] == 30 and state["owners"]["Karelia"] == "ussr"
+    karelia = sorted((u["type"], u.get("count", 1)) for u in state["units"]["Karelia"])
+    assert karelia == [("infantry", 2), ("tank", 1)], state["units"]["Karelia"]
+    assert state["power"] == "germany"                    # Germany still moves next
+    code, out = pbem(capsys, "verify", played)
+    assert code == 0 and "ipcs germany 30" in out, out
+
+
+def test_a_tampered_correction_fails_verify(played, capsys):
+    """The game master re-signs a correction whose published effect is not what its text
+    says: the replay catches it; a change without the signature fails the signature."""
+    assert pbem(capsys, "correct", "-g", played, "--ipcs", "germany 30", "--reason", REASON)[0] == 0
+    path = played / "turns" / "0002-germany.json"
+    doc = json.loads(path.read_text())
+    doc["state"]["ipcs"]["germany"] = 40
+    path.write_bytes(canonical_json(doc))
+    code, out = pbem(capsys, "verify", played)
+    assert code == 1 and "signature" in out, out
+    gm = keys.load_private_key(played / ".secret" / "gm_ed25519")
+    (played / "turns" / "0002-germany.json.sig").write_text(
+        sshsig.sign(path.read_bytes(), gm, sshsig.NAMESPACE_TURN))
+    code, out = pbem(capsys, "verify", played)
+    assert code == 1 and "replay" in out and "state.ipcs.germany" in out, out
+
+
+def test_a_correction_needs_the_game_masters_key(played, tmp_path, capsys):
+    keys.new_keypair(tmp_path / "other", "not the gm")
+    code, out = pbem(capsys, "correct", "-g", played, "--undo-last", "--reason", REASON,
+                     "--key", tmp_path / "other")
+    assert code == 2 and "is not the one this game was created with" in out, out
+    assert not (played / "turns" / "0002-germany.json").exists()
+
+
+def test_a_correction_signed_by_a_player_fails_verify(played, tmp_path, capsys):
+    """A correction turn file signed with a player's key instead of the game master's."""
+    assert pbem(capsys, "correct", "-g", played, "--undo-last", "--reason", REASON)[0] == 0
+    path = played / "turns" / "0002-germany.json"
+    (played / "turns" / "0002-germany.json.sig").write_text(sshsig.sign(
+        path.read_bytes(), keys.load_private_key(tmp_path / "su"), sshsig.NAMESPACE_TURN))
+    report = audit.verify_game(played)
+    assert not report.ok and report.failure.check == "signature", report.failure
+
+
+def test_a_player_cannot_mail_a_correction_as_orders(played, tmp_path, capsys):
+    """Correction text sent as a player's orders is not played as a correction."""
+    orders = tmp_path / "fake.txt"
+    orders.write_text("game: g7\nturn: 2\ncorrection: ipcs germany 99\nreason: mine\n")
+    code, out = pbem(capsys, "process", orders, "-g", played)
+    assert code != 0, out
+    assert not (played / "turns" / "0002-germany.json").exists()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("correction: undo to turn 1\n", "needs a 'reason:' line"),
+    ("reason: x\n", "at least one 'correction:' line"),
+    ("correction: teleport Karelia\nreason: x\n", "is not an edit"),
+    ("correction: set Karelia: lots of tanks\nreason: x\n", "COUNT POWER UNIT"),
+    ("correction: ipcs germany 3\nmove 1 inf A -> B\nreason: x\n", "line 2"),
+    ("correction: ipcs germany 3\nreason: x\nreason: y\n", "second 'reason:'"),
+])
+def test_malformed_corrections_say_where(text, message):
+    with pytest.raises(CorrectionError, match=message):
+        parse_correction(text)
