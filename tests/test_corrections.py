@@ -146,3 +146,19 @@ def test_a_player_cannot_mail_a_correction_as_orders(played, tmp_path, capsys):
 def test_malformed_corrections_say_where(text, message):
     with pytest.raises(CorrectionError, match=message):
         parse_correction(text)
+
+
+def test_a_game_with_mail_settings_mails_the_correction_to_every_player(played, tmp_path,
+                                                                         capsys):
+    from mail_helpers import body_text, maildir_toml, outbox_messages, write_mail_toml
+    code, out = pbem(capsys, "player", "set", "ussr", "--email", "ivan@example.org",
+                     "-g", played)
+    assert code == 0, out
+    write_mail_toml(played, maildir_toml(tmp_path / "inbox"))
+    code, out = pbem(capsys, "correct", "-g", played, "--undo-last", "--reason", REASON)
+    assert code == 0 and "Mailed to every player" in out, out
+    mail, = [m for name, m in outbox_messages(played).items() if "0002" in name]
+    assert mail["To"] == "ivan@example.org"
+    names = {part.get_filename() for part in mail.iter_attachments()}
+    assert {"0002-germany.json", "0002-germany.json.sig"} <= names, names
+    assert REASON in body_text(mail)

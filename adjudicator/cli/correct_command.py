@@ -41,10 +41,30 @@ def cmd_correct(args, console: Console) -> int:
     turn = correct_game(args.game, game, text, gm_key=key, seeds=seeds)
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     console.print(f"Published the correction as turn {turn.turn_number} "
-                  f"(turns/{turn.turn_number:04d}-{escape(turn.power)}.json): send it to the "
-                  "players like any turn; 'pbem verify' shows it with its reason.",
-                  soft_wrap=True, highlight=False)
+                  f"(turns/{turn.turn_number:04d}-{escape(turn.power)}.json); 'pbem verify' "
+                  "shows it with its reason.", soft_wrap=True, highlight=False)
+    console.print(escape(_mail_it(args.game, turn.turn_number)), soft_wrap=True,
+                  highlight=False)
     return EXIT_OK
+
+
+def _mail_it(game_dir: str, turn_number: int) -> str:
+    """Mail the correction like a turn when the game has mail settings; what was done."""
+    from pathlib import Path
+
+    from ..service.mail.config import CONFIG_FILE, load_config
+    from ..service.mail.runner import GameMaster
+    from .mail_command import mail_renderers
+
+    if not (Path(game_dir) / CONFIG_FILE).exists():
+        return ("Send the new turn file, its signature and orders file to every player "
+                "like any turn (no mail.toml here).")
+    result = GameMaster(game_dir, load_config(game_dir), renderers=mail_renderers()
+                        ).mail_turn(turn_number)
+    if result.failed:
+        return (f"Mailed to the players' outbox; {len(result.failed)} not sent yet (the next "
+                "'pbem mail run' retries).")
+    return "Mailed to every player with the turn's files, like any turn."
 
 
 def register(sub) -> None:
