@@ -162,3 +162,44 @@ def test_a_game_with_mail_settings_mails_the_correction_to_every_player(played, 
     names = {part.get_filename() for part in mail.iter_attachments()}
     assert {"0002-germany.json", "0002-germany.json.sig"} <= names, names
     assert REASON in body_text(mail)
+
+
+def test_a_players_copy_fetches_the_mailed_correction_and_verifies(tmp_path, capsys):
+    """Game master and player by Maildir: a turn played by mail, then a correction; the
+    player's copy takes every mail, equals the game master's and verifies."""
+    from mail_helpers import (
+        EXAMPLE_ORDERS, deliver, game_master, make_game, maildir_toml, published,
+        write_mail_toml,
+    )
+    from adjudicator.service.games import load_game
+    from adjudicator.service.mail.config import load_config
+    from adjudicator.service.mail.player import fetch_results
+    import email
+    import email.policy
+
+    gm, gm_inbox = tmp_path / "gm", tmp_path / "gm-inbox"
+    make_game(gm, "club")
+    write_mail_toml(gm, maildir_toml(gm_inbox))
+    orders = email.message.EmailMessage()
+    orders["From"], orders["To"] = "ivan@example.org", "gm@example.org"
+    orders["Subject"], orders["Message-ID"] = "[pbem club] orders", "<o1@x>"
+    orders.set_content(EXAMPLE_ORDERS[0].read_text(encoding="utf-8"))
+    deliver(gm_inbox, bytes(orders))
+    game_master(gm, "club").run_pass()
+    code, out = pbem(capsys, "correct", "-g", gm, "--undo-last", "--reason", REASON,
+                     "--demo-seeds")
+    assert code == 0 and "Mailed to every player" in out, out
+
+    ivan, ivan_inbox = tmp_path / "ivan", tmp_path / "ivan-inbox"
+    ivan.mkdir()
+    write_mail_toml(ivan, f'address = "ivan@example.org"\ngame_master = "gm@example.org"\n'
+                          f'[inbox]\ntype = "maildir"\npath = "{ivan_inbox}"\n')
+    for path in sorted((gm / ".mail" / "outbox").glob("*.eml")):
+        mail = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        if mail["To"] == "ivan@example.org":
+            deliver(ivan_inbox, path.read_bytes())
+    result = fetch_results(ivan, load_config(ivan), load_game, game_id="club")
+    assert result.added == [1, 2] and not result.refused, result
+    assert published(ivan) == published(gm)
+    code, out = pbem(capsys, "verify", ivan)
+    assert code == 0 and REASON in out, out
