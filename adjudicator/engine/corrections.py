@@ -33,8 +33,7 @@ def apply_correction(game: Game, state: GameState, correction: Correction,
     new, events = state, []
     for edit in correction.edits:
         new = _apply(game, new, state, edit, position_before)
-        events.append(Corrected(edit.action, correction.reason, edit.target, edit.turn,
-                                edit.amount, edit.power, edit.units))
+        events.append(Corrected(edit, correction.reason))
     return TurnResult(attrs.evolve(new, turn_number=state.turn_number + 1), tuple(events))
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from .corrections import Edit
 from .orders import RetreatCondition
 
 
@@ -413,17 +414,12 @@ class NoMovesReceived(Event):
 
 @attrs.frozen
 class Corrected(Event):
-    """One edit of a game master's correction turn (``model.corrections.Edit``: ``action``
-    and its parameters) and the reason given for the correction."""
+    """One edit of a game master's correction turn and the reason given for the
+    correction."""
 
     kind: ClassVar[str] = "corrected"
-    action: str
+    edit: Edit
     reason: str
-    target: str = ""
-    turn: int = 0
-    amount: int = 0
-    power: str = ""
-    units: dict[str, dict[str, int]] = attrs.field(factory=dict)
 
 
 def all_event_classes() -> dict[str, type[Event]]:

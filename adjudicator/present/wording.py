@@ -267,18 +267,19 @@ EVENT_TEXTS: dict[str, str] = {
 
 def correction_text(event: Any, game: Game | None = None) -> str:
     """One edit of a game master's correction (a ``Corrected`` event), in words."""
-    if event.action == "undo":
-        return f"the position before turn {event.turn} is restored (turn {event.turn} undone)"
-    if event.action == "set":
+    edit = event.edit
+    if edit.action == "undo":
+        return f"the position before turn {edit.turn} is restored (turn {edit.turn} undone)"
+    if edit.action == "set":
         parts = [f"{power_name(game, owner)} {units_text(game, counts)}"
-                 for owner, counts in sorted(event.units.items())]
-        return f"the units in {event.target} are set to " + ("; ".join(parts) or "none")
-    if event.action == "ipcs":
-        return f"{power_name(game, event.target)}'s IPCs are set to {event.amount}"
-    if event.action == "owner":
-        owner = power_name(game, event.power) if event.power else "neutral"
-        return f"{event.target} is now controlled by {owner}"
-    return event.action
+                 for owner, counts in sorted(edit.units.items())]
+        return f"the units in {edit.target} are set to " + ("; ".join(parts) or "none")
+    if edit.action == "ipcs":
+        return f"{power_name(game, edit.target)}'s IPCs are set to {edit.amount}"
+    if edit.action == "owner":
+        owner = power_name(game, edit.power) if edit.power else "neutral"
+        return f"{edit.target} is now controlled by {owner}"
+    return edit.action
 
 
 def event_text(event: Any, game: Game | None = None) -> str:
