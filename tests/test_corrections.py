@@ -203,3 +203,23 @@ def test_a_players_copy_fetches_the_mailed_correction_and_verifies(tmp_path, cap
     assert published(ivan) == published(gm)
     code, out = pbem(capsys, "verify", ivan)
     assert code == 0 and REASON in out, out
+
+
+def test_a_mistaken_concession_is_undone(tmp_path, capsys):
+    """A game ended by a mistaken ``concede`` can be corrected (no other turn can follow a
+    win): the undo restores the game in play, and verify accepts it."""
+    directory = tmp_path / "g"
+    assert pbem(capsys, "new", directory, "--demo-seeds")[0] == 0
+    orders = tmp_path / "o.txt"
+    orders.write_text("concede\n")
+    code, out = pbem(capsys, "process", orders, "-g", directory, "--demo-seeds")
+    assert code == 0, out
+    assert turn(directory, "0001-ussr.json")["state"]["winner"] == "Axis"
+    code, out = pbem(capsys, "process", orders, "-g", directory, "--demo-seeds")
+    assert code != 0 and "over" in out, out
+    code, out = pbem(capsys, "correct", "-g", directory, "--undo-last", "--demo-seeds",
+                     "--reason", "the USSR player sent 'concede' by mistake")
+    assert code == 0, out
+    assert turn(directory, "0002-germany.json")["state"]["winner"] is None
+    code, out = pbem(capsys, "verify", directory)
+    assert code == 0 and "sent 'concede' by mistake" in out, out

@@ -581,7 +581,7 @@ def _check_sequence(report, directory, tpath, tf: TurnFile, gf: GameFile, state,
         _fail(report, directory, tpath, "sequence",
               f"file name says turn {number} of {power}, contents say turn "
               f"{tf.turn_number} of {tf.power}")
-    if state.winner is not None:
+    if state.winner is not None and not is_correction_statement(tf.orders):
         _fail(report, directory, tpath, "sequence",
               f"the game was already won by {state.winner} before this turn")
 

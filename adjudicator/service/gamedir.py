@@ -51,7 +51,7 @@ from ..io.turnfile import (
     decode_turn_file, encode, file_digest, keeper_of, keeper_statement, make_turn_file,
     orders_bytes, signed_dice_digest, signer_key, valid_email, SCHEMA_VERSION,
 )
-from ..io.corrections import game_master_statement
+from ..io.corrections import game_master_statement, is_correction_statement
 from . import keepers as keeper_rules
 
 
@@ -777,7 +777,7 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
         except OrdersSyntaxError:
             headers = orders_text.Headers()      # the parser reports it with the rest
         _already_processed(directory, game, parse, state, obytes, headers, last_file)
-        if state.winner is not None:
+        if state.winner is not None and not is_correction_statement(text):
             raise PbemError(f"the game is over: {state.winner} won")
         keeper = keeper_of(gf, state.power)
         key = _signing_key(directory, gm_key, gf, keeper)
