@@ -76,6 +76,7 @@ def test_undo_last_restores_the_position_and_verify_shows_the_reason(played, cap
 
     code, out = pbem(capsys, "status", "-g", played)      # the USSR moves again, at turn 3
     assert code == 0 and "turn 3" in out and "Soviet Union" in out, out
+    assert f"last: turn 2, the game master's correction: {REASON}" in " ".join(out.split())
 
 
 def test_set_units_ipcs_and_owner_are_replayed(played, capsys):

@@ -175,6 +175,10 @@ def cmd_status(args, console: Console) -> int:
     if st.last_turn is None:
         _say(console, "no turn played yet")
         return EXIT_OK
+    if st.correction is not None:
+        _say(console, f"last: turn {st.last_turn}, the game master's correction: "
+                      f"{st.correction}")
+        return EXIT_OK
     pname = game.ruleset.powers[st.last_power].name
     parts = [f"{st.battles} battle(s), {st.battles_won} won by the attacker" if st.battles
              else "no battles"]
