@@ -97,7 +97,7 @@ def parse_correction(text: str, game=None) -> Correction:
         try:
             edits.append(_edit(rest, game))
         except PbemError as exc:
-            raise CorrectionError(f"line {number}: {exc}") from None
+            raise CorrectionError(f"line {number} ('{raw.strip()[:80]}'): {exc}") from None
     if not edits:
         raise CorrectionError("a correction needs at least one 'correction:' line")
     if reason is None:
