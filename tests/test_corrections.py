@@ -73,6 +73,7 @@ def test_undo_last_restores_the_position_and_verify_shows_the_reason(played, cap
     assert report.ok and report.complete
     assert [(c.turn, c.edits, c.reason) for c in report.corrections] == [
         (2, ("undo to turn 1",), REASON)]
+    assert report.luck == {}              # the dice of the undone turn no longer count
 
     code, out = pbem(capsys, "status", "-g", played)      # the USSR moves again, at turn 3
     assert code == 0 and "turn 3" in out and "Soviet Union" in out, out

@@ -360,6 +360,7 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
 
     state = gf.initial_state
     positions: dict[int, object] = {}      # turn number -> the position it was played in
+    counted: dict[int, tuple] = {}         # turn number -> its events, while not undone
     prev_digest = file_digest(gdata)
     prev_name = GAME_FILE
     # keeper -> (the commitment it must open next, the file that published it)
@@ -441,9 +442,12 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
                 _check_form(report, directory, tpath, tdata)
             raise
 
-        _add_luck(report, tf, gf.dice_sides)
+        counted[tf.turn_number] = tf.events
         if correction:
             _note_correction(report, tf)
+            _forget_undone(report, tf, counted, gf.dice_sides)
+        else:
+            _add_luck(report, tf, gf.dice_sides)
         positions[tf.turn_number] = state
         report.turns_checked += 1
         report.verified_files.append((report.current_file, tdigest))
@@ -772,6 +776,21 @@ def luck_from_events(events, sides: int = 6, into: dict[str, PowerLuck] | None =
             entry.expected += n * p
             entry.variance += n * p * (1 - p)
     return luck
+
+
+def _forget_undone(report: AuditReport, tf: TurnFile, counted: dict, sides: int) -> None:
+    """After a correction that undoes turns, the luck counts only the turns that stand."""
+    from ..model.corrections import UNDO
+
+    undo = [e.edit.turn for e in tf.events if getattr(e, "edit", None) is not None
+            and e.edit.action == UNDO]
+    if not undo:
+        return
+    for number in [n for n in counted if n >= min(undo)]:
+        del counted[number]
+    report.luck = {}
+    for events in counted.values():
+        luck_from_events(events, sides, report.luck)
 
 
 def _add_luck(report: AuditReport, tf: TurnFile, sides: int) -> None:
