@@ -6,6 +6,7 @@ import json
 
 import attrs
 
+from adjudicator.model.corrections import Edit
 from adjudicator.model.orders import Comparison, RetreatCondition
 import pytest
 from hypothesis import given, settings
@@ -141,6 +142,11 @@ def _strategy_for(cls):
         elif t in ("dict[str, typing.Any]", "dict[str, Any]"):
             overrides[a.name] = st.dictionaries(names, st.one_of(names, st.integers(-5, 50), st.none()),
                                                 max_size=3)
+        elif t == "dict[str, dict[str, int]]":
+            overrides[a.name] = st.dictionaries(names, st.dictionaries(
+                names, st.integers(1, 50), max_size=3), max_size=2)
+        elif t == "Edit":                       # a game master's correction
+            overrides[a.name] = _strategy_for(Edit)
         elif "RetreatCondition" in t:
             overrides[a.name] = st.one_of(st.none(), st.builds(
                 RetreatCondition, destination=st.one_of(st.none(), names),

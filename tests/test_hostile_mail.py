@@ -101,6 +101,35 @@ def test_a_keyless_power_among_keyed_ones_is_told_it_has_no_key(tmp_path):
     assert "this game has no player keys" not in text
 
 
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_rejection_in_a_game_with_keys_never_says_it_has_none(signed, tmp_path):
+    """Every power has a key: a rejected mail -- invalid signed orders, or orders that
+    are not signed -- says why, and never that the game has no player keys (issue 23)."""
+    from adjudicator.io import sshsig
+    key_dir = tmp_path / "keys"
+    game_dir = tmp_path / "game"
+    make_game(game_dir, "corpus", keyed=True, key_dir=key_dir)
+    inbox = tmp_path / "inbox"
+    write_mail_toml(game_dir, maildir_toml(inbox))
+    orders = b"game: corpus\nturn: 1\nbuy 99 battleship\n"
+    msg = email.message.EmailMessage()
+    msg["From"], msg["To"] = PLAYERS["ussr"], "gm@example.org"
+    msg["Subject"], msg["Message-ID"] = "[pbem corpus] orders", "<keyed-1@x>"
+    msg.set_content("My orders are attached.\n")
+    msg.add_attachment(orders, maintype="text", subtype="plain", filename="orders.txt")
+    if signed:
+        signature = sshsig.sign(orders, keys.load_private_key(key_dir / "ussr"),
+                                sshsig.NAMESPACE_ORDERS)
+        msg.add_attachment(signature.encode(), maintype="application",
+                           subtype="octet-stream", filename="orders.txt.sig")
+    deliver(inbox, bytes(msg))
+    outcomes = game_master(game_dir, "corpus").run_pass().outcomes
+    assert outcomes == {"invalid" if signed else "unauthorised": 1}, outcomes
+    reply, = [m for k, m in outbox_messages(game_dir).items() if k.startswith("reply-")]
+    text = " ".join(body_text(reply).split())
+    assert "no player key" not in text and "sender address alone" not in text, text
+
+
 def test_any_parser_exception_is_unreadable_mail_never_an_internal_error(monkeypatch):
     """Whatever the email package (or our reader) raises on bad input is bad input."""
 

@@ -309,3 +309,19 @@ def test_config_errors_say_where_and_why(tmp_path, text, message):
 def test_config_missing_file(tmp_path):
     with pytest.raises(ConfigError, match="mail.toml does not exist"):
         load_config(tmp_path)
+
+
+@pytest.mark.parametrize("send, kind", [
+    ("", "outbox"),                                         # no [send] table
+    ("[send]\n", "outbox"),                                 # an empty one: the same
+    ('[send]\nhost = "smtp.example.org"\n', "smtp"),
+    ('[send]\ncommand = "/usr/sbin/sendmail -t -i"\n', "sendmail"),
+    ('[send]\ntype = "outbox"\n', "outbox"),
+])
+def test_send_type_defaults_as_documented(send, kind, tmp_path):
+    """docs/mail.md: ``[send]`` defaults to the outbox, and its ``type`` to smtp with a
+    host, sendmail with a command, else outbox (issue 23: "required" and "defaults to
+    outbox" at once)."""
+    from adjudicator.service.mail.config import load_config
+    (tmp_path / "mail.toml").write_text('address = "gm@example.org"\n' + send)
+    assert load_config(tmp_path).send.kind == kind

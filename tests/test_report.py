@@ -13,6 +13,7 @@ from rich.console import Console
 
 from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
+from adjudicator.model.corrections import Edit
 from adjudicator.model.events import (  # noqa: I001
     MiddleEastPaid, Resurfaced, SpecialCashKept, UnitsConverted, UnitsRepaired,
     EconomyIncome,
@@ -32,6 +33,7 @@ from adjudicator.model.events import (  # noqa: I001
     Landed,
     Loaded,
     Moved,
+    Corrected,
     NoMovesReceived,
     OrderSkipped,
     Placed,
@@ -219,6 +221,7 @@ def make_events():
         UnitsCaptured(territory="Karelia", by="germany", from_power="ussr",
                       units={"industrial_complex": 1}),
         NoMovesReceived(power="germany", deadline="2026-11-30T12:00Z"),
+        Corrected(Edit("ipcs", target="germany", amount=30), "a purchase was read twice"),
         LowLuckRolled(battle="Karelia", round=2, step="attack", side="attacker",
                       unit_type="infantry", target=2, rolls=(5,), hits=1,
                       units={"infantry": 2, "tank": 1}, total=8, sure=1),
@@ -602,3 +605,13 @@ def test_board_shows_standing_defence_orders():
     assert re.search(r"Soviet Union\s+all spaces\s+Infantry, Tank\s+default", text)
     assert re.search(r"Soviet Union\s+Karelia\s+default\s+never", text)
     assert "Standing defence orders" not in board_text()
+
+
+def test_a_correction_shows_each_edit_and_its_reason():
+    text = text_of([Corrected(Edit("undo", turn=4), "orders of the wrong game"),
+                    Corrected(Edit("ipcs", target="germany", amount=30),
+                              "orders of the wrong game")])
+    assert "Game master's correction" in text
+    assert "the position before turn 4 is restored" in text
+    assert "Germany's IPCs are set to 30" in text
+    assert "Reason: orders of the wrong game" in text

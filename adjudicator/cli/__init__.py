@@ -18,7 +18,7 @@ from .quick_help import (
     COMMAND_MODULES, NO_COLOR_HELP, command_of, is_quick, summary_parser, top_parser,
 )
 
-COMMANDS = ("game_commands", "audit_commands", "mail_command", "keeper_command",
+COMMANDS = ("game_commands", "correct_command", "audit_commands", "mail_command", "keeper_command",
             "player_command", "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
             "completion_command", "tournament_command")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, read_bytes, source_name
 
 
@@ -174,12 +175,42 @@ def cmd_status(args, console: Console) -> int:
     if st.last_turn is None:
         _say(console, "no turn played yet")
         return EXIT_OK
+    if st.correction is not None:
+        _say(console, f"last: turn {st.last_turn}, the game master's correction: "
+                      f"{st.correction}")
+        return EXIT_OK
     pname = game.ruleset.powers[st.last_power].name
     parts = [f"{st.battles} battle(s), {st.battles_won} won by the attacker" if st.battles
              else "no battles"]
     if st.captured:
         parts.append("took " + ", ".join(st.captured))
     _say(console, f"last: turn {st.last_turn}, {pname}: " + "; ".join(parts))
+    return EXIT_OK
+
+
+def cmd_mail_init(args, console: Console) -> int:
+    """Write a mail.toml to fill in: every key its role may use, each once with its
+    meaning (``service.mail.settings_keys``)."""
+    from ..io.storage import write_atomic
+    from ..service.mail.config import CONFIG_FILE
+    from ..service.mail.settings_keys import GM, PLAYER, TOURNAMENT, template
+
+    role = TOURNAMENT if args.tournament else PLAYER if args.player else GM
+    directory = Path(args.tournament or args.game)
+    if not directory.is_dir():
+        raise PbemError(f"{directory} is not a directory"
+                        + (" (a tournament's, made by 'pbem tournament new')"
+                           if args.tournament else ""))
+    if args.tournament and not (directory / "tournament.toml").exists():
+        raise PbemError(f"{directory} holds no tournament.toml: give the tournament's "
+                        "directory (made by 'pbem tournament new')")
+    path = directory / CONFIG_FILE
+    if path.exists() and not args.force:
+        raise PbemError(f"{path} already exists; refusing to overwrite it (--force replaces it)")
+    write_atomic(path, template(role).encode("utf-8"), overwrite=args.force)
+    console.print(f"Wrote {escape(str(path))}: replace the example values (address, the "
+                  "servers, the password source); every key is explained in it and in "
+                  "docs/mail.md.", soft_wrap=True, highlight=False)
     return EXIT_OK
 
 
@@ -222,6 +253,16 @@ def register(sub) -> None:
     common(p)
     p.add_argument("--id", help="the game id (needed for the first fetch into an empty directory)")
     p.set_defaults(func=cmd_mail_fetch)
+
+    p = msub.add_parser("init", help="write a mail.toml to fill in, every key explained")
+    game_option(p)
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--player", action="store_true",
+                     help="for a player's copy (default: for the game master's game)")
+    who.add_argument("--tournament", metavar="DIR",
+                     help="for a tournament directory (its one inbox) instead of a game")
+    p.add_argument("--force", action="store_true", help="replace an existing mail.toml")
+    p.set_defaults(func=cmd_mail_init)
 
     p = sub.add_parser("status", help="whose turn, since when, and the last turn in one line")
     game_option(p)

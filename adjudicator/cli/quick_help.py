@@ -18,7 +18,7 @@ NO_COLOR_HELP = "no colours (also when the NO_COLOR environment variable is set)
 # Which module registers each command: ``pbem CMD`` builds that module's parser only.
 COMMAND_MODULES: dict[str, str] = {
     "new": "game_commands", "show": "game_commands", "check": "game_commands",
-    "process": "game_commands", "report": "game_commands", "demo": "game_commands",
+    "process": "game_commands", "correct": "correct_command", "report": "game_commands", "demo": "game_commands",
     "verify": "audit_commands", "compare": "audit_commands", "mail": "mail_command",
     "status": "mail_command", "keeper": "keeper_command", "keys": "keys_command",
     "odds": "odds_command", "rules": "rules_command", "cases": "cases_command",
@@ -33,6 +33,8 @@ COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
     ("process", "adjudicate orders and write the signed turn file"),
     ("report", "print the report of a processed turn"),
     ("demo", "play a bundled example game and print every report"),
+    ("correct", "game master: correct a mistaken turn with a signed correction turn (undo, "
+                "set units, IPCs, owners)"),
     ("verify", "audit a whole game: signatures, chain, seeds, dice, replay"),
     ("compare", "find the first published file where two copies of a game differ, with both "
                 "signatures"),

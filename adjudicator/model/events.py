@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from .corrections import Edit
 from .orders import RetreatCondition
 
 
@@ -492,6 +493,16 @@ class EconomyPaid(Event):
     economy: str
     cost: int
     ipcs_left: int
+
+
+@attrs.frozen
+class Corrected(Event):
+    """One edit of a game master's correction turn and the reason given for the
+    correction."""
+
+    kind: ClassVar[str] = "corrected"
+    edit: Edit
+    reason: str
 
 
 def all_event_classes() -> dict[str, type[Event]]:

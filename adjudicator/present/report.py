@@ -56,10 +56,11 @@ from ..model.events import (
     Unloaded,
     UnitsCaptured,
     VictoryDeclared,
+    Corrected,
     NoMovesReceived,
 )
 from ..model.game import Game
-from .wording import EVENT_TEXTS, event_text
+from .wording import EVENT_TEXTS, correction_text, event_text
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
     problem_text, raid_summary, render, retreat_reason,
@@ -443,7 +444,10 @@ def _header(console: Console, game: Game, events: list[Event],
     started = next((ev for ev in events if isinstance(ev, TurnStarted)), None)
     title = Text(game.ruleset.title or game.game_id, style="bold")
     body = Text()
-    if started is not None:
+    if started is None and any(isinstance(ev, Corrected) for ev in events):
+        round_ = f" — round {state_before.round}" if state_before is not None else ""
+        body.append(f"Game master's correction{round_}")
+    elif started is not None:
         body.append_text(power_text(game, started.power))
         body.append(f" — round {started.round}")
         body.append(f"\nIPCs at start: {started.ipcs}")
@@ -460,6 +464,13 @@ def _header(console: Console, game: Game, events: list[Event],
             by = f" by {ev.deadline}" if ev.deadline else ""
             body.append(f"\nNo moves received{by}: no purchase, no moves; standing defence "
                         "orders apply and income is collected.", style="bold")
+    corrections = [ev for ev in events if isinstance(ev, Corrected)]
+    if corrections:
+        body.append("\nNo orders were played; the game master changed the position:",
+                    style="bold")
+        for ev in corrections:
+            body.append(f"\n  - {correction_text(ev, game)}")
+        body.append(f"\nReason: {corrections[0].reason}", style="bold")
     border = power_colour(game, started.power) if started else "white"
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))

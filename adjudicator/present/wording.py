@@ -328,6 +328,23 @@ EVENT_TEXTS: dict[str, str] = {
 }
 
 
+def correction_text(event: Any, game: Game | None = None) -> str:
+    """One edit of a game master's correction (a ``Corrected`` event), in words."""
+    edit = event.edit
+    if edit.action == "undo":
+        return f"the position before turn {edit.turn} is restored (turn {edit.turn} undone)"
+    if edit.action == "set":
+        parts = [f"{power_name(game, owner)} {units_text(game, counts)}"
+                 for owner, counts in sorted(edit.units.items())]
+        return f"the units in {edit.target} are set to " + ("; ".join(parts) or "none")
+    if edit.action == "ipcs":
+        return f"{power_name(game, edit.target)}'s IPCs are set to {edit.amount}"
+    if edit.action == "owner":
+        owner = power_name(game, edit.power) if edit.power else "neutral"
+        return f"{edit.target} is now controlled by {owner}"
+    return edit.action
+
+
 def event_text(event: Any, game: Game | None = None) -> str:
     """The sentence for an event of a kind in ``EVENT_TEXTS``."""
     import attrs

@@ -31,7 +31,9 @@ dice               every recorded roll is reproduced, in order, by the HMAC stre
 canonical          the canonical text of the parsed orders has the digest the dice
                    are bound to (needs this program's rules, like the replay)
 replay             re-adjudicating the turn from the previous state and the orders
-                   gives byte-for-byte the published turn (dice, events, state)
+                   gives byte-for-byte the published turn (dice, events, state); a
+                   game master's correction turn is re-applied the same way
+                   (``service.corrections``), and the report lists it with its reason
 fork               two turn files for one turn number (two versions of a turn)
 =================  =============================================================
 
@@ -55,6 +57,7 @@ from typing import Callable
 import attrs
 
 from ..io import hmac_dice, keys, orders_text, sshsig, versions
+from ..io.corrections import game_master_statement, is_correction_statement
 from ..io.limits import MAX_JSON_BYTES, MAX_SIGNATURE_BYTES
 from ..io.storage import read_regular
 from ..model.errors import PbemError
@@ -97,6 +100,16 @@ class PowerLuck:
         return self.difference / math.sqrt(self.variance) if self.variance > 0 else 0.0
 
 
+@attrs.frozen
+class CorrectionSeen:
+    """A correction turn the audit checked: its file, its edits as written and its reason."""
+
+    file: str
+    turn: int
+    edits: tuple[str, ...]
+    reason: str
+
+
 @attrs.define
 class AuditReport:
     directory: str
@@ -119,6 +132,8 @@ class AuditReport:
     warnings: list[str] = attrs.field(factory=list)
     verified_files: list[tuple[str, str]] = attrs.field(factory=list)  # (path, digest)
     luck: dict[str, PowerLuck] = attrs.field(factory=dict)
+    # the game master's corrections (service.corrections), as verified: one per turn file
+    corrections: list[CorrectionSeen] = attrs.field(factory=list)
     final_state: object = None     # the GameState after the last verified turn
     power_names: dict[str, str] = attrs.field(factory=dict)   # power key -> display name
     current_file: str = attrs.field(default="", repr=False, eq=False)
@@ -344,6 +359,8 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
     report.turns_found = len(turns)
 
     state = gf.initial_state
+    positions: dict[int, object] = {}      # turn number -> the position it was played in
+    counted: dict[int, tuple] = {}         # turn number -> its events, while not undone
     prev_digest = file_digest(gdata)
     prev_name = GAME_FILE
     # keeper -> (the commitment it must open next, the file that published it)
@@ -412,10 +429,12 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
             report.dice_checked += sum(len(r.faces) for r in tf.dice)
 
             # canonical orders and replay: only with this game's engine and rules
+            correction = is_correction_statement(tf.orders)
+            turn_rules = _correction_rules(rules, positions) if correction else rules
             if rules.parse is not None:
-                orders = _check_canonical(report, directory, tpath, tf, rules, state)
+                orders = _check_canonical(report, directory, tpath, tf, turn_rules, state)
                 if rules.adjudicate is not None:
-                    _replay(report, directory, tpath, tdata, tf, gf, rules, state, orders,
+                    _replay(report, directory, tpath, tdata, tf, gf, turn_rules, state, orders,
                             prev_digest)
                     report.turns_replayed += 1
         except (_Stop, AuditUnavailable, PbemError):
@@ -423,7 +442,13 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
                 _check_form(report, directory, tpath, tdata)
             raise
 
-        _add_luck(report, tf, gf.dice_sides)
+        counted[tf.turn_number] = tf.events
+        if correction:
+            _note_correction(report, tf)
+            _forget_undone(report, tf, counted, gf.dice_sides)
+        else:
+            _add_luck(report, tf, gf.dice_sides)
+        positions[tf.turn_number] = state
         report.turns_checked += 1
         report.verified_files.append((report.current_file, tdigest))
         state, prev_digest, prev_name = tf.state, tdigest, report.current_file
@@ -432,6 +457,32 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
             progress(report.turns_checked, report.turns_found)
     report.final_state = state
     report.open_commitments = {k: c for k, (c, _where) in commitments.items()}
+
+
+def _correction_rules(rules: _Rules, positions: dict) -> _Rules:
+    """The rules that read, write and apply a game master's correction turn: an undo
+    restores a position the audit has already verified (``positions``)."""
+    from .correction_rules import rules_for
+
+    if rules.parse is None:
+        return rules
+    parse, canonical, adjudicate = rules_for(rules.parse, rules.canonical, rules.adjudicate,
+                                             positions.__getitem__)
+    return attrs.evolve(rules, parse=parse, canonical=canonical, adjudicate=adjudicate)
+
+
+def _note_correction(report: AuditReport, tf: TurnFile) -> None:
+    """Record a verified correction turn for the report (its text as the game master
+    wrote it: it parses, or the canonical check above would have failed)."""
+    from ..io.corrections import edit_text, parse_correction
+
+    try:
+        correction = parse_correction(tf.orders)
+    except PbemError:
+        return                     # only without the rules (nothing parsed it): not shown
+    report.corrections.append(CorrectionSeen(
+        report.current_file, tf.turn_number,
+        tuple(edit_text(e) for e in correction.edits), correction.reason))
 
 
 def _rules(report, directory, gpath, gf: GameFile, load_game, parse, canonical, adjudicate,
@@ -534,7 +585,7 @@ def _check_sequence(report, directory, tpath, tf: TurnFile, gf: GameFile, state,
         _fail(report, directory, tpath, "sequence",
               f"file name says turn {number} of {power}, contents say turn "
               f"{tf.turn_number} of {tf.power}")
-    if state.winner is not None:
+    if state.winner is not None and not is_correction_statement(tf.orders):
         _fail(report, directory, tpath, "sequence",
               f"the game was already won by {state.winner} before this turn")
 
@@ -562,11 +613,12 @@ def _check_orders(report, directory, tpath, tf: TurnFile, gf: GameFile, number, 
                   f"the turn file carries an orders signature, but game.json lists no key "
                   f"for {tf.power} to check it with (it must be null)")
         return
-    if tf.orders_signature is None and orders_text.is_nmr_statement(tf.orders):
+    statement = game_master_statement(tf.orders)
+    if tf.orders_signature is None and statement is not None:
         if keeper_of(gf, tf.power) != GAME_MASTER:
             _fail(report, directory, tpath, "orders_signature",
-                  f"an unsigned nmr statement in a turn kept by {keeper_of(gf, tf.power)}, a "
-                  "player: only a game master may record a missed deadline")
+                  f"an unsigned {statement[0]} in a turn kept by {keeper_of(gf, tf.power)}, a "
+                  f"player: only a game master may {statement[1]}")
         return                          # the game master's record of a missed deadline
     if tf.orders_signature is None:
         _fail(report, directory, tpath, "orders_signature",
@@ -726,6 +778,21 @@ def luck_from_events(events, sides: int = 6, into: dict[str, PowerLuck] | None =
     return luck
 
 
+def _forget_undone(report: AuditReport, tf: TurnFile, counted: dict, sides: int) -> None:
+    """After a correction that undoes turns, the luck counts only the turns that stand."""
+    from ..model.corrections import UNDO
+
+    undo = [e.edit.turn for e in tf.events if getattr(e, "edit", None) is not None
+            and e.edit.action == UNDO]
+    if not undo:
+        return
+    for number in [n for n in counted if n >= min(undo)]:
+        del counted[number]
+    report.luck = {}
+    for events in counted.values():
+        luck_from_events(events, sides, report.luck)
+
+
 def _add_luck(report: AuditReport, tf: TurnFile, sides: int) -> None:
     luck_from_events(tf.events, sides, report.luck)
 
@@ -768,6 +835,10 @@ def render_audit(report: AuditReport, console, partial: bool = False) -> None:
     else:
         replay = "skipped"
     summary.add_row("Replay", replay)
+    for seen in report.corrections:
+        summary.add_row("Correction", escape(
+            f"turn {seen.turn} ({seen.file}), by the game master: {'; '.join(seen.edits)} "
+            f"-- reason: {seen.reason}"))
     if not report.ok:
         result = "[bold red]FAILED[/]"
     elif report.complete:
@@ -809,5 +880,5 @@ def render_audit(report: AuditReport, console, partial: bool = False) -> None:
                             title="First failure", border_style="red"))
 
 
-__all__ = ["AuditReport", "AuditUnavailable", "Failure", "PowerLuck", "luck_from_events", "render_audit",
+__all__ = ["AuditReport", "AuditUnavailable", "CorrectionSeen", "Failure", "PowerLuck", "luck_from_events", "render_audit",
            "verify_game"]

@@ -51,6 +51,7 @@ from ..io.turnfile import (
     decode_turn_file, encode, file_digest, keeper_of, keeper_statement, make_turn_file,
     orders_bytes, signed_dice_digest, signer_key, valid_email, SCHEMA_VERSION,
 )
+from ..io.corrections import game_master_statement, is_correction_statement
 from . import keepers as keeper_rules
 
 
@@ -703,9 +704,10 @@ def _check_player_signature(gf: GameFile, state: GameState, text: str, obytes: b
     player_key = gf.players[state.power].key if state.power in gf.players else None
     if orders_signature is None and player_key is None:
         return None
-    if orders_signature is None and orders_text.is_nmr_statement(text):
+    statement = game_master_statement(text)
+    if orders_signature is None and statement is not None:
         if keeper_of(gf, state.power) != GAME_MASTER:
-            raise PbemError(f"an unsigned nmr statement records a missed deadline, which only a "
+            raise PbemError(f"an unsigned {statement[0]} would {statement[1]}, which only a "
                             f"game master may do; {state.power}'s turn is kept by "
                             f"{keeper_of(gf, state.power)}, a player: its orders must be signed "
                             "by its own player")
@@ -775,7 +777,7 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
         except OrdersSyntaxError:
             headers = orders_text.Headers()      # the parser reports it with the rest
         _already_processed(directory, game, parse, state, obytes, headers, last_file)
-        if state.winner is not None:
+        if state.winner is not None and not is_correction_statement(text):
             raise PbemError(f"the game is over: {state.winner} won")
         keeper = keeper_of(gf, state.power)
         key = _signing_key(directory, gm_key, gf, keeper)

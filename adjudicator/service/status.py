@@ -24,10 +24,11 @@ class Status:
     battles: int = 0
     battles_won: int = 0
     captured: tuple[str, ...] = ()
+    correction: str | None = None   # the last turn is a game master's correction: its reason
 
 
 def game_status(game_dir) -> Status:
-    from ..model.events import BattleEnded, Captured
+    from ..model.events import BattleEnded, Captured, Corrected
     from ..io.turnfile import read_turn_file
     game_dir = Path(game_dir)
     gf, _ = gamedir.read_game(game_dir)
@@ -42,4 +43,5 @@ def game_status(game_dir) -> Status:
     return Status(gf.game_id, tf.state.turn_number, tf.state.round, tf.state.power,
                   path.stat().st_mtime, tf.state.winner, n, power, len(battles),
                   sum(e.outcome == "attacker_wins" for e in battles),
-                  tuple(e.territory for e in tf.events if isinstance(e, Captured)))
+                  tuple(e.territory for e in tf.events if isinstance(e, Captured)),
+                  next((e.reason for e in tf.events if isinstance(e, Corrected)), None))

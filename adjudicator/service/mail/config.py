@@ -217,9 +217,15 @@ def _inbox(r: "_Reader", table, base: Path):
         auth=r.choice(table, "auth", ("password", "oauth2"), "inbox") or "password")
 
 
+def send_type(table: dict) -> str:
+    """``[send]``'s ``type`` when it is not given: ``smtp`` with a ``host``, ``sendmail``
+    with a ``command``, else ``outbox`` (as without a ``[send]`` table)."""
+    return "smtp" if "host" in table else "sendmail" if "command" in table else "outbox"
+
+
 def _send(r: "_Reader", table, base: Path):
     r.table(table, "send")
-    kind = r.choice(table, "type", ("smtp", "sendmail", "outbox"), "send", required=True)
+    kind = r.choice(table, "type", ("smtp", "sendmail", "outbox"), "send") or send_type(table)
     if kind == "outbox":
         r.keys(table, _OUTBOX, "send")
         return OutboxConfig()

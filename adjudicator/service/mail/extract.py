@@ -5,7 +5,9 @@ Where the orders are, in order of preference:
 1. one text attachment (``.txt`` or ``text/plain``): taken as is, byte for byte;
 2. the body (the text/plain part, or the HTML part converted to text), cleaned of
    quoted reply history (``>`` lines, "On ... wrote:", Outlook's header block and
-   "Original Message" line; a reply written below a ``>`` quote is kept), of the mail
+   "Original Message" line; a reply written below the history -- bottom-posted, with
+   nothing above it -- is kept: after a ``>`` quote, or, below history that is not
+   quoted, from its last group of header lines), of the mail
    signature after ``-- `` and of a forward's
    header block; if it contains a header line (``power:``, ``game:``, ``turn:``) the
    orders start at the first one, so a greeting before them does no harm;
@@ -136,12 +138,14 @@ def clean_body(text: str) -> str:
         if wrote and _quoted_block_ends(lines, i + wrote) is not None:
             i = _quoted_block_ends(lines, i + wrote)        # a bottom-posted reply: the
             continue                                        # orders may follow the quote
-        if _ORIGINAL.match(line) or wrote:
-            break                                           # quoted history follows
-        if _UNDERSCORES.match(line) and _header_block_at(lines, i + 1):
-            break                                           # Outlook separator + headers
-        if _header_block_at(lines, i) and not _FORWARD.match(lines[i - 1] if i else ""):
-            break                                           # Outlook's From:/Sent: block
+        if (_ORIGINAL.match(line) or wrote                  # quoted history follows, or
+                or (_UNDERSCORES.match(line) and _header_block_at(lines, i + 1))  # Outlook
+                or (_header_block_at(lines, i) and not _FORWARD.match(lines[i - 1] if i else ""))):
+            below = None if any(k.strip() for k in kept) else _reply_below(lines, i)
+            if below is None:
+                break                                       # a reply above the history
+            i = below                                       # nothing above: bottom-posted
+            continue
         if _FORWARD.match(line):
             i += 1
             while i < len(lines) and (_MAIL_HEADER.match(lines[i]) or not lines[i].strip()):
@@ -161,6 +165,23 @@ def clean_body(text: str) -> str:
     while kept and not kept[0].strip():
         kept.pop(0)
     return "\n".join(kept) + "\n" if kept else ""
+
+
+def _reply_below(lines: list[str], i: int) -> int | None:
+    """Where a bottom-posted reply starts below the history that starts at line ``i``
+    (nothing was written above it), or None.  History quoted with ``>`` ends where the
+    quote ends; history that is not quoted (Outlook's) cannot be told from the reply, so
+    the reply is taken to start at the last group of ``power:``/``game:``/``turn:`` lines
+    below it (none: no reply below)."""
+    j = i + 1
+    while j < len(lines) and (not lines[j].strip() or _MAIL_HEADER.match(lines[j])
+                              or _header_block_at(lines, j)):
+        j += 1
+    if j < len(lines) and lines[j].lstrip().startswith(">"):
+        return _quoted_block_ends(lines, j)
+    starts = [k for k in range(j, len(lines)) if _HEADER_LINE.match(lines[k])
+              and not (k > j and _HEADER_LINE.match(lines[k - 1]))]
+    return starts[-1] if starts else None
 
 
 def _quoted_block_ends(lines: list[str], i: int) -> int | None:

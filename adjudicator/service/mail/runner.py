@@ -148,6 +148,19 @@ class GameMaster:
             summary.flush = self.flush()
             return summary
 
+    def mail_turn(self, turn_number: int) -> FlushResult:
+        """Mail every player the result of a turn published outside a pass (a game
+        master's correction, ``pbem correct``), then send the outbox; a turn already
+        queued is not queued again."""
+        game, gf = self._game()
+        with self.locked():
+            queue_turn_results(directory=self.dir, game=game, game_id=gf.game_id,
+                               turn_number=turn_number, players=self._players(),
+                               outbox=self.outbox, renderers=self.renderers,
+                               sender=self.cfg.address, sender_name=self.cfg.name,
+                               now=self.clock())
+            return self.flush()
+
     def locked(self):
         """The game's mail lock: one ``mail run`` at a time (overlapping cron passes)."""
         self.state_dir.mkdir(parents=True, exist_ok=True)

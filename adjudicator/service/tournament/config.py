@@ -49,8 +49,11 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
 TEMPLATE = '''\
 # tournament.toml -- the settings of one tournament (pbem tournament ...).
-# Every change made after 'pbem tournament new' is announced to every player (old -> new
-# value) by the next 'pbem tournament tick'.
+# The settings 'pbem tournament new' wrote are the record's first version: the next
+# 'pbem tournament tick' announces every difference from the last recorded version (old ->
+# new value) to every registered player -- so edit this file before registering players,
+# or they are told of your first edits too. Notices are mailed with the tournament's
+# mail.toml, else written to notices/.
 
 name = ""                       # shown in notices, standings and pages
 id = ""                         # names the games (ID-r1-01) and binds the bids: never change it
@@ -96,8 +99,10 @@ grace_extensions = 2            # extensions a player may take per game
 grace_hours = 24                # length of one extension
 auto_grace = true               # a missed deadline uses a grace extension while any are left
 absence_days = 14               # pause/vacation budget of a player per game (days)
-late_notice_hour = 12           # on a day someone is late, the first tick from this hour (UTC)
-                                # sends who is late to every player and the organiser; -1: never
+late_notice_hour = 12           # once a day, the first tick from this hour (UTC) sends the list
+                                # of late players -- past a deadline (nmr.policy "wait") or on
+                                # a grace extension taken for them -- to every player and the
+                                # organiser; no notice on a day nobody is late; -1: never
 
 [nmr]
 policy = "play"                 # at a missed deadline (no grace left): "play" the turn with no
