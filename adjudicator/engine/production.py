@@ -172,7 +172,7 @@ def _place_factory(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     if t.is_sea:
         return "factory_at_sea"
     held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
-    return build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
+    return build_problem(ut, t.ipc, held, bool(board.factories_at(space)), t, ctx.power)
 
 
 def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int]) -> str | None:

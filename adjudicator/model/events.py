@@ -283,6 +283,19 @@ class UnitsCaptured(Event):
 
 
 @attrs.frozen
+class UnitsChanged(Event):
+    """Units that became another type where they are (``count`` of ``from_type`` into
+    ``to_type``): a captured major factory turned minor."""
+
+    kind: ClassVar[str] = "units_changed"
+    space: str
+    power: str
+    from_type: str
+    to_type: str
+    count: int
+
+
+@attrs.frozen
 class Plundered(Event):
     kind: ClassVar[str] = "plundered"
     by: str

@@ -156,6 +156,9 @@ PROBLEMS: dict[str, str] = {
                                     "since the start of the turn",
     "factory_territory_too_poor": "{space} is worth too little for a factory",
     "factory_already_there": "{space} already has a factory",
+    "factory_on_island": "this factory is never built on an island",
+    "factory_not_original_land": "this factory is built only on land you held at the start of "
+                                 "the game",
     "ship_placed_on_land": "{unit_plural} are placed in a sea zone next to a factory",
     "land_unit_placed_at_sea": "land units cannot be placed at sea (not even onto transports)",
     "air_placed_at_sea": "{unit_plural} can only be placed in a factory territory",
@@ -170,7 +173,8 @@ PROBLEMS: dict[str, str] = {
 
 PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
-    "factory_territory_too_poor", "factory_already_there", "ship_placed_on_land",
+    "factory_territory_too_poor", "factory_already_there", "factory_on_island",
+    "factory_not_original_land", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
     "no_factory_adjacent", "factory_limit"})
 
@@ -262,6 +266,7 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "units_changed": "{count} {from_type} in {space} becomes {to_type} ({power}'s now)",
 }
 
 
