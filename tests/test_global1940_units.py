@@ -67,3 +67,26 @@ def test_lone_aa_guns_are_taken_without_a_shot(g40):
     assert odds.attacker_wins == pytest.approx(1, abs=1e-12)
     assert odds.attacker_tuv_lost == 0
     assert odds.defender_tuv_lost == pytest.approx(10, abs=1e-12)
+
+
+def _sea(game, attackers, defenders, damaged=0) -> BattleSetup:
+    uids = itertools.count(1)
+    att = list(_units(game, "uk", attackers, uids))
+    for i in range(damaged):
+        att[i] = BattleUnit(att[i].uid, att[i].type, att[i].owner, damaged=True)
+    dfn = _units(game, "germany", defenders, uids)
+    return BattleSetup("Sea Zone 112", "Sea Zone 112", True, "uk", tuple(att), dfn,
+                       stages=game.ruleset.plan.battle_stages, unit_types=game.ruleset.units)
+
+
+def test_a_damaged_battleship_fights_with_one_hit_left(g40):
+    """A battleship that enters the battle damaged (Global 1940's lasting damage [L1520])
+    against a destroyer: each round it hits with a = 4/6, the destroyer with d = 2/6, and one
+    hit sinks it.  P(attacker wins) = a(1 - d) / (1 - (1 - a)(1 - d)) = 4/7; undamaged, the
+    first hit is free and it wins more often."""
+    damaged = battle_odds(_sea(g40, {"battleship": 1}, {"destroyer": 1}, damaged=1))
+    a, d = 4 / 6, 2 / 6
+    assert damaged.attacker_wins == pytest.approx(a * (1 - d) / (1 - (1 - a) * (1 - d)), abs=1e-12)
+    assert damaged.attacker_wins == pytest.approx(4 / 7, abs=1e-12)
+    fresh = battle_odds(_sea(g40, {"battleship": 1}, {"destroyer": 1}))
+    assert fresh.attacker_wins > damaged.attacker_wins

@@ -14,6 +14,7 @@ register(Edition("europe1999", "Axis & Allies Europe", "europe1999",
                           "adjudicator.engine.middle_east", "adjudicator.engine.end_of_turn")))
 register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "global1940",
                  plugins=("adjudicator.engine.economies",
-                          "adjudicator.engine.abilities.aa_fire_chosen")))
+                          "adjudicator.engine.abilities.aa_fire_chosen",
+                          "adjudicator.engine.bases")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

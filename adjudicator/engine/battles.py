@@ -356,8 +356,17 @@ def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
 
 def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool = False,
                  origin: str | None = None) -> BattleUnit:
-    return BattleUnit(p.uid, ctx.board.utype(p), p.owner, _cargo_units(ctx, p, fighting),
-                      seaborne, origin)
+    ut = ctx.board.utype(p)
+    return BattleUnit(p.uid, ut, p.owner, _cargo_units(ctx, p, fighting), seaborne, origin,
+                      damaged=bool(p.damage) and keeps_damage(ut))
+
+
+def keeps_damage(unit_type) -> bool:
+    """Whether a ``two_hits`` unit's first hit outlasts its battle (``repair`` other than
+    "end_of_battle": Global 1940's capital ships, repaired at a naval base); its
+    ``Unit.damage`` is then 1 while damaged."""
+    return unit_type.has("two_hits") and \
+        unit_type.param("two_hits", "repair", "end_of_battle") != "end_of_battle"
 
 
 def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders: list[Piece],
@@ -447,6 +456,9 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
         survivors_d = {u.uid for u in result.defenders}
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
         retreated = set(result.retreated)
+        for p in attackers + defenders:
+            if p.uid in result.damaged and keeps_damage(board.utype(p)):
+                p.damage = 1
     # Detach surviving fighters from defending carriers that sank, then remove the dead.
     for p in defenders:
         if p.uid in survivors_d and p.carried_by is not None:

@@ -283,6 +283,16 @@ class UnitsCaptured(Event):
 
 
 @attrs.frozen
+class RepairedAtBase(Event):
+    """Damaged capital ships repaired free next to a naval base (Global 1940)."""
+
+    kind: ClassVar[str] = "repaired_at_base"
+    space: str
+    power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
 class UnitsChanged(Event):
     """Units that became another type where they are (``count`` of ``from_type`` into
     ``to_type``): a captured major factory turned minor."""

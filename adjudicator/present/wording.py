@@ -266,6 +266,7 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
     "units_changed": "{count} {from_type} in {space} becomes {to_type} ({power}'s now)",
 }
 

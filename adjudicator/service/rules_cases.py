@@ -151,9 +151,18 @@ def build_position(game: Game, case: Case) -> GameState:
         elif verb == "damage":
             space, amount = _split_space(names, case, line, rest)
             here = list(units.get(space, ()))
-            found = [i for i, u in enumerate(here) if game.ruleset.units[u.type].has("factory")]
+            type_word, _, amount = amount.rpartition(" ")
+            if not amount.isdigit():
+                raise DataError(f"{case.file}:{line}: expected 'damage SPACE: N' or "
+                                "'damage SPACE: TYPE N'")
+            if type_word.strip():        # "SPACE: TYPE N": the first unit of that type there
+                unit_type = names.resolve_unit(type_word.strip())
+                found = [i for i, u in enumerate(here) if u.type == unit_type]
+            else:
+                found = [i for i, u in enumerate(here) if game.ruleset.units[u.type].has("factory")]
             if not found:
-                raise DataError(f"{case.file}:{line}: no factory in {space} to damage")
+                what = type_word.strip() or "factory"
+                raise DataError(f"{case.file}:{line}: no {what} in {space} to damage")
             here[found[0]] = attrs.evolve(here[found[0]], damage=int(amount))
             units[space] = tuple(here)
     power = names.resolve_power(case.power) if case.power else state.power

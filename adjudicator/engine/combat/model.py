@@ -31,7 +31,9 @@ HARD_ROUND_CAP = 10_000          # safety net only: the rules always end a battl
 class BattleUnit:
     """One unit on the battle board.  ``uid`` is unique within the battle (the turn engine
     maps it back to its unit).  ``cargo`` dies with it and never fires or takes hits.
-    ``seaborne``: unloaded from a transport in this assault, so it can never retreat."""
+    ``seaborne``: unloaded from a transport in this assault, so it can never retreat.
+    ``damaged``: a unit of several hit points that enters the battle with one already taken
+    (Global 1940's capital ships stay damaged between battles)."""
 
     uid: int
     type: UnitType
@@ -39,6 +41,7 @@ class BattleUnit:
     cargo: tuple[Unit, ...] = ()
     seaborne: bool = False
     origin: str | None = None
+    damaged: bool = False
 
 
 @attrs.frozen
@@ -101,6 +104,7 @@ class BattleResult:
     events: tuple[Event, ...]
     killed: tuple[int, ...] = ()
     retreated: tuple[int, ...] = ()
+    damaged: tuple[int, ...] = ()          # survivors with a hit taken (entering damaged too)
 
 
 class Volley(NamedTuple):
