@@ -7,6 +7,8 @@ false}``.  The rule ``bases`` reads them:
   of its own side, or a ship that starts in a sea zone next to a territory with an
   operative naval base of its side, moves ``bonus`` further (planes on a carrier beside an
   air base do not: they start at sea);
+* ``may_enter``: aircraft aboard a damaged carrier do not take off (the carrier lands none:
+  ``WorkingBoard.can_carry``; in a battle they are its cargo: ``battles.grounded``);
 * ``at_step`` (end of the purchase step, after the repairs of facilities): a naval base
   with ``repairs`` repairs, free, the damaged ``two_hits`` units of the phasing power in
   the zones next to it (``RepairedAtBase``).
@@ -61,6 +63,10 @@ def serving_bases(board, space: str, serves: str, power: str) -> list:
     return found
 
 
+def board_domain(board, piece) -> Domain:
+    return board.utype(piece).domain
+
+
 @register_rule
 class Bases(Rule):
     name = "bases"
@@ -74,6 +80,13 @@ class Bases(Rule):
         start = piece.start_space or piece.space
         bases = serving_bases(board, start, serves, piece.owner)
         return max((board.utype(b).param("base", "bonus", 1) for b in bases), default=0)
+
+    def may_enter(self, ctx, piece, space, path, phase):
+        """Aircraft aboard a damaged carrier do not take off [L1540-L1560]."""
+        if piece.carried_by is None or board_domain(ctx.board, piece) != Domain.AIR:
+            return None
+        carrier = ctx.board.pieces.get(piece.carried_by)
+        return "carrier_damaged" if carrier is not None and carrier.damage else None
 
     def at_step(self, ctx, point, step):
         if point != "end" or step != "purchase":

@@ -306,8 +306,16 @@ def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]
     # Defending fighters aboard carriers fight as air units (digest §4.10).
     defenders = [p for p in board.at(space, include_cargo=True)
                  if board.enemy_of(ctx.power, p.owner)
-                 and (p.carried_by is None or board.utype(p).domain == Domain.AIR)]
+                 and (p.carried_by is None or (board.utype(p).domain == Domain.AIR
+                                               and not grounded(ctx, p)))]
     return combatants(ctx, attackers), combatants(ctx, defenders)
+
+
+def grounded(ctx: TurnContext, piece: Piece) -> bool:
+    """An aircraft aboard a damaged carrier: cargo that neither launches nor fights (Global
+    1940 [L1540-L1560]; a carrier's damage outlasts a battle only there)."""
+    carrier = ctx.board.pieces.get(piece.carried_by) if piece.carried_by is not None else None
+    return carrier is not None and bool(carrier.damage)
 
 
 def anti_aircraft(ctx: TurnContext, space: str) -> list[Piece]:
@@ -401,7 +409,8 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
     [L695]).  Allied fighters aboard stay cargo and go down with the carrier."""
     board = ctx.board
     for carrier in board.at(zone):
-        if carrier.owner == ctx.power and board.utype(carrier).has("carries_air"):
+        if carrier.owner == ctx.power and board.utype(carrier).has("carries_air") \
+                and not carrier.damage:
             for piece in board.cargo_of(carrier):
                 if piece.owner == ctx.power and board.utype(piece).domain == Domain.AIR:
                     piece.carried_by = None

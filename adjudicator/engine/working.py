@@ -16,7 +16,7 @@ import attrs
 from ..model.game import Game
 from ..model.rules import ALLIED
 from ..model.state import GameState, Unit
-from ..model.units import UnitType
+from ..model.units import Domain, UnitType
 
 
 @attrs.define(slots=False)   # a dict class: built faster than a slotted one (every turn
@@ -284,6 +284,8 @@ class WorkingBoard:
         ctype = self.utype(cargo)
         if rule is None or ctype.domain != rule.domain:
             return False
+        if carrier.damage and ctype.domain == Domain.AIR:
+            return False        # a damaged carrier lands no aircraft (Global 1940 [L1540])
         if (rule.only_types and ctype.key not in rule.only_types) or ctype.key in rule.except_types:
             return False
         free, large_free = self.free_slots(carrier)

@@ -21,6 +21,7 @@ PROBLEMS: dict[str, str] = {
     "convert_not_soviet_factory": "{space} is not an originally Soviet territory with a factory that the Soviet Union holds: no conversion there",
     "convert_units_missing": "there are not that many American or British land or air units in {space} to convert",
     "unit_submerged": "the {unit} submerged in a battle this turn and stays down until step 6: it cannot move",
+    "carrier_damaged": "the {unit} is aboard a damaged carrier: it cannot take off until the carrier is repaired at a naval base",
     "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- the turn
     "game_over": "the game is over: the {side} have won",
