@@ -15,7 +15,7 @@ from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
 from adjudicator.model.events import (  # noqa: I001
     MiddleEastPaid, Resurfaced, UnitsConverted, UnitsRepaired,
-    UnitsChanged, RepairedAtBase,
+    UnitsChanged, RepairedAtBase, Scrambled,
     EconomyIncome,
     LowLuckRolled,
     TreasuryRaided,
@@ -201,6 +201,7 @@ def make_events():
         MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
+        Scrambled(power="ussr", space="Karelia", zone="Sea Zone 5", units={"fighter": 2}),
         RepairedAtBase(space="Sea Zone 5", power="germany", units={"battleship": 1}),
         UnitsChanged(space="Karelia", power="germany", from_type="industrial_complex",
                      to_type="industrial_complex", count=1),

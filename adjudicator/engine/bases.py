@@ -30,8 +30,10 @@ from .working import count_types
 class Base(Ability):
     name = "base"
     doc = ("An air or naval base: +bonus move for aircraft starting in its territory (air) or "
-           "ships starting next to it (sea); a naval base may repair capital ships free.")
-    params = {"serves": (str, "air"), "bonus": (int, 1), "repairs": (bool, False)}
+           "ships starting next to it (sea); a naval base may repair capital ships free; an air "
+           "base lets up to ``scramble`` aircraft scramble (engine.scramble).")
+    params = {"serves": (str, "air"), "bonus": (int, 1), "repairs": (bool, False),
+              "scramble": (int, 0)}
 
     def check(self, unit, params):
         if params.get("serves") not in ("air", "sea"):

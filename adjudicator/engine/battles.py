@@ -58,6 +58,8 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
         return False
     if board.hostile_zone(zone) or ctx.orders.directive_for(zone) is not None:
         return True
+    if any(board.utype(e).domain == Domain.AIR and e.carried_by is None for e in enemies):
+        return True             # defending aircraft at sea (scrambled) force the battle
     movers = [p for p in mine if "combat" in p.moved_in
               and not board.utype(p).has("carries_land")]
     if not movers:
@@ -82,6 +84,11 @@ def battle_needed(ctx: TurnContext, space: str) -> bool:
     if ctx.board.map[space].is_sea:
         return sea_battle_needed(ctx, space)
     return land_battle_needed(ctx, space)
+
+
+# Per-turn mechanic (``TurnContext.mechanic``): defending aircraft that left their territory
+# to fight at sea (a scramble) -> the territory they fly back to after every battle.
+RETURNING_AIR = "returning_air"
 
 
 BattleKind = Callable[[TurnContext, list[tuple[str, str]]], list[tuple[str, str]]]
@@ -503,15 +510,22 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
     """Defending fighters whose carrier sank: another carrier with room in the same zone,
     else one move to a friendly territory or carrier -- first the spaces their owner's
     standing order names (``defend SZ 5: land SZ 6, Western Europe``), in that order, then
-    the others --, else lost (digest §4.6, §5.4).  Done after all battles and before the
-    attacker's noncombat move."""
+    the others --, else lost (digest §4.6, §5.4).  Aircraft that scrambled there first fly
+    back to their territory if their side still holds it (``RETURNING_AIR``).  Done after
+    all battles and before the attacker's noncombat move."""
     board = ctx.board
     air = board.types_of_domain(Domain.AIR)
+    home = ctx.mechanic(RETURNING_AIR, dict)
     # (what is tested of a piece only changes in its own iteration: filtered up front)
     for piece in sorted([p for p in board.pieces.values()
                          if p.type in air and p.owner != ctx.power and p.carried_by is None
                          and not board.map[p.space].is_land], key=lambda p: p.uid):
         zone = piece.space
+        back = home.get(piece.uid)
+        if back is not None and board.allied(piece.owner, board.owners.get(back)):
+            piece.space = back
+            ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, back), "scrambled"))
+            continue
         deck = find_deck(ctx, piece, zone)
         if deck is not None:
             piece.carried_by = deck.uid
@@ -531,7 +545,8 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
                     break
         else:
             board.remove(piece)
-            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier_sunk"))
+            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1},
+                                  "scramble_home_lost" if back is not None else "carrier_sunk"))
 
 
 def _landing_choices(ctx: TurnContext, piece: Piece, zone: str) -> list[str]:

@@ -18,7 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
-from ..model.orders import Convert, InterceptOrder, MiddleEastOrder
+from ..model.orders import Convert, InterceptOrder, MiddleEastOrder, ScrambleOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -394,7 +394,8 @@ def write_defend(order: DefenceOrder, names) -> str:
     return f"defend {target}: " + "; ".join(clauses)
 
 
-def build_intercept(b, line, tree: Tree) -> None:
+def _build_space_choice(b, line, tree: Tree, name: str, cls) -> None:
+    """``<verb> <space|all>: <value>``: a standing choice ``cls`` of kind ``name``."""
     where = tree.children[1]
     space = None
     if [t.value.casefold() for t in where.children] not in (["all"], ["everywhere"]):
@@ -402,7 +403,11 @@ def build_intercept(b, line, tree: Tree) -> None:
         if space is None:
             return
     value = " ".join(t.value for t in tree.children[2].children).casefold()
-    b.merge("intercept", space, lambda old: InterceptOrder("intercept", space, value, line.number))
+    b.merge(name, space, lambda old: cls(name, space, value, line.number))
+
+
+def build_intercept(b, line, tree: Tree) -> None:
+    _build_space_choice(b, line, tree, "intercept", InterceptOrder)
 
 
 INTERCEPT_GRAMMAR = """
@@ -415,6 +420,22 @@ INTERCEPT.2: /intercept\\b/i
       {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=INTERCEPT_GRAMMAR)(build_intercept)
 def write_intercept(order: StandingChoice, names) -> str:
     return f"intercept {'all' if order.space is None else order.space}: {order.value}"
+
+
+def build_scramble(b, line, tree: Tree) -> None:
+    _build_space_choice(b, line, tree, "scramble", ScrambleOrder)
+
+
+SCRAMBLE_GRAMMAR = """
+scramble: SCRAMBLE name _COLON name
+SCRAMBLE.2: /scramble\\b/i
+"""
+
+
+@kind("scramble", ["SCRAMBLE"], ["scramble"], "scramble all: yes",
+      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=SCRAMBLE_GRAMMAR)(build_scramble)
+def write_scramble(order: StandingChoice, names) -> str:
+    return f"scramble {'all' if order.space is None else order.space}: {order.value}"
 
 
 def build_middle_east(b, line, tree: Tree) -> None:

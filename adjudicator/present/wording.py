@@ -180,8 +180,10 @@ PLACEMENT_CODES = frozenset({
     "no_factory_adjacent", "factory_limit"})
 
 CASUALTY_REASONS = {"hits": "", "defenceless": "defenceless", "cannot_retreat": "cannot retreat"}
-AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land"}
+AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land",
+                 "scramble_home_lost": "its air base's territory was captured, nowhere to land"}
 LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
+          "scrambled": "back from a scramble",
           "order_failed": "order on line {line} could not land it"}
 INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
 INCOME_ITEMS = {"territories": "territories"}
@@ -267,6 +269,7 @@ EVENT_TEXTS: dict[str, str] = {
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
+    "scrambled": "{power} scrambles {units} from {space} into {zone}",
     "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
     "units_changed": "{count} {from_type} in {space} becomes {to_type} ({power}'s now)",
 }
