@@ -224,10 +224,17 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         except OrderFailed:
             return False
 
-    pieces = select(board, ctx.power, order.origin, order.units, phase, usable)
-    blitzed: list[str] = []
-    for piece in pieces:
-        blitzed = check_path(board, piece, order.path, phase) or blitzed
+    together: dict[str, int] = {}
+    for group in order.units:
+        together[group.type] = together.get(group.type, 0) + group.count
+    board.moving_together = together
+    try:
+        pieces = select(board, ctx.power, order.origin, order.units, phase, usable)
+        blitzed: list[str] = []
+        for piece in pieces:
+            blitzed = check_path(board, piece, order.path, phase) or blitzed
+    finally:
+        board.moving_together = {}
     check_entries(ctx, pieces, order.path, phase)
     for piece in pieces:
         piece.space = order.destination

@@ -99,6 +99,9 @@ class WorkingBoard:
         self._types_with: dict[str, frozenset[str]] = {}
         self._types_of_domain: dict[object, frozenset[str]] = {}
         self._ref = weakref.ref(self)
+        # unit type -> count named by the move order being checked (``movement.do_move``):
+        # abilities that pair units moving together read it (``blitz_with``)
+        self.moving_together: dict[str, int] = {}
         self._add_start(state)
 
     # -- construction ---------------------------------------------------------------------

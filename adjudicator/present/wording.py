@@ -62,6 +62,7 @@ PROBLEMS: dict[str, str] = {
     "must_stop_in_enemy": "{unit} must stop in enemy territory {space}",
     "blitz_not_first": "a blitz must go through the enemy territory as its first step ({space})",
     "blitz_blocked": "cannot blitz through {space}: it holds enemy units",
+    "blitz_needs_partner": "a {unit} blitzes through {space} only paired with a {partner} moving in the same order (one {partner} for each)",
     "blitz_blocked_by_factory": "cannot blitz through {space}: an enemy {unit_lower} there stops "
                                 "land units",
     "combat_move_to_friendly": "a combat move must end in an enemy territory; {space} is friendly "
