@@ -15,6 +15,7 @@ register(Edition("europe1999", "Axis & Allies Europe", "europe1999",
 register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "global1940",
                  plugins=("adjudicator.engine.economies",
                           "adjudicator.engine.abilities.aa_fire_chosen",
-                          "adjudicator.engine.bases", "adjudicator.engine.scramble")))
+                          "adjudicator.engine.bases", "adjudicator.engine.scramble",
+                          "adjudicator.engine.facility_raids")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

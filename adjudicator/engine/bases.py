@@ -31,9 +31,10 @@ class Base(Ability):
     name = "base"
     doc = ("An air or naval base: +bonus move for aircraft starting in its territory (air) or "
            "ships starting next to it (sea); a naval base may repair capital ships free; an air "
-           "base lets up to ``scramble`` aircraft scramble (engine.scramble).")
+           "base lets up to ``scramble`` aircraft scramble (engine.scramble); raids damage it "
+           "up to ``max_damage`` (engine.facility_raids).")
     params = {"serves": (str, "air"), "bonus": (int, 1), "repairs": (bool, False),
-              "scramble": (int, 0)}
+              "scramble": (int, 0), "max_damage": (int, 0)}
 
     def check(self, unit, params):
         if params.get("serves") not in ("air", "sea"):

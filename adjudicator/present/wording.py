@@ -121,6 +121,7 @@ PROBLEMS: dict[str, str] = {
     "raid_not_enemy": "{space} is not an enemy territory: nothing to bomb",
     "raid_no_factory": "{space} has no enemy factory that bombing can damage",
     "raid_not_bomber": "{unit} cannot make a strategic bombing raid",
+    "tactical_bomber_target": "{unit_plural} raid only air and naval bases: {space} has no enemy base to raid",
     "raid_bombers_missing": "needs {count} {unit_n} that ended their combat move in {space}, "
                             "found {found}",
     "bombard_no_assault": "no amphibious assault on {space} to bombard",
