@@ -16,6 +16,6 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
                  plugins=("adjudicator.engine.economies",
                           "adjudicator.engine.abilities.aa_fire_chosen",
                           "adjudicator.engine.bases", "adjudicator.engine.scramble",
-                          "adjudicator.engine.facility_raids")))
+                          "adjudicator.engine.facility_raids", "adjudicator.engine.kamikaze")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

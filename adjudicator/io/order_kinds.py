@@ -18,7 +18,7 @@ from ..model.orders import (
     BattleDirective, Bomb, Bombard, Buy, Comparison, Concede, DefenceOrder, Load, Move, Nmr,
     Order, Phase, Place, Repair, RetreatCondition, StandingChoice, SubmergePolicy, Unload,
 )
-from ..model.orders import Convert, InterceptOrder, MiddleEastOrder, ScrambleOrder
+from ..model.orders import Convert, InterceptOrder, KamikazeOrder, MiddleEastOrder, ScrambleOrder
 
 PURCHASE, COMBAT, NONCOMBAT, PLACE, STANDING = "purchase", "combat", "noncombat", "place", "standing"
 
@@ -436,6 +436,22 @@ SCRAMBLE.2: /scramble\\b/i
       {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=SCRAMBLE_GRAMMAR)(build_scramble)
 def write_scramble(order: StandingChoice, names) -> str:
     return f"scramble {'all' if order.space is None else order.space}: {order.value}"
+
+
+def build_kamikaze(b, line, tree: Tree) -> None:
+    _build_space_choice(b, line, tree, "kamikaze", KamikazeOrder)
+
+
+KAMIKAZE_GRAMMAR = """
+kamikaze: KAMIKAZE name _COLON name
+KAMIKAZE.2: /kamikaze\\b/i
+"""
+
+
+@kind("kamikaze", ["KAMIKAZE"], ["kamikaze"], "kamikaze all: 2",
+      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=KAMIKAZE_GRAMMAR)(build_kamikaze)
+def write_kamikaze(order: StandingChoice, names) -> str:
+    return f"kamikaze {'all' if order.space is None else order.space}: {order.value}"
 
 
 def build_middle_east(b, line, tree: Tree) -> None:

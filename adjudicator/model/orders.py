@@ -218,6 +218,14 @@ class ScrambleOrder(StandingChoice):
 
 
 @attrs.frozen
+class KamikazeOrder(StandingChoice):
+    """``kamikaze <zone|all>: N``: how many kamikaze strikes the power makes in a kamikaze
+    zone under attack (Global 1940 [L820-L826]; the engine's standing kind ``kamikaze``)."""
+
+    kind: ClassVar[str] = "kamikaze"
+
+
+@attrs.frozen
 class MiddleEastOrder(StandingChoice):
     """``middle east: <power>, ...``: which Allies pay Germany for the Middle East, first
     to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""
