@@ -406,52 +406,29 @@ def _build_space_choice(b, line, tree: Tree, name: str, cls) -> None:
     b.merge(name, space, lambda old: cls(name, space, value, line.number))
 
 
-def build_intercept(b, line, tree: Tree) -> None:
-    _build_space_choice(b, line, tree, "intercept", InterceptOrder)
-
-
-INTERCEPT_GRAMMAR = """
-intercept: INTERCEPT name _COLON name
-INTERCEPT.2: /intercept\\b/i
+def space_choice_grammar(name: str) -> str:
+    """The grammar of ``<name> <space|all>: <value>``."""
+    return f"""
+{name}: {name.upper()} name _COLON name
+{name.upper()}.2: /{name}\\b/i
 """
 
 
-@kind("intercept", ["INTERCEPT"], ["intercept"], "intercept all: no",
-      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=INTERCEPT_GRAMMAR)(build_intercept)
-def write_intercept(order: StandingChoice, names) -> str:
-    return f"intercept {'all' if order.space is None else order.space}: {order.value}"
+def space_choice_kind(name: str, cls, example: str) -> None:
+    """Register the standing order kind ``<name> <space|all>: <value>`` (a ``cls``)."""
+    def build(b, line, tree: Tree) -> None:
+        _build_space_choice(b, line, tree, name, cls)
+
+    def write(order: StandingChoice, names) -> str:
+        return f"{name} {'all' if order.space is None else order.space}: {order.value}"
+
+    kind(name, [name.upper()], [name], example, {"WORD", "INT", "_COLON", "$END"}, STANDING,
+         grammar=space_choice_grammar(name))(build)(write)
 
 
-def build_scramble(b, line, tree: Tree) -> None:
-    _build_space_choice(b, line, tree, "scramble", ScrambleOrder)
-
-
-SCRAMBLE_GRAMMAR = """
-scramble: SCRAMBLE name _COLON name
-SCRAMBLE.2: /scramble\\b/i
-"""
-
-
-@kind("scramble", ["SCRAMBLE"], ["scramble"], "scramble all: yes",
-      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=SCRAMBLE_GRAMMAR)(build_scramble)
-def write_scramble(order: StandingChoice, names) -> str:
-    return f"scramble {'all' if order.space is None else order.space}: {order.value}"
-
-
-def build_kamikaze(b, line, tree: Tree) -> None:
-    _build_space_choice(b, line, tree, "kamikaze", KamikazeOrder)
-
-
-KAMIKAZE_GRAMMAR = """
-kamikaze: KAMIKAZE name _COLON name
-KAMIKAZE.2: /kamikaze\\b/i
-"""
-
-
-@kind("kamikaze", ["KAMIKAZE"], ["kamikaze"], "kamikaze all: 2",
-      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=KAMIKAZE_GRAMMAR)(build_kamikaze)
-def write_kamikaze(order: StandingChoice, names) -> str:
-    return f"kamikaze {'all' if order.space is None else order.space}: {order.value}"
+space_choice_kind("intercept", InterceptOrder, "intercept all: no")       # Europe 1999 [L601]
+space_choice_kind("scramble", ScrambleOrder, "scramble all: yes")         # Global 1940 [L794]
+space_choice_kind("kamikaze", KamikazeOrder, "kamikaze all: 2")           # Global 1940 [L820]
 
 
 def build_middle_east(b, line, tree: Tree) -> None:
