@@ -13,7 +13,7 @@ battle and land in the noncombat move.  Escorts and interceptors wait (ruling)."
 
 from __future__ import annotations
 
-from ..model.events import BattleStarted, Casualties, DiceRolled, RaidDamage
+from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled, RaidDamage
 from .abilities.base import Ability, register
 from .abilities.strategic_bomber import damage_bonus
 from .battles import battle_kind, fight_kind
@@ -58,6 +58,7 @@ def fight_facility_raid(ctx, space: str, dice, run) -> None:
         p.fought = True
     if ctx.checking or dice is None:
         return
+    lost_all: list[Piece] = []
     for uid in sorted(groups):
         target, raiders = targets[uid], groups[uid]
         ut = board.utype(target)
@@ -69,9 +70,17 @@ def fight_facility_raid(ctx, space: str, dice, run) -> None:
             lost = lose_cheapest(board, raiders, hits)
             if lost:
                 ctx.emit(Casualties(battle, 1, "attacker", count_types(lost)))
-            raiders = [p for p in raiders if p not in lost]
+            lost_all += lost
+            groups[uid] = [p for p in raiders if p not in lost]
+    tuv = sum(board.utype(p).cost for p in lost_all)
+    survivors = any(groups.values())
+    ctx.emit(BattleEnded(battle, space, "attacker_wins" if survivors else "defender_wins", 1,
+                         count_types(lost_all), {}, tuv, 0, -tuv))
+    for uid in sorted(groups):
+        target, raiders = targets[uid], groups[uid]
         if not raiders:
             continue
+        ut = board.utype(target)
         faces = tuple(dice.roll(len(raiders), f"{battle} damage"))
         ctx.emit(DiceRolled(battle, 1, "raid", "attacker", raiders[0].type, 0, faces, 0))
         total = sum(faces) + sum(damage_bonus(board.utype(p)) for p in raiders)
