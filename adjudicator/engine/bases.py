@@ -66,10 +66,6 @@ def serving_bases(board, space: str, serves: str, power: str) -> list:
     return found
 
 
-def board_domain(board, piece) -> Domain:
-    return board.utype(piece).domain
-
-
 @register_rule
 class Bases(Rule):
     name = "bases"
@@ -86,7 +82,7 @@ class Bases(Rule):
 
     def may_enter(self, ctx, piece, space, path, phase):
         """Aircraft aboard a damaged carrier do not take off [L1540-L1560]."""
-        if piece.carried_by is None or board_domain(ctx.board, piece) != Domain.AIR:
+        if piece.carried_by is None or ctx.board.utype(piece).domain != Domain.AIR:
             return None
         carrier = ctx.board.pieces.get(piece.carried_by)
         return "carrier_damaged" if carrier is not None and carrier.damage else None
