@@ -16,6 +16,7 @@ from adjudicator.present.board_view import format_stack, render_board, territory
 from adjudicator.model.corrections import Edit
 from adjudicator.model.events import (  # noqa: I001
     MiddleEastPaid, Resurfaced, SpecialCashKept, UnitsConverted, UnitsRepaired,
+    UnitsChanged, RepairedAtBase, Scrambled,
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
     EconomyPaid,
@@ -212,6 +213,10 @@ def make_events():
         LiberationUnitsPlaced(power="uk", units={"infantry": 4}, space="United Kingdom"),
         EconomyPaid(power="uk", economy="uk_pacific", cost=9, ipcs_left=8),
         UnitsRepaired(space="Sea Zone 5", power="germany", units={"battleship": 1}),
+        Scrambled(power="ussr", space="Karelia", zone="Sea Zone 5", units={"fighter": 2}),
+        RepairedAtBase(space="Sea Zone 5", power="germany", units={"battleship": 1}),
+        UnitsChanged(space="Karelia", power="germany", from_type="industrial_complex",
+                     to_type="industrial_complex", count=1),
         Resurfaced(space="Sea Zone 5", power="germany", units={"submarine": 1}),
         StandingOrdersChanged(power="germany", count=3),
         VictoryDeclared(side="Axis", rule="capitals", territories=("Russia", "United Kingdom")),

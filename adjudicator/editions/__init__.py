@@ -20,6 +20,9 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
                           "adjudicator.engine.objectives",
                           "adjudicator.engine.convoy_disruption",
                           "adjudicator.engine.china",
-                          "adjudicator.engine.liberation_bonus")))
+                          "adjudicator.engine.liberation_bonus",
+                          "adjudicator.engine.abilities.aa_fire_chosen",
+                          "adjudicator.engine.bases", "adjudicator.engine.scramble",
+                          "adjudicator.engine.facility_raids", "adjudicator.engine.kamikaze")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

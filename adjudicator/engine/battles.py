@@ -20,7 +20,7 @@ from .capture import take_territory
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
 from .raids import RAIDING, fight_raid
-from .turn_rules import rules_with
+from .turn_rules import any_hook, hooked, rules_with
 from .working import Piece, WorkingBoard, count_types
 
 
@@ -75,6 +75,8 @@ def sea_battle_needed(ctx: TurnContext, zone: str) -> bool:
         return True
     if every_ship_blocks_assault(ctx) and any(l.zone == zone for l in ctx.landings):
         return True
+    if any(board.utype(e).domain == Domain.AIR and e.carried_by is None for e in enemies):
+        return True             # defending aircraft at sea (scrambled) force the battle
     movers = [p for p in mine if "combat" in p.moved_in
               and not board.utype(p).has("carries_land")]
     if not movers:
@@ -115,6 +117,11 @@ def battle_needed(ctx: TurnContext, space: str) -> bool:
     if ctx.board.map[space].is_sea:
         return sea_battle_needed(ctx, space)
     return land_battle_needed(ctx, space)
+
+
+# Per-turn mechanic (``TurnContext.mechanic``): defending aircraft that left their territory
+# to fight at sea (a scramble) -> the territory they fly back to after every battle.
+RETURNING_AIR = "returning_air"
 
 
 BattleKind = Callable[[TurnContext, list[tuple[str, str]]], list[tuple[str, str]]]
@@ -353,8 +360,16 @@ def participants(ctx: TurnContext, space: str) -> tuple[list[Piece], list[Piece]
     # Defending fighters aboard carriers fight as air units (digest §4.10).
     defenders = [p for p in board.at(space, include_cargo=True)
                  if board.enemy_of(ctx.power, p.owner)
-                 and (p.carried_by is None or board.utype(p).domain == Domain.AIR)]
+                 and (p.carried_by is None or (board.utype(p).domain == Domain.AIR
+                                               and not grounded(ctx, p)))]
     return combatants(ctx, attackers), combatants(ctx, defenders)
+
+
+def grounded(ctx: TurnContext, piece: Piece) -> bool:
+    """An aircraft aboard a damaged carrier: cargo that neither launches nor fights (Global
+    1940 [L1540-L1560]; a carrier's damage outlasts a battle only there)."""
+    carrier = ctx.board.pieces.get(piece.carried_by) if piece.carried_by is not None else None
+    return carrier is not None and bool(carrier.damage)
 
 
 def anti_aircraft(ctx: TurnContext, space: str) -> list[Piece]:
@@ -416,8 +431,17 @@ def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
 
 def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool = False,
                  origin: str | None = None) -> BattleUnit:
-    return BattleUnit(p.uid, ctx.board.utype(p), p.owner, _cargo_units(ctx, p, fighting),
-                      seaborne, origin)
+    ut = ctx.board.utype(p)
+    return BattleUnit(p.uid, ut, p.owner, _cargo_units(ctx, p, fighting), seaborne, origin,
+                      damaged=bool(p.damage) and keeps_damage(ut))
+
+
+def keeps_damage(unit_type) -> bool:
+    """Whether a ``two_hits`` unit's first hit outlasts its battle (``repair`` other than
+    "end_of_battle": Global 1940's capital ships, repaired at a naval base); its
+    ``Unit.damage`` is then 1 while damaged."""
+    return unit_type.has("two_hits") and \
+        unit_type.param("two_hits", "repair", "end_of_battle") != "end_of_battle"
 
 
 def casualty_pools(ctx: TurnContext, space: str, fighting: list[Piece]
@@ -472,7 +496,8 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
     [L695]).  Allied fighters aboard stay cargo and go down with the carrier."""
     board = ctx.board
     for carrier in board.at(zone):
-        if carrier.owner == ctx.power and board.utype(carrier).has("carries_air"):
+        if carrier.owner == ctx.power and board.utype(carrier).has("carries_air") \
+                and not carrier.damage:
             for piece in board.cargo_of(carrier):
                 if piece.owner == ctx.power and board.utype(piece).domain == Domain.AIR:
                     piece.carried_by = None
@@ -529,6 +554,9 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
         outcome, retreated_to, events = result.outcome, result.retreated_to, list(result.events)
         retreated = set(result.retreated)
         killed = set(result.killed)
+        for p in attackers + defenders:
+            if p.uid in result.damaged and keeps_damage(board.utype(p)):
+                p.damage = 1
     # Detach surviving fighters from defending carriers that sank, then remove the dead.
     for p in defenders:
         if p.uid in survivors_d and p.carried_by is not None:
@@ -563,26 +591,45 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
 
 # -- defending aircraft left without a deck ----------------------------------------------------
 
+def _may_land(ctx: TurnContext, piece: Piece, zone: str, land: str) -> bool:
+    """No ``may_enter`` hook of the edition refuses ``piece`` flying from ``zone`` into
+    ``land`` (Global 1940: aircraft never land in a neutral's land, even a friendly one)."""
+    board = ctx.board
+    ut = board.utype(piece)
+    if not any_hook(board.rules, ut, "may_enter"):
+        return True
+    return not any(rule.may_enter(ctx, piece, land, (zone, land), "noncombat")
+                   for rule, _ in hooked(board.rules, (ut,), "may_enter"))
+
+
 def land_displaced_defenders(ctx: TurnContext) -> None:
     """Defending fighters whose carrier sank: another carrier with room in the same zone,
     else one move to a friendly territory or carrier -- first the spaces their owner's
     standing order names (``defend SZ 5: land SZ 6, Western Europe``), in that order, then
-    the others --, else lost (digest §4.6, §5.4).  Done after all battles and before the
-    attacker's noncombat move."""
+    the others --, else lost (digest §4.6, §5.4).  Aircraft that scrambled there first fly
+    back to their territory if their side still holds it (``RETURNING_AIR``).  Done after
+    all battles and before the attacker's noncombat move."""
     board = ctx.board
     air = board.types_of_domain(Domain.AIR)
+    home = ctx.mechanic(RETURNING_AIR, dict)
     # (what is tested of a piece only changes in its own iteration: filtered up front)
     for piece in sorted([p for p in board.pieces.values()
                          if p.type in air and p.owner != ctx.power and p.carried_by is None
                          and not board.map[p.space].is_land], key=lambda p: p.uid):
         zone = piece.space
+        back = home.get(piece.uid)
+        if back is not None and board.allied(piece.owner, board.owners.get(back)):
+            piece.space = back
+            ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, back), "scrambled"))
+            continue
         deck = find_deck(ctx, piece, zone)
         if deck is not None:
             piece.carried_by = deck.uid
             continue
         for n in _landing_choices(ctx, piece, zone):
             t = board.map[n]
-            if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)):
+            if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)) \
+                    and _may_land(ctx, piece, zone, n):
                 piece.space = n
                 ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier_sunk"))
                 break
@@ -595,7 +642,8 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
                     break
         else:
             board.remove(piece)
-            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1}, "carrier_sunk"))
+            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1},
+                                  "scramble_home_lost" if back is not None else "carrier_sunk"))
 
 
 def _landing_choices(ctx: TurnContext, piece: Piece, zone: str) -> list[str]:

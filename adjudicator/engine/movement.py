@@ -231,11 +231,18 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         except OrderFailed:
             return False
 
-    pieces = select(board, ctx.power, order.origin, order.units, phase, usable)
-    check_entries(ctx, pieces, order.path, phase)     # an edition's reason first (politics)
-    blitzed: list[str] = []
-    for piece in pieces:
-        blitzed = check_path(board, piece, order.path, phase) or blitzed
+    together: dict[str, int] = {}
+    for group in order.units:
+        together[group.type] = together.get(group.type, 0) + group.count
+    board.moving_together = together
+    try:
+        pieces = select(board, ctx.power, order.origin, order.units, phase, usable)
+        check_entries(ctx, pieces, order.path, phase)     # an edition's reason first (politics)
+        blitzed: list[str] = []
+        for piece in pieces:
+            blitzed = check_path(board, piece, order.path, phase) or blitzed
+    finally:
+        board.moving_together = {}
     for piece in pieces:
         piece.space = order.destination
         piece.carried_by = None if board.utype(piece).domain == Domain.AIR else piece.carried_by

@@ -163,9 +163,18 @@ def record_purchase(ctx: TurnContext, wanted: dict[str, int], cost: int, ipcs_le
     ctx.emit(Purchased(ctx.power, dict(sorted(wanted.items())), cost, ipcs_left))
 
 
+def repairable(ctx: TurnContext, space: str) -> list[Piece]:
+    """The phasing power's damaged facilities in ``space`` in the order a repair takes
+    their damage: factories, then bases (Global 1940's air and naval bases [L1235])."""
+    board = ctx.board
+    return [p for p in board.factories_at(space) if p.owner == ctx.power and p.damage] + \
+        [p for p in board.at(space) if p.owner == ctx.power and p.damage
+         and board.utype(p).has("base") and not board.utype(p).has("factory")]
+
+
 def repair(ctx: TurnContext) -> None:
-    """Remove factory damage at 1 IPC a point (Spring 1942 [L286-L290]), paid by the
-    economy whose land the factory is in."""
+    """Remove facility damage at 1 IPC a point (Spring 1942 [L286-L290]): the factory's
+    first, then a base's (``repairable``), paid by the economy whose land it is in."""
     board = ctx.board
     power = ctx.power
     for order in ctx.orders.repairs:
@@ -176,21 +185,27 @@ def repair(ctx: TurnContext) -> None:
         if not board.capital_held_by_owner(power):
             ctx.error(order.line, "capital_lost_no_purchase", power=power)
             return
-        damaged = [p for p in board.factories_at(order.space) if p.owner == power and p.damage]
+        damaged = repairable(ctx, order.space)
         if not damaged:
             ctx.error(order.line, "nothing_to_repair", space=order.space)
             continue
-        piece = damaged[0]
-        if order.points > piece.damage:
+        total = sum(p.damage for p in damaged)
+        if order.points > total:
             ctx.error(order.line, "repair_too_much", space=order.space, points=order.points,
-                      damage=piece.damage)
+                      damage=total)
             continue
         have = board.ipcs.get(economy, 0)
-        cost = repair_cost(board.utype(piece), order.points)
+        share, left = [], order.points
+        for piece in damaged:
+            take = min(left, piece.damage)
+            share.append((piece, take))
+            left -= take
+        cost = sum(repair_cost(board.utype(piece), n) for piece, n in share if n)
         if cost > have:
             ctx.error(order.line, "repair_too_expensive", cost=cost, ipcs=have, power=power)
             continue
-        piece.damage -= order.points
+        for piece, n in share:
+            piece.damage -= n
         board.ipcs[economy] = have - cost
         ctx.emit(Repaired(power, order.space, order.points, cost, board.ipcs[economy]))
 
@@ -220,7 +235,7 @@ def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     if t.is_sea:
         return "factory_at_sea"
     held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
-    return build_problem(ut, t.ipc, held, bool(board.factories_at(space)))
+    return build_problem(ut, t.ipc, held, bool(board.factories_at(space)), t, ctx.power)
 
 
 def not_pending(ctx: TurnContext, unit_type: str) -> str | None:

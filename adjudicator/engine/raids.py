@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from ..model.events import BattleStarted, DiceRolled, RaidDamage, TreasuryRaided
 from .abilities.factory import damage_cap
+from .abilities.strategic_bomber import may_raid
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import TurnContext
 from .errors import OrderFailed
@@ -39,6 +40,36 @@ def target_factory(ctx: TurnContext, territory: str) -> Piece | None:
     return None
 
 
+def facility_kind(unit_type) -> str | None:
+    """``factory``, ``base`` or None: what a raid sees this unit as."""
+    if unit_type.has("factory"):
+        return "factory"
+    return "base" if unit_type.has("base") else None
+
+
+def facility_cap(unit_type, territory_ipc: int) -> int:
+    """The most damage a facility carries: a factory's cap, a base's ``max_damage``."""
+    if unit_type.has("factory"):
+        return damage_cap(unit_type, territory_ipc)
+    return unit_type.param("base", "max_damage", 0)
+
+
+def raid_target(ctx, territory: str, bomber_type) -> Piece | None:
+    """The enemy facility a bomber of ``bomber_type`` raids in ``territory``: factories
+    first, then air bases, then naval bases (by the order of the units' data)."""
+    board = ctx.board
+    found = []
+    for p in board.at(territory):
+        ut = board.utype(p)
+        kind = facility_kind(ut)
+        if kind and board.enemy_of(ctx.power, p.owner) and may_raid(bomber_type, kind) \
+                and facility_cap(ut, board.map[territory].ipc) > 0:
+            found.append(p)
+    order = list(board.rules.units)
+    found.sort(key=lambda p: (facility_kind(board.utype(p)) != "factory", order.index(p.type), p.uid))
+    return found[0] if found else None
+
+
 def declare_raids(ctx: TurnContext) -> None:
     """Mark the bombers each ``bomb`` order names as raiding."""
     for order in ctx.orders.bombs:
@@ -53,13 +84,17 @@ def _declare(ctx: TurnContext, order) -> None:
     space = order.space
     if not board.is_enemy_territory(space):
         raise OrderFailed("raid_not_enemy", space=space)
-    if target_factory(ctx, space) is None:
+    kinds = [board.rules.units[g.type] for g in order.units]
+    if target_factory(ctx, space) is None and not any(
+            raid_target(ctx, space, ut) for ut in kinds if ut.has("strategic_bomber")):
         raise OrderFailed("raid_no_factory", space=space)
     chosen: list[Piece] = []
     for group in order.units:
         ut = board.rules.units[group.type]
         if not ut.has("strategic_bomber"):
             raise OrderFailed("raid_not_bomber", unit=group.type)
+        if not may_raid(ut, "factory") and raid_target(ctx, space, ut) is None:
+            raise OrderFailed("tactical_bomber_target", unit=group.type, space=space)
         pool = [p for p in board.at(space) if p.owner == ctx.power and p.type == group.type
                 and "combat" in p.moved_in and RAIDING not in p.marks and p not in chosen]
         if len(pool) < group.count:

@@ -16,7 +16,7 @@ import attrs
 from ..model.game import Game
 from ..model.rules import ALLIED, NEUTRAL, WAR
 from ..model.state import GameState, Unit
-from ..model.units import UnitType
+from ..model.units import Domain, UnitType
 
 
 @attrs.define(slots=False)   # a dict class: built faster than a slotted one (every turn
@@ -128,6 +128,9 @@ class WorkingBoard:
         self._types_with: dict[str, frozenset[str]] = {}
         self._types_of_domain: dict[object, frozenset[str]] = {}
         self._ref = weakref.ref(self)
+        # unit type -> count named by the move order being checked (``movement.do_move``):
+        # abilities that pair units moving together read it (``blitz_with``)
+        self.moving_together: dict[str, int] = {}
         self._add_start(state)
 
     # -- construction ---------------------------------------------------------------------
@@ -334,6 +337,8 @@ class WorkingBoard:
         ctype = self.utype(cargo)
         if rule is None or ctype.domain != rule.domain:
             return False
+        if carrier.damage and ctype.domain == Domain.AIR:
+            return False        # a damaged carrier lands no aircraft (Global 1940 [L1540])
         if (rule.only_types and ctype.key not in rule.only_types) or ctype.key in rule.except_types:
             return False
         free, large_free = self.free_slots(carrier)

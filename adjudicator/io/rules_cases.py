@@ -20,6 +20,7 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
     cargo SZ 5: usa 1 ftr               # put units aboard a carrier/transport there with room
                                         #   (an ally's cargo)
     damage Germany: 4                   # damage on the factory there
+    damage Germany: airbase 3           #   or on the first unit of that type there
     owner Karelia: germany              # who controls a territory ("neutral" for nobody)
     relation usa japan: war             # the war state between two owners (war, allied,
                                         #   neutral), as GameState.relations keeps it

@@ -295,6 +295,40 @@ class UnitsCaptured(Event):
 
 
 @attrs.frozen
+class Scrambled(Event):
+    """Defending aircraft of ``power`` scrambled from ``space`` into the sea zone ``zone``."""
+
+    kind: ClassVar[str] = "scrambled"
+    power: str
+    space: str
+    zone: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class RepairedAtBase(Event):
+    """Damaged capital ships repaired free next to a naval base (Global 1940)."""
+
+    kind: ClassVar[str] = "repaired_at_base"
+    space: str
+    power: str
+    units: dict[str, int]
+
+
+@attrs.frozen
+class UnitsChanged(Event):
+    """Units that became another type where they are (``count`` of ``from_type`` into
+    ``to_type``): a captured major factory turned minor."""
+
+    kind: ClassVar[str] = "units_changed"
+    space: str
+    power: str
+    from_type: str
+    to_type: str
+    count: int
+
+
+@attrs.frozen
 class Plundered(Event):
     kind: ClassVar[str] = "plundered"
     by: str
@@ -316,7 +350,8 @@ class AircraftLost(Event):
 @attrs.frozen
 class Landed(Event):
     """Aircraft flown to a landing space by the engine.  ``reason``: "carrier_sunk",
-    "no_order", or "order_failed" (the order on ``line`` could not land it)."""
+    "no_order", "order_failed" (the order on ``line`` could not land it) or "scrambled"
+    (back home after a scramble)."""
 
     kind: ClassVar[str] = "landed"
     power: str

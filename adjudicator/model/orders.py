@@ -210,6 +210,23 @@ class InterceptOrder(StandingChoice):
 
 
 @attrs.frozen
+class ScrambleOrder(StandingChoice):
+    """``scramble <territory|all>: yes|no``: whether the power's fighters and tactical
+    bombers at an operative air base scramble into an adjacent sea zone under attack
+    (Global 1940 [L794-L806]; the engine's standing kind ``scramble``)."""
+
+    kind: ClassVar[str] = "scramble"
+
+
+@attrs.frozen
+class KamikazeOrder(StandingChoice):
+    """``kamikaze <zone|all>: N``: how many kamikaze strikes the power makes in a kamikaze
+    zone under attack (Global 1940 [L820-L826]; the engine's standing kind ``kamikaze``)."""
+
+    kind: ClassVar[str] = "kamikaze"
+
+
+@attrs.frozen
 class MiddleEastOrder(StandingChoice):
     """``middle east: <power>, ...``: which Allies pay Germany for the Middle East, first
     to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""

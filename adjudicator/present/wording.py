@@ -29,6 +29,7 @@ PROBLEMS: dict[str, str] = {
     "keep_not_in_pregame": "'keep' keeps special cash in the pre-game round (round 0) only",
     "special_cash_not_placed": "bought with the special cash but not placed: {units}; their {ipcs} IPCs go back to the special cash",
     "middle_east_aa_moved": "the {unit} in the Middle East has already moved this round (any Ally may move it, once per round)",
+    "carrier_damaged": "the {unit} is aboard a damaged carrier: it cannot take off until the carrier is repaired at a naval base",
     "unit_frozen": "the {unit} was converted by the Soviet Union and cannot move until its next turn",
     # -- Global 1940: politics (engine/politics.py) and neutrals (engine/neutrals.py)
     "declare_not_enemy": "{power} cannot declare war on {enemy}: only on a power of the other side",
@@ -93,6 +94,7 @@ PROBLEMS: dict[str, str] = {
     "must_stop_in_enemy": "{unit} must stop in enemy territory {space}",
     "blitz_not_first": "a blitz must go through the enemy territory as its first step ({space})",
     "blitz_blocked": "cannot blitz through {space}: it holds enemy units",
+    "blitz_needs_partner": "a {unit} blitzes through {space} only paired with a {partner} moving in the same order (one {partner} for each)",
     "blitz_blocked_by_factory": "cannot blitz through {space}: an enemy {unit_lower} there stops "
                                 "land units",
     "combat_move_to_friendly": "a combat move must end in an enemy territory; {space} is friendly "
@@ -154,6 +156,7 @@ PROBLEMS: dict[str, str] = {
     "raid_not_enemy": "{space} is not an enemy territory: nothing to bomb",
     "raid_no_factory": "{space} has no enemy factory that bombing can damage",
     "raid_not_bomber": "{unit} cannot make a strategic bombing raid",
+    "tactical_bomber_target": "{unit_plural} raid only air and naval bases: {space} has no enemy base to raid",
     "raid_bombers_missing": "needs {count} {unit_n} that ended their combat move in {space}, "
                             "found {found}",
     "bombard_no_assault": "no amphibious assault on {space} to bombard",
@@ -198,6 +201,9 @@ PROBLEMS: dict[str, str] = {
                                     "since the start of the turn",
     "factory_territory_too_poor": "{space} is worth too little for a factory",
     "factory_already_there": "{space} already has a factory",
+    "factory_on_island": "this factory is never built on an island",
+    "factory_not_original_land": "this factory is built only on land you held at the start of "
+                                 "the game",
     "ship_placed_on_land": "{unit_plural} are placed in a sea zone next to a factory",
     "land_unit_placed_at_sea": "land units cannot be placed at sea (not even onto transports)",
     "air_placed_at_sea": "{unit_plural} can only be placed in a factory territory",
@@ -212,13 +218,16 @@ PROBLEMS: dict[str, str] = {
 
 PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
-    "factory_territory_too_poor", "factory_already_there", "ship_placed_on_land",
+    "factory_territory_too_poor", "factory_already_there", "factory_on_island",
+    "factory_not_original_land", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
     "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 
 CASUALTY_REASONS = {"hits": "", "defenceless": "defenceless", "cannot_retreat": "cannot retreat"}
-AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land"}
+AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land",
+                 "scramble_home_lost": "its air base's territory was captured, nowhere to land"}
 LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
+          "scrambled": "back from a scramble",
           "order_failed": "order on line {line} could not land it"}
 INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
 INCOME_ITEMS = {"territories": "territories"}
@@ -325,6 +334,9 @@ EVENT_TEXTS: dict[str, str] = {
     "objective_met": "national objective {objective}: {power}{economy_text} collects {income} IPCs",
     "objective_missed": "national objective {objective}: not met, {power}{economy_text} collects nothing",
     "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power}{economy_text} {loss} IPCs (at most {cap})",
+    "scrambled": "{power} scrambles {units} from {space} into {zone}",
+    "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
+    "units_changed": "{count} {from_type} in {space} becomes {to_type} ({power}'s now)",
 }
 
 

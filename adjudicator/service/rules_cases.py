@@ -195,9 +195,18 @@ def build_position(game: Game, case: Case) -> GameState:
         elif verb == "damage":
             space, amount = _split_space(names, case, line, rest)
             here = list(units.get(space, ()))
-            found = [i for i, u in enumerate(here) if game.ruleset.units[u.type].has("factory")]
+            type_word, _, amount = amount.rpartition(" ")
+            if not amount.isdigit():
+                raise DataError(f"{case.file}:{line}: expected 'damage SPACE: N' or "
+                                "'damage SPACE: TYPE N'")
+            if type_word.strip():        # "SPACE: TYPE N": the first unit of that type there
+                unit_type = names.resolve_unit(type_word.strip())
+                found = [i for i, u in enumerate(here) if u.type == unit_type]
+            else:
+                found = [i for i, u in enumerate(here) if game.ruleset.units[u.type].has("factory")]
             if not found:
-                raise DataError(f"{case.file}:{line}: no factory in {space} to damage")
+                what = type_word.strip() or "factory"
+                raise DataError(f"{case.file}:{line}: no {what} in {space} to damage")
             here[found[0]] = attrs.evolve(here[found[0]], damage=int(amount))
             units[space] = tuple(here)
         elif verb == "state":
@@ -594,8 +603,10 @@ def _unreadable(exp: Expectation, errors: list[OrdersSyntaxError]) -> str | None
 
 
 def _pass_until(game: Game, state: GameState, power_word: str) -> tuple[GameState, str | None]:
-    """Play ``pass`` for every power before ``power_word``'s turn (no dice: a passing turn
-    rolls none).  (state, None), or why the case cannot get there."""
+    """Play ``pass`` for every power before ``power_word``'s turn.  A passing turn fights
+    nothing; the only dice it may roll are its income's (Global 1940's convoy disruption),
+    all 6s here: a convoy die costs on 3 or less, so passing changes nothing by chance.
+    (state, None), or why the case cannot get there."""
     try:
         power = Names(game).resolve_power(power_word)
     except UnknownName as exc:
@@ -605,7 +616,7 @@ def _pass_until(game: Game, state: GameState, power_word: str) -> tuple[GameStat
             break
         try:
             state = adjudicate(game, state, parse_orders("pass\n", game, power=state.power),
-                               FixedDice([])).state
+                               SideDice(6, 6, 6)).state
         except (PbemError, AssertionError) as exc:
             return state, f"{state.power} could not pass its turn: {exc}"
     if state.power != power:

@@ -11,6 +11,7 @@ The same fire opens a strategic bombing raid (``engine.raids``).
 
 from __future__ import annotations
 
+from ..combat.board import ONLY_AIR
 from ..combat.model import DEF, Volley
 from ..combat.stepbase import BattleStep, register_step
 from .base import REQUIRED, Ability, register
@@ -21,27 +22,51 @@ class AAFire(Ability):
     name = "aa_fire"
     doc = "Fires before round 1 at attacking aircraft (one die per aircraft, hit on value)."
     params = {"value": (int, REQUIRED), "dice": (str, "per_attacking_aircraft"),
-              "guns_per_battle": (int, 1)}
+              "guns_per_battle": (int, 1), "shots_per_gun": (int, 0)}
 
     def check(self, unit, params):
         problems = []
         if params.get("dice") != "per_attacking_aircraft":
             problems.append(f"aa_fire: dice '{params.get('dice')}' is not supported "
                             "(per_attacking_aircraft)")
-        if params.get("guns_per_battle") != 1:
-            problems.append("aa_fire: only guns_per_battle = 1 is supported (one gun fires)")
+        if params.get("guns_per_battle") not in (0, 1):
+            problems.append("aa_fire: guns_per_battle must be 1 (one gun fires) or 0 (every gun)")
+        if params.get("shots_per_gun", 0) < 0:
+            problems.append("aa_fire: shots_per_gun must not be negative (0: no cap)")
         if not 1 <= params.get("value", 1) <= 20:
             problems.append("aa_fire: value must be between 1 and 20")
         return problems
 
 
+def aa_dice(guns, aircraft: int) -> int:
+    """How many AA dice the ``aa_fire`` units among ``guns`` roll at ``aircraft`` attacking
+    aircraft: one per aircraft, capped by the first gun type's ``shots_per_gun`` times the
+    guns that fire (all of them when ``guns_per_battle = 0``, else that many)."""
+    firing = [u for u in guns if u.type.has("aa_fire")]
+    if not firing:
+        return 0
+    shots = firing[0].type.param("aa_fire", "shots_per_gun", 0)
+    if not shots:
+        return aircraft
+    per_battle = firing[0].type.param("aa_fire", "guns_per_battle", 1)
+    n_guns = len(firing) if per_battle == 0 else min(per_battle, len(firing))
+    return min(aircraft, shots * n_guns)
+
+
 def aa_volleys(board, guns, targets) -> list[Volley]:
     """The AA dice against ``targets`` ((slot, count present), ...): one volley per
-    aircraft type, aimed at that type, from the first gun type in ``guns``."""
+    aircraft type, aimed at that type, from the first gun type in ``guns``; when the guns'
+    ``shots_per_gun`` leaves aircraft unshot, one volley at any aircraft (``aa_dice``:
+    the attacker chooses)."""
     gun = next((u for u in guns if u.type.has("aa_fire")), None)
     if gun is None:
         return []
     value = gun.type.param("aa_fire", "value", 1)
+    targets = list(targets)
+    aircraft = sum(n for slot, n in targets if slot.is_air)
+    dice = aa_dice(guns, aircraft)
+    if dice < aircraft:
+        return [Volley(DEF, "aa", gun.type.key, dice, value, ONLY_AIR)] if dice else []
     out = []
     for slot, n in targets:
         if n and slot.is_air:

@@ -4,7 +4,8 @@
 The battle step ``aa_fire_attacker_chooses`` is the ``aa_fire`` step of the ``aa_fire``
 ability with one difference: its dice are not aimed.  Before the first round of a land
 battle the defender rolls one die per attacking aircraft (however many guns it has),
-hitting on the gun's ``value``, and "the attacker chooses which aircraft are lost" [L381]:
+hitting on the gun's ``value`` -- at most ``shots_per_gun`` per gun when the gun's data
+gives it (``aa_fire.aa_dice``: Global 1940's three) --, and "the attacker chooses which aircraft are lost" [L381]:
 the hits go to the attacker's aircraft by its loss order.  An edition lists this step in
 its ``battle_stages`` instead of ``aa_fire``."""
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from ..combat.board import ONLY_AIR
 from ..combat.model import DEF, Volley
 from ..combat.stepbase import BattleStep, register_step
+from .aa_fire import aa_dice
 
 
 @register_step
@@ -26,5 +28,8 @@ class AAFireAttackerChoosesStep(BattleStep):
         gun = next((u for u in board.support[DEF] if u.type.has("aa_fire")), None)
         if gun is None:
             return []
-        return [Volley(DEF, "aa", gun.type.key, enemy.air, gun.type.param("aa_fire", "value", 1),
+        dice = aa_dice(board.support[DEF], enemy.air)
+        if not dice:
+            return []
+        return [Volley(DEF, "aa", gun.type.key, dice, gun.type.param("aa_fire", "value", 1),
                        ONLY_AIR)]

@@ -12,12 +12,14 @@ class TwoHits(Ability):
     name = "two_hits"
     doc = ("Needs two hits to be destroyed; the first hit is free (the default casualty "
            "choice takes it before any unit is lost).  ``repair``: when damage goes away "
-           "(\"end_of_battle\": 1941 and 1942).")
+           "(\"end_of_battle\": 1941 and 1942; \"naval_base\": it lasts, kept as the unit's "
+           "damage 1, until a naval base repairs it: Global 1940, engine.bases).")
     params = {"repair": (str, "end_of_battle")}
 
     def check(self, unit, params):
-        if params.get("repair", "end_of_battle") != "end_of_battle":
-            return [f"two_hits: repair '{params['repair']}' is not supported (end_of_battle)"]
+        if params.get("repair", "end_of_battle") not in ("end_of_battle", "naval_base"):
+            return [f"two_hits: repair '{params['repair']}' is not supported "
+                    "(end_of_battle, naval_base)"]
         return []
 
     def slot(self, unit, params, side):

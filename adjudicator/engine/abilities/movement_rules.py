@@ -31,6 +31,24 @@ class Blitz(Ability):
 
 
 @register
+class BlitzWith(Ability):
+    name = "blitz_with"
+    doc = ("Blitzes as ``blitz`` when paired one to one with a ``partner`` unit moving in the "
+           "same order (Global 1940's mechanized infantry with a tank [L1317-L1330]): the "
+           "order names at least as many partners as units of this type "
+           "(WorkingBoard.moving_together).")
+    params = {"partner": (str, "tank")}
+
+    def passes_through(self, board, piece, space: str, index: int):
+        ut = board.utype(piece)
+        partner = ut.param(self.name, "partner", "tank")
+        together = board.moving_together
+        if together.get(partner, 0) < together.get(ut.key, 0):
+            return "blitz_needs_partner", {"unit": ut.key, "partner": partner, "space": space}
+        return Blitz.passes_through(self, board, piece, space, index)
+
+
+@register
 class MovesThroughEnemy(Ability):
     name = "moves_through_enemy"
     doc = ("Passes hostile sea zones, unless an enemy anti_sub unit is there "

@@ -170,7 +170,9 @@ class Board:
     def initial_state(self) -> BattleState:
         a = tuple(len(s.units) for s in self.slots[ATT])
         d = tuple(len(s.units) for s in self.slots[1])
-        return BattleState(Side(a, (0,) * len(a)), Side(d, (0,) * len(d)))
+        hurt = tuple(tuple(sum(1 for u in s.units if u.damaged and s.two_hits) for s in side)
+                     for side in self.slots)
+        return BattleState(Side(a, hurt[ATT]), Side(d, hurt[1]))
 
     def summary(self, side_idx: int, side: Side) -> SideSummary:
         key = (side_idx, side)

@@ -23,8 +23,10 @@ class _Tracker:
     every alive unit is on the board or none is (submerging and retreating move whole slots)."""
 
     def __init__(self, board: Board):
-        self.fresh = [[list(s.units) for s in side] for side in board.slots]
-        self.hurt: list[list[list[BattleUnit]]] = [[[] for _ in side] for side in board.slots]
+        self.fresh = [[[u for u in s.units if not (u.damaged and s.two_hits)] for s in side]
+                      for side in board.slots]
+        self.hurt: list[list[list[BattleUnit]]] = [
+            [[u for u in s.units if u.damaged and s.two_hits] for s in side] for side in board.slots]
         self.killed: list[list[BattleUnit]] = [[], []]
         self.submerged: list[BattleUnit] = []
         self.retreated: list[BattleUnit] = []
@@ -167,4 +169,5 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
         events=tuple(events),
         killed=tuple(u.uid for u in (*killed_a, *killed_d)),
         retreated=tuple(u.uid for u in track.retreated if u.uid not in dead),
+        damaged=tuple(u.uid for side in track.hurt for slot in side for u in slot),
     )

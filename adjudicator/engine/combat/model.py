@@ -36,7 +36,9 @@ class BattleUnit:
     in the battle but that its side may choose as a casualty (Europe's Allied ships
     against a German submarine), for hits whose target class has these bits
     (``combat.board``: ``NO_AIR`` = submarine hits; 0 = any hit).  It never fires,
-    retreats or counts as a unit on the board."""
+    retreats or counts as a unit on the board.
+    ``damaged``: a unit of several hit points that enters the battle with one already taken
+    (Global 1940's capital ships stay damaged between battles)."""
 
     uid: int
     type: UnitType
@@ -45,6 +47,7 @@ class BattleUnit:
     seaborne: bool = False
     origin: str | None = None
     casualty_only: int | None = None
+    damaged: bool = False
 
 
 @attrs.frozen
@@ -107,6 +110,7 @@ class BattleResult:
     events: tuple[Event, ...]
     killed: tuple[int, ...] = ()
     retreated: tuple[int, ...] = ()
+    damaged: tuple[int, ...] = ()          # survivors with a hit taken (entering damaged too)
 
 
 class Volley(NamedTuple):

@@ -196,9 +196,12 @@ def _settle_action(ta: SideTraits, td: SideTraits) -> str | None:
 
 def opening_fire(board, sa: SideSummary, sd: SideSummary) -> bool:
     """Whether a first-round-only step fires from units that are not on the board (an AA
-    gun in a territory with no other defender still fires at the attacking aircraft)."""
+    gun in a territory with no other defender still fires at the attacking aircraft), unless
+    every defender on the board is defenceless (Global 1940's lone AA guns [L908])."""
     if not (board.support[ATT] or board.support[DEF]) or not sa.n_present:
         return False
+    if board.slots[DEF] and sd.only_defenceless:
+        return False        # a territory held only by defenceless units: no combat, no fire
     for stage in board.stages:
         for name in stage:
             step = get_step(name)

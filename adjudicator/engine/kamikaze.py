@@ -1,0 +1,96 @@
+"""Kamikaze strikes (Global 1940 digest §6.3.1, seed 004 [L820-L826]): battle kind
+``kamikaze`` (listed first: strikes are declared at the start of conduct combat and resolved
+before the affected battles) and the standing order kind ``kamikaze``.
+
+The power the option ``kamikaze_power`` names (Japan) has ``kamikaze_tokens`` strikes for
+the game (6).  When the phasing power, at war with it, attacks its units in a sea zone tagged
+``kamikaze`` or launches an amphibious assault from one, that power strikes there with as
+many tokens as its standing order ``kamikaze <zone|all>: N`` says (default 0: tokens are not
+spent unless the player says so), at most the tokens left.  Each strike is one die at the
+attacking power's surface warships there, the most valuable first, one strike per ship and
+round again from the top; a 1 or 2 hits the ship it was aimed at: an undamaged capital ship
+(``two_hits``) is damaged, any other ship sunk.  A strike in a zone forbids shore
+bombardment from it, hit or miss.  Tokens spent are kept in the state
+(``kamikaze_used``)."""
+
+from __future__ import annotations
+
+from ..model.events import BattleStarted, Casualties, DiceRolled
+from .battles import battle_kind, fight_kind, keeps_damage
+from .turn_rules import declare_standing, declare_state, standing_choice
+from .working import count_types
+
+KAMIKAZE_TAG = "kamikaze"
+HIT_ON = 2                                  # [L824]
+USED = declare_state("kamikaze_used", int, per_power=True)
+KAMIKAZE = declare_standing(
+    "kamikaze", "0", tuple(str(n) for n in range(0, 7)),
+    "How many kamikaze strikes the power makes in a kamikaze zone where it is attacked or "
+    "from which an amphibious assault is launched: 'kamikaze all: 2', 'kamikaze SZ 6: 3' "
+    "(default 0; at most the tokens left).")
+
+
+def _striker(ctx) -> str | None:
+    power = ctx.board.rules.option("kamikaze_power", "")
+    return power if power and ctx.board.enemy_of(ctx.power, power) else None
+
+
+def tokens_left(board, power: str) -> int:
+    return int(board.rules.option("kamikaze_tokens", 0)) - board.read_state(USED, power, 0)
+
+
+@battle_kind("kamikaze")
+def _strikes(ctx, order):
+    """Kamikaze zones where the phasing power attacks the striker's units or launches an
+    amphibious assault, in zone order."""
+    board = ctx.board
+    striker = _striker(ctx)
+    if striker is None:
+        return []
+    landing_zones = {landing.zone for landing in ctx.landings}
+    found = []
+    for zone in sorted(z.key for z in board.map.seas() if KAMIKAZE_TAG in z.tags):
+        here = board.at(zone)
+        if not any(p.owner == ctx.power for p in here):
+            continue
+        if zone in landing_zones or any(p.owner == striker for p in here):
+            found.append((zone, "kamikaze"))
+    return found
+
+
+@fight_kind("kamikaze")
+def fight_kamikaze(ctx, zone: str, dice, run) -> None:
+    board = ctx.board
+    striker = _striker(ctx)
+    if striker is None:
+        return
+    wanted = int(standing_choice(ctx, striker, KAMIKAZE.name, zone))
+    n = min(wanted, tokens_left(board, striker))
+    ships = sorted((p for p in board.at(zone) if p.owner == ctx.power
+                    and board.utype(p).has("surface_warship")),
+                   key=lambda p: (-board.utype(p).cost, p.uid))
+    if n <= 0 or not ships:
+        return
+    battle = f"{zone} (kamikaze)"
+    ctx.emit(BattleStarted(battle, zone, "kamikaze", ctx.power, (striker,), count_types(ships), {}))
+    run.fought_zones.add(zone)              # no shore bombardment from here [L826]
+    board.write_state(USED, board.read_state(USED, striker, 0) + n, striker)
+    if ctx.checking or dice is None:
+        return
+    aims = [ships[i % len(ships)] for i in range(n)]
+    faces = tuple(dice.roll(n, f"{battle} strikes"))
+    hits = [ship for ship, face in zip(aims, faces) if face <= HIT_ON]
+    ctx.emit(DiceRolled(battle, 1, "kamikaze", "defender", "kamikaze", HIT_ON, faces, len(hits)))
+    killed, damaged = [], []
+    for ship in hits:
+        if ship.uid not in board.pieces:
+            continue                        # already sunk: the strike aimed at it is lost
+        if keeps_damage(board.utype(ship)) and not ship.damage:
+            ship.damage = 1
+            damaged.append(ship)
+        else:
+            damaged = [p for p in damaged if p is not ship]
+            killed.append(ship)
+            board.remove(ship)
+    if killed or damaged:
+        ctx.emit(Casualties(battle, 1, "attacker", count_types(killed), count_types(damaged)))
