@@ -225,9 +225,11 @@ PLACEMENT_CODES = frozenset({
 
 CASUALTY_REASONS = {"hits": "", "defenceless": "defenceless", "cannot_retreat": "cannot retreat"}
 AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land",
-                 "scramble_home_lost": "its air base's territory was captured, nowhere to land"}
+                 "scramble_home_lost": "its air base's territory was captured, nowhere to land",
+                 "interceptor_home_lost": "its territory was captured, nowhere to land"}
 LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
           "scrambled": "back from a scramble",
+          "interceptor_home_lost": "its territory was captured after it intercepted",
           "order_failed": "order on line {line} could not land it"}
 INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
 INCOME_ITEMS = {"territories": "territories"}
