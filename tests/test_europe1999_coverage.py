@@ -25,8 +25,11 @@ def _coverage_rows() -> dict[str, str]:
 
 
 def test_every_named_case_exists():
-    ids = {m.group(1) for f in CASES.glob("*.txt")
-           for m in re.finditer(r"^case (\S+):", f.read_text(encoding="utf-8"), re.M)}
+    ids = {
+        m.group(1)
+        for f in CASES.glob("*.txt")
+        for m in re.finditer(r"^case (\S+):", f.read_text(encoding="utf-8"), re.M)
+    }
     named = {c.strip() for cell in _coverage_rows().values() for c in cell.split(",") if c.strip()}
     assert named and named <= ids, sorted(named - ids)
 
