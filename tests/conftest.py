@@ -34,3 +34,26 @@ def snapshot(directory) -> dict[str, bytes]:
 def regenerate():
     """scripts/regenerate_example.py, imported as a module."""
     return helpers.script("regenerate_example")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _pieces_take_no_stray_attributes():
+    """A ``Piece`` is a plain dict class (built fast, every turn, twice): a stray
+    ``piece.fought = True`` would pass silently where a per-turn mark belongs in
+    ``Piece.marks``.  In the tests, setting anything but a declared field or property fails."""
+    import attrs
+
+    from adjudicator.engine.working import Piece
+    allowed = {f.name for f in attrs.fields(Piece)} | {
+        name for name, value in vars(Piece).items() if isinstance(value, property)}
+    original = Piece.__setattr__
+
+    def guarded(self, name, value):
+        if name not in allowed:
+            raise AttributeError(f"Piece has no field {name!r} (a mark for this turn goes in "
+                                 "Piece.marks, a lasting one in Piece.flags)")
+        original(self, name, value)
+
+    Piece.__setattr__ = guarded
+    yield
+    Piece.__setattr__ = original
