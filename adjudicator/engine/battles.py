@@ -626,24 +626,33 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
         if deck is not None:
             piece.carried_by = deck.uid
             continue
-        for n in _landing_choices(ctx, piece, zone):
-            t = board.map[n]
-            if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)) \
-                    and _may_land(ctx, piece, zone, n):
-                piece.space = n
-                ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier_sunk"))
-                break
-            if t.is_sea:
-                deck = find_deck(ctx, piece, n)
-                if deck is not None:
-                    piece.space = n
-                    piece.carried_by = deck.uid
-                    ctx.emit(Landed(piece.owner, {piece.type: 1}, (zone, n), "carrier_sunk"))
-                    break
-        else:
-            board.remove(piece)
-            ctx.emit(AircraftLost(piece.owner, zone, {piece.type: 1},
-                                  "scramble_home_lost" if back is not None else "carrier_sunk"))
+        fly_one_space(ctx, piece, zone, _landing_choices(ctx, piece, zone), "carrier_sunk",
+                      "scramble_home_lost" if back is not None else "carrier_sunk")
+
+
+def fly_one_space(ctx: TurnContext, piece: Piece, start: str, choices: list[str],
+                  landed: str, lost: str) -> None:
+    """An aircraft that lost its landing place makes one move from ``start``: to the first
+    of ``choices`` that is friendly land it may enter or a sea zone with an allied deck for
+    it (event ``Landed``, reason ``landed``); with none, it is lost (``AircraftLost``,
+    reason ``lost``)."""
+    board = ctx.board
+    for n in choices:
+        t = board.map[n]
+        if t.is_land and not t.impassable and board.allied(piece.owner, board.owners.get(n)) \
+                and _may_land(ctx, piece, start, n):
+            piece.space = n
+            break
+        deck = find_deck(ctx, piece, n) if t.is_sea else None
+        if deck is not None:
+            piece.space = n
+            piece.carried_by = deck.uid
+            break
+    else:
+        board.remove(piece)
+        ctx.emit(AircraftLost(piece.owner, start, {piece.type: 1}, lost))
+        return
+    ctx.emit(Landed(piece.owner, {piece.type: 1}, (start, piece.space), landed))
 
 
 def _landing_choices(ctx: TurnContext, piece: Piece, zone: str) -> list[str]:

@@ -24,11 +24,11 @@ fly one space to a friendly territory or an allied carrier, else are lost (rule
 from __future__ import annotations
 
 from ..model.events import (
-    AircraftLost, BattleEnded, BattleStarted, Casualties, DiceRolled, Landed, RaidDamage,
+    BattleEnded, BattleStarted, Casualties, DiceRolled, RaidDamage,
 )
 from .abilities.base import Ability, register
 from .abilities.strategic_bomber import damage_bonus
-from .battles import FOUGHT, battle_kind, find_deck, fight_kind
+from .battles import FOUGHT, battle_kind, fight_kind, fly_one_space
 from .escorted_raids import INTERCEPT
 from .overflight import lose_cheapest
 from .raids import RAIDING, facility_cap, raid_target
@@ -176,18 +176,5 @@ class RaidInterceptorsMove(Rule):
         marked = set(ctx.mechanic(MECHANIC, dict).get(space, ((), ()))[1])
         for p in [p for p in board.at(space) if p.uid in marked
                   and board.enemy_of(new_owner, p.owner)]:
-            for n in sorted(board.map.neighbours(space)):
-                t = board.map[n]
-                if t.is_land and board.allied(p.owner, board.owners.get(n)):
-                    p.space = n
-                    break
-                deck = find_deck(ctx, p, n) if t.is_sea else None
-                if deck is not None:
-                    p.space = n
-                    p.carried_by = deck.uid
-                    break
-            else:
-                board.remove(p)
-                ctx.emit(AircraftLost(p.owner, space, {p.type: 1}, "interceptor_home_lost"))
-                continue
-            ctx.emit(Landed(p.owner, {p.type: 1}, (space, p.space), "interceptor_home_lost"))
+            fly_one_space(ctx, p, space, sorted(board.map.neighbours(space)),
+                          "interceptor_home_lost", "interceptor_home_lost")
