@@ -215,6 +215,31 @@ def test_after_round_spellings():
         assert orders.battles[0].retreat == (RetreatCondition(None, after_round=2),), text
 
 
+def test_retreat_naming_units():
+    """Only the named units leave; "to" after a unit may lex as an arrow."""
+    orders = parse("battle Karelia: retreat ftr, 2 bmr to West Russia after round 1")
+    directive = orders.battles[0]
+    assert directive.retreat_units == (G(1, "fighter"), G(2, "bomber"))
+    assert directive.retreat == (RetreatCondition("West Russia", after_round=1),)
+    assert parse("battle Karelia: retreat 1 ftr if attackers < 3").battles[0].retreat_units \
+        == (G(1, "fighter"),)
+
+
+def test_retreat_lone_space_is_the_destination():
+    """Without "to", a lone name that is a space is where the whole battle retreats."""
+    directive = parse("battle Karelia: retreat West Russia after round 1").battles[0]
+    assert directive.retreat_units == ()
+    assert directive.retreat == (RetreatCondition("West Russia", after_round=1),)
+
+
+def test_retreat_units_round_trip():
+    directive = BattleDirective("Karelia", retreat=(RetreatCondition("West Russia", after_round=1),),
+                                retreat_units=(G(1, "fighter"),))
+    text = pretty(directive)
+    assert text == "battle Karelia: retreat 1 fighter to West Russia after round 1"
+    assert strip_positions(parse(text)).battles[0] == directive
+
+
 def test_several_retreat_clauses_in_one_line_accumulate():
     orders = parse("battle Karelia: retreat to West Russia if attackers < 3; "
                    "retreat to Archangel after round 3")
@@ -625,9 +650,11 @@ def battles(draw):
     spaces = draw(st.lists(space, unique=True, max_size=4))
     out = []
     for key in spaces:
-        directive = BattleDirective(key, tuple(draw(st.lists(condition, max_size=4))),
-                                    draw(loss_order),
-                                    draw(st.sampled_from([None, "fire", "submerge"])))
+        retreat = tuple(draw(st.lists(condition, max_size=4)))
+        leaving = tuple(draw(st.lists(plain_group, max_size=2))) if retreat else ()
+        directive = BattleDirective(key, retreat, draw(loss_order),
+                                    draw(st.sampled_from([None, "fire", "submerge"])),
+                                    retreat_units=leaving)
         if directive.retreat or directive.loss_order or directive.subs:
             out.append(directive)
     return tuple(out)

@@ -17,7 +17,7 @@ import attrs
 from ..model.events import AircraftLost, Captured, Landed
 from ..model.orders import Move
 from ..model.units import Domain
-from .battles import battle_needed, find_deck
+from .battles import RETREAT_LANDINGS, battle_needed, find_deck
 from .raids import RAIDING
 from .context import TurnContext
 from .turn_rules import move_range
@@ -212,6 +212,8 @@ def land_aircraft(ctx: TurnContext) -> None:
             continue
         if piece.carried_by is not None:
             continue
+        if _land_where_retreat_said(ctx, piece):
+            continue
         if board.map[piece.space].is_sea:
             deck = find_deck(ctx, piece, piece.space)
             if deck is not None:
@@ -238,3 +240,20 @@ def land_aircraft(ctx: TurnContext) -> None:
             piece.carried_by = find_deck(ctx, piece, piece.space).uid
         ctx.emit(Landed(piece.owner, {piece.type: 1}, path,
                         "no_order" if line is None else "order_failed", line or 0))
+
+
+def _land_where_retreat_said(ctx: TurnContext, piece: Piece) -> bool:
+    """An aircraft that left its battle by a per-unit retreat ("retreat ftr to United
+    Kingdom") and that no noncombat order moved flies to that landing if it is in range
+    and it may land there (Europe [L413-L415]: "to any friendly territory ... using their
+    remaining movement")."""
+    target = ctx.mechanic(RETREAT_LANDINGS).get(piece.uid)
+    if target is None or piece.uid in flights(ctx).explicit_moves or target == piece.space:
+        return False
+    path = air_paths(ctx, piece.space, move_range(ctx.board, piece) - piece.moves_used).get(target)
+    if path is None or ctx.board.map[target].is_sea or not can_land_on_ground(ctx, piece, target):
+        return False
+    piece.space = target
+    piece.moves_used += len(path) - 1
+    ctx.emit(Landed(piece.owner, {piece.type: 1}, path, "retreat", 0))
+    return True

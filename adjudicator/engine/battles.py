@@ -20,7 +20,7 @@ from .capture import take_territory
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
 from .raids import RAIDING, fight_raid
-from .turn_rules import any_hook, hooked, rules_with
+from .turn_rules import any_hook, declare_flag, hooked, rules_with
 from .working import Piece, WorkingBoard, count_types
 
 
@@ -132,6 +132,9 @@ Fight = Callable[[TurnContext, str, "DiceSource | None", "CombatRun"], None]
 # that took off from its carrier before a sea battle without fighting in it; an attacker
 # that retreated; a land unit that came ashore from a transport in an amphibious assault.
 FOUGHT, LAUNCHED, RETREATED, SEABORNE = "fought", "launched", "retreated", "seaborne"
+# A submarine that submerged in a battle, until the edition's rules clear it (a persistent
+# flag, set by Europe's rule step_six: engine/end_of_turn.py).
+SUBMERGED = declare_flag("submerged")
 
 # Battle kinds by the names ``[turn] battle_kinds`` lists: each adds its battles, as
 # ``(space, fight)`` pairs, to the order so far; ``FIGHTS`` fights one by its fight name.
@@ -391,6 +394,31 @@ def land_units_held(ctx: TurnContext, attackers: list[Piece]) -> bool:
             and any(SEABORNE in p.marks for p in attackers))
 
 
+def partial_retreat_allowed(ctx: TurnContext, unit_types) -> bool:
+    """Whether a retreat may take only the units of ``unit_types`` and leave the others
+    fighting: option ``partial_retreat`` -- "none" (default: 1941, 1942, where all attacking
+    units retreat together) or "aircraft" (Europe [L541, L561], ruling §8 #7: aircraft may
+    leave any land battle while the other units fight on)."""
+    allowed = ctx.board.rules.option("partial_retreat", "none")
+    units = ctx.board.rules.units
+    return allowed == "aircraft" and all(units[t].domain == Domain.AIR for t in unit_types)
+
+
+def retreating_units(ctx: TurnContext, space: str, attackers: list[Piece]) -> set[int] | None:
+    """The attackers the battle order's per-unit retreat names ("retreat ftr to UK ..."), by
+    uid, the first of each type by uid; None when the retreat is the whole battle's."""
+    directive = ctx.orders.directive_for(space)
+    if directive is None or not directive.retreat_units or not partial_retreat_allowed(
+            ctx, {g.type for g in directive.retreat_units}):
+        return None         # (a refused per-unit retreat is an error of the check)
+    chosen: set[int] = set()
+    for group in directive.retreat_units:
+        of_type = [p.uid for p in sorted(attackers, key=lambda p: p.uid)
+                   if p.type == group.type and p.uid not in chosen]
+        chosen.update(of_type[:group.count])
+    return chosen
+
+
 def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tuple[str, ...]:
     """Where the attacker may retreat (digest §5.3.2 condition B, §5.3.1 step 5): an
     adjacent space an attacking land or sea unit came from -- friendly now for land units,
@@ -402,7 +430,7 @@ def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tup
     if board.map[space].is_sea:
         found = {p.came_from for p in attackers
                  if board.utype(p).domain == Domain.SEA and p.came_from
-                 and p.came_from != space and p.came_from not in ctx.hostile_at_start}
+                 and p.came_from != space and _may_retreat_to_zone(ctx, p.came_from)}
     elif land_units_held(ctx, attackers):
         found = set()
     else:
@@ -412,6 +440,29 @@ def retreat_options(ctx: TurnContext, space: str, attackers: list[Piece]) -> tup
     if not found and any(board.utype(p).domain == Domain.AIR for p in attackers):
         found = {space}
     return tuple(sorted(found))
+
+
+def _may_retreat_to_zone(ctx: TurnContext, zone: str) -> bool:
+    """Whether ships may retreat into ``zone`` (one an attacking ship came from).  Option
+    ``sea_retreat_friendly_at_start`` (default, 1941 and 1942): the zone held no enemy
+    surface warship at the start of the turn.  Off (Europe [L473-L477], ruling §8 #6):
+    no start condition, but the zone's only enemies now may be submarines that submerged
+    (flag ``submerged``)."""
+    if ctx.board.rules.option("sea_retreat_friendly_at_start", True):
+        return zone not in ctx.hostile_at_start
+    return all(SUBMERGED in p.flags for p in ctx.board.enemies_at(zone, ctx.power))
+
+
+def partial_retreat_options(ctx: TurnContext, space: str, attackers: list[Piece],
+                            leaving: set[int]) -> tuple[str, ...]:
+    """Where a per-unit retreat may go: aircraft alone stay in ``space`` and fly to the
+    order's landing space (or land in the noncombat move); other units as for a whole
+    retreat."""
+    board = ctx.board
+    moving = [p for p in attackers if p.uid in leaving]
+    if moving and all(board.utype(p).domain == Domain.AIR for p in moving):
+        return (space,)
+    return retreat_options(ctx, space, moving)
 
 
 def defender_orders(ctx: TurnContext, space: str, defenders: list[Piece]):
@@ -468,17 +519,23 @@ def battle_setup(ctx: TurnContext, space: str, attackers: list[Piece], defenders
     directive = ctx.orders.directive_for(space)
     defence = defender_orders(ctx, space, defenders)
     held = land_units_held(ctx, attackers)
+    leaving = retreating_units(ctx, space, attackers)
     pools = casualty_pools(ctx, space, attackers + defenders)
+
+    def stays(p: Piece) -> bool:
+        """Never retreats: came ashore, held in an assault, or not named by a per-unit retreat."""
+        return SEABORNE in p.marks or (held and board.utype(p).domain == Domain.LAND) \
+            or (leaving is not None and p.uid not in leaving)
     return BattleSetup(
         battle_id=space, space=space, is_sea=board.map[space].is_sea, attacker=ctx.power,
-        attackers=tuple(_battle_unit(ctx, p, set(), SEABORNE in p.marks or (
-                            held and board.utype(p).domain == Domain.LAND), p.came_from)
+        attackers=tuple(_battle_unit(ctx, p, set(), stays(p), p.came_from)
                         for p in attackers) + pools[0],
         defenders=tuple(_battle_unit(ctx, p, fighting) for p in defenders) + pools[1],
         attacker_loss_order=directive.loss_order if directive else (),
         defender_loss_order=defence.loss_order if defence else (),
         retreat=directive.retreat if directive else (),
-        retreat_options=retreat_options(ctx, space, attackers),
+        retreat_options=retreat_options(ctx, space, attackers) if leaving is None
+        else partial_retreat_options(ctx, space, attackers, leaving),
         attacker_subs=directive.subs if directive else None,
         defender_submerge=(defence.submerge if defence and defence.submerge else SubmergePolicy.LOSING),
         stages=board.rules.plan.battle_stages,
@@ -502,6 +559,18 @@ def launch_carried_fighters(ctx: TurnContext, zone: str) -> None:
                 if piece.owner == ctx.power and board.utype(piece).domain == Domain.AIR:
                     piece.carried_by = None
                     piece.marks.add(LAUNCHED)
+
+
+RETREAT_LANDINGS = "retreat_landings"   # per-turn mechanic: aircraft uid -> where it retreats
+
+
+def retreat_landing(ctx: TurnContext, space: str) -> str | None:
+    """Where the aircraft of a per-unit retreat from ``space`` fly to land ("retreat ftr to
+    United Kingdom"), unless a noncombat order moves them (``aircraft.land_aircraft``)."""
+    directive = ctx.orders.directive_for(space)
+    if directive is None or not directive.retreat_units:
+        return None
+    return next((c.destination for c in directive.retreat if c.destination), None)
 
 
 def can_capture(ctx: TurnContext, pieces: list[Piece]) -> bool:
@@ -569,6 +638,7 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
     for uid in killed:            # units not in the battle taken as casualties (casualty_pool)
         if uid in board.pieces:
             board.remove(board.pieces[uid])
+    landing = retreat_landing(ctx, space)
     for p in attackers:
         if p.uid in retreated and p.uid in board.pieces:
             p.marks.add(RETREATED)
@@ -576,6 +646,8 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
                 p.space = retreated_to
                 for c in board.cargo_of(p):
                     c.space = retreated_to
+            elif landing is not None:
+                ctx.mechanic(RETREAT_LANDINGS)[p.uid] = landing
     captured = not is_sea and outcome == "attacker_wins" and can_capture(ctx, attackers)
     for event in events:
         if isinstance(event, BattleEnded) and captured:

@@ -10,13 +10,13 @@ submerged (``Submerged``) the flag ``submerged``; a submerged sub cannot move un
 from __future__ import annotations
 
 from ..model.events import BattleStarted, Casualties, Resurfaced, Submerged, UnitsRepaired
+from .battles import SUBMERGED
 from .context import TurnContext
 from .steps import step
 from .turn_rules import Rule, declare_flag, register_rule
 from .working import count_types
 
 DAMAGED = declare_flag("damaged")
-SUBMERGED = declare_flag("submerged")
 
 
 def _battle_events(ctx: TurnContext, battle: str) -> list:

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..model.dice import DiceSource
-from .aircraft import check_combat_moves, land_aircraft as land_all_aircraft
-from .battles import battle_needed, conduct_combat as fight_battles, participants, retreat_options
+from .aircraft import air_paths, can_land_on_ground, check_combat_moves, land_aircraft as land_all_aircraft
+from .battles import (battle_needed, conduct_combat as fight_battles, participants,
+                      partial_retreat_allowed, retreat_options)
 from .battles import check_bombard_orders
 from .income import collect_income as collect
 from .movement import run_order
 from .production import mobilize as place_units, purchase as buy_units
 from .raids import declare_raids
+from .turn_rules import move_range
 from .context import TurnContext
 
 Step = Callable[[TurnContext, DiceSource | None], None]
@@ -75,6 +77,35 @@ def collect_income(ctx: TurnContext, dice) -> None:
     collect(ctx, dice)
 
 
+def check_partial_retreat(ctx: TurnContext, directive, attackers) -> bool:
+    """A per-unit retreat ("retreat ftr to United Kingdom ...") names units the edition lets
+    leave alone (``battles.partial_retreat_allowed``), that attack there, and a landing
+    the aircraft may reach.  False when it is refused."""
+    board = ctx.board
+    space = directive.space
+    types = {g.type for g in directive.retreat_units}
+    if not partial_retreat_allowed(ctx, types):
+        ctx.error(directive.line, "partial_retreat_refused", space=space,
+                  units={g.type: g.count for g in directive.retreat_units},
+                  allowed=board.rules.option("partial_retreat", "none"))
+        return False
+    for group in directive.retreat_units:
+        present = sum(1 for p in attackers if p.type == group.type)
+        if present < group.count:
+            ctx.error(directive.line, "partial_retreat_units_missing", space=space,
+                      unit=group.type, count=group.count, present=present)
+            return False
+    destination = next((c.destination for c in directive.retreat if c.destination), None)
+    leaving = [p for p in attackers if p.type in types]
+    if destination is not None and leaving and not (
+            destination in air_paths(ctx, space, max(move_range(board, p) - p.moves_used
+                                                     for p in leaving))
+            and can_land_on_ground(ctx, leaving[0], destination)):
+        ctx.warn(directive.line, "retreat_landing_unreachable", space=space,
+                 destination=destination)
+    return True
+
+
 def check_directives(ctx: TurnContext) -> None:
     """Battle lines must name a battle the combat moves start, and a retreat destination
     the rules allow (an adjacent space an attacking unit came from)."""
@@ -85,6 +116,11 @@ def check_directives(ctx: TurnContext) -> None:
             ctx.warn(directive.line, "directive_without_battle", space=space)
             continue
         attackers, _ = participants(ctx, space)
+        if directive.retreat_units:
+            if not check_partial_retreat(ctx, directive, attackers):
+                continue
+            if partial_retreat_allowed(ctx, {g.type for g in directive.retreat_units}):
+                continue       # aircraft alone: the landing is checked above, not adjacency
         legal = retreat_options(ctx, space, attackers)
         for cond in directive.retreat:
             if cond.destination is None or cond.destination in legal:

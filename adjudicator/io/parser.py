@@ -717,7 +717,7 @@ def _unit_times(token: Token) -> tuple[Tree, Tree]:
     return Tree("name", [unit]), Tree("count", [count], meta=None)
 
 
-_NO_CARGO = ("buy", "bomb", "bombard")
+_NO_CARGO = ("buy", "bomb", "bombard", "retreat")
 _NO_PLACE = _NO_CARGO + ("units",)
 
 

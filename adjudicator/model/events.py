@@ -350,8 +350,9 @@ class AircraftLost(Event):
 @attrs.frozen
 class Landed(Event):
     """Aircraft flown to a landing space by the engine.  ``reason``: "carrier_sunk",
-    "no_order", "order_failed" (the order on ``line`` could not land it) or "scrambled"
-    (back home after a scramble)."""
+    "no_order", "order_failed" (the order on ``line`` could not land it), "scrambled"
+    (back home after a scramble) or "retreat" (to the landing its battle order's per-unit
+    retreat named)."""
 
     kind: ClassVar[str] = "landed"
     power: str

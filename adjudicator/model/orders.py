@@ -167,6 +167,9 @@ class BattleDirective(Order):
     loss_order: tuple[str, ...] = ()             # unit type keys, first lost first
     subs: str | None = None                      # "fire" | "submerge" for attacking subs
     line: int = 0
+    # Only these units retreat ("retreat ftr to UK ..."); the others fight on.  ``()``: every
+    # unit that may retreat goes (the whole-battle retreat).
+    retreat_units: tuple[UnitGroup, ...] = ()
 
 
 class SubmergePolicy(str, Enum):

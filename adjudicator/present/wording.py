@@ -153,6 +153,13 @@ PROBLEMS: dict[str, str] = {
                           "{instead} instead (legal: {legal})",
     "retreat_impossible": "units attacking {space} cannot retreat to {destination}; only aircraft "
                           "can break off",
+    "partial_retreat_refused": "in this edition the attackers in {space} retreat together (option "
+                               "partial_retreat = \"{allowed}\"): a retreat cannot name only "
+                               "{units}; write 'retreat' without units",
+    "partial_retreat_units_missing": "the retreat from {space} names {count} {unit_n}, but {present} "
+                                     "attack there",
+    "retreat_landing_unreachable": "the aircraft retreating from {space} cannot reach or land in "
+                                   "{destination}; they will land in the noncombat move instead",
     "raid_not_enemy": "{space} is not an enemy territory: nothing to bomb",
     "raid_no_factory": "{space} has no enemy factory that bombing can damage",
     "raid_not_bomber": "{unit} cannot make a strategic bombing raid",
@@ -228,7 +235,7 @@ AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "car
                  "scramble_home_lost": "its air base's territory was captured, nowhere to land",
                  "interceptor_home_lost": "its territory was captured, nowhere to land"}
 LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
-          "scrambled": "back from a scramble",
+          "scrambled": "back from a scramble", "retreat": "retreated there from its battle",
           "interceptor_home_lost": "its territory was captured after it intercepted",
           "order_failed": "order on line {line} could not land it"}
 INCOME_REASONS = {"capital_lost": "capital in enemy hands"}

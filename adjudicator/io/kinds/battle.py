@@ -1,5 +1,7 @@
 """``battle Karelia: retreat to West Russia if attackers < 3; losses inf, tank``: the
 attacker's instructions for one battle (retreat conditions, loss order, submarines).
+``battle France: retreat ftr to United Kingdom after round 1``: only the fighter leaves
+(where the edition's option ``partial_retreat`` allows it), the others fight on.
 
 Grammar ``grammar/kinds/battle.lark``; model ``model.orders.BattleDirective`` (lines for
 the same battle merge); issued by the mover in the combat phase; checked by
@@ -12,24 +14,37 @@ from __future__ import annotations
 import attrs
 from lark import Tree
 
-from ...model.orders import BattleDirective, Comparison, RetreatCondition
-from .base import COMBAT, kind, losses, losses_text, tokens_of
+from ...model.orders import BattleDirective, Comparison, RetreatCondition, UnitGroup
+from .base import COMBAT, groups_text, kind, losses, losses_text, tokens_of
 
 CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
        ">=": Comparison.GE, "≥": Comparison.GE, "==": Comparison.EQ, "=": Comparison.EQ}
-BATTLE_LINE = frozenset({"WORD", "INT", "_COLON", "_SEMICOLON", "_COMMA", "RETREAT", "LOSSES",
+BATTLE_LINE = frozenset({"WORD", "INT", "A", "_COLON", "_SEMICOLON", "_COMMA", "RETREAT", "LOSSES",
                          "SUBS", "TO", "IF", "OR", "AFTER", "ROUND", "SIDE", "MEASURE", "CMP",
                          "FIRE", "SUBMERGE", "$END"})
 
 
-def _retreat(b, line, clause: Tree) -> list[RetreatCondition]:
+def _retreat(b, line, clause: Tree) -> tuple[list[RetreatCondition], list[UnitGroup] | None]:
+    """The clause's conditions, and the units it names (None: the whole battle retreats)."""
     destination = None
     conditions = []
+    units: list[UnitGroup] | None = None
+    named = [c for c in clause.children if isinstance(c, Tree) and c.data == "groups"]
+    if named:
+        groups = named[0].children
+        lone = groups[0] if len(groups) == 1 and groups[0].data == "group_nocount" else None
+        has_to = any(isinstance(c, Tree) and c.data == "retreat_to" for c in clause.children)
+        if lone is not None and not has_to and len(lone.children) == 1 and \
+                b.names.find("space", line.text(lone.children[0].children)) is not None:
+            destination = b.resolve(line, "space", lone.children[0].children)   # "retreat WR if ..."
+        else:
+            found = [b.unit_only(line, g, what="retreat") for g in groups]
+            units = [u for u in found if u is not None]
     for child in clause.children:
         if not isinstance(child, Tree):
             continue
-        if child.data == "name":
-            destination = b.resolve(line, "space", child.children)
+        if child.data == "retreat_to":
+            destination = b.resolve(line, "space", child.children[-1].children)
         elif child.data == "compare_condition":
             fields = {t.type: t for t in tokens_of(child)}
             side = "attackers" if fields["SIDE"].value.casefold().startswith("att") else "defenders"
@@ -44,17 +59,21 @@ def _retreat(b, line, clause: Tree) -> list[RetreatCondition]:
             value = b.number(line, number, what="the round number")
             if value is not None:
                 conditions.append(dict(after_round=value))
-    return [RetreatCondition(destination=destination, **c) for c in conditions]
+    return [RetreatCondition(destination=destination, **c) for c in conditions], units
 
 
 def build_battle(b, line, tree: Tree) -> None:
     space = b.resolve(line, "space", tree.children[1].children)
     retreat: list[RetreatCondition] | None = None
+    units: list[UnitGroup] | None = None
     loss: tuple[str, ...] | None = None
     subs: str | None = None
     for clause in tree.children[2:]:
         if clause.data == "retreat":
-            retreat = (retreat or []) + _retreat(b, line, clause)
+            conditions, named = _retreat(b, line, clause)
+            retreat = (retreat or []) + conditions
+            if named is not None:
+                units = (units or []) + named
         elif clause.data == "losses":
             loss = losses(b, line, clause)
         elif clause.data == "subs":
@@ -65,6 +84,7 @@ def build_battle(b, line, tree: Tree) -> None:
     def update(old: BattleDirective | None) -> BattleDirective:
         old = old or BattleDirective(space, line=line.number)
         return attrs.evolve(old, retreat=tuple(retreat) if retreat is not None else old.retreat,
+                            retreat_units=tuple(units) if units is not None else old.retreat_units,
                             loss_order=loss if loss is not None else old.loss_order,
                             subs=subs if subs is not None else old.subs)
     b.merge("battle", space, update, line.number)
@@ -81,7 +101,9 @@ def condition_text(cond: RetreatCondition) -> str:
     raise ValueError(f"retreat condition cannot be written as text: {cond!r}")
 
 
-def retreat_text(conditions: tuple[RetreatCondition, ...]) -> list[str]:
+def retreat_text(conditions: tuple[RetreatCondition, ...], units: str = "") -> list[str]:
+    """The retreat clauses; ``units`` (written groups) go in the first one, which then
+    always says "to" before a destination."""
     clauses: list[str] = []
     runs: list[list[RetreatCondition]] = []
     for cond in conditions:
@@ -90,13 +112,16 @@ def retreat_text(conditions: tuple[RetreatCondition, ...]) -> list[str]:
         else:
             runs.append([cond])
     for run in runs:
-        head = "retreat" if run[0].destination is None else f"retreat to {run[0].destination}"
+        head = "retreat" + (f" {units}" if units and not clauses else "")
+        if run[0].destination is not None:
+            head += f" to {run[0].destination}"
         clauses.append(head + " " + " or ".join(condition_text(c) for c in run))
     return clauses
 
 
 def write_battle(order: BattleDirective, names) -> str:
-    clauses = retreat_text(order.retreat)
+    clauses = retreat_text(order.retreat, groups_text(order.retreat_units, names)
+                           if order.retreat_units else "")
     if order.loss_order:
         clauses.append(losses_text(order.loss_order, names))
     if order.subs:
@@ -109,5 +134,5 @@ kind("battle", ["BATTLE"], ["battle"],
      BATTLE_LINE, COMBAT, model=BattleDirective,
      engine=["steps.check_directives", "battles.fight"],
      problems=["directive_without_battle", "retreat_not_adjacent", "retreat_redirected",
-               "retreat_impossible"],
+               "retreat_impossible", "partial_retreat_refused", "partial_retreat_units_missing"],
      report="conduct_combat")(build_battle)(write_battle)
