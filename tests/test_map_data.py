@@ -469,6 +469,28 @@ def test_content_hash_is_deterministic_and_sensitive(tmp_path):
     assert content_hash(tmp_path) != first
 
 
+def test_content_hash_covers_only_the_kinds_the_edition_reads(tmp_path, monkeypatch):
+    """A grammar file of an order kind the edition does not list never changes its rules
+    hash (Global's research leaves 1941 games alone); one it lists, or the core, does."""
+    import shutil
+
+    from adjudicator.io import loader
+    grammar = tmp_path / "grammar"
+    shutil.copytree(loader.GRAMMAR_DIR, grammar)
+    monkeypatch.setattr(loader, "GRAMMAR_DIR", grammar)
+    edition = loader.game_dir("aa1941")
+    listed = set(__import__("tomllib").loads((edition / "game.toml").read_text())["turn"]["orders"])
+    unlisted = next(p for p in sorted((grammar / "kinds").glob("*.lark")) if p.stem not in listed)
+    first = content_hash(edition)
+    unlisted.write_text(unlisted.read_text() + "\n// changed\n")
+    assert content_hash(edition) == first
+    (grammar / "kinds" / "battle.lark").write_text((grammar / "kinds" / "battle.lark").read_text() + "\n//\n")
+    second = content_hash(edition)
+    assert second != first
+    (grammar / "core.lark").write_text((grammar / "core.lark").read_text() + "\n//\n")
+    assert content_hash(edition) != second
+
+
 def test_starting_relations_go_into_the_first_state(tmp_path):
     """game.toml ``[[relation]]``: two powers of opposite sides start not at war."""
     extra = '[[relation]]\nbetween = ["red", "blue"]\nstate = "neutral"\n[[victory]]\nside = "A"'

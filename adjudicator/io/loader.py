@@ -63,22 +63,41 @@ def game_dir(name_or_path: str | Path) -> Path:
 
 def content_hash(directory: str | Path) -> str:
     """``sha256:<hex>`` over the rules' data files (``DATA_FILES``) of a game folder, in name
-    order, each preceded by its name and byte length, then every file of the grammar folder
-    the same way (so the rules hash changes when the order language does).  Presentation
-    files (the board's ``geometry.toml``) and the rules cases are not hashed: redrawing the
-    board never invalidates a game."""
+    order, each preceded by its name and byte length, then the same way the grammar files
+    of the order language the edition reads: ``grammar/core.lark`` and the file of each
+    order kind its game.toml ``[turn] orders`` lists (every file when it lists none).  So
+    the rules hash changes when that edition's language does, and a kind another edition
+    adds never changes it.  Presentation files (the board's ``geometry.toml``) and the rules
+    cases are not hashed: redrawing the board never invalidates a game."""
     digest = hashlib.sha256()
     for path in sorted((p for p in Path(directory).glob("*.toml") if p.name in DATA_FILES),
                        key=lambda p: p.name):
         data = path.read_bytes()
         digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
         digest.update(data)
+    kinds = _listed_order_kinds(Path(directory))
     for path in sorted(p for p in GRAMMAR_DIR.rglob("*.lark") if p.is_file()):
-        data = path.read_bytes()
         name = path.relative_to(GRAMMAR_DIR).as_posix()
+        if kinds is not None and path.parent != GRAMMAR_DIR and path.stem not in kinds:
+            continue
+        data = path.read_bytes()
         digest.update(f"grammar/{name}\n{len(data)}\n".encode("utf-8"))
         digest.update(data)
     return "sha256:" + digest.hexdigest()
+
+
+def _listed_order_kinds(directory: Path) -> frozenset[str] | None:
+    """game.toml's ``[turn] orders``, or None when it lists none or cannot be read (the
+    loader reports a broken game.toml)."""
+    try:
+        doc = tomlcache.loads((directory / "game.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    turn = doc.get("turn")
+    listed = turn.get("orders") if isinstance(turn, dict) else None
+    if not isinstance(listed, list) or not listed or not all(isinstance(k, str) for k in listed):
+        return None
+    return frozenset(listed)
 
 
 def load_game(name_or_path: str | Path,
