@@ -49,12 +49,13 @@ def _interceptors(ctx, space: str) -> list[Piece]:
 @battle_kind("escorted_raids")
 def _raids(ctx, order):
     """Raids, by the first line naming them; their escorts and interceptors are marked
-    now, so that no other battle counts them."""
+    now, so that no other battle counts them (a set per raid: listing the battles twice,
+    as a check's odds and then the combat do, records each once)."""
     spaces = sorted(ctx.raids, key=lambda s: ctx.attack_lines.get(s, 10**9))
     for space in spaces:
         for p in _escorts(ctx, space) + _interceptors(ctx, space):
             p.marks.add(RAIDING)
-            ctx.mechanic("escorted_raids", dict).setdefault(space, []).append(p.uid)
+            ctx.mechanic("escorted_raids", dict).setdefault(space, set()).add(p.uid)
     return [(space, "escorted_raid") for space in spaces]
 
 
