@@ -5,7 +5,8 @@ registered only here; nothing in the package knows it.  Every hook is used: an o
 zone captured on entry, a trigger after capture, a persistent per-unit flag that changes a
 move range, per-power and per-edition state, an income item that rolls dice into a second
 economy, a non-playing owner whose land may not be entered, a standing order that is not
-``defend``, a round-end step, placement capacity by origin, a raid on the treasury."""
+``defend``, a round-end step, placement capacity by origin, a raid on the treasury, a power
+moving units it does not own, placement with no factory, casualties from outside a battle."""
 
 from __future__ import annotations
 
@@ -134,6 +135,53 @@ def test_placement_capacity_knows_the_origin(tidewar):
     assert "overbuying" in {c for c, _ in errors(tidewar, state, "buy 8 sol\nplace 8 sol Redholm")}
 
 
+def test_a_power_may_command_units_it_does_not_own(tidewar):
+    """may_command: whoever holds Midmarch moves grey's soldier, in the noncombat move only."""
+    state = attrs.evolve(initial_state(tidewar, "t"), power="blue")
+    move = "move 1 sol Greymoor -> Greyfell"
+    assert errors(tidewar, state, "noncombat:\n" + move) == []
+    result = play(tidewar, state, "noncombat:\n" + move, dice=[1])
+    assert result.state.units["Greyfell"] == (Unit("soldier", "grey"),)
+    assert errors(tidewar, state, "combat:\n" + move) != []
+    red = attrs.evolve(state, power="red")       # red does not hold Midmarch
+    assert errors(tidewar, red, "noncombat:\n" + move) != []
+
+
+def test_placement_with_no_factory(tidewar):
+    """placement_spaces: one soldier in each territory beside the capital, no yard there."""
+    state = attrs.evolve(initial_state(tidewar, "t"), power="blue")
+    assert errors(tidewar, state, "buy 1 sol\nplace 1 sol Midmarch") == []
+    result = play(tidewar, state, "buy 1 sol\nplace 1 sol Midmarch", dice=[1])
+    assert result.state.units["Midmarch"].count(Unit("soldier", "blue")) == 2
+    assert errors(tidewar, state, "buy 2 sol\nplace 2 sol Midmarch") != []    # one only
+    red = initial_state(tidewar, "t")          # Midmarch is not red's
+    assert errors(tidewar, red, "buy 1 sol\nplace 1 sol Midmarch") != []
+
+
+def test_casualties_from_units_outside_the_battle(tidewar):
+    """casualty_pool: blue's frigate hits once; red, defending, loses the soldier aboard its
+    barge (its loss order names it) rather than a frigate."""
+    state = initial_state(tidewar, "t")
+    barge = next(u for u in state.units["Red Roads"] if u.type == "barge")
+    loaded = tuple(u for u in state.units["Red Roads"] if u.type != "barge") + (
+        attrs.evolve(barge, cargo=(Unit("soldier", "red"),)),)
+    state = attrs.evolve(state, power="blue", units=dict(state.units) | {
+        "Red Roads": loaded, "Toll Lane": (Unit("frigate", "blue"),)},
+        standing_orders=state.standing_orders)
+    state = attrs.evolve(state, units={k: v for k, v in state.units.items() if k != "Blue Bay"})
+    defend = play(tidewar, attrs.evolve(state, power="red"), "defend all: losses sol, frg",
+                  dice=[6]).state
+    state = attrs.evolve(state, standing_orders=defend.standing_orders)
+    # round 1: blue's frigate hits (1); red's two frigates miss (6, 6); round 2: blue misses
+    # (6), red hits (1, 6): blue's frigate is sunk
+    result = play(tidewar, state, "combat:\nmove 1 frg Toll Lane -> Red Roads",
+                  dice=[1, 6, 6, 6, 1, 6, 1])
+    after = {u.type for u in result.state.units["Red Roads"] if u.owner == "red"}
+    assert after == {"frigate", "barge"}
+    assert sum(u.type == "frigate" for u in result.state.units["Red Roads"]) == 2
+    assert all(not u.cargo for u in result.state.units["Red Roads"])
+
+
 def test_a_raid_takes_ipcs_from_the_treasury(tidewar):
     state = initial_state(tidewar, "t")
     result = play(tidewar, state, "combat:\nmove 1 bmb Redholm -> Midmarch -> Bluehaven\n"
@@ -238,7 +286,7 @@ def test_the_engine_refuses_unknown_rules_and_raid_effects(tmp_path):
     game_toml = copy / "game.toml"
     text = game_toml.read_text(encoding="utf-8")
     game_toml.write_text(text.replace('raid = "treasury"', 'raid = "plunder"')
-                         .replace('"grey_neutrality"]', '"grey_neutrality", "mystery"]'),
+                         .replace('"barge_ballast"]', '"barge_ballast", "mystery"]'),
                          encoding="utf-8")
     with pytest.raises(DataError) as found:
         load_game(str(copy))

@@ -12,7 +12,13 @@ knows these names.
   more units (``placement_capacity``).  At the end of every income step (``at_step``) the
   power's count of turns played goes up.
 * ``grey_neutrality`` (edition rule): grey's land (a nation that does not play) may not be
-  entered by anyone (``may_enter``).
+  entered by anyone but grey's own units (``may_enter``).
+* ``grey_levies`` (edition rule): whoever holds Midmarch may move grey's soldiers (within
+  grey's land) in the noncombat move, though grey is not its ally (``may_command``).
+* ``border_levies`` (edition rule): a power places one new soldier with no yard in each
+  territory it holds that borders its capital (``placement_spaces``).
+* ``barge_ballast`` (edition rule): in a sea battle the defender may lose the cargo aboard
+  its barges, though cargo is not in the battle (``casualty_pool``).
 * ``tolls`` (income item, rolls dice): one die per lane the power controls; each 4 or more
   pays the lane's value into the power's last economy (red: ``red_fleet``) -- unless the
   power's standing ``toll`` order says ``waive``.
@@ -119,9 +125,46 @@ class GreyNeutrality(Rule):
     def may_enter(self, ctx, piece, space, path, phase):
         board = ctx.board
         owner = board.owners.get(space)
-        if board.map[space].is_land and owner in board.rules.nations:
+        if board.map[space].is_land and owner in board.rules.nations and piece.owner != owner:
             return "grey_is_neutral"
         return None
+
+
+@register_rule
+class GreyLevies(Rule):
+    name = "grey_levies"
+    doc = "Whoever holds Midmarch may move grey's soldiers in the noncombat move."
+
+    def may_command(self, board, power, piece, phase):
+        return piece.owner == "grey" and board.owners.get("Midmarch") == power \
+            and phase == "noncombat"
+
+
+@register_rule
+class BorderLevies(Rule):
+    name = "border_levies"
+    doc = "One soldier placed with no yard in each territory a power holds beside its capital."
+
+    def placement_spaces(self, ctx, power, unit_type):
+        board = ctx.board
+        if unit_type not in (None, "soldier"):
+            return {}
+        capital = board.rules.powers[power].capital
+        return {s: 1 for s in sorted(board.map.neighbours(capital))
+                if board.owners.get(s) == power and board.map[s].is_land}
+
+
+@register_rule
+class BargeBallast(Rule):
+    name = "barge_ballast"
+    doc = "In a sea battle the defender may lose the cargo aboard its barges."
+
+    def casualty_pool(self, ctx, space, side, fighting):
+        board = ctx.board
+        if side != "defender" or not board.map[space].is_sea:
+            return []
+        return [(c, 0) for p in fighting if p.owner != ctx.power and p.type == "barge"
+                for c in board.cargo_of(p)]
 
 
 @item("tolls", projected=False)
