@@ -598,5 +598,8 @@ def test_europe_pregame_round_spends_the_special_cash():
                for _, e in pregame)
     kept = {e.power: (e.kept, e.ipcs) for _, e in pregame if e.kind == "special_cash_kept"}
     assert kept == {"germany": (3, 43), "usa": (3, 43)}
+    # what each power found left of its side's pot: the Allies take from one pot in turn
+    offered = [(e.power, e.pot) for _, e in pregame if e.kind == "special_cash_offered"]
+    assert offered == [("germany", 12), ("ussr", 12), ("uk", 6), ("usa", 3)]
     first = [t for t, e in found if t.round == 1 and e.kind == "turn_started"][0]
     assert first.power == "germany" and first.events[0].ipcs == 43

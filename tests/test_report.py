@@ -15,7 +15,7 @@ from adjudicator.model.board import GameMap, Territory
 from adjudicator.present.board_view import format_stack, render_board, territory_income
 from adjudicator.model.corrections import Edit
 from adjudicator.model.events import (  # noqa: I001
-    MiddleEastPaid, Resurfaced, SpecialCashKept, UnitsConverted, UnitsRepaired,
+    MiddleEastPaid, Resurfaced, SpecialCashKept, SpecialCashOffered, UnitsConverted, UnitsRepaired,
     UnitsChanged, RepairedAtBase, Scrambled,
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
@@ -203,6 +203,7 @@ def make_events():
         TreasuryRaided(battle="Karelia (raid)", space="Karelia", power="ussr", rolls=(3, 5),
                        lost=8, total=2),
         MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
+        SpecialCashOffered(power="germany", pot=12),
         SpecialCashKept(power="germany", kept=3, ipcs=43),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
         ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
@@ -256,6 +257,7 @@ def test_other_events_read_their_wording():
     assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
     assert "Germany keeps 3 IPCs of the special cash for turn 1 (43 IPCs now)" in text
+    assert "Germany has 12 IPCs of its side's special cash to spend or keep" in text
     assert "national objective germany_trade: Germany collects 5 IPCs" in text
     assert "national objective germany_egypt: not met, Germany collects nothing" in text
     assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text
@@ -269,6 +271,17 @@ def test_header_shows_power_round_and_ipcs():
     assert "Test 1941" in text
     assert "Germany — round 2" in text
     assert "IPCs at start: 40" in text
+
+
+def test_a_pregame_header_shows_the_pot_not_the_treasury():
+    """Round 0 of an edition with a pre-game round (Europe [L250-L251]): the header says so
+    and shows what is left of the side's special cash beside the IPCs kept for turn 1."""
+    events = [TurnStarted("germany", 0, 40), SpecialCashOffered("germany", 12),
+              SpecialCashKept("germany", 3, 43)]
+    text = text_of(events)
+    assert "Germany — round 0 (pre-game)" in text
+    assert "Special cash left for its side: 12 · IPCs for turn 1: 40" in text
+    assert "IPCs at start" not in text
 
 
 def test_text_has_no_ansi_and_fits_width():

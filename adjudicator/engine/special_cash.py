@@ -18,7 +18,7 @@ pre-game turn; rule ``special_cash`` refuses ``keep`` in the other rounds.
 
 from __future__ import annotations
 
-from ..model.events import Placed, Refunded, SpecialCashKept
+from ..model.events import Placed, Refunded, SpecialCashKept, SpecialCashOffered
 from ..model.orders import StandingChoice
 from ..model.units import Domain
 from .context import TurnContext
@@ -55,6 +55,7 @@ def special_cash_purchase(ctx: TurnContext, dice) -> None:
     for order in ctx.orders.items:
         if order.kind not in PREGAME_KINDS and not isinstance(order, StandingChoice):
             ctx.error(getattr(order, "line", 0), "not_in_pregame", kind=order.kind)
+    ctx.emit(SpecialCashOffered(ctx.power, pot_left(ctx)))
     wanted, line = ordered_purchase(ctx)
     if not wanted:
         return

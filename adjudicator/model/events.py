@@ -249,6 +249,16 @@ class MiddleEastPaid(Event):
 
 
 @attrs.frozen
+class SpecialCashOffered(Event):
+    """At the start of a power's pre-game turn: ``pot`` IPCs of its side's special cash are
+    left to spend or keep (Europe [L250-L251])."""
+
+    kind: ClassVar[str] = "special_cash_offered"
+    power: str
+    pot: int
+
+
+@attrs.frozen
 class SpecialCashKept(Event):
     """The last power of a side in the pre-game round keeps ``kept`` IPCs of the side's
     special cash for turn 1 (Europe [L251]); ``ipcs``: its treasury then."""

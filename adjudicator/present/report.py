@@ -36,6 +36,7 @@ from ..model.events import (
     Casualties,
     DiceRolled,
     Event,
+    SpecialCashOffered,
     IncomeCollected,
     Landed,
     Loaded,
@@ -449,8 +450,14 @@ def _header(console: Console, game: Game, events: list[Event],
         body.append(f"Game master's correction{round_}")
     elif started is not None:
         body.append_text(power_text(game, started.power))
-        body.append(f" — round {started.round}")
-        body.append(f"\nIPCs at start: {started.ipcs}")
+        offered = next((ev for ev in events if isinstance(ev, SpecialCashOffered)), None)
+        if offered is not None and started.round == 0:     # pre-game: the pot is what it spends
+            body.append(f" — round {started.round} (pre-game)")
+            body.append(f"\nSpecial cash left for its side: {offered.pot}"
+                        f" · IPCs for turn 1: {started.ipcs}")
+        else:
+            body.append(f" — round {started.round}")
+            body.append(f"\nIPCs at start: {started.ipcs}")
     elif state_before is not None:
         body.append_text(power_text(game, state_before.power))
         body.append(f" — round {state_before.round}")

@@ -324,6 +324,7 @@ EVENT_TEXTS: dict[str, str] = {
     "units_repaired": "{power}'s damaged {units} in {space} repaired (step 6)",
     "resurfaced": "{power}'s submerged {units} in {space} resurface (step 6)",
     "special_cash_kept": "{power} keeps {kept} IPCs of the special cash for turn 1 ({ipcs} IPCs now)",
+    "special_cash_offered": "{power} has {pot} IPCs of its side's special cash to spend or keep",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
