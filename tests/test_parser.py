@@ -12,6 +12,7 @@ from adjudicator.model.errors import OrdersSyntaxError, PbemError
 from adjudicator.model.game import Game
 from adjudicator.io.names import Names, UnknownName, normalize
 from adjudicator.model.orders import (
+    ALL,
     BattleDirective,
     Buy,
     Comparison,
@@ -217,9 +218,9 @@ def test_after_round_spellings():
 
 def test_retreat_naming_units():
     """Only the named units leave; "to" after a unit may lex as an arrow."""
-    orders = parse("battle Karelia: retreat ftr, 2 bmr to West Russia after round 1")
+    orders = parse("battle Karelia: retreat ftrs, 2 bmr to West Russia after round 1")
     directive = orders.battles[0]
-    assert directive.retreat_units == (G(1, "fighter"), G(2, "bomber"))
+    assert directive.retreat_units == (G(ALL, "fighter"), G(2, "bomber"))   # no count: all
     assert directive.retreat == (RetreatCondition("West Russia", after_round=1),)
     assert parse("battle Karelia: retreat 1 ftr if attackers < 3").battles[0].retreat_units \
         == (G(1, "fighter"),)
@@ -238,6 +239,9 @@ def test_retreat_units_round_trip():
     text = pretty(directive)
     assert text == "battle Karelia: retreat 1 fighter to West Russia after round 1"
     assert strip_positions(parse(text)).battles[0] == directive
+    every = attrs.evolve(directive, retreat_units=(G(ALL, "fighter"),))
+    assert pretty(every, GAME) == "battle Karelia: retreat Fighters to West Russia after round 1"
+    assert strip_positions(parse(pretty(every, GAME))).battles[0] == every
 
 
 def test_several_retreat_clauses_in_one_line_accumulate():

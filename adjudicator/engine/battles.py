@@ -13,7 +13,7 @@ import attrs
 
 from ..model.dice import DiceSource
 from ..model.events import AircraftLost, BattleEnded, BattleStarted, Landed
-from ..model.orders import SubmergePolicy
+from ..model.orders import ALL, SubmergePolicy
 from ..model.state import Unit
 from ..model.units import Domain
 from .capture import take_territory
@@ -415,7 +415,7 @@ def retreating_units(ctx: TurnContext, space: str, attackers: list[Piece]) -> se
     for group in directive.retreat_units:
         of_type = [p.uid for p in sorted(attackers, key=lambda p: p.uid)
                    if p.type == group.type and p.uid not in chosen]
-        chosen.update(of_type[:group.count])
+        chosen.update(of_type if group.count == ALL else of_type[:group.count])
     return chosen
 
 

@@ -91,9 +91,9 @@ def check_partial_retreat(ctx: TurnContext, directive, attackers) -> bool:
         return False
     for group in directive.retreat_units:
         present = sum(1 for p in attackers if p.type == group.type)
-        if present < group.count:
+        if present < max(group.count, 1):          # ALL (0): at least one
             ctx.error(directive.line, "partial_retreat_units_missing", space=space,
-                      unit=group.type, count=group.count, present=present)
+                      unit=group.type, count=max(group.count, 1), present=present)
             return False
     destination = next((c.destination for c in directive.retreat if c.destination), None)
     leaving = [p for p in attackers if p.type in types]

@@ -36,6 +36,9 @@ class UnitGroup:
     cargo: tuple["UnitGroup", ...] | None = None
 
 
+ALL = 0        # a group count meaning "every one of them" where an order allows it (retreats)
+
+
 class Order:
     """Base of every order: ``kind`` names it, ``line`` is where it was written."""
 
@@ -168,7 +171,8 @@ class BattleDirective(Order):
     subs: str | None = None                      # "fire" | "submerge" for attacking subs
     line: int = 0
     # Only these units retreat ("retreat ftr to UK ..."); the others fight on.  ``()``: every
-    # unit that may retreat goes (the whole-battle retreat).
+    # unit that may retreat goes (the whole-battle retreat).  A group's count ``ALL``
+    # ("retreat fighters", no count): every unit of that type in the battle.
     retreat_units: tuple[UnitGroup, ...] = ()
 
 

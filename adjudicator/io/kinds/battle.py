@@ -14,8 +14,8 @@ from __future__ import annotations
 import attrs
 from lark import Tree
 
-from ...model.orders import BattleDirective, Comparison, RetreatCondition, UnitGroup
-from .base import COMBAT, groups_text, kind, losses, losses_text, tokens_of
+from ...model.orders import ALL, BattleDirective, Comparison, RetreatCondition, UnitGroup
+from .base import COMBAT, groups_text, kind, losses, losses_text, tokens_of, unit_text
 
 CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
        ">=": Comparison.GE, "≥": Comparison.GE, "==": Comparison.EQ, "=": Comparison.EQ}
@@ -38,8 +38,11 @@ def _retreat(b, line, clause: Tree) -> tuple[list[RetreatCondition], list[UnitGr
                 b.names.find("space", line.text(lone.children[0].children)) is not None:
             destination = b.resolve(line, "space", lone.children[0].children)   # "retreat WR if ..."
         else:
-            found = [b.unit_only(line, g, what="retreat") for g in groups]
-            units = [u for u in found if u is not None]
+            units = []
+            for g in groups:
+                unit = b.unit_only(line, g, what="retreat")
+                if unit is not None:      # "retreat fighters": no count, every one of them
+                    units.append(attrs.evolve(unit, count=ALL) if g.data == "group_nocount" else unit)
     for child in clause.children:
         if not isinstance(child, Tree):
             continue
@@ -90,6 +93,12 @@ def build_battle(b, line, tree: Tree) -> None:
     b.merge("battle", space, update, line.number)
 
 
+def retreat_units_text(groups, names) -> str:
+    """The units of a per-unit retreat; a group of ``ALL`` is the plural name alone."""
+    return ", ".join(unit_text(g.type, 2, names) if g.count == ALL else groups_text((g,), names)
+                     for g in groups)
+
+
 def condition_text(cond: RetreatCondition) -> str:
     if cond.side is not None and cond.after_round is None:
         if cond.comparison is None or cond.threshold is None:
@@ -120,7 +129,7 @@ def retreat_text(conditions: tuple[RetreatCondition, ...], units: str = "") -> l
 
 
 def write_battle(order: BattleDirective, names) -> str:
-    clauses = retreat_text(order.retreat, groups_text(order.retreat_units, names)
+    clauses = retreat_text(order.retreat, retreat_units_text(order.retreat_units, names)
                            if order.retreat_units else "")
     if order.loss_order:
         clauses.append(losses_text(order.loss_order, names))
