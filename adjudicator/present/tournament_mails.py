@@ -190,7 +190,7 @@ def adjudication(data) -> str:
     rule = ", then ".join(data.criteria)
     whose = (f"the {data.ruleset} preset ({rule})" if data.preset
              else f"the organiser's criteria ({rule})")
-    return (f"Adjudication: a game still running after round {data.round_limit} of play is "
+    return (f"Adjudication: a game still running at the end of its round {data.round_limit} is "
             f"decided by {whose}, each counted as what a side gained since the start (bid "
             "included), never the absolute numbers; the first difference decides, all equal "
             "is a draw. A board where nothing changed is a draw.")
