@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import email
-import email.policy
 import io
 import re
 from collections import Counter

@@ -20,13 +20,6 @@ from .common import EXIT_OK, EXIT_REJECTED, read_bytes, read_text
 PIPED_WIDTH = 200      # columns when the output is not a terminal (a mail, a file, a pipe)
 
 
-def use_tournament_writers() -> None:
-    """The announcements' words (present.tournament_mails) for the tournament service."""
-    from ..present import tournament_mails
-    from ..service.tournament import mailings
-    mailings.use_writers(tournament_mails.writers(mailings.Writers))
-
-
 def _wide_when_piped(func):
     """``func`` with a console that does not fold tables and lines at 80 columns when its
     output is piped into a mail or a file (COLUMNS, when set, still decides)."""
@@ -35,6 +28,7 @@ def _wide_when_piped(func):
 
     @functools.wraps(func)
     def run(args, console: Console) -> int:
+        from .tournament_writers import use_tournament_writers
         use_tournament_writers()
         if not console.is_terminal and "COLUMNS" not in os.environ:
             console.width = PIPED_WIDTH

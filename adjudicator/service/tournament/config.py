@@ -376,7 +376,7 @@ def _report_url(r: "_Reader", raw: dict) -> str:
     except ValueError:
         r.fail("report_url", "has an unclosed '{' or '}' (write {{ or }} for the character)")
     if not fields <= set(URL_FIELDS):
-        r.fail("report_url", f"may name only {{tournament}}, {{game}} and {{round}}, not "
+        r.fail("report_url", "may name only {tournament}, {game} and {round}, not "
                + ", ".join("{" + f + "}" for f in sorted(fields - set(URL_FIELDS))))
     return url
 
