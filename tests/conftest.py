@@ -57,3 +57,11 @@ def _pieces_take_no_stray_attributes():
     Piece.__setattr__ = guarded
     yield
     Piece.__setattr__ = original
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _tournament_announcements_in_words():
+    """The tournament service's announcements get the presentation layer's words, as every
+    ``pbem tournament`` command installs them (tests also call the service directly)."""
+    from adjudicator.cli.tournament_writers import use_tournament_writers
+    use_tournament_writers()

@@ -34,8 +34,12 @@ def test_three_players_round_robin_each_has_one_bye(tmp_path):
     assert [p.name for p in rounds] == ["standings-1.txt", "standings-2.txt",
                                         "standings-3.txt"]
     text = rounds[-1].read_text()
-    assert "Subject: [Cup] Standings after round 3" in text and "1 bye" in text
+    assert "Subject: [Cup] Final standings" in text and "1 bye" in text   # a round robin's end
+    assert "Standings after round 2" in rounds[1].read_text()
     assert "Results of round 3:" in text and "resigned" in text
+    assert {p.name for p in (tdir / "notices" / "standings-3").iterdir()} == {
+        "standings-final.bbcode.txt", "standings-final.md", "standings-final.csv",
+        "crosstable-final.csv"}
     view = organiser.standings(tdir, record=True)
     assert all(r.byes == 1 and r.played == 2 for r in view.rows)
     assert sum(r.score for r in view.rows) == 3 + 3          # three games won, three byes

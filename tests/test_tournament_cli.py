@@ -5,6 +5,7 @@ standings (rich text and HTML), history, extend, pause, bids, verify."""
 from __future__ import annotations
 
 import email
+import email.policy
 
 from adjudicator.cli import main
 from adjudicator.io import keys
@@ -94,9 +95,11 @@ def test_notices_go_through_the_mail_outbox_and_bids_from_the_command_line(tmp_p
     assert run(capsys, "tournament", "pair", cup, "--now", "2025-03-01T12:00Z")[0] == 0
     outbox = sorted((cup / ".mail" / "outbox").glob("*.eml"))
     assert [p.name for p in outbox] == ["pairing-1.eml"]
-    msg = email.message_from_bytes(outbox[0].read_bytes())
+    msg = email.message_from_bytes(outbox[0].read_bytes(), policy=email.policy.default)
     assert msg["To"] == "amy@ex.org, boris@ex.org" and "[league] Pairings" in msg["Subject"]
-    assert "sides by sealed bid" in msg.get_payload()
+    assert "sides by sealed bid" in msg.get_body(("plain",)).get_content()
+    assert {a.get_filename() for a in msg.iter_attachments()} == {
+        "pairings.bbcode.txt", "pairings.md", "pairings.csv"}
 
     seals = {}
     for player, amount in (("amy", 7), ("boris", 5)):

@@ -10,6 +10,8 @@ import mailbox
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from adjudicator.cli import main
 from adjudicator.cli.mail_command import mail_renderers
 from adjudicator.service import gamedir
@@ -144,3 +146,36 @@ def test_a_mail_that_makes_the_tournament_fail_is_set_aside_and_the_rest_goes_on
     assert len(box.get_folder("quarantine")) == 1
     told = next(m for m in _outbox(tdir) if "could not be handled" in m["Subject"])
     assert "disk on fire" in _body(told) and told["To"] == "cup@example.org"
+
+
+@pytest.mark.parametrize("keyed", [1, 2])
+def test_a_rejection_in_a_tournament_game_with_keys_never_says_it_has_none(tmp_path, keyed):
+    """Issue 23: a tournament game where players have keys -- one player or both -- never
+    tells anyone that "this game has no player keys": a keyless power is named as the one
+    without a key, a keyed power's unsigned orders are refused as unsigned."""
+    tdir, private = make_tournament(tmp_path, 2, keyed=keyed)
+    (tdir / "mail.toml").write_text('address = "cup@example.org"\nname = "Cup"\n'
+                                    '[inbox]\ntype = "maildir"\npath = "../inbox"\n')
+    box = mailbox.Maildir(tmp_path / "inbox", create=True)
+    game = organiser.pair(tdir, START).pairings[0].game
+    organiser.start(tdir, START)
+    status = organiser.status(tdir, START)[0]
+    other = next(p for p in status.players if p != status.player)
+    _send(box, f"{status.player}@example.org", f"[pbem {game}] orders",
+          f"power: {status.power}\nbuy 99 battleship\n")
+    _send(box, f"{other}@example.org", f"[pbem {game}] check", "power: Germany\npass\n")
+    _pass(tdir)
+    replies = [m for m in _outbox(tdir / "games" / game) if m["Subject"].startswith(
+        f"[pbem {game}]") and "started" not in m["Subject"]]
+    assert len(replies) == 2, [m["Subject"] for m in replies]
+    for reply in replies:
+        text = " ".join(_body(reply).split())
+        assert "this game has no player keys" not in text, text
+        who = reply["To"].split("@")[0]
+        if who in private:
+            assert "no player key" not in text, text
+        else:
+            assert "has no player key in this game (other powers have one)" in text, text
+    mover = next(m for m in replies if m["To"].startswith(status.player))
+    if status.player in private:
+        assert "not signed" in _body(mover)

@@ -34,6 +34,7 @@ ENV = "PBEM_TEST_MAIL_PASSWORD"
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.timezone.utc)
 INBOX = "gm@example.org"
 ORGANISER = "org@example.org"
+REPORTS = "https://league.example/{tournament}/{game}/report.html"
 
 
 class League:
@@ -136,6 +137,57 @@ def _copies(league: League, tmp_path) -> dict:
     return copies
 
 
+def _announcements(league: League, leaver: str, seat: str) -> None:
+    """Every player got the schedule (with its calendar), the pairings of each round they
+    were in, the standings after rounds 1 and 2 and the final announcement once the last
+    game of round 3 was over; each with BBCode, Markdown and CSV; never a Python repr."""
+    import icalendar
+    last_round = {p.game for p in league.ctx().tdir.rounds()[2].pairings}
+    sent = [email.message_from_bytes(d, policy=email.policy.default)
+            for _f, _r, d in league.smtp.received]
+    round3_turns = [k for k, m in enumerate(sent)
+                    if (m["X-Pbem-Turn"] or "-").split()[0] in last_round]
+    finals = [k for k, m in enumerate(sent) if "Final standings" in m["Subject"]]
+    assert round3_turns and finals and min(finals) > max(round3_turns)  # after round 3
+    for i in range(8):
+        address = f"p{i}@example.org"
+        mails = league.received(address)
+        subjects = [m["Subject"] for m in mails]
+        for m in mails:
+            for part in (m.get_body(("plain",)), *m.iter_attachments()):
+                if part.get_content_maintype() == "text":
+                    text = part.get_content()
+                    assert "{'" not in text and "<adjudicator" not in text, (address, m["Subject"])
+        schedule = next(m for m in mails if "Schedule of Cup" in m["Subject"])
+        files = {a.get_filename(): a for a in schedule.iter_attachments()}
+        assert set(files) == {"cup-schedule.ics", "schedule.bbcode.txt", "schedule.md",
+                              "schedule.csv"}
+        cal = icalendar.Calendar.from_ical(files["cup-schedule.ics"].get_content())
+        starts = sorted(e.decoded("DTSTART") for e in cal.walk("VEVENT")
+                        if "bids" not in str(e["UID"]))
+        assert starts == [dt.date(2026, 3, 2), dt.date(2026, 3, 9), dt.date(2026, 3, 16)]
+        assert "Round 1 begins Mon 02 Mar 2026" in schedule.get_body(("plain",)).get_content()
+        rounds = (1,) if f"p{i}" in (leaver, seat) else (1, 2, 3)
+        for n in rounds:
+            pairing = next(m for m in mails if f"Pairings of round {n}" in m["Subject"])
+            assert {a.get_filename() for a in pairing.iter_attachments()} == {
+                "pairings.bbcode.txt", "pairings.md", "pairings.csv"}
+        assert any("Standings after round 1" in s for s in subjects), i
+        if f"p{i}" in (leaver, seat):
+            continue
+        assert any("Standings after round 2" in s for s in subjects), i
+        final = [k for k, s in enumerate(subjects) if "Final standings" in s]
+        assert len(final) == 1, subjects
+        body = mails[final[0]].get_body(("plain",)).get_content()
+        assert "is over after round 3" in body and "Tie rule:" in body
+        assert "aa1941 preset (capitals, then income plus units' value)" in body
+        files = {a.get_filename(): a.get_content() for a in mails[final[0]].iter_attachments()}
+        assert set(files) == {"standings-final.bbcode.txt", "standings-final.md",
+                              "standings-final.csv", "crosstable-final.csv"}
+        assert "[url=https://league.example/cup/cup-r3-01/report.html]cup-r3-01[/url]" in \
+            files["standings-final.bbcode.txt"]
+
+
 def test_a_swiss_league_run_by_one_inbox(tmp_path, imap, smtp_imap, certs, monkeypatch, capsys):
     monkeypatch.setenv(ENV, PASSWORD)
     league = League(tmp_path, imap, smtp_imap, certs)
@@ -146,9 +198,11 @@ def test_a_swiss_league_run_by_one_inbox(tmp_path, imap, smtp_imap, certs, monke
         league.organiser("add-player", league.dir, f"Player {i}", "--email",
                          f"p{i}@example.org", "--id", f"p{i}")
     settings(league.dir / "tournament.toml", sides__method='"bid"', format__rounds="3",
-             end__round_limit="1", deadlines__auto_grace="false")
+             end__round_limit="1", deadlines__auto_grace="false",
+             schedule__start='"2026-03-02"', schedule__round_days="7")
     text = (league.dir / "tournament.toml").read_text().replace(
-        'organiser = ""', f'organiser = "{ORGANISER}"')
+        'organiser = ""', f'organiser = "{ORGANISER}"').replace(
+        'report_url = ""', f'report_url = "{REPORTS}"')
     (league.dir / "tournament.toml").write_text(text)
     (league.dir / "mail.toml").write_text(
         f'address = "{INBOX}"\nname = "Cup"\n'
@@ -219,6 +273,7 @@ def test_a_swiss_league_run_by_one_inbox(tmp_path, imap, smtp_imap, certs, monke
         assert any("Standings after round 1" in s for s in subjects), i
         if f"p{i}" not in (leaver, seat):
             assert any("Final standings" in s for s in subjects), (i, subjects)
+    _announcements(league, leaver, seat)
     zoe = [m["Subject"] for m in league.received("zoe@example.org")]
     assert any("Final standings" in s for s in zoe) and any("played" in s for s in zoe)
     turn_mails = [len(d) for _f, _r, d in league.smtp.received if b"X-Pbem-Turn" in d]

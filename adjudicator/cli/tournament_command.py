@@ -28,6 +28,8 @@ def _wide_when_piped(func):
 
     @functools.wraps(func)
     def run(args, console: Console) -> int:
+        from .tournament_writers import use_tournament_writers
+        use_tournament_writers()
         if not console.is_terminal and "COLUMNS" not in os.environ:
             console.width = PIPED_WIDTH
         return func(args, console)
@@ -176,8 +178,13 @@ def cmd_standings(args, console: Console) -> int:
     if note:
         console.print(escape(note))
     if args.html:
+        from ..present.tournament_exports import crosstable_html
+        from ..service.tournament.mailings import report_links
+        cross = crosstable_html(view.rows, ctx.names, view.results, ctx.cfg,
+                                report_links(ctx.cfg, ctx.tid, view.results))
         _write(args.html, standings_html(ctx.cfg.name, view.rows, ctx.names, tiebreaks, lines,
-                                         (ctx.first_side, ctx.bid_side), note), args.force)
+                                         (ctx.first_side, ctx.bid_side), note, cross),
+               args.force)
         console.print(f"Wrote {escape(args.html)}")
     if args.record:
         console.print("Recorded standings.json ([bold]pbem tournament verify[/] recomputes it "
@@ -205,8 +212,10 @@ def cmd_export(args, console: Console) -> int:
                 if args.crosstable else exports.standings_csv(view.rows, ctx.names, tiebreaks))
     else:
         make = exports.bbcode if args.format == "bbcode" else exports.markdown
+        from ..service.tournament.mailings import report_links
         text = make(ctx.cfg.name, view.rows, ctx.names, tiebreaks, sides, view.results,
-                    ctx.cfg, lines, _adjudication_note(ctx))
+                    ctx.cfg, lines, _adjudication_note(ctx),
+                    report_links(ctx.cfg, ctx.tid, view.results))
     if args.output:
         _write(args.output, text, args.force)
         console.print(f"Wrote {escape(args.output)}")
@@ -523,7 +532,7 @@ def register(sub) -> None:
         c.add_argument("game")
         c.add_argument("player")
         c.add_argument("--now", metavar="TIME")
-        c.set_defaults(func=func)
+        c.set_defaults(func=_wide_when_piped(func))
         return c
 
     c = bid("seal", cmd_bid_seal, "(player) make a commitment and nonce for your bid")

@@ -18,6 +18,8 @@ def cmd_tournament_mail_run(args, console: Console) -> int:
     from ..service.tournament.mail_pass import mail_pass, tournament_mail_config
     from ..service.tournament.deadlines import parse_stamp
     from .mail_command import mail_renderers
+    from .tournament_writers import use_tournament_writers
+    use_tournament_writers()
 
     def now() -> dt.datetime:
         if args.now:

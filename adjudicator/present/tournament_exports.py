@@ -33,17 +33,18 @@ def _points(value: float, win: float) -> str:
     return "½" if value * 2 == win else _number(value)
 
 
-def crosstable(rows, names, results, cfg) -> tuple[list[str], list[list[str]]]:
+def crosstable(rows, names, results, cfg, game_text=str) -> tuple[list[str], list[list[str]]]:
     """Players in standings order; a cell holds the row player's points against the column
     player, game by game (``…``: in progress), with the game's id (``cfg``: the
-    tournament's settings, for its scoring)."""
+    tournament's settings, for its scoring; ``game_text(game)``: how the id is written, e.g.
+    as a link to the game's report)."""
     order = [r.player for r in rows]
     cells: dict[tuple[str, str], list[str]] = {}
     for res in results:
         a, b = res.players
         for me, other in ((a, b), (b, a)):
             points = _points(res.score(me, cfg), cfg.scoring.win) if res.finished else "…"
-            cells.setdefault((me, other), []).append(f"{points} ({res.game})")
+            cells.setdefault((me, other), []).append(f"{points} ({game_text(res.game)})")
     head = ["#", "Player", *(str(i + 1) for i in range(len(order))), "Score"]
     body = []
     for i, (r, me) in enumerate(zip(rows, order)):
@@ -53,13 +54,51 @@ def crosstable(rows, names, results, cfg) -> tuple[list[str], list[list[str]]]:
     return head, body
 
 
-def bbcode(title, rows, names, tiebreaks, sides, results, cfg, result_lines, note="") -> str:
+def bbcode_link(links: dict):
+    """A game's id as a BBCode link to its report (``links``: game -> URL)."""
+    return lambda game: f"[url={links[game]}]{game}[/url]" if game in links else game
+
+
+def markdown_link(links: dict):
+    def url(game):
+        return links[game].replace("(", "%28").replace(")", "%29")
+    return lambda game: f"[{game}]({url(game)})" if game in links else game
+
+
+def crosstable_html(rows, names, results, cfg, links=None) -> str:
+    """The crosstable as an HTML table, each game's id a link to its report."""
+    from html import escape
+    links = links or {}
+    marks = {}
+
+    def mark(game):
+        marks[f"\x00{len(marks)}\x00"] = game
+        return f"\x00{len(marks) - 1}\x00"
+    head, body = crosstable(rows, names, results, cfg, mark)
+
+    def cell(text):
+        out = escape(text)
+        for token, game in marks.items():
+            target = (f'<a href="{escape(links[game], quote=True)}">{escape(game)}</a>'
+                      if game in links else escape(game))
+            out = out.replace(token, target)
+        return out
+    lines = ["<table class=\"crosstable\">", "<caption>Crosstable</caption>",
+             "<tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr>"]
+    lines += ["<tr>" + "".join(f"<td{' class=name' if i == 1 else ''}>{cell(c)}</td>"
+                               for i, c in enumerate(row)) + "</tr>" for row in body]
+    return "\n".join(lines + ["</table>"])
+
+
+def bbcode(title, rows, names, tiebreaks, sides, results, cfg, result_lines, note="",
+           links=None) -> str:
     def table(head, body) -> str:
         lines = ["[table]", "[tr]" + "".join(f"[th]{h}[/th]" for h in head) + "[/tr]"]
         lines += ["[tr]" + "".join(f"[td]{c}[/td]" for c in row) + "[/tr]" for row in body]
         return "\n".join(lines + ["[/table]"])
     out = [f"[b]{title}: standings[/b]", table(*_standings_table(rows, names, tiebreaks, sides)),
-           "", "[b]Crosstable[/b]", table(*crosstable(rows, names, results, cfg))]
+           "", "[b]Crosstable[/b]",
+           table(*crosstable(rows, names, results, cfg, bbcode_link(links or {})))]
     if result_lines:
         out += ["", "[b]Results[/b]", "[list]", *(f"[*]{line}" for line in result_lines),
                 "[/list]"]
@@ -72,15 +111,15 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def markdown(title, rows, names, tiebreaks, sides, results, cfg, result_lines, note=""
-             ) -> str:
+def markdown(title, rows, names, tiebreaks, sides, results, cfg, result_lines, note="",
+             links=None) -> str:
     def table(head, body) -> str:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in body]
         return "\n".join(lines)
     out = [f"## {_md_cell(title)}: standings", "",
            table(*_standings_table(rows, names, tiebreaks, sides)), "", "### Crosstable", "",
-           table(*crosstable(rows, names, results, cfg))]
+           table(*crosstable(rows, names, results, cfg, markdown_link(links or {})))]
     if result_lines:
         out += ["", "### Results", "", *(f"- {_md_cell(line)}" for line in result_lines)]
     if note:

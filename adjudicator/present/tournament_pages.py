@@ -41,7 +41,9 @@ def _number(value) -> str:
 
 
 def standings_html(title: str, rows, names: dict[str, str], tiebreaks, result_lines,
-                   sides: tuple[str, str] = ("Axis", "Allies"), note: str = "") -> str:
+                   sides: tuple[str, str] = ("Axis", "Allies"), note: str = "",
+                   crosstable: str = "") -> str:
+    """The standings page; ``crosstable``: its HTML table (tournament_exports), if any."""
     head = ["#", "Player", "Score", "Played", "W", "D", "L", "Byes",
             *(TIEBREAK_TITLES.get(t, t) for t in tiebreaks), *sides, "NMRs", "Rating"]
     out = ["<table>", "<caption>Standings</caption>", "<tr>" + "".join(
@@ -55,6 +57,8 @@ def standings_html(title: str, rows, names: dict[str, str], tiebreaks, result_li
             f"<td{' class=name' if i == 1 else ''}>{escape(_number(c))}</td>"
             for i, c in enumerate(cells)) + "</tr>")
     out.append("</table>")
+    if crosstable:
+        out.append(crosstable)
     if result_lines:
         out.append("<h2>Results</h2><ul class=\"results\">" +
                    "".join(f"<li>{escape(line)}</li>" for line in result_lines) + "</ul>")

@@ -8,9 +8,11 @@ so that a change can be noticed and announced (``settings_changes``).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
+import string
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +34,10 @@ RATING_MODELS = ("plackett_luce", "bradley_terry_full", "bradley_terry_part",
                  "thurstone_mosteller_full", "thurstone_mosteller_part")
 LEFTOVER = ("forfeit", "bank")
 KNOWN_KEYS: dict[str, set[str]] = {          # every one documented in TEMPLATE
-    "": {"name", "id", "ruleset", "organiser", "options", "format", "sides", "bid",
-         "deadlines", "nmr", "end", "scoring", "ratings"},
+    "": {"name", "id", "ruleset", "organiser", "report_url", "options", "format", "schedule",
+         "sides", "bid", "deadlines", "nmr", "end", "scoring", "ratings"},
     "format": {"kind", "rounds", "double", "ladder_range", "ladder_open"},
+    "schedule": {"start", "round_days"},
     "sides": {"method", "bid_side"},
     "bid": {"max", "max_units_per_territory", "owned_at_start", "own_nationality",
             "naval_only_with_ships", "allow_air", "leftover", "deadline_hours", "default"},
@@ -59,8 +62,12 @@ name = ""                       # shown in notices, standings and pages
 id = ""                         # names the games (ID-r1-01) and binds the bids: never change it
 ruleset = ""                    # the edition every game plays (aa1941, aa1942)
 organiser = ""                  # the organiser's mail address (also gets the daily late notice)
+report_url = ""                 # where each game's report is published, linked from the
+                                # crosstable: a URL with {tournament}, {game} and {round}, e.g.
+                                # "https://league.example/{tournament}/{game}/report.html"
+                                # ("": the crosstable shows the game's id)
 
-[options]                       # rule options of every game (see 'pbem rules'), e.g.
+[options]                       # rule options of every game (see 'pbem rules'), for example:
 # low_luck = true               #   Low Luck dice (any edition; docs/low-luck.md)
 # turkish_straits = true
 
@@ -71,6 +78,14 @@ rounds = 4                      # swiss: the number of rounds; round_robin: 0 = 
 double = false                  # round_robin: play every pairing twice, sides swapped
 ladder_range = 3                # ladder: how many places above you may be challenged
 ladder_open = 1                 # ladder: open challenges per player at a time
+
+[schedule]                      # the plan mailed to every player, with a calendar file, when
+                                # the first games start
+start = ""                      # the day round 1 begins ("2026-03-02", or a UTC time
+                                # "2026-03-02T18:00Z"); "": the day round 1 was paired
+round_days = 0                  # the planned length of a round in days: round N runs from
+                                # start + (N-1) x round_days; 0: no dates, a round begins
+                                # when the last game of the one before ends
 
 [sides]
 method = "balance"              # "balance": the pairing gives Axis to whoever played it less;
@@ -110,8 +125,10 @@ policy = "play"                 # at a missed deadline (no grace left): "play" t
                                 # is collected), or "wait" (only reported as late)
 forfeit_after = 3               # a side with this many NMRs in a game loses it (0: never)
 
-[end]                           # a game ends by the ruleset's victory, a concession, a forfeit,
-round_limit = 0                 # or after this many rounds (0: no limit), then adjudicated:
+[end]                           # a game ends by the ruleset's victory, a concession, a
+                                # forfeit, or at its round limit
+round_limit = 0                 # a game still running after this many rounds (0: no limit)
+                                # is adjudicated:
 adjudication = "preset"         # "preset": the edition's (victory cities where the map has
                                 # them, else capitals; then income_tuv), or a list of:
                                 # victory_cities, capitals, income, tuv (units' value net of
@@ -121,9 +138,9 @@ adjudication = "preset"         # "preset": the edition's (victory cities where 
                                 # equal is a draw (docs/tournament.md)
 
 [scoring]
-win = 1.0
-draw = 0.5
-loss = 0.0
+win = 1.0                       # points for a win
+draw = 0.5                      # points for a draw
+loss = 0.0                      # points for a loss
 bye = 1.0                       # a player without an opponent in a round
 tiebreaks = ["buchholz", "head_to_head", "sonneborn_berger", "wins"]
                                 # any of: buchholz (sum of opponents' scores), median_buchholz,
@@ -146,6 +163,12 @@ class Format:
     double: bool = False
     ladder_range: int = 3
     ladder_open: int = 1
+
+
+@attrs.frozen
+class Schedule:
+    start: dt.datetime | None = None        # UTC; None: the day round 1 was paired
+    round_days: float = 0.0
 
 
 @attrs.frozen
@@ -213,7 +236,9 @@ class TournamentConfig:
     ruleset: str
     organiser: str = ""
     options: dict[str, Any] = attrs.field(factory=dict)
+    report_url: str = ""
     format: Format = Format()
+    schedule: Schedule = Schedule()
     sides: Sides = Sides()
     bid: BidPolicy = BidPolicy()
     deadlines: Deadlines = Deadlines()
@@ -247,7 +272,19 @@ def load_config(directory) -> TournamentConfig:
         raise PbemError(f"{directory} is not a tournament (no {CONFIG_FILE}); create one "
                         "with 'pbem tournament new NAME'")
     raw = read_toml(path, "tournament settings", MAX_CONFIG_BYTES, PbemError)
-    return parse_config(raw, str(path))
+    return parse_config(_dates_as_text(raw), str(path))
+
+
+def _dates_as_text(value):
+    """TOML's own dates and times (``start = 2026-03-02``) as ISO text, so that the raw
+    settings stay JSON (the log records them)."""
+    if isinstance(value, dict):
+        return {k: _dates_as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_dates_as_text(v) for v in value]
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return value
 
 
 def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentConfig:
@@ -258,6 +295,7 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
         if not isinstance(value, (bool, int, str)) or isinstance(value, float):
             r.fail(f"options.{key}", "must be true/false, a whole number or a string")
     fmt = r.section(raw, "format")
+    sched = r.section(raw, "schedule")
     sides = r.section(raw, "sides")
     bid = r.section(raw, "bid")
     dl = r.section(raw, "deadlines")
@@ -275,6 +313,7 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
         name=name, id=tournament_id,
         ruleset=r.string(raw, "ruleset", required=True, where=""),
         organiser=r.string(raw, "organiser", where="") or "",
+        report_url=_report_url(r, raw),
         options=dict(options),
         format=Format(
             kind=r.choice(fmt, "kind", FORMATS, "format", "swiss"),
@@ -282,6 +321,8 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
             double=r.boolean(fmt, "double", "format", False),
             ladder_range=r.integer(fmt, "ladder_range", "format", 3, 1, 1000),
             ladder_open=r.integer(fmt, "ladder_open", "format", 1, 1, 100)),
+        schedule=Schedule(start=_start(r, sched),
+                          round_days=r.number(sched, "round_days", "schedule", 0.0, 0, 365)),
         sides=Sides(method=r.choice(sides, "method", SIDE_METHODS, "sides", "balance"),
                     bid_side=r.string(sides, "bid_side", where="sides") or "Allies"),
         bid=BidPolicy(
@@ -318,6 +359,43 @@ def parse_config(raw: dict[str, Any], where: str = CONFIG_FILE) -> TournamentCon
                         mu=r.number(rt, "mu", "ratings", 25.0, -1e6, 1e6),
                         sigma=r.number(rt, "sigma", "ratings", 25.0 / 3, 1e-6, 1e6)),
         raw=raw)
+
+
+URL_FIELDS = ("tournament", "game", "round")
+
+
+def _report_url(r: "_Reader", raw: dict) -> str:
+    """``report_url``: "" or an http(s) URL whose only fields are ``URL_FIELDS``."""
+    url = r.string(raw, "report_url", where="") or ""
+    if not url:
+        return ""
+    if not re.match(r"^https?://[^\s{}]+", url) or any(c.isspace() for c in url):
+        r.fail("report_url", "must be an http:// or https:// URL without spaces")
+    try:
+        fields = {f for _t, f, _s, _c in string.Formatter().parse(url) if f is not None}
+    except ValueError:
+        r.fail("report_url", "has an unclosed '{' or '}' (write {{ or }} for the character)")
+    if not fields <= set(URL_FIELDS):
+        r.fail("report_url", "may name only {tournament}, {game} and {round}, not "
+               + ", ".join("{" + f + "}" for f in sorted(fields - set(URL_FIELDS))))
+    return url
+
+
+def _start(r: "_Reader", sched: dict) -> dt.datetime | None:
+    """``[schedule] start``: "" (None), a day (its midnight UTC) or a UTC time."""
+    text = r.string(sched, "start", where="schedule") or ""
+    if not text:
+        return None
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            return dt.datetime.fromisoformat(text).replace(tzinfo=dt.timezone.utc)
+        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        r.fail("schedule.start", f"must be a day (2026-03-02) or a UTC time "
+               f"(2026-03-02T18:00Z), not {text!r}")
+    return when.astimezone(dt.timezone.utc)
 
 
 def _adjudication(r: "_Reader", end: dict) -> tuple[str, ...]:
@@ -438,3 +516,28 @@ class _Reader:
                 any(v not in allowed for v in value) or len(set(value)) != len(value):
             self.fail(name, f"must be a list of distinct names from: {', '.join(allowed)}")
         return tuple(value)
+
+
+_KEY_LINE = re.compile(r'^(\w+) = ("[^"]*"|\[[^\]]*\]|\S+)\s*(?:#\s?(.*))?$')
+_TABLE_LINE = re.compile(r"^\[(\w+)\]\s*(?:#\s?(.*))?$")
+_MORE_LINE = re.compile(r"^\s{8,}#\s?(.*)$")
+
+
+def docs_table() -> str:
+    """The "Every setting" table of docs/tournament.md (Markdown), read from
+    :data:`TEMPLATE`'s comments, where every key is documented once (a test keeps the docs
+    equal to it)."""
+    rows: list[list[str]] = []
+    table = ""
+    for line in TEMPLATE.splitlines():
+        if m := _TABLE_LINE.match(line):
+            table = m.group(1)
+            rows.append([f"**`[{table}]`**", "", m.group(2) or ""])
+        elif m := _KEY_LINE.match(line):
+            name = f"{table}.{m.group(1)}" if table else m.group(1)
+            rows.append([f"`{name}`", f"`{m.group(2)}`", m.group(3) or ""])
+        elif (m := _MORE_LINE.match(line)) and rows:
+            rows[-1][2] = f"{rows[-1][2]} {m.group(1)}".strip()
+    out = ["| key | default | meaning |", "|---|---|---|"]
+    out += [f"| {k} | {d} | {text.replace('|', chr(92) + '|')} |" for k, d, text in rows]
+    return "\n".join(out) + "\n"

@@ -4,7 +4,7 @@ notice and every change of a setting.
 With a ``mail.toml`` in the tournament directory (the mail layer's format: ``address``,
 ``name`` and ``[send]``; docs/mail.md) each notice is queued as a mail in the tournament's
 outbox and sent (or left there for the organiser's mail client when no server is set);
-without one it is written to ``notices/NAME.txt``.  A notice has a unique name, so one
+without one it is written to ``notices/NAME.txt`` (its attachments in ``notices/NAME/``).  A notice has a unique name, so one
 that was queued or written before is never sent twice.
 """
 
@@ -34,6 +34,7 @@ class Notice:
     subject: str
     body: str
     game: str = ""              # the game it is about: its tag in the subject, for replies
+    attachments: tuple = ()     # (filename, mime type "text/csv", bytes)
 
 
 def notice_name(*parts) -> str:
@@ -67,7 +68,7 @@ def deliver(tdir: TournamentDir, notices, players, tournament_name: str,
         subject = f"[{tournament_name}] {n.subject}"
         if outbox is not None and addresses:
             tagged = f"{subject} {compose.tag(n.game or tid)}"   # replies find it again
-            data = _mail(mail, addresses, tagged, n.body, n.name, now)
+            data = _mail(mail, addresses, tagged, n.body, n.name, now, n.attachments)
             if outbox.queue(n.name, data):
                 lines.append(f"queued mail {n.name} to {', '.join(addresses)}")
             continue
@@ -76,6 +77,10 @@ def deliver(tdir: TournamentDir, notices, players, tournament_name: str,
         path = folder / f"{n.name}.txt"
         if path.exists():
             continue
+        if n.attachments:                # in a folder beside it, before it (it marks done)
+            (folder / n.name).mkdir(exist_ok=True)
+        for filename, _mime, data in n.attachments:
+            write_atomic(folder / n.name / filename, data, overwrite=True)
         write_atomic(path, f"To: {names}\nSubject: {subject}\n\n{n.body}\n".encode("utf-8"))
         lines.append(f"wrote {tdir.relative(path)} (to {names})")
     if outbox is not None:
@@ -96,7 +101,8 @@ def _mail_config(tdir: TournamentDir):
     return load_config(tdir.dir, path)
 
 
-def _mail(cfg, to: list[str], subject: str, body: str, name: str, now: dt.datetime) -> bytes:
+def _mail(cfg, to: list[str], subject: str, body: str, name: str, now: dt.datetime,
+          attachments=()) -> bytes:
     msg = EmailMessage()
     msg["From"] = email.utils.formataddr((cfg.name, cfg.address)) if cfg.name else cfg.address
     msg["To"] = ", ".join(to)
@@ -106,6 +112,9 @@ def _mail(cfg, to: list[str], subject: str, body: str, name: str, now: dt.dateti
     msg["Message-ID"] = f"<pbem.{name}@{domain}>"
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(body)
+    for filename, mime, data in attachments:
+        maintype, _, subtype = mime.partition("/")
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     return bytes(msg)
 
 

@@ -141,8 +141,24 @@ def start(directory, now: dt.datetime) -> list[str]:
             clock = _start_clock(ctx, p.game, 1, first, sides, now)
             created.append(p.game)
             notices.append(_game_notice(ctx, p, sides, bid, clock))
+        notices += _schedule_notice(ctx, entries)
         deliver(ctx.tdir, notices, ctx.players, ctx.cfg.name, now)
     return created
+
+
+def _schedule_notice(ctx: Context, entries) -> list[Notice]:
+    """The schedule, to every player, once round 1 is paired (again if the plan changes);
+    none without the presentation layer's writers or for a ladder."""
+    from . import mailings
+    write = mailings.writers()
+    paired = next((e for e in entries if e["kind"] == PAIRED and e.get("round") == 1), None)
+    if write is None or paired is None or ctx.cfg.format.kind == "ladder":
+        return []
+    domain = (ctx.cfg.organiser.rpartition("@")[2] or "pbem.invalid").lower()
+    data = mailings.schedule_data(ctx, domain)
+    subject, body, files = write.schedule(data)
+    return [Notice(notice_name("schedule", mailings.schedule_key(data)), ("*",), subject,
+                   body, attachments=tuple(files))]
 
 
 def _start_clock(ctx: Context, game_id: str, turn: int, power: str, sides, at: dt.datetime):

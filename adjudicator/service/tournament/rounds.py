@@ -8,7 +8,7 @@ import datetime as dt
 import attrs
 
 from ...model.errors import PbemError
-from . import logbook, pairing as pairing_rules
+from . import logbook, mailings, pairing as pairing_rules
 from .deadlines import stamp
 from .notices import Notice, deliver, notice_name, reads_mail
 from .pairing import Pairing, RoundPlan
@@ -73,7 +73,12 @@ def _round_over(ctx: Context, view: StandingsView, now: dt.datetime) -> Notice |
             e["kind"] == ROUND_OVER and e.get("round") == plan.round for e in ctx.tdir.log()):
         return None
     ctx.tdir.append({"kind": ROUND_OVER, "round": plan.round, "at": stamp(now)})
-    last = ctx.cfg.format.kind == "swiss" and plan.round == ctx.cfg.format.rounds
+    last = _last_round(ctx, plan.round)
+    write = mailings.writers()
+    if write is not None:
+        subject, body, files = write.standings(mailings.standings_data(ctx, view, plan, last))
+        return Notice(notice_name("standings", plan.round), ("*",), subject, body,
+                      attachments=tuple(files))
     lines = [f"{'Final standings' if last else 'Standings'} after round {plan.round}:", ""]
     for r in view.rows:
         bye = f", {r.byes} bye" + ("s" if r.byes > 1 else "") if r.byes else ""
@@ -87,6 +92,18 @@ def _round_over(ctx: Context, view: StandingsView, now: dt.datetime) -> Notice |
         lines += ["", adjudication_text(ctx.game, ctx.cfg.end.adjudication)]
     subject = "Final standings" if last else f"Standings after round {plan.round}"
     return Notice(notice_name("standings", plan.round), ("*",), subject, "\n".join(lines))
+
+
+def _last_round(ctx: Context, number: int) -> bool:
+    """Whether round ``number`` is the tournament's last (a Swiss tournament's rounds, a
+    round robin's end; a ladder has none)."""
+    kind = ctx.cfg.format.kind
+    if kind == "swiss":
+        return number == ctx.cfg.format.rounds
+    if kind == "round_robin":
+        return number == pairing_rules.round_robin_rounds([p.id for p in ctx.players],
+                                                          ctx.cfg.format.double)
+    return False
 
 
 def pair(directory, now: dt.datetime) -> RoundPlan:
@@ -199,8 +216,13 @@ def _pairing_notice(ctx: Context, plan: RoundPlan) -> Notice:
     for b in plan.byes:
         lines.append(f"bye: {ctx.names[b]}")
     what = "challenge" if ctx.cfg.format.kind == "ladder" else "round"
+    files, write = (), mailings.writers()
+    if write is not None:
+        _subject, more, files = write.pairings(mailings.pairings_data(ctx, plan))
+        lines.append(more)
     return Notice(notice_name("pairing", plan.round), ("*",),
-                  f"Pairings of {what} {plan.round}", "\n".join(lines))
+                  f"Pairings of {what} {plan.round}", "\n".join(lines),
+                  attachments=tuple(files))
 
 
 def _how_to_commit(ctx: Context, game_id: str) -> str:
