@@ -796,13 +796,14 @@ class _Builder:
             check = self.field(f, e, raw, "check", str)
             condition = self.field(f, e, raw, "condition", dict)
             name = self.field(f, e, raw, "name", str, table) or table
+            held = self.field(f, e, raw, "held", dict, None)
             if side is not None and side not in sides:
                 self.err(f, e, f"unknown side '{side}' (known: {', '.join(sorted(sides))})")
             if check is not None and check != "end_of_round" and not (
                     check.startswith("after:") and check[6:] in powers):
                 self.err(f, e, f"check must be 'end_of_round' or 'after:<power>', not '{check}'")
             if None not in (side, check, condition):
-                yield VictoryRule(side=side, check=check, condition=condition, name=name)
+                yield VictoryRule(side=side, check=check, condition=condition, name=name, held=held)
 
     # setup.toml ----------------------------------------------------------
     def setup(self, units, powers, territories) -> tuple[SetupEntry, ...]:

@@ -234,7 +234,8 @@ LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
 INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
 INCOME_ITEMS = {"territories": "territories"}
 VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capitals held",
-                 "victory_cities": "victory cities held", "total_victory": "all victory cities held"}
+                 "victory_cities": "victory cities held", "total_victory": "all victory cities held",
+                 "axis_capitals": "the Axis capitals held"}
 
 
 def unit_name(game: Game | None, key: str, count: int = 1) -> str:
@@ -290,6 +291,9 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
     out["whose"] = "your side" if params.get("allied") else "yours"
+    rule = params.get("rule")
+    if isinstance(rule, str):
+        out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
     return out
 
 
@@ -328,6 +332,8 @@ EVENT_TEXTS: dict[str, str] = {
     "neutral_army_raised": "{territory}'s neutrality is violated: its army of {units} is placed ({nation})",
     "neutrals_turned": "every remaining {nation} territory now sides with the {side} ({by} attacked a strict neutral)",
     "neutral_joined": "{territory} joins {power}, with its army of {units}",
+    "victory_in_sight": "the {side} now hold {territories} ({rule_text}): held at the end of every turn for a complete round, they win at the end of round {round}",
+    "victory_denied": "the {side} no longer hold what {rule_text} needs (held {turns} turns in a row): the count of a complete round starts again",
     "factories_upgraded": "{power} enters the war: its minor factories in {territories} are major factories now",
     "mongolia_joined": "{territory} joins {power} under the Soviet-Mongolian pact, with its army of {units}",
     "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",
