@@ -12,9 +12,10 @@ Declarations are taken at the start of the declarer's combat move, before any un
 ("declarer>target:provoked|unprovoked"), ``war_triggers`` (what another nation did that
 opens a declaration: London or North America captured, China entered) and
 ``japan_unprovoked_declaration`` (Japan declared unprovoked on the UK or ANZAC: its 10-IPC
-objective is lost [L451], the USA may declare [L516]) and ``japan_attacked_indochina``
-(Japan attacked French Indo-China: the same objective is lost [L451]).  The USA entering
-the war upgrades its mainland factories [L429]."""
+objective is lost [L451], the USA may declare [L516]); Japan's attack on French
+Indo-China, which loses the same objective, is the generic attack history (rule
+``attack_history``, engine/objectives.py).  The USA entering the war upgrades its mainland
+factories [L429]."""
 
 from __future__ import annotations
 
@@ -39,12 +40,10 @@ CHINA_ALSO = ("Kwangtung", "Burma")                     # land China may enter [
 PACIFIC_LAST_ZONE = 63              # sea zones 1-63 are the Pacific board, 64 on Europe's
 US_MAINLAND = ("Eastern United States", "Central United States", "Western United States")  # [L429]
 UPGRADE = ("minor_factory", "major_factory")          # the US factories entering the war [L429]
-INDOCHINA = "French Indo China"                        # Japan's objective [L451]
 
 DECLARATIONS = declare_state("war_declarations", list)
 TRIGGERS = declare_state("war_triggers", list)
 JAPAN_UNPROVOKED = declare_state("japan_unprovoked_declaration", bool)
-JAPAN_INDOCHINA = declare_state("japan_attacked_indochina", bool)
 # The powers each power declared war on unprovoked, read by the condition
 # ``declared_unprovoked_on`` of national objectives (engine/conditions.py).
 UNPROVOKED_ON = declare_state("unprovoked_declarations", list, per_power=True)
@@ -356,8 +355,6 @@ class PoliticalLimits(Rule):
         if ctx.power in EUROPEAN_AXIS and china_may_enter(ctx.board, space) \
                 and any(ctx.board.utype(p).domain == Domain.LAND for p in pieces):
             add_trigger(ctx.board, f"china_entered_by:{ctx.power}")
-        if ctx.power == "japan" and space == INDOCHINA and phase == "combat" and space == path[-1]:
-            ctx.board.write_state(JAPAN_INDOCHINA, True)     # Japan's objective is lost [L451]
 
     def on_capture(self, ctx, space, new_owner, previous):
         """London or North American land taken by the Axis opens the USA's (and, London,
