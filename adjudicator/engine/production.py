@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired
+from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired, UnitsChanged
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .context import TurnContext
@@ -56,7 +56,11 @@ def eligible_factories(ctx: TurnContext) -> list[Piece]:
 
 
 def capacity_of(ctx: TurnContext, piece: Piece) -> int:
-    return capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
+    """What a factory places this turn (one upgraded this turn: as its former type)."""
+    board = ctx.board
+    former = ctx.mechanics.get(_UPGRADED, {}).get(piece.uid)
+    ut = board.rules.units[former] if former else board.utype(piece)
+    return capacity(ut, board.map[piece.space].ipc, piece.damage)
 
 
 def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str, int]:
@@ -263,6 +267,11 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         piece.moved_in.add("place")
         bought.pending[unit_type] -= 1
         return None
+    if ut.has("upgrade"):
+        why = _upgrade(ctx, ut, space)
+        if why is None:
+            bought.pending[unit_type] -= 1
+        return why
     if t.is_land and ut.domain == Domain.SEA:
         return "ship_placed_on_land"
     if t.is_sea and ut.domain == Domain.LAND:
@@ -290,6 +299,33 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         piece.carried_by = carrier.uid
     used[factory] = used.get(factory, 0) + 1
     bought.pending[unit_type] -= 1
+    return None
+
+
+_UPGRADED = "production.upgraded"        # factory uid -> its type before this turn's upgrade
+
+
+def _upgrade(ctx: TurnContext, upgrade, space: str) -> str | None:
+    """Turn the power's undamaged ``from`` factory in ``space`` into ``into`` (Global 1940's
+    minor-to-major upgrade [L1081]), where a new ``into`` could be built; it places as a
+    ``from`` this turn.  Why not (a problem code), or None."""
+    board = ctx.board
+    old, new = upgrade.param("upgrade", "from", ""), upgrade.param("upgrade", "into", "")
+    t = board.map[space]
+    mine = [p for p in board.factories_at(space) if p.type == old and p.owner == ctx.power] \
+        if t.is_land else []
+    if not mine:
+        return "upgrade_no_factory"
+    piece = mine[0]
+    if piece.damage:
+        return "upgrade_damaged"
+    held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
+    why = build_problem(board.rules.units[new], t.ipc, held, False, t, ctx.power)
+    if why:
+        return why
+    ctx.mechanic(_UPGRADED, dict)[piece.uid] = old
+    piece.type = new
+    ctx.emit(UnitsChanged(space, ctx.power, old, new, 1))
     return None
 
 
@@ -341,7 +377,7 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) 
         ctx.warn(0, "units_not_placed", units=unmentioned)
     for unit_type, n in leftovers.items():
         ut = board.rules.units[unit_type]
-        if ut.has("factory"):
+        if ut.has("factory") or ut.has("upgrade"):
             continue                      # a new factory goes only where an order says
         for _ in range(n):
             spots = []

@@ -204,6 +204,8 @@ PROBLEMS: dict[str, str] = {
     "factory_on_island": "this factory is never built on an island",
     "factory_not_original_land": "this factory is built only on land you held at the start of "
                                  "the game",
+    "upgrade_no_factory": "an upgrade is placed on a minor factory of yours, and {space} has none",
+    "upgrade_damaged": "the factory in {space} is damaged: repair it in the same purchase to upgrade it",
     "ship_placed_on_land": "{unit_plural} are placed in a sea zone next to a factory",
     "land_unit_placed_at_sea": "land units cannot be placed at sea (not even onto transports)",
     "air_placed_at_sea": "{unit_plural} can only be placed in a factory territory",
@@ -219,7 +221,7 @@ PROBLEMS: dict[str, str] = {
 PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
     "factory_territory_too_poor", "factory_already_there", "factory_on_island",
-    "factory_not_original_land", "ship_placed_on_land",
+    "factory_not_original_land", "upgrade_no_factory", "upgrade_damaged", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
     "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 

@@ -17,6 +17,12 @@ that many points, ``original_land_only`` builds it only on land its builder held
 start of the game (the printed owner: a tag ``original_owner:<power>`` wins over the map's
 owner), ``not_on_island`` never on an island, and ``captured_as`` turns it into that unit
 type when its territory is captured (damage above the new type's cap is lost).
+
+``upgrade = { from = "minor_factory", into = "major_factory" }`` is a purchase that is no
+unit on the board (Global 1940's upgrade of a minor factory to a major, 20 IPCs [L1081]):
+placed on the buyer's undamaged ``from`` factory in a territory where a new ``into`` could
+be built, it turns that factory into ``into``, which places only as many units as the
+``from`` type that turn (``engine/production.py``).
 """
 
 from __future__ import annotations
@@ -66,6 +72,18 @@ class Factory(Ability):
         for old, news in sorted(changed.items()):
             for new, n in sorted(news.items()):
                 ctx.emit(UnitsChanged(space, new_owner, old, new, n))
+
+
+@register
+class Upgrade(Ability):
+    name = "upgrade"
+    doc = "A purchase that turns the buyer's factory of one type into another where it is placed."
+    params = {"from": (str, ""), "into": (str, "")}
+
+    def check(self, unit, params):
+        if not params.get("from") or not params.get("into"):
+            return ["upgrade: needs 'from' and 'into' (factory unit types)"]
+        return []
 
 
 def capacity(unit_type, territory_ipc: int, damage: int) -> int:
