@@ -26,6 +26,7 @@ import attrs
 from ..model.events import Event
 from ..model.rules import NEUTRAL, WAR
 from ..model.units import Domain
+from .conditions import original_owner
 from .turn_rules import Rule, declare_state, register_rule
 
 # The powers the political rules name [L449-L599].
@@ -134,7 +135,7 @@ def is_china(board, space: str) -> bool:
     """Chinese land: China's emblem (original owner, or the tag for land Japan held at the
     start)."""
     t = board.map[space]
-    return t.is_land and (t.original_owner == CHINA or "original_owner:china" in t.tags)
+    return t.is_land and original_owner(t) == CHINA
 
 
 def china_may_enter(board, space: str) -> bool:

@@ -15,6 +15,7 @@ import attrs
 from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired, UnitsChanged
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
+from .conditions import original_owner
 from .context import TurnContext
 from .economy_purchase import capital_lost, charges, main_economy_factory, space_economy
 from .turn_rules import rules_with
@@ -73,7 +74,7 @@ def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str
         out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
     rules = rules_with(ctx.board.rules, "placement_capacity")
     for space in out if rules else ():
-        origin = ctx.board.map[space].original_owner
+        origin = original_owner(ctx.board.map[space])
         for rule in rules:
             out[space] = rule.placement_capacity(ctx, space, ctx.power, origin, unit_type,
                                                  out[space])

@@ -28,9 +28,9 @@ be built, it turns that factory into ``into``, which places only as many units a
 from __future__ import annotations
 
 from ...model.events import UnitsChanged
+from ..conditions import original_owner
 from .base import Ability, register
 
-ORIGINAL_OWNER_TAG = "original_owner:"
 
 
 @register
@@ -103,13 +103,6 @@ def repair_cost(unit_type, points: int) -> int:
     return unit_type.param("factory", "repair_cost", 1) * points
 
 
-def printed_owner(territory) -> str | None:
-    """Who held a territory at the start of the game: its ``original_owner:<power>`` tag,
-    else the map's original owner."""
-    for tag in territory.tags:
-        if tag.startswith(ORIGINAL_OWNER_TAG):
-            return tag[len(ORIGINAL_OWNER_TAG):]
-    return territory.original_owner
 
 
 def build_problem(unit_type, territory_ipc: int, held_since_start: bool,
@@ -125,7 +118,7 @@ def build_problem(unit_type, territory_ipc: int, held_since_start: bool,
         if unit_type.param("factory", "not_on_island", False) and territory.island:
             return "factory_on_island"
         if unit_type.param("factory", "original_land_only", False) \
-                and printed_owner(territory) != builder:
+                and original_owner(territory) != builder:
             return "factory_not_original_land"
     if has_factory and unit_type.param("factory", "one_per_territory", True):
         return "factory_already_there"
