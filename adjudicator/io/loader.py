@@ -520,6 +520,7 @@ class _Builder:
             e = f"canal '{name}'"
             zones = self.str_list(f, e, raw, "zones")
             control = self.str_list(f, e, raw, "controlled_by")
+            open_to = self.str_list(f, e, raw, "open_to")
             if len(zones) != 2:
                 self.err(f, e, "zones must name exactly 2 sea zones")
                 continue
@@ -537,7 +538,8 @@ class _Builder:
             if ok and zones[1] not in adjacency[zones[0]]:
                 self.err(f, e, f"'{zones[0]}' and '{zones[1]}' are not connected")
             if ok:
-                yield Canal(name=name, zones=(zones[0], zones[1]), controlled_by=control)
+                yield Canal(name=name, zones=(zones[0], zones[1]), controlled_by=control,
+                            open_to=open_to)
 
     def _straits(self, territories, options) -> frozenset[str]:
         f = "map.toml"

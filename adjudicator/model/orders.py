@@ -210,6 +210,15 @@ class InterceptOrder(StandingChoice):
 
 
 @attrs.frozen
+class CanalOrder(StandingChoice):
+    """``canal <territory|all>: yes|no``: whether the power lets ships of a power of the
+    other side it is not at war with pass the canal or strait its territory controls
+    (Global 1940 [L312]; the engine's standing kind ``canal``)."""
+
+    kind: ClassVar[str] = "canal"
+
+
+@attrs.frozen
 class ScrambleOrder(StandingChoice):
     """``scramble <territory|all>: yes|no``: whether the power's fighters and tactical
     bombers at an operative air base scramble into an adjacent sea zone under attack

@@ -104,6 +104,8 @@ PROBLEMS: dict[str, str] = {
     "straits_closed": "no ship may enter or leave {zone} (the straits are closed)",
     "canal_closed": "the {canal} is not controlled by your side since the start of the turn "
                     "({territories})",
+    "canal_not_granted": "the {canal} is held by a power you are not at war with ({territories}) "
+                         "that has not granted passage (its standing order 'canal <territory>: yes')",
     "sub_stopped_by_anti_sub": "a submarine must stop on entering {space}: an enemy destroyer is there",
     "must_stop_in_hostile_zone": "ships must stop on entering hostile sea zone {space}",
     "noncombat_into_hostile_zone": "ships cannot end a noncombat move in hostile sea zone {space}",
