@@ -138,12 +138,15 @@ class RetreatCondition:
 @attrs.frozen
 class Bomb(Order):
     """Of the bombers that ended their combat move in ``space``, ``units`` raid its
-    factory instead of fighting (strategic bombing raid)."""
+    factory instead of fighting (strategic bombing raid); ``target``: the unit type of the
+    facility raided (Global 1940's factories and bases), empty for the first each bomber
+    may hit."""
 
     kind: ClassVar[str] = "bomb"
     space: str
     units: tuple[UnitGroup, ...]
     line: int = 0
+    target: str = ""
 
 
 @attrs.frozen

@@ -104,6 +104,7 @@ PROBLEMS: dict[str, str] = {
     "straits_closed": "no ship may enter or leave {zone} (the straits are closed)",
     "canal_closed": "the {canal} is not controlled by your side since the start of the turn "
                     "({territories})",
+    "raid_no_such_target": "no enemy {target_name} in {space} that {unit_plural} may raid",
     "canal_not_granted": "the {canal} is held by a power you are not at war with ({territories}) "
                          "that has not granted passage (its standing order 'canal <territory>: yes')",
     "sub_stopped_by_anti_sub": "a submarine must stop on entering {space}: an enemy destroyer is there",
@@ -295,6 +296,9 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
     out["whose"] = "your side" if params.get("allied") else "yours"
+    target = params.get("target")
+    if isinstance(target, str):
+        out["target_name"] = unit_name(game, target).lower()
     rule = params.get("rule")
     if isinstance(rule, str):
         out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
