@@ -104,6 +104,9 @@ PROBLEMS: dict[str, str] = {
     "straits_closed": "no ship may enter or leave {zone} (the straits are closed)",
     "canal_closed": "the {canal} is not controlled by your side since the start of the turn "
                     "({territories})",
+    "kamikaze_bad_value": "a kamikaze order takes a number of strikes from 0 to {most}, "
+                          "optionally 'on <ship type>', not '{value}'",
+    "kamikaze_not_warship": "kamikaze strikes aim at surface warships only, not {target_name}",
     "raid_no_such_target": "no enemy {target_name} in {space} that {unit_plural} may raid",
     "canal_not_granted": "the {canal} is held by a power you are not at war with ({territories}) "
                          "that has not granted passage (its standing order 'canal <territory>: yes')",
