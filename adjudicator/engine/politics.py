@@ -288,9 +288,11 @@ class Declarations(Rule):
 
 # -- movement limits ---------------------------------------------------------------------------
 
-def _neutral_here(board, power: str, space: str) -> bool:
+def neutral_here(board, power: str, space: str) -> bool:
     """Whether the neutral-power restrictions bind ``power`` in ``space``: it is at war
-    with no one, or (the USSR's treaties [L474]) with no one on the board of ``space``."""
+    with no one, or (the USSR's treaties [L474]) with no one on the board of ``space``.
+    (Also read by rule ``bases``: a neutral power uses no other nation's naval base, and
+    no other nation uses its own [L743].)"""
     if power == "ussr":
         wars = set()
         if any(at_war(board, power, p) for p in EUROPEAN_AXIS):
@@ -325,9 +327,9 @@ class PoliticalLimits(Rule):
                     not_at_war(board, power, p.owner) for p in board.at(space)):
                 return "not_at_war"
             if owner in board.rules.powers and owner != power:
-                if _neutral_here(board, power, space):
+                if neutral_here(board, power, space):
                     return "neutral_power_stays_home"
-                if _neutral_here(board, owner, space):
+                if neutral_here(board, owner, space):
                     return "neutral_power_land"
             if is_china(board, space) and power != CHINA \
                     and board.rules.side_of(power) == board.rules.side_of(CHINA) \
