@@ -96,7 +96,7 @@ def planned_deck_room(ctx: TurnContext) -> dict[str, int]:
 def existing_deck_room(ctx: TurnContext, zone: str, owner: str) -> int:
     board = ctx.board
     return sum(board.free_slots(c)[0] for c in board.at(zone) if board.utype(c).has("carries_air")
-               and board.allied(c.owner, owner))
+               and board.shares(c.owner, owner))
 
 
 def nearest_landing(ctx: TurnContext, piece: Piece, planned) -> tuple[str, ...] | None:

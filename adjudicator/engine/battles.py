@@ -671,7 +671,7 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
     if not board.utype(piece).has("carrier_based"):
         return None
     decks = [c for c in board.at(zone) if board.utype(c).has("carries_air")
-             and board.allied(c.owner, piece.owner) and board.can_carry(c, piece)]
+             and board.shares(c.owner, piece.owner) and board.can_carry(c, piece)]
     decks.sort(key=lambda c: (c.owner != piece.owner, c.uid))
     return decks[0] if decks else None
 

@@ -98,10 +98,6 @@ def at_war(board, a: str, b: str) -> bool:
     return board.rules.relation(a, b, board.relations) == WAR
 
 
-def at_war_with_anyone(board, power: str) -> bool:
-    return any(at_war(board, power, other) for other in board.rules.powers if other != power)
-
-
 def not_at_war(board, a: str, b: str) -> bool:
     """Two playing powers that are not at war (relation ``neutral``)."""
     powers = board.rules.powers
@@ -228,7 +224,7 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
         pairs += [(p, enemy) for p in PAIRED if p != power]
     ctx.emit(WarDeclared(power, enemy, how, step))
     history = declared(board) + [f"{power}>{enemy}:{how}"]
-    usa_neutral = not at_war_with_anyone(board, "usa")
+    usa_neutral = not board.at_war_with_anyone("usa")
     for a, b in pairs:
         if not at_war(board, a, b):
             if (a, b) != (power, enemy):
@@ -240,7 +236,7 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
         board.write_state(UNPROVOKED_ON, sorted({*done, enemy}), power)
     if power == "japan" and enemy in PAIRED and how == "unprovoked":
         board.write_state(JAPAN_UNPROVOKED, True)
-    if usa_neutral and at_war_with_anyone(board, "usa"):
+    if usa_neutral and board.at_war_with_anyone("usa"):
         _upgrade_us_factories(ctx)
 
 
@@ -300,7 +296,7 @@ def neutral_here(board, power: str, space: str) -> bool:
         if at_war(board, power, "japan"):
             wars.add("pacific")
         return not (wars & boards_of(board, space))
-    return not at_war_with_anyone(board, power)
+    return not board.at_war_with_anyone(power)
 
 
 def _two_zones_of(board, lands) -> frozenset[str]:
