@@ -175,12 +175,31 @@ def _check_assault_zones(ctx: TurnContext) -> None:
     seen: set[str] = set()
     for landing in ctx.landings:
         zone = landing.zone
-        if zone in seen or not board.hostile_zone(zone, ctx.power):
+        if zone in seen:
             continue
         seen.add(zone)
+        if not board.hostile_zone(zone, ctx.power):
+            if _ignored_subs_unguarded(ctx, zone):
+                ctx.error(landing.line, "assault_beside_enemy_subs", zone=zone, space=landing.target)
+            continue
         if not any(board.utype(p).attack > 0 and not board.utype(p).has("defenceless")
                    for p in board.at(zone) if p.owner == ctx.power):
             ctx.error(landing.line, "assault_zone_stays_hostile", zone=zone, space=landing.target)
+
+
+def _ignored_subs_unguarded(ctx: TurnContext, zone: str) -> bool:
+    """Option ``assault_beside_subs_needs_warship`` (Global 1940 [L782], digest §5.5): no
+    unloading for an assault from a zone with enemy submarines the attacker ignores (no
+    sea battle there) unless a warship of its own (a ship that carries no land units) is in
+    the zone at the end of the combat move."""
+    board = ctx.board
+    if not board.rules.option("assault_beside_subs_needs_warship", False) \
+            or battle_needed(ctx, zone):
+        return False
+    subs = any(board.utype(p).has("submerge") for p in board.enemies_at(zone))
+    guarded = any(board.utype(p).domain == Domain.SEA and not board.utype(p).has("carries_land")
+                  for p in board.at(zone) if p.owner == ctx.power)
+    return subs and not guarded
 
 
 def _escaped(ctx: TurnContext, start: str) -> bool:

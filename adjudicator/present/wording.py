@@ -107,6 +107,8 @@ PROBLEMS: dict[str, str] = {
     "kamikaze_bad_value": "a kamikaze order takes a number of strikes from 0 to {most}, "
                           "optionally 'on <ship type>', not '{value}'",
     "kamikaze_not_warship": "kamikaze strikes aim at surface warships only, not {target_name}",
+    "assault_beside_enemy_subs": "no unloading from {zone} into {space}: enemy submarines you do not "
+                                 "attack are there, and no warship of yours is",
     "raid_no_such_target": "no enemy {target_name} in {space} that {unit_plural} may raid",
     "canal_not_granted": "the {canal} is held by a power you are not at war with ({territories}) "
                          "that has not granted passage (its standing order 'canal <territory>: yes')",
