@@ -116,7 +116,8 @@ def purchase(ctx: TurnContext) -> None:
                       economy=payer)
             return
     capacity = factory_capacity(ctx)
-    needs_factory = {k: n for k, n in wanted.items() if not board.rules.units[k].has("factory")}
+    needs_factory = {k: n for k, n in wanted.items()
+                     if not board.rules.units[k].has("factory") and not board.rules.units[k].has("upgrade")}
     total = sum(needs_factory.values())
     # Buying more than the factories can place: an error where the edition forbids it
     # (1941 FAQ: no deliberate overbuying), a warning where the excess is simply refunded
@@ -127,6 +128,8 @@ def purchase(ctx: TurnContext) -> None:
         report, suffix = ctx.error, ""
     if total > sum(capacity.values()):
         report(line, "overbuying" + suffix, bought=total, capacity=sum(capacity.values()))
+    elif len(board.rules.powers[power].all_economies) > 1:
+        _economy_overbuying(ctx, line, report, suffix, needs_factory, capacity)
     naval = sum(n for k, n in needs_factory.items() if board.rules.units[k].domain == Domain.SEA)
     coastal = sum(c for f, c in capacity.items() if board.map.coastal_zones(f))
     if naval > coastal:
@@ -137,6 +140,18 @@ def purchase(ctx: TurnContext) -> None:
     for payer, bill in bills.items():
         if payer != economy:
             ctx.emit(EconomyPaid(power, payer, bill, board.ipcs[payer]))
+
+
+def _economy_overbuying(ctx: TurnContext, line: int, report, suffix: str,
+                        needs_factory: dict[str, int], capacity: dict[str, int]) -> None:
+    """A power with several economies: each economy places only at its own factories, so
+    each economy's units are checked against its factories (Global 1940's UK [L413])."""
+    for payer, units in charges(ctx, needs_factory).items():
+        bought = sum(units.values())
+        room = sum(c for f, c in capacity.items() if space_economy(ctx, f) == payer)
+        if bought > room:
+            report(line, "overbuying" + suffix, bought=bought, capacity=room,
+                   economy=payer, power=ctx.power)
 
 
 def ordered_purchase(ctx: TurnContext) -> tuple[dict[str, int], int]:

@@ -192,11 +192,11 @@ PROBLEMS: dict[str, str] = {
     "purchase_too_expensive": "the purchase costs {cost} IPCs; {power} has {ipcs}",
     "economy_purchase_too_expensive": "what is placed in the land of {power}'s {economy} economy costs {cost} IPCs; that economy has {ipcs}",
     "repair_too_expensive": "the repair costs {cost} IPCs; {power} has {ipcs}",
-    "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
-                  "(no deliberate overbuying)",
+    "overbuying": "{bought} units bought{economy_text} but your factories can place only {capacity} "
+                  "this turn (no deliberate overbuying)",
     "naval_overbuying": "{bought} sea units bought but coastal factories can place only {capacity}",
-    "overbuying_refunded": "{bought} units bought but your factories can place only {capacity} "
-                           "this turn; what is not placed will be refunded",
+    "overbuying_refunded": "{bought} units bought{economy_text} but your factories can place only "
+                           "{capacity} this turn; what is not placed will be refunded",
     "naval_overbuying_refunded": "{bought} sea units bought but coastal factories can place only "
                                  "{capacity}; what is not placed will be refunded",
     "nothing_to_repair": "no damaged factory of yours in {space}",
