@@ -19,6 +19,7 @@ from ..model.orders import Move
 from ..model.units import Domain
 from .battles import battle_needed, find_deck
 from .raids import RAIDING
+from .sharing import may_ride
 from .context import TurnContext
 from .turn_rules import move_range
 from .working import Piece
@@ -96,7 +97,7 @@ def planned_deck_room(ctx: TurnContext) -> dict[str, int]:
 def existing_deck_room(ctx: TurnContext, zone: str, owner: str) -> int:
     board = ctx.board
     return sum(board.free_slots(c)[0] for c in board.at(zone) if board.utype(c).has("carries_air")
-               and board.shares(c.owner, owner))
+               and may_ride(ctx, c, owner))
 
 
 def nearest_landing(ctx: TurnContext, piece: Piece, planned) -> tuple[str, ...] | None:

@@ -22,6 +22,7 @@ from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
 from .raids import RAIDING
+from .sharing import may_ride
 from .turn_rules import (ability_hooks, any_hook, commands, declare_standing, hooked, move_range,
                          standing_choice)
 from .working import Piece, WorkingBoard, count_types
@@ -362,7 +363,7 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     # you unload on your next turn: digest §4.13, [L797]).
     transports = [t for t in board.at(order.zone)
                   if board.utype(t).has("carries_land") and not t.unloaded
-                  and (t.owner == power or (phase == NONCOMBAT and board.shares(t.owner, power)))
+                  and (t.owner == power or (phase == NONCOMBAT and may_ride(ctx, t, power)))
                   and not (phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks)
                            and not escaped_enemy_zone(ctx, t))]
     # Large units first so the "1 of any type + 1 infantry" rule packs well.

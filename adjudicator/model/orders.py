@@ -213,6 +213,15 @@ class InterceptOrder(StandingChoice):
 
 
 @attrs.frozen
+class ShareOrder(StandingChoice):
+    """``share <space|all>: yes|no``: whether allies' units may board the power's transports
+    and land on its carriers there (Global 1940 [L680, L1518]; the engine's standing kind
+    ``share``)."""
+
+    kind: ClassVar[str] = "share"
+
+
+@attrs.frozen
 class CanalOrder(StandingChoice):
     """``canal <territory|all>: yes|no``: whether the power lets ships of a power of the
     other side it is not at war with pass the canal or strait its territory controls
