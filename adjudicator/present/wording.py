@@ -109,7 +109,7 @@ PROBLEMS: dict[str, str] = {
     "kamikaze_not_warship": "kamikaze strikes aim at surface warships only, not {target_name}",
     "assault_beside_enemy_subs": "no unloading from {zone} into {space}: enemy submarines you do not "
                                  "attack are there, and no warship of yours is",
-    "raid_no_such_target": "no enemy {target_name} in {space} that {unit_plural} may raid",
+    "raid_no_such_target": "no enemy {target_name} in {space} that {unit_plural_lower} may raid",
     "canal_not_granted": "the {canal} is held by a power you are not at war with ({territories}) "
                          "that has not granted passage (its standing order 'canal <territory>: yes')",
     "sub_stopped_by_anti_sub": "a submarine must stop on entering {space}: an enemy destroyer is there",
@@ -245,7 +245,7 @@ INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
 INCOME_ITEMS = {"territories": "territories"}
 VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capitals held",
                  "victory_cities": "victory cities held", "total_victory": "all victory cities held",
-                 "axis_capitals": "the Axis capitals held"}
+                 "axis_capitals": "Axis capitals held"}
 
 
 def unit_name(game: Game | None, key: str, count: int = 1) -> str:
@@ -345,8 +345,10 @@ EVENT_TEXTS: dict[str, str] = {
     "neutral_army_raised": "{territory}'s neutrality is violated: its army of {units} is placed ({nation})",
     "neutrals_turned": "every remaining {nation} territory now sides with the {side} ({by} attacked a strict neutral)",
     "neutral_joined": "{territory} joins {power}, with its army of {units}",
-    "victory_in_sight": "the {side} now hold {territories} ({rule_text}): held at the end of every turn for a complete round, they win at the end of round {round}",
-    "victory_denied": "the {side} no longer hold what {rule_text} needs (held {turns} turns in a row): the count of a complete round starts again",
+    "victory_in_sight": "victory in sight for the {side} ({rule_text}: {territories}): held at the end "
+                        "of every turn for a complete round, they win at the end of round {round}",
+    "victory_denied": "victory no longer in sight for the {side} ({rule_text}, held {turns} turns in a "
+                      "row): a complete round is counted again from when it holds again",
     "factories_upgraded": "{power} enters the war: its minor factories in {territories} are major factories now",
     "mongolia_joined": "{territory} joins {power} under the Soviet-Mongolian pact, with its army of {units}",
     "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",
