@@ -112,7 +112,7 @@ def test_the_history_kept_for_japans_objective():
                           GAME, "japan")
     extras = adjudicate(GAME, state, orders, FixedDice([1] * 200)).state.extras
     assert extras["japan_unprovoked_declaration"] is True
-    assert extras["japan_attacked_indochina"] is True
+    assert "French Indo China" in extras["attacked"]["japan"]      # rule attack_history
     assert "japan>uk:unprovoked" in extras["war_declarations"]
 
 

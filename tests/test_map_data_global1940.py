@@ -119,13 +119,11 @@ def test_major_and_minor_factories_equal_triplea(game, raw):
 def test_unit_stats_equal_triplea(game, raw):
     ours = game.ruleset.units
     for name, theirs in raw.unit_types.items():
-        if name == "factory_upgrade":           # ruling: not a unit here (an upgrade order WAITS)
-            continue
         unit = ours[UNIT_TYPES.get(name, name)]
         assert (unit.cost, unit.attack, unit.defense, unit.move) == \
             (theirs.cost, theirs.attack, theirs.defense, theirs.movement), name
-    assert set(ours) == {UNIT_TYPES.get(n, n) for n in raw.unit_types} - {"factory_upgrade"}
-    assert "factory_upgrade" in " ".join(game.ruleset.rulings)
+    assert set(ours) == {UNIT_TYPES.get(n, n) for n in raw.unit_types}
+    assert ours["factory_upgrade"].has("upgrade")      # a purchase, never a unit on the board
 
 
 def test_convoy_zones_and_victory_cities_equal_triplea(game, raw):
@@ -146,7 +144,8 @@ def test_seed_unit_values(game):
              "tactical_bomber": (11, 3, 3, 4), "bomber": (12, 4, 1, 6), "battleship": (20, 4, 4, 2),
              "carrier": (16, 0, 2, 2), "cruiser": (12, 3, 3, 2), "destroyer": (8, 2, 2, 2),
              "submarine": (6, 2, 1, 2), "transport": (7, 0, 0, 2), "major_factory": (30, 0, 0, 0),
-             "minor_factory": (12, 0, 0, 0), "air_base": (15, 0, 0, 0), "naval_base": (15, 0, 0, 0)}
+             "minor_factory": (12, 0, 0, 0), "air_base": (15, 0, 0, 0), "naval_base": (15, 0, 0, 0),
+             "factory_upgrade": (20, 0, 0, 0)}   # digest §5.1 "upgrade to major for 20"
     u = game.ruleset.units
     assert {k: (v.cost, v.attack, v.defense, v.move) for k, v in u.items()} == table
     assert u["cruiser"].param("bombard", "value") == 3 and u["battleship"].param("bombard", "value") == 4

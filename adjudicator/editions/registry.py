@@ -111,11 +111,14 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
     problems += [f"game.toml: [turn] orders: unknown order kind '{k}' (known: {', '.join(sorted(kinds))})"
                  for k in plan.order_kinds if k not in kinds]
     for i, rule in enumerate(game.ruleset.victory):
-        where = f"game.toml: victory[{i}].condition"
-        found = check_condition(rule.condition, where)
-        problems += found
-        if not found:
-            problems += _unknown_territories(game, rule.condition, where)
+        for part, cond in (("condition", rule.condition), ("held", rule.held)):
+            if cond is None:
+                continue
+            where = f"game.toml: victory[{i}].{part}"
+            found = check_condition(cond, where)
+            problems += found
+            if not found:
+                problems += _unknown_territories(game, cond, where)
     for objective in game.ruleset.objectives:
         where = f"game.toml: objective '{objective.name}'.condition"
         found = check_condition(objective.condition, where)

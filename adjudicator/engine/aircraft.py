@@ -19,6 +19,7 @@ from ..model.orders import Move
 from ..model.units import Domain
 from .battles import RETREAT_LANDINGS, battle_needed, find_deck
 from .raids import RAIDING
+from .sharing import may_ride
 from .context import TurnContext
 from .turn_rules import move_range
 from .working import Piece
@@ -96,7 +97,7 @@ def planned_deck_room(ctx: TurnContext) -> dict[str, int]:
 def existing_deck_room(ctx: TurnContext, zone: str, owner: str) -> int:
     board = ctx.board
     return sum(board.free_slots(c)[0] for c in board.at(zone) if board.utype(c).has("carries_air")
-               and board.allied(c.owner, owner))
+               and may_ride(ctx, c, owner))
 
 
 def nearest_landing(ctx: TurnContext, piece: Piece, planned) -> tuple[str, ...] | None:
@@ -175,12 +176,31 @@ def _check_assault_zones(ctx: TurnContext) -> None:
     seen: set[str] = set()
     for landing in ctx.landings:
         zone = landing.zone
-        if zone in seen or not board.hostile_zone(zone, ctx.power):
+        if zone in seen:
             continue
         seen.add(zone)
+        if not board.hostile_zone(zone, ctx.power):
+            if _ignored_subs_unguarded(ctx, zone):
+                ctx.error(landing.line, "assault_beside_enemy_subs", zone=zone, space=landing.target)
+            continue
         if not any(board.utype(p).attack > 0 and not board.utype(p).has("defenceless")
                    for p in board.at(zone) if p.owner == ctx.power):
             ctx.error(landing.line, "assault_zone_stays_hostile", zone=zone, space=landing.target)
+
+
+def _ignored_subs_unguarded(ctx: TurnContext, zone: str) -> bool:
+    """Option ``assault_beside_subs_needs_warship`` (Global 1940 [L782], digest §5.5): no
+    unloading for an assault from a zone with enemy submarines the attacker ignores (no
+    sea battle there) unless a warship of its own (a ship that carries no land units) is in
+    the zone at the end of the combat move."""
+    board = ctx.board
+    if not board.rules.option("assault_beside_subs_needs_warship", False) \
+            or battle_needed(ctx, zone):
+        return False
+    subs = any(board.utype(p).has("submerge") for p in board.enemies_at(zone))
+    guarded = any(board.utype(p).domain == Domain.SEA and not board.utype(p).has("carries_land")
+                  for p in board.at(zone) if p.owner == ctx.power)
+    return subs and not guarded
 
 
 def _escaped(ctx: TurnContext, start: str) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..model.events import RepairedAtBase
 from ..model.units import Domain
 from .abilities.base import Ability, register
+from .politics import neutral_here
 from .turn_rules import Rule, register_rule
 from .working import count_types
 
@@ -50,7 +51,10 @@ def operative(board, base) -> bool:
 
 def serving_bases(board, space: str, serves: str, power: str) -> list:
     """Operative bases of ``power``'s side serving ``space``: for "air" the bases in the
-    territory itself, for "sea" those in the territories next to the sea zone."""
+    territory itself, for "sea" those in the territories next to the sea zone; another
+    nation's naval base serves no neutral power, and a neutral power's serves no other
+    nation (Global 1940 [L743]; ``politics.neutral_here``: every power is at war in the
+    editions without politics)."""
     if serves == "air":
         lands = [space] if board.map[space].is_land else []
     else:
@@ -61,7 +65,10 @@ def serving_bases(board, space: str, serves: str, power: str) -> list:
         for p in board.at(land):
             ut = board.utype(p)
             if ut.has("base") and ut.param("base", "serves", "air") == serves \
-                    and board.allied(p.owner, power) and operative(board, p):
+                    and board.allied(p.owner, power) and operative(board, p) \
+                    and not (serves == "sea" and p.owner != power and p.owner in board.rules.powers
+                             and (neutral_here(board, power, land)
+                                  or neutral_here(board, p.owner, land))):
                 found.append(p)
     return found
 

@@ -20,6 +20,7 @@ from .capture import take_territory
 from .combat import BattleSetup, BattleUnit, resolve_battle
 from .context import Landing, TurnContext
 from .raids import RAIDING, fight_raid
+from .sharing import may_ride
 from .turn_rules import any_hook, declare_flag, hooked, rules_with
 from .working import Piece, WorkingBoard, count_types
 
@@ -743,7 +744,7 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
     if not board.utype(piece).has("carrier_based"):
         return None
     decks = [c for c in board.at(zone) if board.utype(c).has("carries_air")
-             and board.allied(c.owner, piece.owner) and board.can_carry(c, piece)]
+             and may_ride(ctx, c, piece.owner) and board.can_carry(c, piece)]
     decks.sort(key=lambda c: (c.owner != piece.owner, c.uid))
     return decks[0] if decks else None
 

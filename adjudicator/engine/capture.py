@@ -12,6 +12,7 @@ to the original owner with the territory.
 from __future__ import annotations
 
 from ..model.events import Captured, Plundered, UnitsCaptured
+from .conditions import original_owner
 from .context import TurnContext
 from .economies import economy_of
 from .turn_rules import ability_hooks, any_hook, hooked, rules_with
@@ -34,7 +35,7 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
     power = ctx.power
     rules = board.rules
     previous = board.owners.get(territory)
-    original = board.map[territory].original_owner
+    original = original_owner(board.map[territory])
     new_owner = power
     liberated = False
     if original and original != power and board.allied(original, power) and (
@@ -64,7 +65,7 @@ def take_territory(ctx: TurnContext, territory: str) -> None:
         keys = tuple(e.key for e in economies)
         for key, owner in sorted(board.owners.items()):
             t = board.map[key]
-            if (t.original_owner == new_owner and owner != new_owner
+            if (original_owner(t) == new_owner and owner != new_owner
                     and economy_of(t.tags, keys) == economy.key
                     and board.allied(owner, new_owner)):
                 set_owner(ctx, key, new_owner, owner, True, with_captured=True)

@@ -31,7 +31,7 @@ from .abilities.strategic_bomber import damage_bonus
 from .battles import FOUGHT, battle_kind, fight_kind, fly_one_space
 from .escorted_raids import INTERCEPT
 from .overflight import lose_cheapest
-from .raids import RAIDING, facility_cap, raid_target
+from .raids import RAIDING, TARGETS, facility_cap, raid_target
 from .turn_rules import Rule, register_rule, standing_choice
 from .working import Piece, count_types
 
@@ -109,7 +109,7 @@ def fight_facility_raid(ctx, space: str, dice, run) -> None:
     groups: dict[int, list[Piece]] = {}
     targets: dict[int, Piece] = {}
     for p in bombers:
-        target = raid_target(ctx, space, board.utype(p))
+        target = raid_target(ctx, space, board.utype(p), ctx.mechanic(TARGETS, dict).get(p.uid, ""))
         if target is not None:
             groups.setdefault(target.uid, []).append(p)
             targets[target.uid] = target

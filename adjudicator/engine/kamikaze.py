@@ -8,7 +8,9 @@ the game (6).  When the phasing power, at war with it, attacks its units in a se
 many tokens as its standing order ``kamikaze <zone|all>: N`` says (default 0: tokens are not
 spent unless the player says so), at most the tokens left.  Each strike is one die at the
 attacking power's surface warships there, the most valuable first, one strike per ship and
-round again from the top; a 1 or 2 hits the ship it was aimed at: an undamaged capital ship
+round again from the top; ``N on <type>`` aims every strike at one ship of that type there
+(the most damaged, then the most valuable: several strikes may take the same ship [L824]),
+else as before when none is there; a 1 or 2 hits the ship it was aimed at: an undamaged capital ship
 (``two_hits``) is damaged, any other ship sunk.  A strike in a zone forbids shore
 bombardment from it, hit or miss.  Tokens spent are kept in the state
 (``kamikaze_used``)."""
@@ -23,11 +25,38 @@ from .working import count_types
 KAMIKAZE_TAG = "kamikaze"
 HIT_ON = 2                                  # [L824]
 USED = declare_state("kamikaze_used", int, per_power=True)
+MOST_STRIKES = 6
+
+
+def parse_value(value: str) -> tuple[int, str] | None:
+    """``"N"`` or ``"N on <unit type>"`` -> (N, type or ""), or None."""
+    words = value.split()
+    if not words or not words[0].isdigit() or not 0 <= int(words[0]) <= MOST_STRIKES:
+        return None
+    if len(words) == 1:
+        return int(words[0]), ""
+    if len(words) == 3 and words[1] == "on":
+        return int(words[0]), words[2]
+    return None
+
+
+def check_value(ctx, power: str, value: str):
+    parsed = parse_value(value)
+    if parsed is None:
+        return "kamikaze_bad_value", {"value": value, "most": MOST_STRIKES}
+    target = ctx.board.rules.units.get(parsed[1]) if parsed[1] else None
+    if parsed[1] and (target is None or not target.has("surface_warship")):
+        return "kamikaze_not_warship", {"target": parsed[1]}
+    return None
+
+
 KAMIKAZE = declare_standing(
-    "kamikaze", "0", tuple(str(n) for n in range(0, 7)),
+    "kamikaze", "0", (),
     "How many kamikaze strikes the power makes in a kamikaze zone where it is attacked or "
-    "from which an amphibious assault is launched: 'kamikaze all: 2', 'kamikaze SZ 6: 3' "
-    "(default 0; at most the tokens left).")
+    "from which an amphibious assault is launched, and at which ship: 'kamikaze all: 2', "
+    "'kamikaze SZ 6: 3 on carrier' (every strike at one carrier there) (default 0; at most "
+    "the tokens left; without a ship named, the most valuable ships first, one strike each).",
+    check=check_value)
 
 
 def _striker(ctx) -> str | None:
@@ -64,11 +93,12 @@ def fight_kamikaze(ctx, zone: str, dice, run) -> None:
     striker = _striker(ctx)
     if striker is None:
         return
-    wanted = int(standing_choice(ctx, striker, KAMIKAZE.name, zone))
+    wanted, aimed = parse_value(standing_choice(ctx, striker, KAMIKAZE.name, zone)) or (0, "")
     n = min(wanted, tokens_left(board, striker))
     ships = sorted((p for p in board.at(zone) if p.owner == ctx.power
                     and board.utype(p).has("surface_warship")),
                    key=lambda p: (-board.utype(p).cost, p.uid))
+    named = sorted((p for p in ships if p.type == aimed), key=lambda p: (-p.damage, ships.index(p)))
     if n <= 0 or not ships:
         return
     battle = f"{zone} (kamikaze)"
@@ -77,7 +107,7 @@ def fight_kamikaze(ctx, zone: str, dice, run) -> None:
     board.write_state(USED, board.read_state(USED, striker, 0) + n, striker)
     if ctx.checking or dice is None:
         return
-    aims = [ships[i % len(ships)] for i in range(n)]
+    aims = [named[0]] * n if named else [ships[i % len(ships)] for i in range(n)]
     faces = tuple(dice.roll(n, f"{battle} strikes"))
     hits = [ship for ship, face in zip(aims, faces) if face <= HIT_ON]
     ctx.emit(DiceRolled(battle, 1, "kamikaze", "defender", "kamikaze", HIT_ON, faces, len(hits)))

@@ -12,6 +12,7 @@ import attrs
 
 from ..model.events import Blitzed, Loaded, Moved, OrderReduced, OrderSkipped, Unloaded
 from ..model.orders import Load, Move, Phase, Unload, UnitGroup
+from ..model.rules import WAR
 from ..model.units import Domain
 from .abilities.base import hooks
 from .abilities.movement_rules import may_end_noncombat_in_hostile
@@ -21,7 +22,9 @@ from .capture import take_territory
 from .context import Landing, TurnContext
 from .errors import OrderFailed
 from .raids import RAIDING
-from .turn_rules import ability_hooks, any_hook, commands, hooked, move_range
+from .sharing import may_ride
+from .turn_rules import (ability_hooks, any_hook, commands, declare_standing, hooked, move_range,
+                         standing_choice)
 from .working import Piece, WorkingBoard, count_types
 
 __all__ = ["OrderFailed", "run_order", "select", "may_move", "check_path", "canal_open",
@@ -168,17 +171,51 @@ def check_air_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
                           length=len(path) - 1)
 
 
-def canal_open(board: WorkingBoard, a: str, b: str, power: str) -> bool:
-    """Open if the mover's side held every control territory at the start of the turn; land
-    held by an owner that does not play (a neutral, even one friendly to the mover) shuts it
-    (Global 1940 [L318]: no alliance passes the Turkish Straits until Turkey is captured)."""
+CANAL = declare_standing(
+    "canal", "no", ("yes", "no"),
+    "Whether the power lets ships of a power of the other side that it is not at war with "
+    "pass a canal or strait it holds (Global 1940 [L312]): 'canal Egypt: yes', 'canal all: "
+    "yes' (default: no, passage refused).")
+
+
+def canal_open(board: WorkingBoard, a: str, b: str, power: str, unit_type: str | None = None,
+               grants=None) -> bool:
+    return canal_problem(board, a, b, power, unit_type, grants) is None
+
+
+def canal_problem(board: WorkingBoard, a: str, b: str, power: str, unit_type: str | None = None,
+                  grants=None) -> str | None:
+    """Why ``power``'s ship may not pass from ``a`` to ``b`` (a problem code), or None.
+    Open if the mover's side held every control territory at the start of the turn, or to
+    a unit type the canal is ``open_to``; land held by an owner that does not play (a
+    neutral, even one friendly to the mover) shuts it (Global 1940 [L318]: no alliance
+    passes the Turkish Straits until Turkey is captured).  Held by powers of one other side
+    the mover is not at war with, it is open when each grants passage for its territory
+    (``grants(holder, territory)``, the holder's standing order ``canal``) [L312]."""
     canal = board.map.canal_between(a, b)
-    return canal is None or (board.controls_all(power, canal.controlled_by, at_start=True)
-                             and all(board.start_owners.get(t) in board.rules.powers
-                                     for t in canal.controlled_by))
+    if canal is None or unit_type in canal.open_to:
+        return None
+    rules = board.rules
+    holders = [board.start_owners.get(t) for t in canal.controlled_by]
+    if not all(h in rules.powers for h in holders):
+        return "canal_closed"
+    if all(board.allied(power, h) for h in holders):
+        return None
+    if len({rules.side_of(h) for h in holders}) != 1 or any(
+            rules.relation(power, h, board.relations) == WAR for h in holders):
+        return "canal_closed"
+    if grants is not None and all(grants(h, t) for h, t in zip(holders, canal.controlled_by)):
+        return None
+    return "canal_not_granted"
 
 
-def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> None:
+def canal_grants(ctx: TurnContext):
+    """The holders' answers to a request to pass their canal: their standing orders."""
+    return lambda holder, territory: standing_choice(ctx, holder, CANAL.name, territory) == "yes"
+
+
+def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str,
+                   grants=None) -> None:
     ut = board.utype(piece)
     power = piece.owner
     if any(board.map[s].is_land for s in path):
@@ -191,9 +228,10 @@ def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
         closed = board.map.closed_zones & {a, b}
         if closed:
             raise OrderFailed("straits_closed", zone=sorted(closed)[0])
-        if not canal_open(board, a, b, power):
+        why = canal_problem(board, a, b, power, ut.key, grants)
+        if why:
             canal = board.map.canal_between(a, b)
-            raise OrderFailed("canal_closed", canal=canal.name, territories=list(canal.controlled_by))
+            raise OrderFailed(why, canal=canal.name, territories=list(canal.controlled_by))
     sub = ut.has("moves_through_enemy")
     for s in path[1:-1]:
         if sub and board.enemy_anti_sub_at(s, power):
@@ -206,14 +244,15 @@ def check_sea_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], pha
         raise OrderFailed("noncombat_into_hostile_zone", space=dest)
 
 
-def check_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str) -> list[str]:
+def check_path(board: WorkingBoard, piece: Piece, path: tuple[str, ...], phase: str,
+               grants=None) -> list[str]:
     domain = board.utype(piece).domain
     if domain == Domain.LAND:
         return check_land_path(board, piece, path, phase)
     if domain == Domain.AIR:
         check_air_path(board, piece, path, phase)
     else:
-        check_sea_path(board, piece, path, phase)
+        check_sea_path(board, piece, path, phase, grants)
     return []
 
 
@@ -226,7 +265,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
 
     def usable(piece: Piece) -> bool:
         try:
-            check_path(board, piece, order.path, phase)
+            check_path(board, piece, order.path, phase, canal_grants(ctx))
             return True
         except OrderFailed:
             return False
@@ -240,7 +279,7 @@ def do_move(ctx: TurnContext, order: Move) -> None:
         check_entries(ctx, pieces, order.path, phase)     # an edition's reason first (politics)
         blitzed: list[str] = []
         for piece in pieces:
-            blitzed = check_path(board, piece, order.path, phase) or blitzed
+            blitzed = check_path(board, piece, order.path, phase, canal_grants(ctx)) or blitzed
     finally:
         board.moving_together = {}
     for piece in pieces:
@@ -324,7 +363,7 @@ def do_load(ctx: TurnContext, order: Load) -> None:
     # you unload on your next turn: digest §4.13, [L797]).
     transports = [t for t in board.at(order.zone)
                   if board.utype(t).has("carries_land") and not t.unloaded
-                  and (t.owner == power or (phase == NONCOMBAT and board.allied(t.owner, power)))
+                  and (t.owner == power or (phase == NONCOMBAT and may_ride(ctx, t, power)))
                   and not (phase == NONCOMBAT and (COMBAT in t.moved_in or FOUGHT in t.marks)
                            and not escaped_enemy_zone(ctx, t))]
     # Large units first so the "1 of any type + 1 infantry" rule packs well.

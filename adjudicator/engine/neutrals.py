@@ -32,7 +32,7 @@ from ..model.events import Event
 from ..model.rules import ALLIED
 from ..model.units import Domain
 from .capture import set_owner
-from .politics import PAIRED, _neutral_here, at_war
+from .politics import PAIRED, neutral_here, at_war
 from .turn_rules import Rule, declare_state, register_rule
 
 ARMY_TAG = "neutral_army:"
@@ -188,7 +188,7 @@ class NeutralEntry(Rule):
                     return "dutch_uk_anzac_only"
                 return "friendly_neutral" if phase == "combat" else None
             return None if final else "neutral_not_through"
-        if _neutral_here(board, power, space):
+        if neutral_here(board, power, space):
             return "neutral_power_stays_home"
         if not final:
             return "neutral_not_through"

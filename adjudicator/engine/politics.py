@@ -12,9 +12,10 @@ Declarations are taken at the start of the declarer's combat move, before any un
 ("declarer>target:provoked|unprovoked"), ``war_triggers`` (what another nation did that
 opens a declaration: London or North America captured, China entered) and
 ``japan_unprovoked_declaration`` (Japan declared unprovoked on the UK or ANZAC: its 10-IPC
-objective is lost [L451], the USA may declare [L516]) and ``japan_attacked_indochina``
-(Japan attacked French Indo-China: the same objective is lost [L451]).  The USA entering
-the war upgrades its mainland factories [L429]."""
+objective is lost [L451], the USA may declare [L516]); Japan's attack on French
+Indo-China, which loses the same objective, is the generic attack history (rule
+``attack_history``, engine/objectives.py).  The USA entering the war upgrades its mainland
+factories [L429]."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import attrs
 from ..model.events import Event
 from ..model.rules import NEUTRAL, WAR
 from ..model.units import Domain
+from .conditions import original_owner
 from .turn_rules import Rule, declare_state, register_rule
 
 # The powers the political rules name [L449-L599].
@@ -39,12 +41,10 @@ CHINA_ALSO = ("Kwangtung", "Burma")                     # land China may enter [
 PACIFIC_LAST_ZONE = 63              # sea zones 1-63 are the Pacific board, 64 on Europe's
 US_MAINLAND = ("Eastern United States", "Central United States", "Western United States")  # [L429]
 UPGRADE = ("minor_factory", "major_factory")          # the US factories entering the war [L429]
-INDOCHINA = "French Indo China"                        # Japan's objective [L451]
 
 DECLARATIONS = declare_state("war_declarations", list)
 TRIGGERS = declare_state("war_triggers", list)
 JAPAN_UNPROVOKED = declare_state("japan_unprovoked_declaration", bool)
-JAPAN_INDOCHINA = declare_state("japan_attacked_indochina", bool)
 # The powers each power declared war on unprovoked, read by the condition
 # ``declared_unprovoked_on`` of national objectives (engine/conditions.py).
 UNPROVOKED_ON = declare_state("unprovoked_declarations", list, per_power=True)
@@ -98,10 +98,6 @@ def at_war(board, a: str, b: str) -> bool:
     return board.rules.relation(a, b, board.relations) == WAR
 
 
-def at_war_with_anyone(board, power: str) -> bool:
-    return any(at_war(board, power, other) for other in board.rules.powers if other != power)
-
-
 def not_at_war(board, a: str, b: str) -> bool:
     """Two playing powers that are not at war (relation ``neutral``)."""
     powers = board.rules.powers
@@ -135,7 +131,7 @@ def is_china(board, space: str) -> bool:
     """Chinese land: China's emblem (original owner, or the tag for land Japan held at the
     start)."""
     t = board.map[space]
-    return t.is_land and (t.original_owner == CHINA or "original_owner:china" in t.tags)
+    return t.is_land and original_owner(t) == CHINA
 
 
 def china_may_enter(board, space: str) -> bool:
@@ -228,7 +224,7 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
         pairs += [(p, enemy) for p in PAIRED if p != power]
     ctx.emit(WarDeclared(power, enemy, how, step))
     history = declared(board) + [f"{power}>{enemy}:{how}"]
-    usa_neutral = not at_war_with_anyone(board, "usa")
+    usa_neutral = not board.at_war_with_anyone("usa")
     for a, b in pairs:
         if not at_war(board, a, b):
             if (a, b) != (power, enemy):
@@ -240,7 +236,7 @@ def declare(ctx, power: str, enemy: str, how: str, step: str) -> None:
         board.write_state(UNPROVOKED_ON, sorted({*done, enemy}), power)
     if power == "japan" and enemy in PAIRED and how == "unprovoked":
         board.write_state(JAPAN_UNPROVOKED, True)
-    if usa_neutral and at_war_with_anyone(board, "usa"):
+    if usa_neutral and board.at_war_with_anyone("usa"):
         _upgrade_us_factories(ctx)
 
 
@@ -288,9 +284,11 @@ class Declarations(Rule):
 
 # -- movement limits ---------------------------------------------------------------------------
 
-def _neutral_here(board, power: str, space: str) -> bool:
+def neutral_here(board, power: str, space: str) -> bool:
     """Whether the neutral-power restrictions bind ``power`` in ``space``: it is at war
-    with no one, or (the USSR's treaties [L474]) with no one on the board of ``space``."""
+    with no one, or (the USSR's treaties [L474]) with no one on the board of ``space``.
+    (Also read by rule ``bases``: a neutral power uses no other nation's naval base, and
+    no other nation uses its own [L743].)"""
     if power == "ussr":
         wars = set()
         if any(at_war(board, power, p) for p in EUROPEAN_AXIS):
@@ -298,7 +296,7 @@ def _neutral_here(board, power: str, space: str) -> bool:
         if at_war(board, power, "japan"):
             wars.add("pacific")
         return not (wars & boards_of(board, space))
-    return not at_war_with_anyone(board, power)
+    return not board.at_war_with_anyone(power)
 
 
 def _two_zones_of(board, lands) -> frozenset[str]:
@@ -325,9 +323,9 @@ class PoliticalLimits(Rule):
                     not_at_war(board, power, p.owner) for p in board.at(space)):
                 return "not_at_war"
             if owner in board.rules.powers and owner != power:
-                if _neutral_here(board, power, space):
+                if neutral_here(board, power, space):
                     return "neutral_power_stays_home"
-                if _neutral_here(board, owner, space):
+                if neutral_here(board, owner, space):
                     return "neutral_power_land"
             if is_china(board, space) and power != CHINA \
                     and board.rules.side_of(power) == board.rules.side_of(CHINA) \
@@ -356,8 +354,6 @@ class PoliticalLimits(Rule):
         if ctx.power in EUROPEAN_AXIS and china_may_enter(ctx.board, space) \
                 and any(ctx.board.utype(p).domain == Domain.LAND for p in pieces):
             add_trigger(ctx.board, f"china_entered_by:{ctx.power}")
-        if ctx.power == "japan" and space == INDOCHINA and phase == "combat" and space == path[-1]:
-            ctx.board.write_state(JAPAN_INDOCHINA, True)     # Japan's objective is lost [L451]
 
     def on_capture(self, ctx, space, new_owner, previous):
         """London or North American land taken by the Axis opens the USA's (and, London,

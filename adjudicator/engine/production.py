@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import attrs
 
-from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired
+from ..model.events import EconomyPaid, Placed, Purchased, Refunded, Repaired, UnitsChanged
 from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
+from .conditions import original_owner
 from .context import TurnContext
 from .economy_purchase import capital_lost, charges, main_economy_factory, space_economy
 from .turn_rules import rules_with
@@ -56,7 +57,11 @@ def eligible_factories(ctx: TurnContext) -> list[Piece]:
 
 
 def capacity_of(ctx: TurnContext, piece: Piece) -> int:
-    return capacity(ctx.board.utype(piece), ctx.board.map[piece.space].ipc, piece.damage)
+    """What a factory places this turn (one upgraded this turn: as its former type)."""
+    board = ctx.board
+    former = ctx.mechanics.get(_UPGRADED, {}).get(piece.uid)
+    ut = board.rules.units[former] if former else board.utype(piece)
+    return capacity(ut, board.map[piece.space].ipc, piece.damage)
 
 
 def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str, int]:
@@ -69,7 +74,7 @@ def factory_capacity(ctx: TurnContext, unit_type: str | None = None) -> dict[str
         out[f.space] = out.get(f.space, 0) + capacity_of(ctx, f)
     rules = rules_with(ctx.board.rules, "placement_capacity")
     for space in out if rules else ():
-        origin = ctx.board.map[space].original_owner
+        origin = original_owner(ctx.board.map[space])
         for rule in rules:
             out[space] = rule.placement_capacity(ctx, space, ctx.power, origin, unit_type,
                                                  out[space])
@@ -111,7 +116,8 @@ def purchase(ctx: TurnContext) -> None:
                       economy=payer)
             return
     capacity = factory_capacity(ctx)
-    needs_factory = {k: n for k, n in wanted.items() if not board.rules.units[k].has("factory")}
+    needs_factory = {k: n for k, n in wanted.items()
+                     if not board.rules.units[k].has("factory") and not board.rules.units[k].has("upgrade")}
     total = sum(needs_factory.values())
     # Buying more than the factories can place: an error where the edition forbids it
     # (1941 FAQ: no deliberate overbuying), a warning where the excess is simply refunded
@@ -122,6 +128,8 @@ def purchase(ctx: TurnContext) -> None:
         report, suffix = ctx.error, ""
     if total > sum(capacity.values()):
         report(line, "overbuying" + suffix, bought=total, capacity=sum(capacity.values()))
+    elif len(board.rules.powers[power].all_economies) > 1:
+        _economy_overbuying(ctx, line, report, suffix, needs_factory, capacity)
     naval = sum(n for k, n in needs_factory.items() if board.rules.units[k].domain == Domain.SEA)
     coastal = sum(c for f, c in capacity.items() if board.map.coastal_zones(f))
     if naval > coastal:
@@ -132,6 +140,18 @@ def purchase(ctx: TurnContext) -> None:
     for payer, bill in bills.items():
         if payer != economy:
             ctx.emit(EconomyPaid(power, payer, bill, board.ipcs[payer]))
+
+
+def _economy_overbuying(ctx: TurnContext, line: int, report, suffix: str,
+                        needs_factory: dict[str, int], capacity: dict[str, int]) -> None:
+    """A power with several economies: each economy places only at its own factories, so
+    each economy's units are checked against its factories (Global 1940's UK [L413])."""
+    for payer, units in charges(ctx, needs_factory).items():
+        bought = sum(units.values())
+        room = sum(c for f, c in capacity.items() if space_economy(ctx, f) == payer)
+        if bought > room:
+            report(line, "overbuying" + suffix, bought=bought, capacity=room,
+                   economy=payer, power=ctx.power)
 
 
 def ordered_purchase(ctx: TurnContext) -> tuple[dict[str, int], int]:
@@ -263,6 +283,11 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         piece.moved_in.add("place")
         bought.pending[unit_type] -= 1
         return None
+    if ut.has("upgrade"):
+        why = _upgrade(ctx, ut, space)
+        if why is None:
+            bought.pending[unit_type] -= 1
+        return why
     if t.is_land and ut.domain == Domain.SEA:
         return "ship_placed_on_land"
     if t.is_sea and ut.domain == Domain.LAND:
@@ -290,6 +315,33 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         piece.carried_by = carrier.uid
     used[factory] = used.get(factory, 0) + 1
     bought.pending[unit_type] -= 1
+    return None
+
+
+_UPGRADED = "production.upgraded"        # factory uid -> its type before this turn's upgrade
+
+
+def _upgrade(ctx: TurnContext, upgrade, space: str) -> str | None:
+    """Turn the power's undamaged ``from`` factory in ``space`` into ``into`` (Global 1940's
+    minor-to-major upgrade [L1081]), where a new ``into`` could be built; it places as a
+    ``from`` this turn.  Why not (a problem code), or None."""
+    board = ctx.board
+    old, new = upgrade.param("upgrade", "from", ""), upgrade.param("upgrade", "into", "")
+    t = board.map[space]
+    mine = [p for p in board.factories_at(space) if p.type == old and p.owner == ctx.power] \
+        if t.is_land else []
+    if not mine:
+        return "upgrade_no_factory"
+    piece = mine[0]
+    if piece.damage:
+        return "upgrade_damaged"
+    held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
+    why = build_problem(board.rules.units[new], t.ipc, held, False, t, ctx.power)
+    if why:
+        return why
+    ctx.mechanic(_UPGRADED, dict)[piece.uid] = old
+    piece.type = new
+    ctx.emit(UnitsChanged(space, ctx.power, old, new, 1))
     return None
 
 
@@ -341,7 +393,7 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) 
         ctx.warn(0, "units_not_placed", units=unmentioned)
     for unit_type, n in leftovers.items():
         ut = board.rules.units[unit_type]
-        if ut.has("factory"):
+        if ut.has("factory") or ut.has("upgrade"):
             continue                      # a new factory goes only where an order says
         for _ in range(n):
             spots = []

@@ -54,16 +54,21 @@ def facility_cap(unit_type, territory_ipc: int) -> int:
     return unit_type.param("base", "max_damage", 0)
 
 
-def raid_target(ctx, territory: str, bomber_type) -> Piece | None:
-    """The enemy facility a bomber of ``bomber_type`` raids in ``territory``: factories
-    first, then air bases, then naval bases (by the order of the units' data)."""
+TARGETS = "raids.targets"       # per-turn mechanic: bomber uid -> the facility type its order names
+
+
+def raid_target(ctx, territory: str, bomber_type, wanted: str = "") -> Piece | None:
+    """The enemy facility a bomber of ``bomber_type`` raids in ``territory``: of the type
+    ``wanted`` when its order names one, else factories first, then air bases, then naval
+    bases (by the order of the units' data)."""
     board = ctx.board
     found = []
     for p in board.at(territory):
         ut = board.utype(p)
         kind = facility_kind(ut)
         if kind and board.enemy_of(ctx.power, p.owner) and may_raid(bomber_type, kind) \
-                and facility_cap(ut, board.map[territory].ipc) > 0:
+                and facility_cap(ut, board.map[territory].ipc) > 0 \
+                and (not wanted or p.type == wanted):
             found.append(p)
     order = list(board.rules.units)
     found.sort(key=lambda p: (facility_kind(board.utype(p)) != "factory", order.index(p.type), p.uid))
@@ -95,6 +100,9 @@ def _declare(ctx: TurnContext, order) -> None:
             raise OrderFailed("raid_not_bomber", unit=group.type)
         if not may_raid(ut, "factory") and raid_target(ctx, space, ut) is None:
             raise OrderFailed("tactical_bomber_target", unit=group.type, space=space)
+        if order.target and raid_target(ctx, space, ut, order.target) is None:
+            raise OrderFailed("raid_no_such_target", unit=group.type, space=space,
+                              target=order.target)
         pool = [p for p in board.at(space) if p.owner == ctx.power and p.type == group.type
                 and "combat" in p.moved_in and RAIDING not in p.marks and p not in chosen]
         if len(pool) < group.count:
@@ -103,6 +111,8 @@ def _declare(ctx: TurnContext, order) -> None:
         chosen.extend(pool[:group.count])
     for p in chosen:
         p.marks.add(RAIDING)
+        if order.target:
+            ctx.mechanic(TARGETS, dict)[p.uid] = order.target
     ctx.raids.setdefault(space, []).extend(p.uid for p in chosen)
     ctx.attack_lines.setdefault(space, order.line)
 

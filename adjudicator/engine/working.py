@@ -267,6 +267,23 @@ class WorkingBoard:
         """Allied now (the relations in the state override the sides)."""
         return self.rules.relation(a, b, self.relations) == ALLIED
 
+    def shares(self, owner: str | None, power: str) -> bool:
+        """Whether ``power``'s units may ride on ``owner``'s transports and carriers: its
+        own, or an ally's while both are at war (Global 1940 [L680, L1067, L1518]: a power
+        at war with no one shares no ship; in editions where everyone is at war, any
+        ally's)."""
+        if owner == power:
+            return True
+        return (self.allied(owner, power) and self.at_war_with_anyone(owner)
+                and self.at_war_with_anyone(power))
+
+    def at_war_with_anyone(self, power: str | None) -> bool:
+        """Whether the playing power ``power`` is at war with another power."""
+        rules = self.rules
+        return power in rules.powers and any(
+            rules.relation(power, other, self.relations) == WAR
+            for other in rules.powers if other != power)
+
     def enemy_of(self, power: str, other: str | None) -> bool:
         """Whether ``power`` treats ``other``'s units and land as hostile: every owner it is
         not allied with, except a playing power it is not at war with (relation ``neutral``

@@ -539,6 +539,7 @@ class _Builder:
             e = f"canal '{name}'"
             zones = self.str_list(f, e, raw, "zones")
             control = self.str_list(f, e, raw, "controlled_by")
+            open_to = self.str_list(f, e, raw, "open_to")
             if len(zones) != 2:
                 self.err(f, e, "zones must name exactly 2 sea zones")
                 continue
@@ -556,7 +557,8 @@ class _Builder:
             if ok and zones[1] not in adjacency[zones[0]]:
                 self.err(f, e, f"'{zones[0]}' and '{zones[1]}' are not connected")
             if ok:
-                yield Canal(name=name, zones=(zones[0], zones[1]), controlled_by=control)
+                yield Canal(name=name, zones=(zones[0], zones[1]), controlled_by=control,
+                            open_to=open_to)
 
     def _straits(self, territories, options) -> frozenset[str]:
         f = "map.toml"
@@ -815,13 +817,14 @@ class _Builder:
             check = self.field(f, e, raw, "check", str)
             condition = self.field(f, e, raw, "condition", dict)
             name = self.field(f, e, raw, "name", str, table) or table
+            held = self.field(f, e, raw, "held", dict, None)
             if side is not None and side not in sides:
                 self.err(f, e, f"unknown side '{side}' (known: {', '.join(sorted(sides))})")
             if check is not None and check != "end_of_round" and not (
                     check.startswith("after:") and check[6:] in powers):
                 self.err(f, e, f"check must be 'end_of_round' or 'after:<power>', not '{check}'")
             if None not in (side, check, condition):
-                yield VictoryRule(side=side, check=check, condition=condition, name=name)
+                yield VictoryRule(side=side, check=check, condition=condition, name=name, held=held)
 
     # setup.toml ----------------------------------------------------------
     def setup(self, units, powers, territories) -> tuple[SetupEntry, ...]:

@@ -31,11 +31,14 @@ class Territory:
 @attrs.frozen
 class Canal:
     """Ships may cross between ``zones`` only if one side has controlled every territory in
-    ``controlled_by`` since the start of the mover's turn.  Air and land ignore canals."""
+    ``controlled_by`` since the start of the mover's turn.  Air and land ignore canals.
+    ``open_to``: unit types that pass whoever holds it (Global 1940's submarines at
+    Gibraltar [L327])."""
 
     name: str
     zones: tuple[str, str]
     controlled_by: tuple[str, ...]
+    open_to: tuple[str, ...] = ()
 
 
 @attrs.frozen

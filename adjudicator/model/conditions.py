@@ -46,12 +46,16 @@ CHECK_END_OF_ROUND = "end_of_round"
 @attrs.frozen
 class VictoryRule:
     """``side`` wins when ``condition`` holds at ``check``: ``"end_of_round"`` or
-    ``"after:<power>"`` (the end of that power's turn)."""
+    ``"after:<power>"`` (the end of that power's turn).  ``held``, when given, must
+    moreover have held for a complete round: at the end of every turn since the end of the
+    same power's turn a round before (Global 1940's "for one complete round"; the engine
+    keeps the count of turns in the state ``victory_held``)."""
 
     side: str
     check: str
     condition: Condition = attrs.field(eq=False, hash=False)
     name: str = "victory"
+    held: Condition | None = attrs.field(default=None, eq=False, hash=False)
 
     def checked_after(self, power: str, last_in_round: bool) -> bool:
         if self.check == CHECK_END_OF_ROUND:

@@ -141,12 +141,15 @@ class RetreatCondition:
 @attrs.frozen
 class Bomb(Order):
     """Of the bombers that ended their combat move in ``space``, ``units`` raid its
-    factory instead of fighting (strategic bombing raid)."""
+    factory instead of fighting (strategic bombing raid); ``target``: the unit type of the
+    facility raided (Global 1940's factories and bases), empty for the first each bomber
+    may hit."""
 
     kind: ClassVar[str] = "bomb"
     space: str
     units: tuple[UnitGroup, ...]
     line: int = 0
+    target: str = ""
 
 
 @attrs.frozen
@@ -214,6 +217,24 @@ class InterceptOrder(StandingChoice):
     (Europe 1999 [L601]; the engine's standing kind ``intercept``)."""
 
     kind: ClassVar[str] = "intercept"
+
+
+@attrs.frozen
+class ShareOrder(StandingChoice):
+    """``share <space|all>: yes|no``: whether allies' units may board the power's transports
+    and land on its carriers there (Global 1940 [L680, L1518]; the engine's standing kind
+    ``share``)."""
+
+    kind: ClassVar[str] = "share"
+
+
+@attrs.frozen
+class CanalOrder(StandingChoice):
+    """``canal <territory|all>: yes|no``: whether the power lets ships of a power of the
+    other side it is not at war with pass the canal or strait its territory controls
+    (Global 1940 [L312]; the engine's standing kind ``canal``)."""
+
+    kind: ClassVar[str] = "canal"
 
 
 @attrs.frozen

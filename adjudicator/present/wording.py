@@ -104,6 +104,14 @@ PROBLEMS: dict[str, str] = {
     "straits_closed": "no ship may enter or leave {zone} (the straits are closed)",
     "canal_closed": "the {canal} is not controlled by your side since the start of the turn "
                     "({territories})",
+    "kamikaze_bad_value": "a kamikaze order takes a number of strikes from 0 to {most}, "
+                          "optionally 'on <ship type>', not '{value}'",
+    "kamikaze_not_warship": "kamikaze strikes aim at surface warships only, not {target_name}",
+    "assault_beside_enemy_subs": "no unloading from {zone} into {space}: enemy submarines you do not "
+                                 "attack are there, and no warship of yours is",
+    "raid_no_such_target": "no enemy {target_name} in {space} that {unit_plural_lower} may raid",
+    "canal_not_granted": "the {canal} is held by a power you are not at war with ({territories}) "
+                         "that has not granted passage (its standing order 'canal <territory>: yes')",
     "sub_stopped_by_anti_sub": "a submarine must stop on entering {space}: an enemy destroyer is there",
     "must_stop_in_hostile_zone": "ships must stop on entering hostile sea zone {space}",
     "noncombat_into_hostile_zone": "ships cannot end a noncombat move in hostile sea zone {space}",
@@ -191,11 +199,11 @@ PROBLEMS: dict[str, str] = {
     "purchase_too_expensive": "the purchase costs {cost} IPCs; {power} has {ipcs}",
     "economy_purchase_too_expensive": "what is placed in the land of {power}'s {economy} economy costs {cost} IPCs; that economy has {ipcs}",
     "repair_too_expensive": "the repair costs {cost} IPCs; {power} has {ipcs}",
-    "overbuying": "{bought} units bought but your factories can place only {capacity} this turn "
-                  "(no deliberate overbuying)",
+    "overbuying": "{bought} units bought{economy_text} but your factories can place only {capacity} "
+                  "this turn (no deliberate overbuying)",
     "naval_overbuying": "{bought} sea units bought but coastal factories can place only {capacity}",
-    "overbuying_refunded": "{bought} units bought but your factories can place only {capacity} "
-                           "this turn; what is not placed will be refunded",
+    "overbuying_refunded": "{bought} units bought{economy_text} but your factories can place only "
+                           "{capacity} this turn; what is not placed will be refunded",
     "naval_overbuying_refunded": "{bought} sea units bought but coastal factories can place only "
                                  "{capacity}; what is not placed will be refunded",
     "nothing_to_repair": "no damaged factory of yours in {space}",
@@ -211,6 +219,8 @@ PROBLEMS: dict[str, str] = {
     "factory_on_island": "this factory is never built on an island",
     "factory_not_original_land": "this factory is built only on land you held at the start of "
                                  "the game",
+    "upgrade_no_factory": "an upgrade is placed on a minor factory of yours, and {space} has none",
+    "upgrade_damaged": "the factory in {space} is damaged: repair it in the same purchase to upgrade it",
     "ship_placed_on_land": "{unit_plural} are placed in a sea zone next to a factory",
     "land_unit_placed_at_sea": "land units cannot be placed at sea (not even onto transports)",
     "air_placed_at_sea": "{unit_plural} can only be placed in a factory territory",
@@ -226,7 +236,7 @@ PROBLEMS: dict[str, str] = {
 PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
     "factory_territory_too_poor", "factory_already_there", "factory_on_island",
-    "factory_not_original_land", "ship_placed_on_land",
+    "factory_not_original_land", "upgrade_no_factory", "upgrade_damaged", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
     "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 
@@ -241,7 +251,8 @@ LANDED = {"carrier_sunk": "carrier sunk", "no_order": "no landing order",
 INCOME_REASONS = {"capital_lost": "capital in enemy hands"}
 INCOME_ITEMS = {"territories": "territories"}
 VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capitals held",
-                 "victory_cities": "victory cities held", "total_victory": "all victory cities held"}
+                 "victory_cities": "victory cities held", "total_victory": "all victory cities held",
+                 "axis_capitals": "Axis capitals held"}
 
 
 def unit_name(game: Game | None, key: str, count: int = 1) -> str:
@@ -297,6 +308,12 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
     out["whose"] = "your side" if params.get("allied") else "yours"
+    target = params.get("target")
+    if isinstance(target, str):
+        out["target_name"] = unit_name(game, target).lower()
+    rule = params.get("rule")
+    if isinstance(rule, str):
+        out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
     return out
 
 
@@ -336,6 +353,10 @@ EVENT_TEXTS: dict[str, str] = {
     "neutral_army_raised": "{territory}'s neutrality is violated: its army of {units} is placed ({nation})",
     "neutrals_turned": "every remaining {nation} territory now sides with the {side} ({by} attacked a strict neutral)",
     "neutral_joined": "{territory} joins {power}, with its army of {units}",
+    "victory_in_sight": "victory in sight for the {side} ({rule_text}: {territories}): held at the end "
+                        "of every turn for a complete round, they win at the end of round {round}",
+    "victory_denied": "victory no longer in sight for the {side} ({rule_text}, held {turns} turns in a "
+                      "row): a complete round is counted again from when it holds again",
     "factories_upgraded": "{power} enters the war: its minor factories in {territories} are major factories now",
     "mongolia_joined": "{territory} joins {power} under the Soviet-Mongolian pact, with its army of {units}",
     "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",

@@ -17,14 +17,20 @@ that many points, ``original_land_only`` builds it only on land its builder held
 start of the game (the printed owner: a tag ``original_owner:<power>`` wins over the map's
 owner), ``not_on_island`` never on an island, and ``captured_as`` turns it into that unit
 type when its territory is captured (damage above the new type's cap is lost).
+
+``upgrade = { from = "minor_factory", into = "major_factory" }`` is a purchase that is no
+unit on the board (Global 1940's upgrade of a minor factory to a major, 20 IPCs [L1081]):
+placed on the buyer's undamaged ``from`` factory in a territory where a new ``into`` could
+be built, it turns that factory into ``into``, which places only as many units as the
+``from`` type that turn (``engine/production.py``).
 """
 
 from __future__ import annotations
 
 from ...model.events import UnitsChanged
+from ..conditions import original_owner
 from .base import Ability, register
 
-ORIGINAL_OWNER_TAG = "original_owner:"
 
 
 @register
@@ -68,6 +74,18 @@ class Factory(Ability):
                 ctx.emit(UnitsChanged(space, new_owner, old, new, n))
 
 
+@register
+class Upgrade(Ability):
+    name = "upgrade"
+    doc = "A purchase that turns the buyer's factory of one type into another where it is placed."
+    params = {"from": (str, ""), "into": (str, "")}
+
+    def check(self, unit, params):
+        if not params.get("from") or not params.get("into"):
+            return ["upgrade: needs 'from' and 'into' (factory unit types)"]
+        return []
+
+
 def capacity(unit_type, territory_ipc: int, damage: int) -> int:
     """Units a factory of ``unit_type`` can place this turn."""
     fixed = unit_type.param("factory", "units", 0)
@@ -85,13 +103,6 @@ def repair_cost(unit_type, points: int) -> int:
     return unit_type.param("factory", "repair_cost", 1) * points
 
 
-def printed_owner(territory) -> str | None:
-    """Who held a territory at the start of the game: its ``original_owner:<power>`` tag,
-    else the map's original owner."""
-    for tag in territory.tags:
-        if tag.startswith(ORIGINAL_OWNER_TAG):
-            return tag[len(ORIGINAL_OWNER_TAG):]
-    return territory.original_owner
 
 
 def build_problem(unit_type, territory_ipc: int, held_since_start: bool,
@@ -107,7 +118,7 @@ def build_problem(unit_type, territory_ipc: int, held_since_start: bool,
         if unit_type.param("factory", "not_on_island", False) and territory.island:
             return "factory_on_island"
         if unit_type.param("factory", "original_land_only", False) \
-                and printed_owner(territory) != builder:
+                and original_owner(territory) != builder:
             return "factory_not_original_land"
     if has_factory and unit_type.param("factory", "one_per_territory", True):
         return "factory_already_there"

@@ -78,7 +78,7 @@ kind("move", ["MOVE"], ["move"], "move 2 inf Karelia -> Archangel", UNIT_LINE, P
      problems=[*STARTING, "path_too_short", "not_adjacent", "impassable", "land_unit_at_sea",
                "path_too_long", "noncombat_into_enemy", "must_stop_in_enemy",
                "combat_move_to_friendly", "air_range", "ship_on_land", "straits_closed",
-               "canal_closed", "sub_stopped_by_anti_sub", "must_stop_in_hostile_zone",
+               "canal_closed", "canal_not_granted", "sub_stopped_by_anti_sub", "must_stop_in_hostile_zone",
                "noncombat_into_hostile_zone", "moves_only_noncombat", "captured_this_turn",
                "blitz_not_first", "blitz_blocked", "blitz_blocked_by_factory",
                "air_no_battle", "ship_no_battle", "air_no_landing", "air_cannot_land_there",

@@ -23,5 +23,6 @@ kind("unload", ["UNLOAD"], ["unload"], "unload 1 inf SZ 6 -> Norway Finland", UN
                "unload_enemy_in_noncombat", "unload_in_hostile_zone", "no_cargo_to_unload",
                "transport_unloaded_elsewhere", "transport_retreated",
                "ally_transport_cargo_next_turn", "ally_cargo_not_yours",
-               "transport_moved_in_combat", "assault_zone_stays_hostile"],
+               "transport_moved_in_combat", "assault_zone_stays_hostile",
+               "assault_beside_enemy_subs"],
      report="combat_move")(build_movement("unload"))(write_unload)
