@@ -344,14 +344,18 @@ def test_docs_orders_example_is_the_checked_german_orders():
 
 # --------------------------------------------------------------------------- 1942's rules in the round
 
-@pytest.fixture(scope="module")
-def round_1942():
-    chosen = examples.example("aa1942")
-    game = load_game("aa1942")
+def example_round(ruleset: str):
+    """(game, the states before each turn, the turn files) of the published example."""
+    chosen = examples.example(ruleset)
     initial = decode_game_file((chosen.published / "game.json").read_bytes(),
                                "game.json").initial_state
     turns = published_turns(chosen.published)
-    return game, [initial] + [t.state for t in turns[:-1]], turns
+    return load_game(ruleset), [initial] + [t.state for t in turns[:-1]], turns
+
+
+@pytest.fixture(scope="module")
+def round_1942():
+    return example_round("aa1942")
 
 
 def _battles(turn) -> dict[str, BattleStarted]:
@@ -637,13 +641,7 @@ def test_europe_pregame_round_spends_the_special_cash():
 
 @pytest.fixture(scope="module")
 def round_global():
-    """(game, the states before each turn, the turn files) of the Global 1940 example."""
-    chosen = examples.example("global1940")
-    game = load_game("global1940")
-    initial = decode_game_file((chosen.published / "game.json").read_bytes(),
-                               "game.json").initial_state
-    turns = published_turns(chosen.published)
-    return game, [initial] + [t.state for t in turns[:-1]], turns
+    return example_round("global1940")
 
 
 def _of_kind(turns, kind: str) -> list:
