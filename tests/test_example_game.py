@@ -1,12 +1,14 @@
 """The bundled example games, turns/<ruleset>-example: round 1 of Axis & Allies 1941 and of
-Spring 1942, all five powers each, played with demo seeds.
+Spring 1942 (all five powers each), Europe's pre-game round and round 1, and round 1 of
+Global 1940 (all ten slots), played with demo seeds.
 
 * every orders file checks clean and is processed into a fresh game directory, which then
   passes the audit; units and IPCs add up exactly; processing again gives the same turns;
 * the committed, published game in turns/<ruleset>-example/game/ verifies with the current
   engine and is exactly what scripts/regenerate_example.py produces; its reports render
   (text and HTML) and ``pbem show`` draws it;
-* the 1942 round really shows the rules 1942 adds (read from its events);
+* the 1942 round really shows the rules 1942 adds, and the Global round the rules Global
+  adds (read from their events, and found in their reports);
 * tampering with any published byte, seed, orders file or die is detected (issue 3; on the
   1941 example, as those tests are about the audit, not the game).
 """
@@ -27,8 +29,8 @@ from adjudicator.io import layout
 from adjudicator.io import sshsig
 from adjudicator.service.audit import verify_game
 from adjudicator.model.events import (
-    AircraftLost, BattleStarted, Casualties, DiceRolled, Placed, Purchased, RaidDamage, Repaired,
-    StandingOrdersChanged, Unloaded, UnitsCaptured,
+    AircraftLost, BattleEnded, BattleStarted, Casualties, DiceRolled, Placed, Purchased, RaidDamage,
+    Repaired, StandingOrdersChanged, Unloaded, UnitsCaptured, UnitsChanged,
 )
 from adjudicator.io.parser import parse_orders
 from adjudicator.service.games import load_game
@@ -36,7 +38,7 @@ from adjudicator.io.turnfile import decode_game_file, decode_turn_file, encode
 from cli_helpers import pbem
 from conftest import EXAMPLE_ORDERS, PUBLISHED_GAME, snapshot
 
-RULESETS = ("aa1941", "aa1942", "europe1999")
+RULESETS = ("aa1941", "aa1942", "europe1999", "global1940")
 GAME_ID = "aa1941-example"
 
 
@@ -92,7 +94,13 @@ ROUNDS = {
     # Europe: a full round, then Germany's second turn (its Middle East payment)
     "europe1999": ["01-germany-cash.txt", "02-ussr-cash.txt", "03-uk-cash.txt", "04-usa-cash.txt",
                    "05-germany.txt", "06-ussr.txt", "07-uk.txt", "08-usa.txt", "09-germany.txt"],
+    # Global: the ten slots of round 1, the UK's two (UK Europe, UK Pacific) one turn
+    "global1940": ["01-germany.txt", "02-ussr.txt", "03-japan.txt", "04-usa.txt", "05-china.txt",
+                   "06-uk.txt", "07-italy.txt", "08-anzac.txt", "09-france.txt"],
 }
+# Who moves next when the example's orders are all played (round, power).
+NEXT = {"aa1941": (2, "ussr"), "aa1942": (2, "ussr"), "europe1999": (2, "ussr"),
+        "global1940": (2, "germany")}
 
 
 def test_example_has_a_full_round(example):
@@ -109,13 +117,17 @@ def test_example_game_verifies(example, played):
     assert report.dice_checked > 0
     assert report.dice_checked == sum(len(r.faces) for t in turns for r in t.dice)
     state, last = gamedir.current_state(directory)
-    assert (last, state.round, state.power, state.turn_number) == (count, 2, "ussr", count + 1)
+    assert (last, state.round, state.power, state.turn_number) == (count, *NEXT[example.ruleset],
+                                                                   count + 1)
 
 
-def _losses_and_gains(turns) -> Counter:
-    """(owner, unit type) -> units placed or captured minus units lost or given up, from
-    the events alone."""
+def _losses_and_gains(turns) -> tuple[Counter, Counter]:
+    """From the events alone: (owner, unit type) -> units placed, joined, captured or turned
+    into that type minus units lost, given up or turned into another; and (defenders, unit
+    type) -> the losses of battles with several defenders (their casualties name unit types,
+    not owners: only the defenders' sum can be checked)."""
     delta: Counter = Counter()
+    pooled: Counter = Counter()
     for tf in turns:
         battles: dict[str, BattleStarted] = {}
         for e in tf.events:
@@ -131,37 +143,56 @@ def _losses_and_gains(turns) -> Counter:
             elif isinstance(e, AircraftLost):
                 for t, n in e.units.items():
                     delta[(e.power, t)] -= n
+            elif isinstance(e, UnitsChanged):            # a captured major factory turned minor
+                delta[(e.power, e.from_type)] -= e.count
+                delta[(e.power, e.to_type)] += e.count
+            elif e.kind == "factories_upgraded":        # one minor turned major per name
+                delta[(e.power, "minor_factory")] -= len(e.territories)
+                delta[(e.power, "major_factory")] += len(e.territories)
+            elif e.kind in ("neutral_joined", "mongolia_joined"):   # a neutral's army joins
+                for t, n in e.units.items():
+                    delta[(e.power, t)] += n
+            elif e.kind == "neutral_army_raised":
+                for t, n in e.units.items():
+                    delta[(e.nation, t)] += n
             elif isinstance(e, Casualties):
                 battle = battles[e.battle]
-                if e.side == "attacker":
-                    owner = battle.attacker
+                lost = Counter(e.killed) + Counter(e.cargo_lost)
+                if e.side == "attacker" or len(battle.defenders) == 1:
+                    owner = battle.attacker if e.side == "attacker" else battle.defenders[0]
+                    for t, n in lost.items():
+                        delta[(owner, t)] -= n
                 else:
-                    # Casualties name unit types, not owners: exact only with one defender.
-                    assert len(battle.defenders) == 1, (
-                        f"turn {tf.turn_number}: {e.battle} has defenders {battle.defenders}; "
-                        "teach this accounting whose units were lost")
-                    owner = battle.defenders[0]
-                for t, n in e.killed.items():
-                    delta[(owner, t)] -= n
-                for t, n in e.cargo_lost.items():
-                    delta[(owner, t)] -= n
-    return delta
+                    for t, n in lost.items():
+                        pooled[(tuple(sorted(battle.defenders)), t)] -= n
+    return delta, pooled
+
+
+def _assert_conserved(before, turns, after, label="") -> None:
+    """The units of ``after`` are those of ``before`` changed by the events of ``turns``: per
+    owner, and for the losses of a battle with several defenders, per group of defenders."""
+    delta, pooled = _losses_and_gains(turns)
+    expected = before.unit_counts() + Counter()   # copy
+    expected.update(delta)
+    actual = after.unit_counts()
+    shared = {(owner, t) for (owners, t) in pooled for owner in owners}
+    for key in set(expected) | set(actual):
+        if key not in shared:
+            assert expected[key] == actual[key], f"{label}: {key}"
+    for (owners, t), n in pooled.items():
+        assert sum(expected[(o, t)] for o in owners) + n == sum(actual[(o, t)] for o in owners), (
+            f"{label}: {t} of {owners}")
 
 
 def test_units_are_conserved(played):
     directory, turns = played
     initial = decode_game_file((directory / "game.json").read_bytes(), "game.json").initial_state
-    delta = _losses_and_gains(turns)
+    delta, pooled = _losses_and_gains(turns)
     assert sum(-n for n in delta.values() if n < 0) > 0, "the example has casualties"
-    expected = initial.unit_counts() + Counter()   # copy
-    expected.update(delta)
-    assert +expected == +turns[-1].state.unit_counts()
-    # and turn by turn
-    state = initial
+    _assert_conserved(initial, turns, turns[-1].state, "the whole game")
+    state = initial                        # and turn by turn
     for tf in turns:
-        expected = state.unit_counts()
-        expected.update(_losses_and_gains([tf]))
-        assert +expected == +tf.state.unit_counts(), f"turn {tf.turn_number} ({tf.power})"
+        _assert_conserved(state, [tf], tf.state, f"turn {tf.turn_number} ({tf.power})")
         state = tf.state
 
 
@@ -313,14 +344,18 @@ def test_docs_orders_example_is_the_checked_german_orders():
 
 # --------------------------------------------------------------------------- 1942's rules in the round
 
-@pytest.fixture(scope="module")
-def round_1942():
-    chosen = examples.example("aa1942")
-    game = load_game("aa1942")
+def example_round(ruleset: str):
+    """(game, the states before each turn, the turn files) of the published example."""
+    chosen = examples.example(ruleset)
     initial = decode_game_file((chosen.published / "game.json").read_bytes(),
                                "game.json").initial_state
     turns = published_turns(chosen.published)
-    return game, [initial] + [t.state for t in turns[:-1]], turns
+    return load_game(ruleset), [initial] + [t.state for t in turns[:-1]], turns
+
+
+@pytest.fixture(scope="module")
+def round_1942():
+    return example_round("aa1942")
 
 
 def _battles(turn) -> dict[str, BattleStarted]:
@@ -603,3 +638,201 @@ def test_europe_pregame_round_spends_the_special_cash():
     assert offered == [("germany", 12), ("ussr", 12), ("uk", 6), ("usa", 3)]
     first = [t for t, e in found if t.round == 1 and e.kind == "turn_started"][0]
     assert first.power == "germany" and first.events[0].ipcs == 43
+
+
+# --------------------------------------------------------------------------- Global 1940's rules in the round
+
+@pytest.fixture(scope="module")
+def round_global():
+    return example_round("global1940")
+
+
+def _of_kind(turns, kind: str) -> list:
+    return [(t, e) for t in turns for e in t.events if e.kind == kind]
+
+
+# The seven rules the issue asks the round to show, as the event that shows each (by code).
+GLOBAL_FEATURES = {
+    "declaration of war": "war_declared",
+    "scramble": "scrambled",
+    "convoy disruption": "convoy_disrupted",
+    "kamikaze strike": "dice_rolled",              # step "kamikaze", in a battle of its own
+    "raid on a base": "raid_damage",
+    "national objective paid": "objective_met",
+    "national objective missed": "objective_missed",
+    "a neutral's army appearing": "neutral_joined",
+}
+
+
+def _feature_events(game, turns) -> dict[str, list]:
+    base_types = {k for k, u in game.ruleset.units.items() if u.has("base")}
+    found = {name: [(t, e) for t, e in _of_kind(turns, kind)] for name, kind in GLOBAL_FEATURES.items()}
+    found["kamikaze strike"] = [(t, e) for t, e in found["kamikaze strike"] if e.step == "kamikaze"]
+    found["raid on a base"] = [(t, e) for t, e in found["raid on a base"] if e.unit_type in base_types]
+    return found
+
+
+def test_global_round_shows_every_rule_the_issue_asks_for(round_global):
+    game, befores, turns = round_global
+    found = _feature_events(game, turns)
+    assert [name for name, events in found.items() if not events] == []
+    assert len(turns) == 9 and {t.round for t in turns} == {1}
+    assert [t.power for t in turns] == list(game.ruleset.turn_order)     # every slot once
+
+
+def test_global_round_declares_war_and_japan_is_then_at_war(round_global):
+    game, befores, turns = round_global
+    declared = {(e.power, e.enemy) for _, e in _of_kind(turns, "war_declared")}
+    assert declared == {("japan", "usa"), ("japan", "uk"), ("japan", "france")}
+    assert {(e.power, e.enemy) for _, e in _of_kind(turns, "at_war")} == {("japan", "anzac")}
+    japan = next(i for i, t in enumerate(turns) if t.power == "japan")
+    for enemy in ("usa", "uk", "anzac", "france"):
+        assert game.ruleset.relation("japan", enemy, befores[japan].relations) != "war"
+        assert game.ruleset.relation("japan", enemy, turns[japan].state.relations) == "war"
+    assert _of_kind(turns, "factories_upgraded")               # the USA enters the war [L429]
+
+
+def test_global_round_raids_an_air_base_inoperative(round_global):
+    game, befores, turns = round_global
+    raids = _feature_events(game, turns)["raid on a base"]
+    assert [(t.power, e.space, e.unit_type) for t, e in raids] == [
+        ("germany", "United Kingdom", "air_base")]
+    turn, raid = raids[0]
+    assert raid.damage == raid.total == min(sum(raid.rolls), 6) > 0       # tactical: a die each
+    bases = [u for u in turn.state.units["United Kingdom"] if u.type == "air_base"]
+    assert [u.damage for u in bases] == [raid.total]
+    assert raid.total >= int(game.ruleset.option("base_inoperative_damage", 3))   # inoperative
+
+
+def test_global_round_has_a_neutral_army_join(round_global):
+    game, befores, turns = round_global
+    joined = _of_kind(turns, "neutral_joined")
+    assert [(t.power, e.territory, e.power, e.units) for t, e in joined] == [
+        ("germany", "Bulgaria", "germany", {"infantry": 4})]
+    assert "neutral_army:4" in game.map["Bulgaria"].tags                  # its printed army
+    i = turns.index(joined[0][0])
+    assert befores[i].owners["Bulgaria"] == "pro_axis" and "Bulgaria" not in befores[i].units
+    assert turns[i].state.owners["Bulgaria"] == "germany"
+    assert Counter(u.type for u in turns[i].state.units["Bulgaria"]
+                   if u.owner == "germany") == Counter(infantry=4 + 1)   # with the one that entered
+
+
+def test_global_round_scrambles_into_a_sea_battle(round_global):
+    game, befores, turns = round_global
+    scrambles = _of_kind(turns, "scrambled")
+    assert [(t.power, e.power, e.space, e.zone) for t, e in scrambles] == [
+        ("uk", "germany", "Western Germany", "Sea Zone 112")]
+    turn, scramble = scrambles[0]
+    assert sum(scramble.units.values()) <= 3 and set(scramble.units) <= {"fighter", "tactical_bomber"}
+    assert game.map.adjacent(scramble.space, scramble.zone)
+    battle = _battles(turn)[scramble.zone]
+    assert battle.attacker == "uk" and battle.defenders == ("germany",)
+    for t, n in scramble.units.items():
+        assert battle.defending_units.get(t, 0) >= n
+    before = befores[turns.index(turn)]
+    assert sum(1 for u in before.units["Western Germany"] if u.type == "air_base" and not u.damage)
+    order = before.standing_orders["germany"].choice("scramble", scramble.space)
+    assert (order.value, order.space) == ("yes", "Western Germany")   # Germany's own order
+
+
+def test_global_round_has_a_kamikaze_strike_once_japan_is_at_war(round_global):
+    game, befores, turns = round_global
+    strikes = _feature_events(game, turns)["kamikaze strike"]
+    assert len(strikes) == 1
+    turn, dice = strikes[0]
+    started = _battles(turn)[dice.battle]
+    assert (started.battle_type, started.attacker, started.defenders) == ("kamikaze", "uk", ("japan",))
+    assert "kamikaze" in game.map[started.space].tags
+    order = befores[turns.index(turn)].standing_orders["japan"].choice("kamikaze", started.space)
+    assert len(dice.rolls) == int(order.value) == 2 and dice.target == 2     # hit on 1-2 [L824]
+    assert game.ruleset.relation("japan", "uk", befores[turns.index(turn)].relations) == "war"
+    ended = [e for e in turn.events if isinstance(e, BattleEnded) and e.battle == dice.battle]
+    assert len(ended) == 1                                       # the strikes end before the battle
+    assert started.space in _battles(turn)                       # ... that is then fought
+
+
+def test_global_round_disrupts_a_convoy_and_the_uk_loses_income(round_global):
+    game, befores, turns = round_global
+    losses = [(t, e) for t, e in _of_kind(turns, "convoy_disrupted") if e.loss]
+    assert [(t.power, e.power, e.economy, e.zone) for t, e in losses] == [
+        ("uk", "uk", "uk", "Sea Zone 106")]
+    turn, convoy = losses[0]
+    assert "convoy" in game.map[convoy.zone].tags
+    assert convoy.loss == min(convoy.cap, sum(r for r in convoy.rolls if r <= 3))
+    assert len(convoy.rolls) == 2 * sum(1 for u in befores[turns.index(turn)].units[convoy.zone]
+                                        if u.type == "submarine")     # two dice per submarine
+    income = [e for e in turn.events if e.kind == "income_collected"][0]
+    assert ("convoy_disruption", -convoy.loss) in [tuple(i) for i in income.items]
+
+
+def test_global_round_pays_and_misses_objectives(round_global):
+    game, befores, turns = round_global
+    met, missed = _of_kind(turns, "objective_met"), _of_kind(turns, "objective_missed")
+    assert met and missed
+    names = {o.name for o in game.ruleset.objectives}
+    for turn, e in met + missed:
+        assert e.objective in names and e.power == turn.power
+    for turn, e in met:                          # each one paid is a line of that income
+        collected = [i for i in turn.events if i.kind in ("income_collected", "economy_income")
+                     and getattr(i, "economy", i.power) == e.economy]
+        assert (e.objective, e.income) in [tuple(x) for i in collected for x in i.items]
+    assert {t.power for t, _ in met} >= {"germany", "usa", "china", "uk", "anzac"}
+
+
+def test_global_report_shows_each_rule(round_global, capsys, monkeypatch, tmp_path):
+    """Each feature is in its turn's report, text and HTML, in the report's own wording."""
+    import html as html_lib
+    from adjudicator.present.wording import event_text, raid_summary
+    monkeypatch.setenv("COLUMNS", "200")
+    game, befores, turns = round_global
+    published = examples.example("global1940").published
+    reports: dict[int, tuple[str, str]] = {}
+
+    def report(number: int) -> tuple[str, str]:
+        """The turn's text report and HTML page, whitespace folded (rendered once)."""
+        if number not in reports:
+            code, text = pbem(capsys, "report", "-g", published, number)
+            assert code == 0, text
+            html_path = tmp_path / f"r{number}.html"
+            code, out = pbem(capsys, "report", "-g", published, number, "--out", html_path)
+            assert code == 0, out
+            page = html_lib.unescape(html_path.read_text("utf-8"))
+            reports[number] = " ".join(text.split()), " ".join(page.split())
+        return reports[number]
+
+    shown = 0
+    for name, events in _feature_events(game, turns).items():
+        for turn, e in events:
+            flat, page = report(turn.turn_number)
+            if name == "kamikaze strike":           # a battle box of its own, with its dice
+                assert f"Battle: {e.battle}" in flat and e.battle in page
+                assert " ".join(str(r) for r in e.rolls) in flat
+            elif name == "raid on a base":          # the raid's box ends with what it did
+                line = raid_summary(game, turn.power, e)
+                assert f"Battle: {e.battle}" in flat and line in flat and line in page, line
+            else:
+                line = " ".join(event_text(e, game).split())
+                assert line in flat, (name, line)
+                assert line in page, (name, line)
+            shown += 1
+    assert shown >= len(GLOBAL_FEATURES)
+
+
+def test_pbem_show_svg_draws_every_example(example, capsys, tmp_path):
+    """``pbem show --svg``: the board after the last turn, one unit chip per unit."""
+    import xml.etree.ElementTree as ET
+    state, _ = gamedir.current_state(example.published)
+    code, out = pbem(capsys, "show", "-g", example.published, "--svg", tmp_path / "b.svg")
+    assert code == 0, out
+    root = ET.fromstring((tmp_path / "b.svg").read_text("utf-8"))
+    drawn: Counter = Counter()
+    for chip in root.iter():
+        if chip.get("data-count") is not None:
+            drawn[(chip.get("data-space"), chip.get("data-owner"), chip.get("data-type"))] += int(
+                chip.get("data-count"))
+    expected: Counter = Counter()
+    for space, units in state.units.items():
+        for unit in units:
+            for u in (unit, *unit.cargo):
+                expected[(space, u.owner, u.type)] += 1
+    assert drawn == expected != Counter()

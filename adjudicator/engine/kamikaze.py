@@ -17,7 +17,7 @@ bombardment from it, hit or miss.  Tokens spent are kept in the state
 
 from __future__ import annotations
 
-from ..model.events import BattleStarted, Casualties, DiceRolled
+from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
 from .battles import battle_kind, fight_kind, keeps_damage
 from .turn_rules import declare_standing, declare_state, standing_choice
 from .working import count_types
@@ -124,3 +124,9 @@ def fight_kamikaze(ctx, zone: str, dice, run) -> None:
             board.remove(ship)
     if killed or damaged:
         ctx.emit(Casualties(battle, 1, "attacker", count_types(killed), count_types(damaged)))
+    # The strikes end before the battle they precede: "attacker_wins" while any of the
+    # attacker's units is left in the zone (the attack goes on).
+    tuv = sum(board.utype(p).cost for p in killed)
+    goes_on = any(p.owner == ctx.power for p in board.at(zone))
+    ctx.emit(BattleEnded(battle, zone, "attacker_wins" if goes_on else "defender_wins", 1,
+                         count_types(killed), {}, tuv, 0, -tuv))
