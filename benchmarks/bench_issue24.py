@@ -34,6 +34,15 @@ BATTLES = {
                                          "fighter": 3, "bomber": 1},
                                         {"infantry": 18, "artillery": 4, "tank": 5,
                                          "fighter": 3}, 1),
+    "G40 land 40v40 + 12 air": ("global1940", False,
+                                {"infantry": 14, "artillery": 6, "mech_infantry": 4, "tank": 4,
+                                 "fighter": 6, "tactical_bomber": 4, "bomber": 2},
+                                {"infantry": 24, "artillery": 6, "tank": 10}, 0),
+    "G40 land 40v40 + 12 air, 3 AA guns": ("global1940", False,
+                                           {"infantry": 14, "artillery": 6, "mech_infantry": 4,
+                                            "tank": 4, "fighter": 6, "tactical_bomber": 4,
+                                            "bomber": 2},
+                                           {"infantry": 24, "artillery": 6, "tank": 10}, 3),
     "1941 sea 40 ships": ("aa1941", True,
                           {"submarine": 6, "destroyer": 5, "carrier": 2, "fighter": 4,
                            "battleship": 3},
@@ -107,9 +116,15 @@ def main(argv=None) -> int:
             bt, _, bp = got["base"]
             line += f" {bt * 1e3:>8.1f} {bt / t:>8.2f} {abs(bp - p):>8.1e}"
         print(line, flush=True)
-    with_gun, without = "1942 land 100v100 + 15 air, AA gun", "1942 land 100v100 + 15 air"
-    if with_gun in best and without in best:
-        print(f"AA gun / no AA gun (target <= 2): {best[with_gun] / best[without]:.1f}")
+    for with_gun, without in (("1942 land 100v100 + 15 air, AA gun", "1942 land 100v100 + 15 air"),
+                              ("G40 land 40v40 + 12 air, 3 AA guns", "G40 land 40v40 + 12 air")):
+        if with_gun in best and without in best:
+            print(f"{with_gun} / without the guns (target <= 2): "
+                  f"{best[with_gun] / best[without]:.1f}")
+    sea, land = "1941 sea 40 ships", "1942 land 100v100 + 15 air"
+    if sea in best and land in best:
+        print(f"{sea} / {land} (no TripleA here; a land battle of as many states): "
+              f"{best[sea] / best[land]:.1f}")
     return 0
 
 
