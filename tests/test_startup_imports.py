@@ -1,6 +1,7 @@
 """One-line commands load only what they use (issues 24 and 25): ``pbem status`` and
-``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds sweep, and
-a command builds only its own module's parser."""
+``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds calculator,
+no rich beyond the console (no tables, no progress bars), and a command builds only its
+own module's parser; ``pbem odds`` of a small battle loads the battle engine, not the turn's."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ HEAVY = ("numpy", "networkx", "openskill", "scipy", "threadpoolctl")
 LOADED = ("import sys\nfrom adjudicator.cli import main\n"
           "status = main(sys.argv[1:])\n"
           "print('MODULES', sorted(m for m in sys.modules if m.startswith(("
-          "'numpy', 'networkx', 'openskill', 'scipy', 'threadpoolctl', 'adjudicator'))))\n"
+          "'numpy', 'networkx', 'openskill', 'scipy', 'threadpoolctl', 'adjudicator', 'rich', "
+          "'cryptography'))))\n"
           "sys.exit(status)\n")
 
 
@@ -43,15 +45,30 @@ def test_status_loads_no_numerics_no_checker_and_no_other_command():
         assert absent not in loaded, absent
 
 
+RICH_EXTRAS = ("rich.table", "rich.progress", "rich.live", "rich.panel", "rich.syntax")
+
+
 def test_check_without_odds_loads_no_numerics():
     loaded = modules_of("check", str(ORDERS), "-g", str(GAME), "--no-odds")
     assert "adjudicator.service.checking" in loaded
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
-    assert "adjudicator.engine.combat.sweep" not in loaded
-    assert "adjudicator.cli.mail_command" not in loaded
+    for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
+                   "adjudicator.engine.combat.chain", "adjudicator.cli.mail_command",
+                   "adjudicator.cli.planning", *RICH_EXTRAS):
+        assert absent not in loaded, absent
+
+
+def test_status_renders_with_the_console_alone():
+    loaded = modules_of("status", "-g", str(GAME))
+    assert "rich.console" in loaded                      # it did print
+    assert not set(RICH_EXTRAS) & loaded, sorted(set(RICH_EXTRAS) & loaded)
+    assert "adjudicator.present.report" not in loaded
 
 
 def test_odds_of_a_small_battle_needs_no_numpy():
     loaded = modules_of("odds", "3 inf, 1 tank", "vs", "4 inf")
     assert "adjudicator.engine.combat.chain" in loaded
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
+    for absent in ("adjudicator.engine.turn", "adjudicator.io.turnfile",
+                   "adjudicator.service.gamedir", "cryptography"):
+        assert absent not in loaded, absent

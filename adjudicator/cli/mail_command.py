@@ -149,8 +149,8 @@ def cmd_mail_fetch(args, console: Console) -> int:
     return EXIT_REJECTED if result.refused else EXIT_OK
 
 
-def _status_line(game_dir, st) -> str:
-    game = game_of(game_dir)
+def _status_line(game_dir, st, game=None) -> str:
+    game = game_of(game_dir) if game is None else game
     name = lambda k: game.ruleset.powers[k].name if k in game.ruleset.powers else k  # noqa: E731
     if st.winner:
         return f"{st.game_id}: the game is over, {st.winner} won"
@@ -162,9 +162,8 @@ def cmd_status(args, console: Console) -> int:
     st = game_status(args.game)
     game = game_of(args.game)
     since = _dt.datetime.fromtimestamp(st.since).strftime("%Y-%m-%d %H:%M")
-    _say(console, f"{_status_line(args.game, st)}, since {since}")
-    from ..service import gamedir
-    gf, _ = gamedir.read_game(args.game)
+    _say(console, f"{_status_line(args.game, st, game)}, since {since}")
+    gf = st.game_file
     if gf.dice_keepers and st.winner is None:
         keeper = gf.dice_keepers[st.to_move]
         who = ("the game master" if keeper == "game_master"

@@ -9,11 +9,12 @@ result into the plain text a reply mail carries.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from ..engine.combat import BattleSetup
 from ..engine import check, planned_battles
-from ..engine.combat.odds import BattleOdds
 from ..model.problems import Problem
 from ..io.orders_text import shown_line
 from ..io.parser import parse_orders_partial
@@ -21,6 +22,9 @@ from ..model.errors import OrdersSyntaxError, PbemError
 from ..model.game import Game
 from ..model.orders import OrderSet
 from ..model.state import GameState
+
+if TYPE_CHECKING:               # the odds are computed (and their module loaded) on request
+    from ..engine.combat.odds import BattleOdds
 
 
 @attrs.frozen

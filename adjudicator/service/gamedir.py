@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from ..io import fs, hmac_dice, keys, orders_text, sshsig, versions
+from ..io import fs, hmac_dice, orders_text, versions
 from ..model.errors import OrdersSyntaxError, PbemError
 from ..model.state import GameState
 from ..io.layout import (
@@ -77,6 +77,7 @@ class SecondOrders(PbemError):
 
 def _check_signed(path: Path, data: bytes, signature_key) -> None:
     """Verify ``path``'s detached signature before its contents are decoded."""
+    from ..io import sshsig  # cryptography: only to sign or verify
     sig = read_regular(sig_path(path), "signature file", MAX_SIGNATURE_BYTES)
     try:
         sshsig.verify(data, sig, signature_key, sshsig.NAMESPACE_TURN, strict=True)
@@ -316,6 +317,7 @@ def _locked(directory):
 
 
 def _gm_private_key(directory, gm_key, gf: GameFile):
+    from ..io import keys  # cryptography: only to sign or verify
     if gm_key is None:
         gm_key = gm_key_location(directory)
         if gm_key is None:
@@ -333,6 +335,7 @@ def _signing_key(directory, key, gf: GameFile, signer: str):
     """The private key (or agent key) that signs as ``signer``: the game master's, or the
     key of the player who keeps the dice (``key``, else the one noted by ``pbem new`` or
     ``pbem keeper join``), checked against the game file."""
+    from ..io import keys  # cryptography: only to sign or verify
     if signer == GAME_MASTER:
         return _gm_private_key(directory, key, gf)
     wanted = signer_key(gf, signer)
@@ -411,6 +414,7 @@ def _noted_key(directory, name: str) -> Path | None:
 def _public_line(key) -> str:
     """A player's key as a clean OpenSSH line ``ssh-ed25519 AAAA... [comment]``, from a
     line (also an allowed_signers line), a ``.pub`` path or a key object."""
+    from ..io import keys  # cryptography: only to sign or verify
     text = key
     if not (isinstance(key, str) and "ssh-ed25519 " in key):
         try:
@@ -498,6 +502,7 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
     default to ``"opponents"``.  The seeds of the keepers played with the signing key are
     drawn here (``.secret/next-seed-<power>``); every other keeper must have joined.  An
     assignment that lets a side roll its own dice is refused."""
+    from ..io import keys, sshsig  # cryptography: only to sign or verify
     directory = Path(directory)
     gpath = game_file_path(directory)
     if gpath.exists():
@@ -580,6 +585,7 @@ def create_game(directory, game, game_id: str, gm_key_path=None, created: str = 
 def _merge_joins(game, game_id: str, records: dict[str, PlayerRecord], joins) -> dict:
     """Add each joined player's record to ``records`` (in place) and return keeper ->
     ``KeeperRecord`` of every commitment they signed."""
+    from ..io import keys  # cryptography: only to sign or verify
     joined: dict[str, KeeperRecord] = {}
     for join in joins:
         problem = keeper_rules.join_problem(join, game_id, game.game_id)
@@ -606,6 +612,7 @@ def _keeper_fields(game, game_id: str, initial: GameState, players: dict[str, Pl
                    seeds, directory: Path) -> dict | None:
     """The dice-keeper fields of a new game file (None: a game without dice keepers),
     drawing and storing the seeds of the keepers played with ``key``."""
+    from ..io import keys, sshsig  # cryptography: only to sign or verify
     if not dice_keepers:
         return None
     ruleset = game.ruleset
@@ -701,6 +708,7 @@ def _already_processed(directory: Path, game, parse, state: GameState, obytes: b
 def _check_player_signature(gf: GameFile, state: GameState, text: str, obytes: bytes,
                             orders_signature: str | None) -> str | None:
     """The player's signature, checked and re-armored canonically (None: unsigned)."""
+    from ..io import keys, sshsig  # cryptography: only to sign or verify
     player_key = gf.players[state.power].key if state.power in gf.players else None
     if orders_signature is None and player_key is None:
         return None
@@ -750,6 +758,7 @@ def process_turn(directory, game, orders_text_or_bytes: str | bytes, parse: Call
     must be UTF-8.  Raises ``TurnAlreadyProcessed`` if the orders are those of a published
     turn; other orders for a published turn (a second set sent by the mover) are refused.
     """
+    from ..io import sshsig  # cryptography: only to sign or verify
     text = _decode_orders(orders_text_or_bytes)
     orders_text.check_size(text)              # refuse huge orders before anything else
     if parse is None:

@@ -29,7 +29,6 @@ from typing import Mapping
 
 import attrs
 
-from ..io import keys, sshsig
 from ..io.turnfile import GAME_MASTER, KeeperRecord, PlayerRecord, keeper_statement
 from ..model.errors import PbemError
 
@@ -43,6 +42,7 @@ def _key(players: Mapping[str, PlayerRecord], power: str) -> str | None:
 
 
 def _same(a: str | None, b: str | None) -> bool:
+    from ..io import keys          # cryptography: only to compare keys
     return a is not None and b is not None and keys.same_key(a, b)
 
 
@@ -191,6 +191,7 @@ def statement_problem(game_id: str, keeper: str, record: KeeperRecord, key) -> s
     (None: it is)."""
     if record.signature is None:
         return f"the first commitment of {keeper} is not signed"
+    from ..io import sshsig        # cryptography: only to verify
     try:
         sshsig.verify(keeper_statement(game_id, keeper, record.commitment), record.signature,
                       key, sshsig.NAMESPACE_KEEPER)

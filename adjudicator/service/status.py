@@ -25,6 +25,7 @@ class Status:
     battles_won: int = 0
     captured: tuple[str, ...] = ()
     correction: str | None = None   # the last turn is a game master's correction: its reason
+    game_file: object = attrs.field(default=None, eq=False, repr=False)   # the GameFile read
 
 
 def game_status(game_dir) -> Status:
@@ -36,7 +37,8 @@ def game_status(game_dir) -> Status:
     if not turns:
         st = gf.initial_state
         return Status(gf.game_id, st.turn_number, st.round, st.power,
-                      game_file_path(game_dir).stat().st_mtime, st.winner, None, None)
+                      game_file_path(game_dir).stat().st_mtime, st.winner, None, None,
+                      game_file=gf)
     n, power, path = turns[-1]
     tf, _ = read_turn_file(path)
     battles = [e for e in tf.events if isinstance(e, BattleEnded)]
@@ -44,4 +46,5 @@ def game_status(game_dir) -> Status:
                   path.stat().st_mtime, tf.state.winner, n, power, len(battles),
                   sum(e.outcome == "attacker_wins" for e in battles),
                   tuple(e.territory for e in tf.events if isinstance(e, Captured)),
-                  next((e.reason for e in tf.events if isinstance(e, Corrected)), None))
+                  next((e.reason for e in tf.events if isinstance(e, Corrected)), None),
+                  game_file=gf)

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
 
-from ...model.events import Event
 from ...model.orders import RetreatCondition, SubmergePolicy
 from ...model.state import Unit
 from ...model.units import UnitType
+
+if TYPE_CHECKING:               # the events module is large: the odds need none of it
+    from ...model.events import Event
 
 ATT, DEF = 0, 1
 SIDE_NAMES = ("attacker", "defender")
