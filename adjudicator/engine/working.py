@@ -247,7 +247,17 @@ class WorkingBoard:
                 if p.owner == power and p._carried_by is None}
 
     def utype(self, piece: Piece | str) -> UnitType:
-        return self.rules.units[piece if isinstance(piece, str) else piece.type]
+        """A unit's type; for a piece, as its owner has it (the technologies it holds:
+        ``engine.technology``)."""
+        if isinstance(piece, str):
+            return self.rules.units[piece]
+        ut = self.rules.units[piece.type]
+        if ut.technologies:
+            held = self.extras.get("technologies")
+            if held and held.get(piece.owner):
+                from .technology import effective_type
+                return effective_type(ut, tuple(held[piece.owner]))
+        return ut
 
     def at(self, space: str, include_cargo: bool = False) -> list[Piece]:
         found = (self._in_space if include_cargo else self._on_board).get(space)

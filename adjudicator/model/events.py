@@ -531,6 +531,37 @@ class EconomyPaid(Event):
 
 
 @attrs.frozen
+class ResearchRolled(Event):
+    """Global 1940's research [L1141-L1202]: ``power`` bought ``bought`` research dice for
+    ``cost`` IPCs and rolled them with the ``kept`` it had (``rolls``); a 6 is a
+    ``breakthrough``; ``kept_now``: the dice it keeps for its next turns."""
+
+    kind: ClassVar[str] = "research_rolled"
+    power: str
+    bought: int
+    cost: int
+    kept: int
+    rolls: tuple[int, ...]
+    breakthrough: bool
+    kept_now: int
+
+
+@attrs.frozen
+class TechnologyGained(Event):
+    """A breakthrough's roll ``roll`` on chart ``chart`` gave ``power`` the technology
+    ``technology`` (``already_held``: it had it, and gains nothing); ``held``: all it
+    holds now."""
+
+    kind: ClassVar[str] = "technology_gained"
+    power: str
+    chart: int
+    roll: int
+    technology: str
+    already_held: bool = False
+    held: tuple[str, ...] = ()        # every technology the power holds now
+
+
+@attrs.frozen
 class Corrected(Event):
     """One edit of a game master's correction turn and the reason given for the
     correction."""

@@ -274,6 +274,18 @@ class Declare(Order):
 
 
 @attrs.frozen
+class Research(Order):
+    """``research 3 dice, chart 2`` (Global 1940's optional research [L1141-L1202]): the
+    phasing power buys ``dice`` research dice and, on a breakthrough, rolls on ``chart``
+    (None: not named; ``engine/research.py``)."""
+
+    kind: ClassVar[str] = "research"
+    dice: int
+    chart: int | None = None
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""

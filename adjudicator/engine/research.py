@@ -1,0 +1,122 @@
+"""Research and development, Global 1940's optional rule (option ``research``, digest §7
+[L1141-L1202]): rule ``research``, the new phase 1 of a turn, run at the start of the
+phasing power's Purchase & Repair (before anything is bought), and income item
+``war_bonds``.
+
+``research 3 dice, chart 2``: the power buys research dice (option
+``research_die_cost``, 5 IPCs each; the UK's economies pay in turn, UK Europe first
+[L401]), rolls them with those it kept, and a 6 is a breakthrough: one die on the chart
+the order names (options ``research_chart_1``/``research_chart_2``, the six technologies
+in the order of the chart) gives the technology, held from then on (per-power state
+``technologies``, ``engine.technology``) and in effect at once.  Dice are kept until a
+breakthrough (option ``research_dice_kept``; per-power state ``research_dice``) and rolled
+in each later turn whose orders have a research line; several 6s give one breakthrough;
+a technology already held gives nothing (rulings).  The powers of option
+``research_excluded`` (China [L1145]) never research; with the option off every research
+order is refused.  Events ``research_rolled`` and ``technology_gained``.
+"""
+
+from __future__ import annotations
+
+from ..model.events import ResearchRolled, TechnologyGained
+from .economy_purchase import capital_lost, economies_of
+from .income import IncomeContext, item
+from .technology import TECHNOLOGIES, held, holds
+from .turn_rules import Rule, declare_state, register_rule
+
+KEPT = declare_state("research_dice", int, per_power=True)
+BREAKTHROUGH = 6
+WAR_BONDS = "war_bonds"
+MAX_RESEARCH_DICE = 100          # bound on one order's dice
+
+
+def chart(rules, number: int) -> tuple[str, ...]:
+    """The technologies of chart ``number`` (1 or 2), by die face."""
+    text = str(rules.option(f"research_chart_{number}", ""))
+    return tuple(t.strip() for t in text.split(",") if t.strip())
+
+
+def _excluded(rules, power: str) -> bool:
+    text = str(rules.option("research_excluded", ""))
+    return power in {p.strip() for p in text.split(",")}
+
+
+def _pay(ctx, cost: int) -> bool:
+    """Take ``cost`` from the phasing power's economies, the main one first (either UK
+    economy may pay [L401]); False (nothing taken) if they cannot."""
+    board = ctx.board
+    payers = [e for e in economies_of(ctx) if not capital_lost(ctx, e)]
+    if sum(board.ipcs.get(e, 0) for e in payers) < cost:
+        return False
+    for e in payers:
+        part = min(cost, board.ipcs.get(e, 0))
+        board.ipcs[e] = board.ipcs.get(e, 0) - part
+        cost -= part
+    return True
+
+
+def research(ctx, order) -> None:
+    """Carry out one research order of the phasing power."""
+    board, rules, power = ctx.board, ctx.board.rules, ctx.power
+    if not rules.option("research", False):
+        ctx.error(order.line, "research_off")
+        return
+    if _excluded(rules, power):
+        ctx.error(order.line, "research_not_allowed", power=power)
+        return
+    if order.dice > MAX_RESEARCH_DICE:
+        ctx.error(order.line, "research_too_many", dice=order.dice, most=MAX_RESEARCH_DICE)
+        return
+    if order.chart not in (1, 2):
+        ctx.error(order.line, "research_no_chart")
+        return
+    cost = order.dice * int(rules.option("research_die_cost", 5))
+    if not _pay(ctx, cost):
+        ctx.error(order.line, "research_too_expensive", cost=cost,
+                  ipcs=sum(board.ipcs.get(e, 0) for e in economies_of(ctx)))
+        return
+    kept = board.read_state(KEPT, power, 0)
+    total = kept + order.dice
+    if ctx.dice is None or total == 0:
+        return
+    rolls = tuple(ctx.dice.roll(total, f"{power} research"))
+    success = BREAKTHROUGH in rolls
+    keep = 0 if success or not rules.option("research_dice_kept", False) else total
+    if keep or kept:
+        board.write_state(KEPT, keep, power)
+    ctx.emit(ResearchRolled(power, order.dice, cost, kept, rolls, success, keep))
+    if success:
+        _breakthrough(ctx, order.chart)
+
+
+def _breakthrough(ctx, number: int) -> None:
+    board, power = ctx.board, ctx.power
+    techs = chart(board.rules, number)
+    face = ctx.dice.roll(1, f"{power} research chart {number}")[0]
+    tech = techs[face - 1] if 0 < face <= len(techs) else ""
+    have = holds(board, power, tech)
+    if tech and not have:
+        board.write_state(TECHNOLOGIES, sorted({*held(board, power), tech}), power)
+    ctx.emit(TechnologyGained(power, number, face, tech, have, held(board, power)))
+
+
+@register_rule
+class Research(Rule):
+    name = "research"
+    doc = ("Research and development (option research): research dice bought and rolled "
+           "at the start of Purchase & Repair, a breakthrough's technology [L1141-L1202].")
+
+    def at_step(self, ctx, point, step):
+        if point != "start" or step != "purchase":
+            return
+        for order in ctx.orders.of("research"):
+            research(ctx, order)
+
+
+@item(WAR_BONDS, projected=False)
+def war_bonds(inc: IncomeContext) -> int | list:
+    """War Bonds [L1186]: one die of extra IPCs in Collect Income."""
+    if inc.ctx is None or not holds(inc.ctx.board, inc.power, WAR_BONDS):
+        return []
+    rolls = inc.roll(1, f"{inc.power} war bonds")
+    return [(inc.economies[0], sum(rolls))] if rolls else []
