@@ -19,7 +19,7 @@ from adjudicator.model.events import (  # noqa: I001
     UnitsChanged, RepairedAtBase, Scrambled,
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
-    EconomyPaid, ResearchRolled, TechnologyGained,
+    EconomyPaid, ResearchRolled, TechnologyGained, RocketFired,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -208,6 +208,8 @@ def make_events():
                        breakthrough=True, kept_now=0),
         TechnologyGained(power="germany", chart=2, roll=2, technology="jet_fighters",
                          held=("jet_fighters", "radar")),
+        RocketFired(power="uk", base="United Kingdom", target="Western Germany",
+                    unit="infantry", roll=4, damage=4, total=4),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
         ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
                      territories=("Karelia",)),
@@ -270,6 +272,8 @@ def test_other_events_read_their_wording():
             "breakthrough") in text
     assert ("Germany's breakthrough: chart 2, roll 2: Jet Fighters (technologies held: "
             "Jet Fighters, Radar)") in text
+    assert ("United Kingdom's rocket from United Kingdom hits the Infantry in Western Germany: "
+            "roll 4, 4 damage") in text
 
 
 def test_header_shows_power_round_and_ipcs():

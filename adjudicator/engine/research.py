@@ -18,15 +18,18 @@ order is refused.  Events ``research_rolled`` and ``technology_gained``.
 
 from __future__ import annotations
 
-from ..model.events import ResearchRolled, TechnologyGained
+from ..model.events import ResearchRolled, RocketFired, TechnologyGained
+from .bases import operative
 from .economy_purchase import capital_lost, economies_of
 from .income import IncomeContext, item
+from .raids import facility_cap, facility_kind
 from .technology import TECHNOLOGIES, held, holds
 from .turn_rules import Rule, declare_state, register_rule
 
 KEPT = declare_state("research_dice", int, per_power=True)
 BREAKTHROUGH = 6
 WAR_BONDS = "war_bonds"
+ROCKETS, ROCKET_RANGE = "rockets", 4
 MAX_RESEARCH_DICE = 100          # bound on one order's dice
 
 
@@ -111,6 +114,96 @@ class Research(Rule):
             return
         for order in ctx.orders.of("research"):
             research(ctx, order)
+
+
+# -- Rockets [L1180] ----------------------------------------------------------------------------
+
+def _rocket_base(board, power: str, space: str):
+    """``power``'s operative air base in ``space``, or None."""
+    for p in board.at(space):
+        ut = board.utype(p)
+        if p.owner == power and ut.param("base", "serves") == "air" and operative(board, p):
+            return p
+    return None
+
+
+def rocket_target(board, power: str, space: str):
+    """The enemy facility a rocket hits in ``space``: a factory first, then a base (as a
+    strategic bomber's raid takes them), one that can still be damaged."""
+    order = list(board.rules.units)
+    found = [p for p in board.at(space)
+             if facility_kind(board.utype(p)) and board.enemy_of(power, p.owner)
+             and facility_cap(board.utype(p), board.map[space].ipc) > 0]
+    found.sort(key=lambda p: (facility_kind(board.utype(p)) != "factory", order.index(p.type), p.uid))
+    return found[0] if found else None
+
+
+def _neutral_to(board, power: str, space: str) -> bool:
+    """Land of an owner neither allied with nor at war with ``power`` (rockets may not fly
+    over it [L1180])."""
+    owner = board.owners.get(space)
+    t = board.map[space]
+    return t.is_land and owner is not None and owner != power \
+        and not board.allied(power, owner) and not board.enemy_of(power, owner)
+
+
+def rocket_in_range(board, power: str, base: str, target: str) -> bool:
+    """Whether ``target`` is at most 4 spaces from ``base``, by a path over no neutral
+    territory."""
+    frontier, seen = {base}, {base}
+    for _ in range(ROCKET_RANGE):
+        nxt = set()
+        for space in frontier:
+            for n in board.map.neighbours(space):
+                if n == target:
+                    return True
+                if n not in seen and not _neutral_to(board, power, n):
+                    seen.add(n)
+                    nxt.add(n)
+        frontier = nxt
+    return False
+
+
+def fire_rocket(ctx, order, used: set[str]) -> None:
+    board, power = ctx.board, ctx.power
+    if not holds(board, power, ROCKETS):
+        ctx.error(order.line, "rocket_no_technology", power=power)
+        return
+    if _rocket_base(board, power, order.base) is None:
+        ctx.error(order.line, "rocket_no_base", space=order.base)
+        return
+    if order.base in used:
+        ctx.error(order.line, "rocket_base_used", space=order.base)
+        return
+    target = rocket_target(board, power, order.target)
+    if target is None:
+        ctx.error(order.line, "rocket_no_target", space=order.target)
+        return
+    if not rocket_in_range(board, power, order.base, order.target):
+        ctx.error(order.line, "rocket_too_far", space=order.base, target=order.target)
+        return
+    used.add(order.base)
+    if ctx.dice is None:
+        return
+    face = ctx.dice.roll(1, f"{power} rocket {order.base} {order.target}")[0]
+    cap = facility_cap(board.utype(target), board.map[order.target].ipc)
+    added = max(0, min(face, cap - target.damage))
+    target.damage += added
+    ctx.emit(RocketFired(power, order.base, order.target, target.type, face, added, target.damage))
+
+
+@register_rule
+class Rockets(Rule):
+    name = "rockets"
+    doc = ("Rockets [L1180]: each operative air base fires once at an enemy facility within "
+           "4 spaces, not over neutral land, at the start of Conduct Combat (a die of damage).")
+
+    def at_step(self, ctx, point, step):
+        if point != "start" or step != "conduct_combat":
+            return
+        used: set[str] = set()
+        for order in ctx.orders.of("rocket"):
+            fire_rocket(ctx, order, used)
 
 
 @item(WAR_BONDS, projected=False)

@@ -562,6 +562,21 @@ class TechnologyGained(Event):
 
 
 @attrs.frozen
+class RocketFired(Event):
+    """Rockets [L1180]: ``power``'s air base in ``base`` hit the ``unit`` facility in
+    ``target`` with a die (``roll``), adding ``damage`` (up to its cap) to ``total``."""
+
+    kind: ClassVar[str] = "rocket_fired"
+    power: str
+    base: str
+    target: str
+    unit: str
+    roll: int
+    damage: int
+    total: int
+
+
+@attrs.frozen
 class Corrected(Event):
     """One edit of a game master's correction turn and the reason given for the
     correction."""

@@ -286,6 +286,18 @@ class Research(Order):
 
 
 @attrs.frozen
+class Rocket(Order):
+    """``rocket Holland Belgium -> Western Germany`` (Global 1940's Rockets technology
+    [L1180]): the operative air base in ``base`` fires at an enemy facility in ``target``
+    (``engine/research.py``)."""
+
+    kind: ClassVar[str] = "rocket"
+    base: str
+    target: str
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""

@@ -32,6 +32,11 @@ PROBLEMS: dict[str, str] = {
     "research_no_chart": "name the chart a breakthrough rolls on: 'chart 1' or 'chart 2' "
                          "(example: 'research 3 dice, chart 2')",
     "research_too_expensive": "research dice for {cost} IPCs cost more than the {ipcs} IPCs there are",
+    "rocket_no_technology": "{power} has no Rockets technology [L1180]",
+    "rocket_no_base": "rockets are fired from an operative air base of yours, and {space} has none",
+    "rocket_base_used": "the air base in {space} fires one rocket a turn",
+    "rocket_no_target": "{space} has no enemy facility a rocket can damage",
+    "rocket_too_far": "{target} is more than 4 spaces from {space} (not counting a path over neutral land)",
     "keep_not_in_pregame": "'keep' keeps special cash in the pre-game round (round 0) only",
     "special_cash_not_placed": "bought with the special cash but not placed: {units}; their {ipcs} IPCs go back to the special cash",
     "middle_east_aa_moved": "the {unit} in the Middle East has already moved this round (any Ally may move it, once per round)",
@@ -360,6 +365,8 @@ EVENT_TEXTS: dict[str, str] = {
                        "{breakthrough_text}",
     "technology_gained": "{power}'s breakthrough: chart {chart}, roll {roll}: {technology_name}"
                          "{again_text} (technologies held: {held_text})",
+    "rocket_fired": "{power}'s rocket from {base} hits the {unit} in {target}: roll {roll}, "
+                    "{damage} damage ({total} now)",
     "special_cash_kept": "{power} keeps {kept} IPCs of the special cash for turn 1 ({ipcs} IPCs now)",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
     "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
