@@ -44,13 +44,42 @@ def _excluded(rules, power: str) -> bool:
     return power in {p.strip() for p in text.split(",")}
 
 
-def _pay(ctx, cost: int) -> bool:
-    """Take ``cost`` from the phasing power's economies, the main one first (either UK
-    economy may pay [L401]); False (nothing taken) if they cannot."""
+def _economy(ctx, text: str) -> str | None:
+    """The phasing power's economy ``text`` names: its key ('uk_pacific'), the key without
+    the power's ('pacific'), or its capital territory ('India')."""
+    folded = text.casefold().replace(" ", "_")
+    for e in ctx.board.rules.powers[ctx.power].all_economies:
+        if folded in (e.key, e.key.removeprefix(ctx.power + "_"),
+                      (e.capital or "").casefold().replace(" ", "_")):
+            return e.key
+    return None
+
+
+def _pay(ctx, order, cost: int) -> bool:
+    """Take ``cost`` from the phasing power's economies: what the order says each pays,
+    the rest the main one first (either UK economy may pay [L401]); False (and an error,
+    nothing taken) if they cannot."""
     board = ctx.board
     payers = [e for e in economies_of(ctx) if not capital_lost(ctx, e)]
-    if sum(board.ipcs.get(e, 0) for e in payers) < cost:
+    fixed: dict[str, int] = {}
+    for text, ipcs in order.payments:
+        economy = _economy(ctx, text)
+        if economy is None or economy not in payers:
+            ctx.error(order.line, "research_unknown_economy", economy=text, power=ctx.power)
+            return False
+        fixed[economy] = fixed.get(economy, 0) + ipcs
+    if sum(fixed.values()) > cost or any(board.ipcs.get(e, 0) < n for e, n in fixed.items()):
+        ctx.error(order.line, "research_economy_pays", cost=cost,
+                  paid=", ".join(f"{e} {n}" for e, n in sorted(fixed.items())))
         return False
+    left = {e: board.ipcs.get(e, 0) - fixed.get(e, 0) for e in payers}
+    if sum(left.values()) < cost - sum(fixed.values()):
+        ctx.error(order.line, "research_too_expensive", cost=cost,
+                  ipcs=sum(board.ipcs.get(e, 0) for e in payers))
+        return False
+    for e, n in fixed.items():
+        board.ipcs[e] -= n
+        cost -= n
     for e in payers:
         part = min(cost, board.ipcs.get(e, 0))
         board.ipcs[e] = board.ipcs.get(e, 0) - part
@@ -74,9 +103,7 @@ def research(ctx, order) -> None:
         ctx.error(order.line, "research_no_chart")
         return
     cost = order.dice * int(rules.option("research_die_cost", 5))
-    if not _pay(ctx, cost):
-        ctx.error(order.line, "research_too_expensive", cost=cost,
-                  ipcs=sum(board.ipcs.get(e, 0) for e in economies_of(ctx)))
+    if not _pay(ctx, order, cost):
         return
     kept = board.read_state(KEPT, power, 0)
     total = kept + order.dice

@@ -282,6 +282,7 @@ class Research(Order):
     kind: ClassVar[str] = "research"
     dice: int
     chart: int | None = None
+    payments: tuple[tuple[str, int], ...] = ()   # (economy as written, IPCs it pays) [L401]
     line: int = 0
 
 

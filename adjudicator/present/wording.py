@@ -29,9 +29,12 @@ PROBLEMS: dict[str, str] = {
     "research_off": "research is an optional rule this game does not play (option research is off)",
     "research_not_allowed": "{power} may not research [L1145]",
     "research_too_many": "{dice} research dice are more than one order may buy (at most {most})",
-    "research_no_chart": "name the chart a breakthrough rolls on: 'chart 1' or 'chart 2' "
+    "research_no_chart": "name the chart a breakthrough rolls on, 'chart 1' or 'chart 2' "
                          "(example: 'research 3 dice, chart 2')",
     "research_too_expensive": "research dice for {cost} IPCs cost more than the {ipcs} IPCs there are",
+    "research_unknown_economy": "'{economy}' is no economy of {power} that can pay (a UK economy: uk or uk_pacific)",
+    "research_economy_pays": "the payments named ({paid}) are more than the {cost} IPCs the dice cost, "
+                             "or than an economy has",
     "rocket_no_technology": "{power} has no Rockets technology [L1180]",
     "rocket_no_base": "rockets are fired from an operative air base of yours, and {space} has none",
     "rocket_base_used": "the air base in {space} fires one rocket a turn",

@@ -2,7 +2,8 @@
 on (Global 1940's optional research [L1141-L1202], digest §7, §9).
 
 Grammar ``grammar/kinds/research.lark`` (forgiving: ``research 2, chart 1``,
-``research: 0 dice chart 2`` to roll only the dice kept); model
+``research: 0 dice chart 2`` to roll only the dice kept; the UK's ``research 6 dice,
+chart 2, uk_pacific pays 10`` says what one economy pays); model
 ``model.orders.Research``; issued by the mover under 'purchase:'; checked and carried
 out by the rule ``engine.research`` at the start of its Purchase & Repair; its
 ``ResearchRolled`` and ``TechnologyGained`` events (dice, breakthrough, technologies
@@ -19,11 +20,38 @@ from .base import KINDS, PURCHASE, kind, tokens_of
 RESEARCH_FILLER = frozenset({"dice", "die", "research", "on", "roll", "rolls", "and"})
 
 
+def _payment(b, line, tokens) -> tuple[str, int] | None:
+    """``uk_pacific pays 10`` -> ``("uk_pacific", 10)`` (the economy is named as written:
+    the engine knows the economies)."""
+    at = next(i for i, t in enumerate(tokens) if t.value.casefold() == "pays")
+    amount = [t for t in tokens[at + 1:] if t.type == "INT"]
+    who = " ".join(t.value for t in tokens[:at])
+    if not who or len(amount) != 1 or len(tokens) != at + 2:
+        b.error(line, tokens[at].column, "a payment is '<economy> pays <IPCs>' "
+                                         "(example: 'research 6 dice, chart 2, uk_pacific pays 10')")
+        return None
+    ipcs = b.number(line, amount[0], minimum=0, what="an amount")
+    return None if ipcs is None else (who, ipcs)
+
+
 def build_research(b, line, tree: Tree) -> None:
-    """The first number is the dice bought; 'chart N' (or 'chart: N') names the chart."""
+    """The first number is the dice bought; 'chart N' (or 'chart: N') names the chart;
+    '<economy> pays N' (the UK's) says what one economy pays [L401]."""
     dice = chart = None
     after_chart = False
-    words = [t for part in tree.children[1:] if isinstance(part, Tree) for t in tokens_of(part)]
+    payments = []
+    words = []
+    for part in tree.children[1:]:
+        if not isinstance(part, Tree):
+            continue
+        tokens = tokens_of(part)
+        if any(t.value.casefold() == "pays" for t in tokens):
+            paid = _payment(b, line, tokens)
+            if paid is None:
+                return
+            payments.append(paid)
+        else:
+            words += tokens
     for token in words:
         if token.type not in ("INT", "WORD"):
             continue
@@ -51,17 +79,18 @@ def build_research(b, line, tree: Tree) -> None:
         b.error(line, tree.children[0].column,
                 f"how many research dice? (example: '{KINDS['research'].example}')")
         return
-    b.add(Research(dice, chart, line.number))
+    b.add(Research(dice, chart, tuple(payments), line.number))
 
 
 def write_research(order: Research, names) -> str:
     text = f"research {order.dice} {'die' if order.dice == 1 else 'dice'}"
-    return text + (f", chart {order.chart}" if order.chart is not None else "")
+    text += f", chart {order.chart}" if order.chart is not None else ""
+    return text + "".join(f", {who} pays {ipcs}" for who, ipcs in order.payments)
 
 
 kind("research", ["RESEARCH"], ["research"], "research 3 dice, chart 2",
      {"INT", "WORD", "_COLON", "_COMMA", "$END"}, PURCHASE,
      model=Research, engine=["research.research"],
      problems=["research_off", "research_not_allowed", "research_too_many", "research_no_chart",
-               "research_too_expensive"],
+               "research_too_expensive", "research_unknown_economy", "research_economy_pays"],
      report="other events")(build_research)(write_research)
