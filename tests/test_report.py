@@ -19,7 +19,7 @@ from adjudicator.model.events import (  # noqa: I001
     UnitsChanged, RepairedAtBase, Scrambled,
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
-    EconomyPaid, ResearchRolled, TechnologyGained, RocketFired,
+    EconomyPaid, ResearchRolled, TechnologyGained, RocketFired, ParatroopersDropped,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -210,6 +210,7 @@ def make_events():
                          held=("jet_fighters", "radar")),
         RocketFired(power="uk", base="United Kingdom", target="Western Germany",
                     unit="infantry", roll=4, damage=4, total=4),
+        ParatroopersDropped(power="germany", base="Germany", target="Eastern Poland", count=2),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
         ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
                      territories=("Karelia",)),
@@ -274,6 +275,7 @@ def test_other_events_read_their_wording():
             "Jet Fighters, Radar)") in text
     assert ("United Kingdom's rocket from United Kingdom hits the Infantry in Western Germany: "
             "roll 4, 4 damage") in text
+    assert "2 of Germany's paratroopers fly from Germany into the attack on Eastern Poland" in text
 
 
 def test_header_shows_power_round_and_ipcs():

@@ -18,8 +18,10 @@ order is refused.  Events ``research_rolled`` and ``technology_gained``.
 
 from __future__ import annotations
 
-from ..model.events import ResearchRolled, RocketFired, TechnologyGained
+from ..model.events import ParatroopersDropped, ResearchRolled, RocketFired, TechnologyGained
+from ..model.units import Domain
 from .bases import operative
+from .battles import SEABORNE
 from .economy_purchase import capital_lost, economies_of
 from .income import IncomeContext, item
 from .raids import facility_cap, facility_kind
@@ -30,6 +32,7 @@ KEPT = declare_state("research_dice", int, per_power=True)
 BREAKTHROUGH = 6
 WAR_BONDS = "war_bonds"
 ROCKETS, ROCKET_RANGE = "rockets", 4
+PARATROOPERS, PARATROOP_RANGE, PARATROOPS_PER_BASE = "paratroopers", 3, 2
 MAX_RESEARCH_DICE = 100          # bound on one order's dice
 
 
@@ -174,11 +177,11 @@ def _neutral_to(board, power: str, space: str) -> bool:
         and not board.allied(power, owner) and not board.enemy_of(power, owner)
 
 
-def rocket_in_range(board, power: str, base: str, target: str) -> bool:
-    """Whether ``target`` is at most 4 spaces from ``base``, by a path over no neutral
-    territory."""
+def in_range(board, power: str, base: str, target: str, spaces: int) -> bool:
+    """Whether ``target`` is at most ``spaces`` from ``base``, by a path over no neutral
+    territory (rockets [L1180]; paratroopers, who move as air units [L1182])."""
     frontier, seen = {base}, {base}
-    for _ in range(ROCKET_RANGE):
+    for _ in range(spaces):
         nxt = set()
         for space in frontier:
             for n in board.map.neighbours(space):
@@ -206,7 +209,7 @@ def fire_rocket(ctx, order, used: set[str]) -> None:
     if target is None:
         ctx.error(order.line, "rocket_no_target", space=order.target)
         return
-    if not rocket_in_range(board, power, order.base, order.target):
+    if not in_range(board, power, order.base, order.target, ROCKET_RANGE):
         ctx.error(order.line, "rocket_too_far", space=order.base, target=order.target)
         return
     used.add(order.base)
@@ -231,6 +234,76 @@ class Rockets(Rule):
         used: set[str] = set()
         for order in ctx.orders.of("rocket"):
             fire_rocket(ctx, order, used)
+
+
+# -- Paratroopers [L1182] -----------------------------------------------------------------------
+
+def _paratroop_problem(ctx, order, used: dict[str, int]) -> tuple[str, dict] | None:
+    board, power = ctx.board, ctx.power
+    if not holds(board, power, PARATROOPERS):
+        return "paratroop_no_technology", {"power": power}
+    if not 1 <= order.count <= PARATROOPS_PER_BASE - used.get(order.base, 0):
+        return "paratroop_too_many", {"space": order.base, "most": PARATROOPS_PER_BASE}
+    if _rocket_base(board, power, order.base) is None:
+        return "paratroop_no_base", {"space": order.base}
+    if len(_paratroopers(ctx, order.base)) < order.count:
+        return "paratroop_no_infantry", {"space": order.base, "count": order.count}
+    if not board.is_enemy_territory(order.target, power):
+        return "paratroop_not_hostile", {"space": order.target}
+    if not in_range(board, power, order.base, order.target, PARATROOP_RANGE):
+        return "paratroop_too_far", {"space": order.base, "target": order.target}
+    if _ground_attacker(ctx, order.target) is None:
+        return "paratroop_no_attack", {"space": order.target}
+    return None
+
+
+def _paratroopers(ctx, base: str) -> list:
+    """The phasing power's infantry (option ``paratroop_unit``) in ``base`` that have not
+    moved this turn."""
+    kind = str(ctx.board.rules.option("paratroop_unit", "infantry"))
+    return [p for p in ctx.board.at(base) if p.owner == ctx.power and p.type == kind
+            and not p.moved_in]
+
+
+def _ground_attacker(ctx, target: str):
+    """A land unit of the phasing power that moved into ``target`` in its combat move
+    (overland or from a transport) [L1182]."""
+    board = ctx.board
+    return next((p for p in board.at(target) if p.owner == ctx.power and "combat" in p.moved_in
+                 and board.utype(p).domain == Domain.LAND and PARATROOPERS not in p.marks), None)
+
+
+def drop_paratroopers(ctx, order, used: dict[str, int]) -> None:
+    problem = _paratroop_problem(ctx, order, used)
+    if problem is not None:
+        ctx.error(order.line, problem[0], **problem[1])
+        return
+    used[order.base] = used.get(order.base, 0) + order.count
+    leader = _ground_attacker(ctx, order.target)
+    for p in _paratroopers(ctx, order.base)[:order.count]:
+        p.space = order.target
+        p.moved_in.add("combat")
+        p.marks.add(PARATROOPERS)
+        p.came_from = leader.came_from       # they retreat with the land units [L1182]
+        if SEABORNE in leader.marks:
+            p.marks.add(SEABORNE)
+        p.order_line = order.line
+    ctx.emit(ParatroopersDropped(ctx.power, order.base, order.target, order.count))
+
+
+@register_rule
+class Paratroopers(Rule):
+    name = "paratroopers"
+    doc = ("Paratroopers [L1182]: up to 2 infantry from an operative air base's territory join "
+           "an attack by land units on a hostile territory up to 3 spaces away, at the end "
+           "of the combat move.")
+
+    def at_step(self, ctx, point, step):
+        if point != "end" or step != "combat_move":
+            return
+        used: dict[str, int] = {}
+        for order in ctx.orders.of("paratroop"):
+            drop_paratroopers(ctx, order, used)
 
 
 @item(WAR_BONDS, projected=False)

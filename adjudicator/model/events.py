@@ -577,6 +577,18 @@ class RocketFired(Event):
 
 
 @attrs.frozen
+class ParatroopersDropped(Event):
+    """Paratroopers [L1182]: ``count`` of ``power``'s infantry flew from the air base in
+    ``base`` into the attack on ``target``."""
+
+    kind: ClassVar[str] = "paratroopers_dropped"
+    power: str
+    base: str
+    target: str
+    count: int
+
+
+@attrs.frozen
 class Corrected(Event):
     """One edit of a game master's correction turn and the reason given for the
     correction."""

@@ -299,6 +299,19 @@ class Rocket(Order):
 
 
 @attrs.frozen
+class Paratroop(Order):
+    """``paratroop 2 Western Germany -> Poland`` (Global 1940's Paratroopers technology
+    [L1182]): up to ``count`` infantry from the air base in ``base`` join the attack on
+    ``target`` (``engine/research.py``)."""
+
+    kind: ClassVar[str] = "paratroop"
+    count: int
+    base: str
+    target: str
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""
