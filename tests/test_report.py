@@ -19,7 +19,7 @@ from adjudicator.model.events import (  # noqa: I001
     UnitsChanged, RepairedAtBase, Scrambled,
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
-    EconomyPaid,
+    EconomyPaid, ResearchRolled, TechnologyGained, RocketFired, ParatroopersDropped,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -205,6 +205,13 @@ def make_events():
         MiddleEastPaid(payer="uk", payee="germany", amount=3, owed=5, short=2),
         SpecialCashOffered(power="germany", pot=12),
         SpecialCashKept(power="germany", kept=3, ipcs=43),
+        ResearchRolled(power="germany", bought=2, cost=10, kept=1, rolls=(6, 2, 3),
+                       breakthrough=True, kept_now=0),
+        TechnologyGained(power="germany", chart=2, roll=2, technology="jet_fighters",
+                         held=("jet_fighters", "radar")),
+        RocketFired(power="uk", base="United Kingdom", target="Western Germany",
+                    unit="infantry", roll=4, damage=4, total=4),
+        ParatroopersDropped(power="germany", base="Germany", target="Eastern Poland", count=2),
         UnitsConverted(territory="Karelia", by="ussr", from_power="uk", units={"infantry": 1}),
         ObjectiveMet(power="germany", economy="germany", objective="germany_trade", income=5,
                      territories=("Karelia",)),
@@ -264,6 +271,13 @@ def test_other_events_read_their_wording():
     assert "the factory in Karelia, Chinese land retaken by Soviet Union, is removed from the game" in text
     assert "United Kingdom, liberated, places 4 Infantry in United Kingdom free of charge" in text
     assert "United Kingdom's uk_pacific economy pays 9 IPCs of the purchase (8 left)" in text
+    assert ("Germany rolls 3 research dice (2 bought for 10 IPCs, 1 kept): 6, 2, 3: a "
+            "breakthrough") in text
+    assert ("Germany's breakthrough: chart 2, roll 2: Jet Fighters (technologies held: "
+            "Jet Fighters, Radar)") in text
+    assert ("United Kingdom's rocket from United Kingdom hits the Infantry in Western Germany: "
+            "roll 4, 4 damage") in text
+    assert "2 of Germany's paratroopers fly from Germany into the attack on Eastern Poland" in text
 
 
 def test_header_shows_power_round_and_ipcs():

@@ -23,6 +23,7 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
                           "adjudicator.engine.liberation_bonus",
                           "adjudicator.engine.abilities.aa_fire_chosen",
                           "adjudicator.engine.bases", "adjudicator.engine.scramble",
-                          "adjudicator.engine.facility_raids", "adjudicator.engine.kamikaze")))
+                          "adjudicator.engine.facility_raids", "adjudicator.engine.kamikaze",
+                          "adjudicator.engine.research")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

@@ -86,7 +86,15 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
             values, found = abilities.normalise_params(name, ut.params.get(name))
             problems += [f"units.toml: unit '{key}': {p}" for p in found]
             params[name] = values
-        ut = attrs.evolve(ut, params=params)
+        technologies = {}
+        for tech, changes in ut.technologies.items():
+            raised = {}
+            for name, raw in changes.get("abilities", {}).items():
+                values, found = abilities.normalise_params(name, raw)
+                problems += [f"units.toml: unit '{key}': technology '{tech}': {p}" for p in found]
+                raised[name] = values
+            technologies[tech] = {**changes, "abilities": raised} if raised else dict(changes)
+        ut = attrs.evolve(ut, params=params, technologies=technologies)
         if not any(p.startswith(f"units.toml: unit '{key}'") for p in problems):
             problems += [f"units.toml: unit '{key}': {p}" for p in abilities.check_unit(ut)]
         units[key] = ut

@@ -42,7 +42,9 @@ MECHANIC = "facility_raids"
 @register
 class EscortsRaids(Ability):
     name = "escorts_raids"
-    doc = "Escorts a raid on the territory it attacks, or intercepts one on its own (fighters)."
+    doc = ("Escorts a raid on the territory it attacks, or intercepts one on its own (fighters), "
+           "hitting on value in the air round (Jet Fighters: 2 [L1194]).")
+    params = {"value": (int, AIR_ROUND_HIT)}
 
 
 def _air_party(ctx, space: str) -> tuple[list[Piece], list[Piece]]:
@@ -79,6 +81,23 @@ def _raids(ctx, order):
     return [(space, "facility_raid") for space in spaces]
 
 
+def _air_round_value(board, piece: Piece) -> int:
+    """What ``piece`` hits on in the air round: 1, or its ``escorts_raids`` value."""
+    return board.utype(piece).param("escorts_raids", "value", AIR_ROUND_HIT)
+
+
+def _damage_faces(board, dice, battle: str, raiders: list[Piece]) -> tuple[tuple, tuple]:
+    """(every die rolled, the die each raider keeps): one die a bomber, or the best of its
+    ``strategic_bomber`` ``dice`` (Heavy Bombers: 2 [L1210])."""
+    counts = [max(1, board.utype(p).param("strategic_bomber", "dice", 1)) for p in raiders]
+    rolled = tuple(dice.roll(sum(counts), f"{battle} damage"))
+    kept, at = [], 0
+    for n in counts:
+        kept.append(max(rolled[at:at + n]))
+        at += n
+    return rolled, tuple(kept)
+
+
 def _air_round(ctx, dice, battle: str, bombers: list[Piece], escorts: list[Piece],
                interceptors: list[Piece]) -> tuple[list[Piece], list[Piece]]:
     """The one air round; returns (attacker's losses, defender's losses)."""
@@ -87,12 +106,12 @@ def _air_round(ctx, dice, battle: str, bombers: list[Piece], escorts: list[Piece
     hits = {}
     for side, pieces in (("attacker", attackers), ("defender", interceptors)):
         hits[side] = 0
-        for utype in sorted({p.type for p in pieces}):
-            n = sum(1 for p in pieces if p.type == utype)
+        for utype, value in sorted({(p.type, _air_round_value(board, p)) for p in pieces}):
+            n = sum(1 for p in pieces if p.type == utype and _air_round_value(board, p) == value)
             faces = tuple(dice.roll(n, f"{battle} air round {side} {utype}"))
-            got = sum(1 for f in faces if f <= AIR_ROUND_HIT)
+            got = sum(1 for f in faces if f <= value)
             step = "attack" if side == "attacker" else "defence"
-            ctx.emit(DiceRolled(battle, 1, step, side, utype, AIR_ROUND_HIT, faces, got))
+            ctx.emit(DiceRolled(battle, 1, step, side, utype, value, faces, got))
             hits[side] += got
     lost_a = lose_cheapest(board, attackers, hits["defender"])
     lost_d = lose_cheapest(board, interceptors, hits["attacker"])
@@ -156,8 +175,8 @@ def fight_facility_raid(ctx, space: str, dice, run) -> None:
         if not raiders:
             continue
         ut = board.utype(target)
-        faces = tuple(dice.roll(len(raiders), f"{battle} damage"))
-        ctx.emit(DiceRolled(battle, 1, "raid", "attacker", raiders[0].type, 0, faces, 0))
+        rolled, faces = _damage_faces(board, dice, battle, raiders)
+        ctx.emit(DiceRolled(battle, 1, "raid", "attacker", raiders[0].type, 0, rolled, 0))
         total = sum(faces) + sum(damage_bonus(board.utype(p)) for p in raiders)
         cap = facility_cap(ut, board.map[space].ipc)
         added = max(0, min(total, cap - target.damage))

@@ -17,6 +17,7 @@ from ..model.units import Domain
 from .abilities.factory import build_problem, capacity, repair_cost
 from .conditions import original_owner
 from .context import TurnContext
+from .technology import unit_cost
 from .economy_purchase import capital_lost, charges, main_economy_factory, space_economy
 from .turn_rules import rules_with
 from .working import Piece
@@ -101,7 +102,7 @@ def purchase(ctx: TurnContext) -> None:
     if cost is None:
         return
     economy = economy_key(ctx)
-    bills = {e: sum(board.rules.units[k].cost * n for k, n in units.items())
+    bills = {e: sum(unit_cost(board, ctx.power, k) * n for k, n in units.items())
              for e, units in charges(ctx, wanted).items()}
     for payer, bill in bills.items():
         have = board.ipcs.get(payer, 0)
@@ -172,7 +173,7 @@ def purchase_cost(ctx: TurnContext, wanted: dict[str, int], line: int) -> int | 
         if not units[key].buyable:
             ctx.error(line, "not_buyable", unit=key)
             return None
-    return sum(units[k].cost * n for k, n in wanted.items())
+    return sum(unit_cost(ctx.board, ctx.power, k) * n for k, n in wanted.items())
 
 
 def record_purchase(ctx: TurnContext, wanted: dict[str, int], cost: int, ipcs_left: int) -> None:
@@ -407,7 +408,7 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) 
                     break
     refund = {k: n for k, n in purchases(ctx).pending.items() if n > 0}
     if refund:
-        ipcs = sum(board.rules.units[k].cost * n for k, n in refund.items())
+        ipcs = sum(unit_cost(board, ctx.power, k) * n for k, n in refund.items())
         economy = economy_key(ctx)
         board.ipcs[economy] = board.ipcs.get(economy, 0) + ipcs
         purchases(ctx).pending = {}

@@ -128,7 +128,7 @@ def commands(board: Any, power: str, piece: Any, phase: str) -> bool:
 def move_range(board: Any, piece: Any, phase: str | None = None) -> int:
     """``piece``'s movement allowance: its type's ``move`` plus every ``move_bonus`` (an
     edition's rules, the unit's abilities)."""
-    ut = board.rules.units[piece.type]
+    ut = board.utype(piece)
     if not any_hook(board.rules, ut, "move_bonus"):
         return ut.move
     return ut.move + sum(h.move_bonus(board, piece, phase)

@@ -17,6 +17,7 @@ from ..model.game import Game
 from ..model.rules import ALLIED, NEUTRAL, WAR
 from ..model.state import GameState, Unit
 from ..model.units import Domain, UnitType
+from .technology import TECHNOLOGIES, effective_type
 
 
 @attrs.define(slots=False)   # a dict class: built faster than a slotted one (every turn
@@ -120,6 +121,7 @@ class WorkingBoard:
         self.ipcs: dict[str, int] = dict(state.ipcs)
         self.relations: dict[str, str] = dict(state.relations)
         self.extras: dict = dict(state.extras)    # written through ``write_state`` only
+        self._owned_types: dict[tuple[str, str], UnitType] = {}   # (type, owner) -> with its technologies
         self.pieces: dict[int, Piece] = {}
         self._in_space: dict[str, dict[int, Piece]] = {}      # every piece, cargo too
         self._on_board: dict[str, dict[int, Piece]] = {}      # pieces not aboard anything
@@ -247,7 +249,19 @@ class WorkingBoard:
                 if p.owner == power and p._carried_by is None}
 
     def utype(self, piece: Piece | str) -> UnitType:
-        return self.rules.units[piece if isinstance(piece, str) else piece.type]
+        """A unit's type; for a piece, as its owner has it (the technologies it holds:
+        ``engine.technology``)."""
+        if isinstance(piece, str):
+            return self.rules.units[piece]
+        ut = self.rules.units[piece.type]
+        if ut.technologies and self.extras.get(TECHNOLOGIES):
+            key = (piece.type, piece.owner)
+            found = self._owned_types.get(key)
+            if found is None:
+                held = tuple(self.extras[TECHNOLOGIES].get(piece.owner, ()))
+                found = self._owned_types[key] = effective_type(ut, held)
+            return found
+        return ut
 
     def at(self, space: str, include_cargo: bool = False) -> list[Piece]:
         found = (self._in_space if include_cargo else self._on_board).get(space)
@@ -387,6 +401,8 @@ class WorkingBoard:
         ``key`` must be declared (``turn_rules.declare_state``) with the value's type."""
         from .turn_rules import checked_state
         checked_state(key, value, power)
+        if key == TECHNOLOGIES:
+            self._owned_types = {}
         if power is None:
             self.extras[key] = value
         else:

@@ -334,13 +334,14 @@ class _Builder:
                     self.err(f, e, f"name or alias '{word}' is also used by unit '{names[word]}'")
                 names.setdefault(word, key)
             buyable = self.field(f, e, raw, "buyable", bool, True)
+            technologies = self._technologies(f, e, raw.get("technologies", {}))
             if domain is None or None in nums.values():
                 continue
             units[key] = UnitType(
                 key=key, name=name, domain=domain, abilities=frozenset(abilities),
                 aliases=aliases, cargo=cargo, cargo_size=size or "small",
                 plural=self.field(f, e, raw, "plural", str, "") or "",
-                buyable=bool(buyable), params=params, **nums)
+                buyable=bool(buyable), params=params, technologies=technologies, **nums)
         for key, only in pending_only:
             for t in only:
                 if t not in units:
@@ -395,6 +396,35 @@ class _Builder:
             names.append(name)
             params[name] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
         return names, params
+
+    def _technologies(self, f, e, raw) -> dict:
+        """``technologies = { jet_fighters = { attack = 4 }, radar = { abilities = [...] } }``:
+        what each technology changes for an owner holding it (new numbers, abilities)."""
+        out: dict[str, dict] = {}
+        if not isinstance(raw, dict):
+            self.err(f, e, "'technologies' must be a table")
+            return out
+        for tech, changes in raw.items():
+            if not isinstance(changes, dict):
+                self.err(f, e, f"technology '{tech}': must be a table")
+                continue
+            entry: dict = {}
+            for name, value in changes.items():
+                if name == "abilities":
+                    names, params = self._abilities(f, f"{e} technology '{tech}'", value)
+                    entry["abilities"] = {n: params[n] for n in names}
+                elif name in ("attack", "defense", "cost", "move"):
+                    if not isinstance(value, int) or isinstance(value, bool) \
+                            or not 0 <= value <= MAX_NUMBER:
+                        self.err(f, e, f"technology '{tech}': '{name}' must be between 0 and "
+                                       f"{MAX_NUMBER}")
+                        continue
+                    entry[name] = value
+                else:
+                    self.err(f, e, f"technology '{tech}': unknown field '{name}' (known: "
+                                   "abilities, attack, cost, defense, move)")
+            out[tech] = entry
+        return out
 
     def _profile(self, f, e, raw, profile) -> dict:
         """The numbers a unit's selected stat profile overrides."""

@@ -77,8 +77,8 @@ class OrdersError(OrdersSyntaxError):
         return "\n".join([head, *(str(e) for e in self.errors)])
 
 
-ALL_KINDS = ("buy", "repair", "move", "load", "unload", "bomb", "bombard", "battle", "place",
-             "defend", "nmr", "concede")
+ALL_KINDS = ("research", "buy", "repair", "move", "load", "unload", "bomb", "bombard", "battle",
+             "place", "defend", "nmr", "concede")
 
 
 def grammar_text(kinds: tuple[str, ...]) -> str:

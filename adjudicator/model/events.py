@@ -542,6 +542,64 @@ class EconomyPaid(Event):
 
 
 @attrs.frozen
+class ResearchRolled(Event):
+    """Global 1940's research [L1141-L1202]: ``power`` bought ``bought`` research dice for
+    ``cost`` IPCs and rolled them with the ``kept`` it had (``rolls``); a 6 is a
+    ``breakthrough``; ``kept_now``: the dice it keeps for its next turns."""
+
+    kind: ClassVar[str] = "research_rolled"
+    power: str
+    bought: int
+    cost: int
+    kept: int
+    rolls: tuple[int, ...]
+    breakthrough: bool
+    kept_now: int
+
+
+@attrs.frozen
+class TechnologyGained(Event):
+    """A breakthrough's roll ``roll`` on chart ``chart`` gave ``power`` the technology
+    ``technology`` (``already_held``: it had it, and gains nothing); ``held``: all it
+    holds now."""
+
+    kind: ClassVar[str] = "technology_gained"
+    power: str
+    chart: int
+    roll: int
+    technology: str
+    already_held: bool = False
+    held: tuple[str, ...] = ()        # every technology the power holds now
+
+
+@attrs.frozen
+class RocketFired(Event):
+    """Rockets [L1180]: ``power``'s air base in ``base`` hit the ``unit`` facility in
+    ``target`` with a die (``roll``), adding ``damage`` (up to its cap) to ``total``."""
+
+    kind: ClassVar[str] = "rocket_fired"
+    power: str
+    base: str
+    target: str
+    unit: str
+    roll: int
+    damage: int
+    total: int
+
+
+@attrs.frozen
+class ParatroopersDropped(Event):
+    """Paratroopers [L1182]: ``count`` of ``power``'s infantry flew from the air base in
+    ``base`` into the attack on ``target``."""
+
+    kind: ClassVar[str] = "paratroopers_dropped"
+    power: str
+    base: str
+    target: str
+    count: int
+
+
+@attrs.frozen
 class Corrected(Event):
     """One edit of a game master's correction turn and the reason given for the
     correction."""

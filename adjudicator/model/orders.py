@@ -302,6 +302,44 @@ class Declare(Order):
 
 
 @attrs.frozen
+class Research(Order):
+    """``research 3 dice, chart 2`` (Global 1940's optional research [L1141-L1202]): the
+    phasing power buys ``dice`` research dice and, on a breakthrough, rolls on ``chart``
+    (None: not named; ``engine/research.py``)."""
+
+    kind: ClassVar[str] = "research"
+    dice: int
+    chart: int | None = None
+    payments: tuple[tuple[str, int], ...] = ()   # (economy as written, IPCs it pays) [L401]
+    line: int = 0
+
+
+@attrs.frozen
+class Rocket(Order):
+    """``rocket Holland Belgium -> Western Germany`` (Global 1940's Rockets technology
+    [L1180]): the operative air base in ``base`` fires at an enemy facility in ``target``
+    (``engine/research.py``)."""
+
+    kind: ClassVar[str] = "rocket"
+    base: str
+    target: str
+    line: int = 0
+
+
+@attrs.frozen
+class Paratroop(Order):
+    """``paratroop 2 Western Germany -> Poland`` (Global 1940's Paratroopers technology
+    [L1182]): up to ``count`` infantry from the air base in ``base`` join the attack on
+    ``target`` (``engine/research.py``)."""
+
+    kind: ClassVar[str] = "paratroop"
+    count: int
+    base: str
+    target: str
+    line: int = 0
+
+
+@attrs.frozen
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""

@@ -67,6 +67,10 @@ class UnitType:
     buyable: bool = True            # may be bought in the purchase phase
     # ability name -> its parameters (plain values; lists become tuples)
     params: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, eq=False, hash=False)
+    # technology key -> what it changes for an owner holding it (Global 1940's research):
+    # "attack"/"defense"/"cost"/"move" (new values) and "abilities" (name -> parameters,
+    # replacing or adding abilities); ``engine.technology`` applies them
+    technologies: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, eq=False, hash=False)
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities

@@ -61,7 +61,7 @@ from ..model.events import (
     NoMovesReceived,
 )
 from ..model.game import Game
-from .wording import EVENT_TEXTS, correction_text, event_text
+from .wording import EVENT_TEXTS, correction_text, event_text, technology_name
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
     problem_text, raid_summary, render, retreat_reason,
@@ -464,6 +464,10 @@ def _header(console: Console, game: Game, events: list[Event],
         body.append(f"\nIPCs at start: {state_before.ipcs.get(state_before.power, 0)}")
     else:
         body.append("Turn report")
+    held = _technologies_held(state_before, started.power if started else
+                              state_before.power if state_before is not None else None)
+    if held:
+        body.append(f"\nTechnologies held: {held}")
     if not events:
         body.append("\nNo events were recorded for this turn.", style="dim")
     for ev in events:                       # a missed deadline (tournaments: the tick's NMR)
@@ -482,6 +486,14 @@ def _header(console: Console, game: Game, events: list[Event],
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))
     return started
+
+
+def _technologies_held(state: GameState | None, power: str | None) -> str:
+    """The technologies ``power`` held at the start of its turn (Global 1940's research)."""
+    if state is None or power is None:
+        return ""
+    held = (state.extras.get("technologies") or {}).get(power) or ()
+    return ", ".join(technology_name(t) for t in held)
 
 
 def _skipped(console: Console, game: Game, events: list[Event]) -> None:

@@ -26,6 +26,27 @@ PROBLEMS: dict[str, str] = {
     "special_cash_no_unit_there": "special-cash units go only where you already have a unit, and {space} has none of yours",
     "special_cash_wrong_domain": "{unit_plural} cannot stand in {space}",
     "special_cash_keep_too_much": "cannot keep {amount} IPCs: only {ipcs} of the special cash are left",
+    "research_off": "research is an optional rule this game does not play (option research is off)",
+    "research_not_allowed": "{power} may not research [L1145]",
+    "research_too_many": "{dice} research dice are more than one order may buy (at most {most})",
+    "research_no_chart": "name the chart a breakthrough rolls on, 'chart 1' or 'chart 2' "
+                         "(example: 'research 3 dice, chart 2')",
+    "research_too_expensive": "research dice for {cost} IPCs cost more than the {ipcs} IPCs there are",
+    "research_unknown_economy": "'{economy}' is no economy of {power} that can pay (a UK economy: uk or uk_pacific)",
+    "research_economy_pays": "the payments named ({paid}) are more than the {cost} IPCs the dice cost, "
+                             "or than an economy has",
+    "rocket_no_technology": "{power} has no Rockets technology [L1180]",
+    "rocket_no_base": "rockets are fired from an operative air base of yours, and {space} has none",
+    "rocket_base_used": "the air base in {space} fires one rocket a turn",
+    "rocket_no_target": "{space} has no enemy facility a rocket can damage",
+    "rocket_too_far": "{target} is more than 4 spaces from {space} (not counting a path over neutral land)",
+    "paratroop_no_technology": "{power} has no Paratroopers technology [L1182]",
+    "paratroop_too_many": "at most {most} paratroopers fly from the air base in {space}",
+    "paratroop_no_base": "paratroopers fly from a territory with an operative air base of yours, and {space} has none",
+    "paratroop_no_infantry": "{space} has fewer than {count} of your infantry that have not moved this turn",
+    "paratroop_not_hostile": "paratroopers drop into a hostile territory, and {space} is not",
+    "paratroop_too_far": "{target} is more than 3 spaces from {space} (not counting a path over neutral land)",
+    "paratroop_no_attack": "paratroopers join an attack by your land units (overland or from the sea) on {space}, and none moved in",
     "keep_not_in_pregame": "'keep' keeps special cash in the pre-game round (round 0) only",
     "special_cash_not_placed": "bought with the special cash but not placed: {units}; their {ipcs} IPCs go back to the special cash",
     "middle_east_aa_moved": "the {unit} in the Middle East has already moved this round (any Ally may move it, once per round)",
@@ -314,6 +335,39 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     rule = params.get("rule")
     if isinstance(rule, str):
         out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
+    if code in ("research_rolled", "technology_gained"):
+        out.update(_research_values(params))
+    return out
+
+
+# Global 1940's technologies (research charts 1 and 2 [L1176-L1210]).
+TECHNOLOGY_NAMES = {
+    "advanced_artillery": "Advanced Artillery", "rockets": "Rockets",
+    "paratroopers": "Paratroopers", "increased_factory_production": "Increased Factory Production",
+    "war_bonds": "War Bonds", "improved_mech_infantry": "Improved Mechanized Infantry",
+    "super_submarines": "Super Submarines", "jet_fighters": "Jet Fighters",
+    "improved_shipyards": "Improved Shipyards", "radar": "Radar",
+    "long_range_aircraft": "Long-Range Aircraft", "heavy_bombers": "Heavy Bombers",
+}
+
+
+def technology_name(key: str) -> str:
+    return TECHNOLOGY_NAMES.get(key, key.replace("_", " "))
+
+
+def _research_values(params: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    rolled = len(params.get("rolls", ()))
+    out["dice_text"] = str(rolled)
+    bought, kept = params.get("bought", 0), params.get("kept", 0)
+    out["bought_text"] = (f" ({bought} bought for {params.get('cost', 0)} IPCs"
+                          + (f", {kept} kept" if kept else "") + ")")
+    kept_now = params.get("kept_now", 0)
+    out["breakthrough_text"] = ("a breakthrough" if params.get("breakthrough") else
+                                "no breakthrough" + (f" ({kept_now} dice kept)" if kept_now else ""))
+    out["technology_name"] = technology_name(params.get("technology", ""))
+    out["again_text"] = ", already held: nothing gained" if params.get("already_held") else ""
+    out["held_text"] = ", ".join(technology_name(t) for t in params.get("held", ())) or "none"
     return out
 
 
@@ -340,6 +394,14 @@ EVENT_TEXTS: dict[str, str] = {
     "units_converted": "{by} takes over {from_power}'s {units} in {territory} (they cannot move until its next turn)",
     "units_repaired": "{power}'s damaged {units} in {space} repaired (step 6)",
     "resurfaced": "{power}'s submerged {units} in {space} resurface (step 6)",
+    # Global 1940's optional research (engine/research.py)
+    "research_rolled": "{power} rolls {dice_text} research dice{bought_text}: {rolls}: "
+                       "{breakthrough_text}",
+    "technology_gained": "{power}'s breakthrough: chart {chart}, roll {roll}: {technology_name}"
+                         "{again_text} (technologies held: {held_text})",
+    "rocket_fired": "{power}'s rocket from {base} hits the {unit} in {target}: roll {roll}, "
+                    "{damage} damage ({total} now)",
+    "paratroopers_dropped": "{count} of {power}'s paratroopers fly from {base} into the attack on {target}",
     "special_cash_kept": "{power} keeps {kept} IPCs of the special cash for turn 1 ({ipcs} IPCs now)",
     "special_cash_offered": "{power} has {pot} IPCs of its side's special cash to spend or keep",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",

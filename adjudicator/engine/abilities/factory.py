@@ -39,7 +39,8 @@ class Factory(Ability):
     doc = "Places new units: territory value minus damage per turn; damage capped and repairable."
     params = {"production": (str, "territory_ipc"), "damage_cap_factor": (int, 0),
               "min_territory_ipc": (int, 0), "one_per_territory": (bool, True),
-              "repair_cost": (int, 1), "units": (int, 0), "max_damage": (int, 0),
+              "repair_cost": (int, 1), "points_per_ipc": (int, 1), "units": (int, 0),
+              "max_damage": (int, 0),
               "original_land_only": (bool, False), "not_on_island": (bool, False),
               "captured_as": (str, "")}
 
@@ -99,8 +100,11 @@ def damage_cap(unit_type, territory_ipc: int) -> int:
 
 
 def repair_cost(unit_type, points: int) -> int:
-    """IPCs to remove ``points`` of damage (1942: 1 a point [L290])."""
-    return unit_type.param("factory", "repair_cost", 1) * points
+    """IPCs to remove ``points`` of damage (1942: 1 a point [L290]; Global 1940's Increased
+    Factory Production: 2 points for 1 IPC, ``points_per_ipc`` [L1184], a half point
+    rounded up)."""
+    per_ipc = max(1, unit_type.param("factory", "points_per_ipc", 1))
+    return unit_type.param("factory", "repair_cost", 1) * -(-points // per_ipc)
 
 
 

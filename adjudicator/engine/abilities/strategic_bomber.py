@@ -4,8 +4,9 @@ battle kind of its own (``engine.raids``): the territory's AA fire, then each su
 bomber rolls ``damage`` (``"d6"``: one die; ``"d6+2"``: one die plus 2, Global 1940's
 strategic bomber [L846]) and the total is added to the factory's damage, up to its cap.
 ``targets``: what it may raid, ``factory`` and/or ``base`` (Global 1940's tactical bomber
-raids air and naval bases only [L828-L848]).  A raiding bomber fights in no other battle
-that turn."""
+raids air and naval bases only [L828-L848]).  ``dice``: how many damage dice it rolls, keeping
+the best (Global 1940's Heavy Bombers: 2 [L1210]).  A raiding bomber fights in no other
+battle that turn."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from .base import Ability, register
 class StrategicBomber(Ability):
     name = "strategic_bomber"
     doc = "May raid an enemy factory instead of fighting: one die of damage per surviving bomber."
-    params = {"damage": (str, "d6"), "targets": (tuple, ("factory",))}
+    params = {"damage": (str, "d6"), "targets": (tuple, ("factory",)), "dice": (int, 1)}
 
     def check(self, unit, params):
         problems = []

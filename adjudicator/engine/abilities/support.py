@@ -3,7 +3,9 @@
 
 ``support = {targets = ["infantry"], attack = 1, count = 1}``: each supporting unit on
 the board raises the attack of ``count`` units of the target types by ``attack`` (and
-their defence by ``defence``, 0 in 1942), one-for-one; pairings are re-made every round
+their defence by ``defence``, 0 in 1942), one-for-one, each unit by one giver only (Global
+1940: a mechanized infantry raised by an artillery is not raised again by a tank of the
+Improved Mechanized Infantry technology); pairings are re-made every round
 from the units still on the board, so a lost artillery's infantry fights unsupported.
 """
 
@@ -51,7 +53,8 @@ class Support(Ability):
                     continue
                 parts = []
                 for n, value in out[i]:
-                    raised = min(n, capacity)
+                    # one pair at a time: a unit another giver raised is not raised again
+                    raised = min(n, capacity) if value == s.value else 0
                     capacity -= raised
                     if raised:
                         parts.append((raised, value + bonus))
