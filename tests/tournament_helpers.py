@@ -31,11 +31,11 @@ def settings(path: Path, **changes) -> None:
 
 
 def make_tournament(tmp_path: Path, players: int, keyed: int = 0, name: str = "cup",
-                    **changes) -> tuple[Path, dict]:
-    """A tournament of ``players`` players (the first ``keyed`` with signing keys);
-    returns its directory and player id -> private key."""
+                    ruleset: str = "aa1941", **changes) -> tuple[Path, dict]:
+    """A tournament of ``players`` players (the first ``keyed`` with signing keys) playing
+    ``ruleset``; returns its directory and player id -> private key."""
     tdir = tmp_path / name
-    organiser.new_tournament(tdir, name.title(), "aa1941", START)
+    organiser.new_tournament(tdir, name.title(), ruleset, START)
     settings(tdir / "tournament.toml", **changes)
     private = {}
     for i in range(players):
