@@ -104,7 +104,8 @@ def shared_borders(geometry) -> dict[frozenset, float]:
 
 
 #: Boards whose picture still draws some neighbours as a link instead of a shared border
-#: (Global 1940: Brazil/Peru and South Australia/Victoria, left by scripts/nudge_places.py):
+#: (Global 1940: Sea Zone 66 to 67 and to 85, round Cape Horn, where South America reaches the
+#: board's southern edge):
 #: how many such links beyond canals and straits they may have.  A ratchet: lower it when a
 #: board improves.
 DRAFT_LINKS = {"global1940": 2}
