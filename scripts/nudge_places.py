@@ -6,7 +6,8 @@ Each round builds the geometry (make_geometry.build), takes every link it had to
 between neighbours that do not touch (canals excepted: they stay links), and gives both
 ends a further place (``more``) on the link's line, ``--at`` of the way from each end,
 turned back into a longitude and latitude through the board's projection: each region
-grows towards its neighbour until they meet.  The round is kept if the count of such links
+grows towards its neighbour until they meet.  A place that would lie in a third space is
+left out: it would grow a detached piece of its region there.  The round is kept if the count of such links
 fell, else undone and the script stops.  Then run make_geometry.py to write geometry.toml
 and look at the picture: a place may pull a region oddly far.
 """
@@ -25,18 +26,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import make_geometry  # noqa: E402
 
+from adjudicator.model.geometry import inside_rings  # noqa: E402
+
 
 def unproject(table: list[list[float]], value: float) -> float:
     """The inverse of make_geometry.interpolate for a monotonic table."""
     return make_geometry.interpolate(sorted([y, x] for x, y in table), value)
 
 
-def links(edition: str, canals: set) -> list[dict]:
+def links(edition: str, canals: set) -> tuple[list[dict], dict]:
+    """The links of the geometry the places give (canals aside), and that geometry."""
     text, _notes = make_geometry.build(edition)
-    return [link for link in tomllib.loads(text)["links"] if frozenset(link["between"]) not in canals]
+    geometry = tomllib.loads(text)
+    return [link for link in geometry["links"] if frozenset(link["between"]) not in canals], geometry
 
 
-def nudged(text: str, found: list[dict], at: float) -> str:
+def _outlines(geometry: dict) -> dict[str, list]:
+    return {sp["name"]: [[tuple(map(float, p.split(","))) for p in ring.split()] for ring in sp["outline"]]
+            for sp in geometry["space"]}
+
+
+def nudged(text: str, found: list[dict], at: float, geometry: dict) -> str:
+    """``text`` with further places for both ends of every link in ``found``; a place that
+    would lie in a third space is left out (it would grow a detached piece there)."""
+    shapes = _outlines(geometry)
     doc = tomlkit.parse(text)
     board = doc["board"]
     width, height = float(board["width"]), float(board["height"])
@@ -48,6 +61,9 @@ def nudged(text: str, found: list[dict], at: float) -> str:
             if "island" in entry:           # an island blob has no further places
                 continue
             x, y = x0 + (x1 - x0) * f, y0 + (y1 - y0) * f
+            if any(inside_rings((x + dx, y), rings) for other, rings in shapes.items()
+                   if other not in link["between"] for dx in (0.0, width, -width)):
+                continue
             point = [round(unproject(board["lon"], (x % width) / width), 1),
                      round(unproject(board["lat"], y / height), 1)]
             if "more" in entry:
@@ -66,18 +82,18 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     path = make_geometry.game_dir(args.edition) / make_geometry.PLACES_FILE
     canals = {frozenset(c.zones) for c in make_geometry.load_map(args.edition).canals}
-    found = links(args.edition, canals)
+    found, geometry = links(args.edition, canals)
     print(f"links between neighbours that do not touch (canals aside): {len(found)}")
     for _ in range(args.rounds):
         before = path.read_text(encoding="utf-8")
-        path.write_text(nudged(before, found, args.at), encoding="utf-8")
-        now = links(args.edition, canals)
+        path.write_text(nudged(before, found, args.at, geometry), encoding="utf-8")
+        now, after = links(args.edition, canals)
         print(f"after a round: {len(now)}")
         if len(now) >= len(found):
             path.write_text(before, encoding="utf-8")
             print("no better: undone")
             break
-        found = now
+        found, geometry = now, after
     for link in found:
         print("still a link:", " / ".join(link["between"]))
     return 0
