@@ -724,7 +724,7 @@ class _Drawing:
                     1.0, self.g.width - 1)
         shapes = self._card_shapes(self._unit_counts(name))
         layout = (self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[:1])
-                  or self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2))
+                  or self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[1:]))
         if layout is None:
             return ""
         _rows, cx0, cy0, w, h, _s = layout
