@@ -309,6 +309,7 @@ class _Drawing:
             self.owners = dict(state.owners)
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
         self.nation_tags = nation_tags(game, self.styles)
+        self.facilities = {k for k in game.ruleset.units if facility_kind(game, k)}
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
         self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
         self.callouts: list[str] = []                          # spaces whose card goes beside them
@@ -572,7 +573,7 @@ class _Drawing:
         counts: Counter = Counter()
         for unit in self.state.units_at(name):
             for u in (unit, *unit.cargo):
-                if not facility_kind(self.game, u.type):
+                if u.type not in self.facilities:
                     counts[(u.owner, u.type)] += 1
         return counts
 
