@@ -14,6 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 import helpers
@@ -196,3 +197,37 @@ def test_the_phone_layout_cuts_no_word_in_any_table(edition):
         assert text.count(" Dice ") == text.count(" Hits ") and all(
             len(line) <= PHONE_REPORT_WIDTH for line in text.splitlines())
         state = tf.state
+
+
+# --------------------------------------------------------------------------- Global 1940
+
+# spaces too small for their start cards: a callout in the water beside them
+GLOBAL_CALLOUTS = {"Albania", "United Kingdom"}
+
+
+@needs_browser
+def test_the_global_board_fits_a_phone_and_zooms_until_it_reads(tmp_path):
+    """Global 1940's board (both boards joined, 4400 units wide) in a report at a phone's
+    390 px: the whole board fits the page; a tap shows it at 1.5 times its size, where unit
+    counts, labels, the legend and its war-state rows read, with bases and their damage."""
+    from adjudicator.io.loader import initial_state
+    from adjudicator.model.state import Unit
+    from adjudicator.present.report import report_html
+    screens = _screens()
+    game = load_game("global1940")
+    start = initial_state(game, "g")
+    here = "Western Germany"
+    units = [u for u in start.units_at(here) if u.type != "air_base"] + [Unit("air_base", "germany", damage=4)]
+    state = attrs.evolve(start, units={**start.units, here: tuple(units)})
+    page = tmp_path / "report.html"
+    page.write_text(report_html([], game, start, state), encoding="utf-8")
+    found = screens.measure_board(page, screens.PHONE, True)
+    fit, zoomed = found["fit"], found["zoomed"]
+    assert fit["scroll_width"] <= 390 and fit["board_width"] <= 374
+    assert zoomed["board_width"] >= 1.5 * game.geometry.width - 1
+    for size in ("count_px", "label_px", "legend_px"):
+        assert zoomed[size] >= LEGIBLE_PX, (size, zoomed[size])
+    for view in (fit, zoomed):
+        assert view["unit_boxes_outside"] == [], view["unit_boxes_outside"]   # cards in their space
+        assert set(view["callouts"]) == GLOBAL_CALLOUTS and all(view["callouts"].values())
+        assert all(game.map[n].island for n in view["labels_off_their_shape"])

@@ -29,6 +29,11 @@ from ..model.game import Game
 from ..model.geometry import LINE_HEIGHT, Geometry, boxes_overlap, inside_rings, label_box
 from ..model.rules import Domain
 from ..model.state import GameState
+from .board_facilities import (
+    DAMAGE_RED, cross_out, damage_badge, damaged_counts, facility_groups, facility_item, facility_kind,
+    is_minor_factory,
+)
+from .board_war import shows_war_state, war_rows
 from .card_room import Room
 
 FACTORY_TYPE = "industrial_complex"
@@ -130,6 +135,31 @@ def power_styles(game: Game) -> dict[str, PowerStyle]:
     return styles
 
 
+def nation_tags(game: Game, styles: dict[str, PowerStyle]) -> dict[str, str]:
+    """Short tags of the nations that do not play and have no colour (Global's neutrals),
+    written on their land: the initials of their name's first two words, or a one-word
+    name's first two letters ("Strict Neutral": SN, "Dutch": DU); tags that clash all take
+    more letters of their second word ("Pro-Axis Neutral": PAX, "Pro-Allies Neutral": PAL)."""
+    words = {k: [w for w in n.name.replace("-", " ").split() if w] or [k]
+             for k, n in game.ruleset.nations.items() if k not in styles}
+
+    def tag(key: str, length: int) -> str:
+        w = words[key]
+        return (w[0][:2] if len(w) == 1 else w[0][0] + w[1][:length]).upper()
+
+    length = dict.fromkeys(words, 1)
+    taken = {s.initials for s in styles.values()}
+    for _ in range(4):
+        tags = {k: tag(k, length[k]) for k in words}
+        seen = Counter(tags.values())
+        clash = [k for k, t in tags.items() if seen[t] > 1 or t in taken]
+        if not clash:
+            break
+        for k in clash:
+            length[k] += 1
+    return tags
+
+
 def _text_on(colour: str) -> str:
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
@@ -173,6 +203,22 @@ SYMBOLS = {
                   f'<path d="M1.8 5.4V4H4.4V5.4M9.6 5.4V4H12.2V5.4M5.4 5.4V3H8.6V5.4" fill="C" {_STROKE}/>'
                   f'<path d="M7 3V0.6" {_STROKE}/>',
     FACTORY_TYPE: f'<path d="M1 9V4.4L4.4 2.4V4.4L7.8 2.4V4.4L11 2.4V0.8H12.8V9Z" fill="C" {_STROKE}/>',
+    # A smaller factory (fewer units a turn than the ruleset's largest): one roof, one chimney.
+    "minor_factory": f'<path d="M2.5 9V5.2L6.6 3V5.2L9.6 3.4V1.8H11.4V9Z" fill="C" {_STROKE}/>',
+    # Bases: a square in the owner's colour; an air base holds an aircraft seen from above, a
+    # naval base an anchor.
+    "air_base": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
+                f'<path d="M7 1.8V8.4M2.6 4.8H11.4M5 8.2H9" stroke="{INK}" stroke-width="1.3" '
+                f'stroke-linecap="round" fill="none"/>',
+    "naval_base": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
+                  f'<path d="M7 2.2V8.4M5 3.4H9M3.6 5.8Q4 8.6 7 8.4Q10 8.6 10.4 5.8" stroke="{INK}" '
+                  f'stroke-width="1.1" stroke-linecap="round" fill="none"/>',
+    "mech_infantry": f'<rect x="1" y="0.8" width="12" height="6.2" fill="C" {_STROKE}/>'
+                     f'<path d="M1 0.8L13 7M13 0.8L1 7" {_STROKE} fill="none"/>'
+                     f'<circle cx="4" cy="8.4" r="1.3" fill="{INK}"/><circle cx="10" cy="8.4" r="1.3" fill="{INK}"/>',
+    "tactical_bomber": f'<path d="M7 0.6L8 3.8L13.4 5.6L13.4 6.6L8 6L7.8 8.4L9.6 9.4L4.4 9.4L6.2 8.4'
+                       f'L6 6L0.6 6.6L0.6 5.6L6 3.8Z" fill="C" {_STROKE}/>'
+                       f'<circle cx="7" cy="5.2" r="1.5" fill="{INK}"/>',
 }
 ALIASES = {"armour": "tank", "armor": "tank", "aagun": "aa_gun", "aa": "aa_gun",
            "antiaircraft": "aa_gun", "factory": FACTORY_TYPE, "sub": "submarine"}
@@ -180,7 +226,13 @@ DOMAIN_FALLBACK = {Domain.LAND: "infantry", Domain.AIR: "fighter", Domain.SEA: "
 
 
 def symbol_key(game: Game, unit_type: str) -> str:
-    """Which drawn symbol stands for ``unit_type`` (by key, else by its domain)."""
+    """Which drawn symbol stands for ``unit_type``: a facility by its ability (factory, air
+    or naval base), any other unit by its key, else by its domain."""
+    kind = facility_kind(game, unit_type)
+    if kind == "factory":
+        return "minor_factory" if is_minor_factory(game, unit_type) else FACTORY_TYPE
+    if kind:
+        return kind
     key = unit_type.lower().replace("-", "_").replace(" ", "_")
     key = ALIASES.get(key.replace("_", ""), ALIASES.get(key, key))
     if key in SYMBOLS:
@@ -256,6 +308,8 @@ class _Drawing:
         else:
             self.owners = dict(state.owners)
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
+        self.nation_tags = nation_tags(game, self.styles)
+        self.facilities = {k for k in game.ruleset.units if facility_kind(game, k)}
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
         self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
         self.callouts: list[str] = []                          # spaces whose card goes beside them
@@ -469,22 +523,14 @@ class _Drawing:
         if t.capital_of:
             items.append((11, _star(5.5, 5, 5.6, self.styles[t.capital_of].strong
                                     if t.capital_of in self.styles else "#FFFFFF")))
-        units = self.game.ruleset.units
-        is_factory = lambda key: key in units and units[key].has("factory")  # noqa: E731
-        factories = [u for u in self.state.units_at(name) if is_factory(u.type)] if self.state else []
-        if self.state is None:          # the empty board: factories the setup places as units
-            setup = [(e.power, k) for e in self.game.setup if e.space == name
-                     for k in e.units if is_factory(k)]
-            if setup:
-                power, key = setup[0]
-                colour = self.styles[power].strong if power in self.styles else "#FFFFFF"
-                items.append((15, f'<g class="factory">{_symbol(self.game, key, colour, 0, 0)}</g>'))
-        by_owner = Counter((u.owner, u.type) for u in factories)
-        for (fowner, key), n in sorted(by_owner.items()):
-            colour = self.styles[fowner].strong if fowner in self.styles else "#FFFFFF"
-            items.append((15, f'<g class="chip factory" data-space="{escape(name)}" '
-                              f'data-owner="{fowner}" data-type="{key}" data-count="{n}">'
-                              f'{_symbol(self.game, key, colour, 0, 0)}</g>'))
+        elif owner and t.is_land:           # a nation without a colour: its initials, plain
+            tag = self.nation_tags.get(owner)
+            if tag:
+                items.append((6 + 6 * len(tag), f'<rect x="0" y="0" width="{6 + 6 * len(tag)}" height="10" '
+                                                f'rx="2" fill="#FFFFFF" stroke="{INK}" stroke-width="0.6"/>'
+                                                f'<text class="pb-small" x="{3 + 3 * len(tag)}" y="8" '
+                                                f'fill="{INK}">{escape(tag)}</text>'))
+        items += self.facility_items(name)
         if getattr(t, "victory_city", False):
             items.append((11, f'<g class="victory-city"><circle cx="5.5" cy="5" r="4.6" fill="#FFFFFF" '
                               f'stroke="{INK}" stroke-width="1"/><circle cx="5.5" cy="5" r="2" fill="{INK}"/></g>'))
@@ -498,14 +544,36 @@ class _Drawing:
             x += wd + 2
         return "".join(out), 12.0, total
 
+    def facility_items(self, name: str) -> list[tuple[float, str]]:
+        """The factories and bases of a territory for its info row, with their damage; on
+        the empty board, the ones the setup places (plain symbols)."""
+        items = []
+        if self.state is None:
+            setup: dict[str, str] = {}          # facility type -> the power placing it first
+            for e in self.game.setup:
+                if e.space == name:
+                    for k in e.units:
+                        if facility_kind(self.game, k):
+                            setup.setdefault(k, e.power)
+            for key, power in setup.items():
+                colour = self.styles[power].strong if power in self.styles else "#FFFFFF"
+                cls = "factory" if facility_kind(self.game, key) == "factory" else "base"
+                items.append((15, f'<g class="{cls}">{_symbol(self.game, key, colour, 0, 0)}</g>'))
+            return items
+        for owner, key, damage, n in facility_groups(self.game, self.state.units_at(name)):
+            colour = self.styles[owner].strong if owner in self.styles else "#FFFFFF"
+            items.append(facility_item(self.game, name, owner, key, damage, n,
+                                       _symbol(self.game, key, colour, 0, 0),
+                                       self._power_name(owner), self._unit_name(key, n)))
+        return items
+
     def _unit_counts(self, name: str) -> Counter:
         """(owner, type) -> count of the units a card of ``name`` shows (cargo too, not
         factories: they are in the info row)."""
         counts: Counter = Counter()
-        units = self.game.ruleset.units
         for unit in self.state.units_at(name):
             for u in (unit, *unit.cargo):
-                if not (u.type in units and units[u.type].has("factory")):
+                if u.type not in self.facilities:
                     counts[(u.owner, u.type)] += 1
         return counts
 
@@ -542,6 +610,7 @@ class _Drawing:
                leader, f'<rect x="{x0:.1f}" y="{top:.1f}" width="{card_w:.1f}" height="{card_h:.1f}" rx="{3 * s:.1f}" '
                f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
         indent = 0 if any(not chips for _, chips in rows) else CARD_TAG * s   # initials apart
+        damaged = damaged_counts(self.game, self.state.units_at(name))
         y = top + 2 * s
         for (owner, chips), owner_key in zip(rows, self._row_owners(rows)):
             style = self.styles.get(owner_key)
@@ -555,10 +624,20 @@ class _Drawing:
                            f'{style.initials if style else escape(owner[:2].upper())}</text>')
             x += indent
             for utype, n in chips:
+                hurt = damaged.get((owner_key, utype), 0)
+                attr, note, mark = "", "", ""
+                if hurt:
+                    attr, note = f' data-damaged="{hurt}"', f" ({hurt} damaged)"
+                    mark = (f'<path class="damaged" d="M{x + 9 * s:.1f} {y:.1f}L{x + 5 * s:.1f} {y + 5 * s:.1f}'
+                            f'L{x + 8.5 * s:.1f} {y + 5.5 * s:.1f}L{x + 4.5 * s:.1f} {y + 10 * s:.1f}" '
+                            f'stroke="#FFFFFF" stroke-width="{2.6 * s:.1f}" fill="none"/>'
+                            f'<path d="M{x + 9 * s:.1f} {y:.1f}L{x + 5 * s:.1f} {y + 5 * s:.1f}'
+                            f'L{x + 8.5 * s:.1f} {y + 5.5 * s:.1f}L{x + 4.5 * s:.1f} {y + 10 * s:.1f}" '
+                            f'stroke="{DAMAGE_RED}" stroke-width="{1.4 * s:.1f}" fill="none"/>')
                 out.append(f'<g class="chip" data-space="{escape(name)}" data-owner="{escape(owner_key)}" '
-                           f'data-type="{escape(utype)}" data-count="{n}">'
-                           f'<title>{escape(self._power_name(owner_key))}: {n} {escape(self._unit_name(utype, n))}</title>'
-                           f'{_symbol(self.game, utype, colour, x, y, s)}'
+                           f'data-type="{escape(utype)}" data-count="{n}"{attr}>'
+                           f'<title>{escape(self._power_name(owner_key))}: {n} {escape(self._unit_name(utype, n))}'
+                           f'{note}</title>{_symbol(self.game, utype, colour, x, y, s)}{mark}'
                            f'<text class="pb-count"{big} x="{x + 15 * s:.1f}" y="{y + 8.6 * s:.1f}">{n}</text></g>')
                 x += _chip_width(n) * s
             y += CARD_ROW * s
@@ -646,7 +725,7 @@ class _Drawing:
                     1.0, self.g.width - 1)
         shapes = self._card_shapes(self._unit_counts(name))
         layout = (self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[:1])
-                  or self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2))
+                  or self._best_in_room(room, shapes, (x0 + x1) / 2, y1 + 2, CARD_SCALES[1:]))
         if layout is None:
             return ""
         _rows, cx0, cy0, w, h, _s = layout
@@ -888,6 +967,9 @@ class _Drawing:
         rows.append(self.legend_marks())
         if any(isinstance(ev, BattleEnded) for ev in self.events):
             rows.append(self.legend_battles())
+        relations = self.state.relations if self.state is not None else self.game.ruleset.starting_relations
+        if shows_war_state(self.game, relations):
+            rows += war_rows(self.game, relations, self.styles, self.nation_tags, self._text)
         top = HEADER + self.g.height
         # Drawn larger on a large board, so that it reads as well as on a 1100-unit one when
         # the picture is shrunk to a page's width; items wrap at the board's edge.
@@ -945,6 +1027,7 @@ class _Drawing:
         if any(getattr(t, "victory_city", False) for t in self.gmap.land()):
             items.append((95, f'<circle cx="5" cy="0" r="4.6" fill="#FFFFFF" stroke="{INK}"/>'
                               f'<circle cx="5" cy="0" r="2" fill="{INK}"/>{self._text(15, "victory city")}'))
+        items += self.legend_facilities()
         if self.g.links:
             items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
                                f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
@@ -964,6 +1047,26 @@ class _Drawing:
             items.append((150, f'<rect x="0" y="-7" width="26" height="14" fill="none" stroke="{CAPTURE}" '
                                f'stroke-width="3" stroke-dasharray="7 4"/>{self._text(31, "captured this turn")}'))
         return "Marks", items
+
+    def legend_facilities(self):
+        """Bases (when the ruleset has them), damage counters and damaged ships (when the
+        position has them)."""
+        items = []
+        kinds = {facility_kind(self.game, k): k for k in self.game.ruleset.units}
+        for kind, text in (("air_base", "air base"), ("naval_base", "naval base")):
+            if kind in kinds:
+                items.append((30 + 6.4 * len(text),
+                              _symbol(self.game, kinds[kind], "#FFFFFF", 0, -5) + self._text(18, text)))
+        if "air_base" in kinds or "naval_base" in kinds:
+            items.append((140, _symbol(self.game, kinds.get("air_base") or kinds["naval_base"], "#FFFFFF", 0, -5)
+                          + cross_out(0, -5) + self._text(18, "inoperative base")))
+        units = [u for us in (self.state.units.values() if self.state else ()) for u in us]
+        if any(u.damage and facility_kind(self.game, u.type) for u in units):
+            items.append((150, damage_badge(0, -5, 4, "damage-sample")[0] + self._text(17, "facility damage")))
+        if damaged_counts(self.game, units):
+            items.append((130, f'<path d="M9 -5L5 0L8.5 0.5L4.5 5" stroke="{DAMAGE_RED}" stroke-width="1.4" '
+                               f'fill="none"/>{self._text(16, "damaged ship")}'))
+        return items
 
     def legend_battles(self):
         items = []
