@@ -222,7 +222,7 @@ def test_a_crowded_space_stays_readable(game, start):
     assert float(rect.get("height")) < 180              # several types a row: 30 rows if one per unit
 
 
-@pytest.mark.parametrize("edition", ["aa1941", "aa1942", "europe1999"])
+@pytest.mark.parametrize("edition", ["aa1941", "aa1942", "europe1999", "global1940"])
 def test_every_unit_card_is_inside_its_space_on_every_board_of_the_examples(edition):
     """Each card's corners lie in its space (an island's or a callout's: in the water its
     ``data-within`` names), it covers no other space's label, and a callout's line ends in
