@@ -4,7 +4,10 @@ the replay per turn against a baseline checkout (``--baseline DIR``, e.g. ``git 
 add /tmp/base main``).
 
     python benchmarks/bench_audit.py [--turns 200] [--short 5] [--repeat 3] [--baseline DIR]
-                                     [--games DIR]
+                                     [--games DIR] [--ruleset aa1941]
+
+Issue 22's Global 1940 figure: ``--ruleset global1940 --turns 135 --short 9`` (15 rounds of
+nine military turns, the UK's two economies moving as one, against one round; goal: below 2 s).
 
 Both games are played by benchmarks/long_game.py (in ``--games DIR`` if given, kept and
 reused, else in a temporary folder).  Each figure is the best of ``--repeat`` fresh
@@ -78,14 +81,14 @@ def child_cpu(args: list[str], cwd: Path, pycache: Path) -> tuple[float, str]:
     return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime), done.stdout
 
 
-def games(folder: Path, sizes: list[int]) -> dict[int, Path]:
+def games(folder: Path, sizes: list[int], ruleset: str = "aa1941") -> dict[int, Path]:
     from long_game import make_long_game
     out = {}
     for n in sizes:
-        path = folder / f"long-{n}"
+        path = folder / (f"long-{n}" if ruleset == "aa1941" else f"long-{ruleset}-{n}")
         if not (path / "turns").is_dir():
-            print(f"playing a {n}-turn game in {path} ...", flush=True)
-            make_long_game(path, n)
+            print(f"playing a {n}-turn {ruleset} game in {path} ...", flush=True)
+            make_long_game(path, n, ruleset)
         out[n] = path
     return out
 
@@ -97,13 +100,14 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
     ap.add_argument("--games", metavar="DIR", help="keep the played games here (reused)")
+    ap.add_argument("--ruleset", default="aa1941", help="the edition the games are played in")
     args = ap.parse_args(argv)
     versions = [("now", ROOT)] + ([("base", Path(args.baseline).resolve())]
                                   if args.baseline else [])
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.games) if args.games else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        played = games(folder, [args.short, args.turns])
+        played = games(folder, [args.short, args.turns], args.ruleset)
         cli: dict[tuple[str, int], float] = {}
         inside: dict[str, dict] = {}
         for label, root in versions:          # bytecode written before the clock starts
@@ -120,7 +124,8 @@ def main(argv=None) -> int:
                 best = inside.get(label)
                 inside[label] = {k: min(v, best[k]) if best else v for k, v in got.items()}
     long_, short = args.turns, args.short
-    print(f"== pbem verify, CPU s (best of {args.repeat}, fresh process each, start-up included)")
+    print(f"== pbem verify of {args.ruleset} games, CPU s (best of {args.repeat}, fresh process "
+          f"each, start-up included)")
     print(f"{'version':<8} {f'{short} turns':>10} {f'{long_} turns':>10} "
           f"{f'{long_}/{short}':>9}  (goal < 3)")
     for label, _root in versions:

@@ -1,9 +1,13 @@
 """Every registered edition side by side: a whole turn, and a 30-vs-30 battle's exact odds.
 
-    python benchmarks/bench_editions.py [--repeat K]
+    python benchmarks/bench_editions.py [--repeat K] [--rounds R]
 
 For each edition with an example game in turns/, times parse, check and adjudicate of every
-turn of its published example round, with the dice it was played with (median of K rounds); then the exact odds of a 30-vs-30 land battle
+turn of its published example round, with the dice it was played with (median of K rounds).
+An edition without one (Global 1940) is played by benchmarks/long_game.py for R rounds
+(default 8: a mid-game position, every power at war) and its last round is timed the same way,
+with its busiest turn (the most check + adjudicate time) shown too; "x1941" is the ratio of
+check + adjudicate to the first edition's in the same run.  Then the exact odds of a 30-vs-30 land battle
 built from the edition's own units (1942: with artillery supporting infantry and an AA gun
 firing at the attacking aircraft; 1941 has neither; Europe 1999: AA dice the attacker
 allocates, ussr attacking germany).  Europe's example round has a convoy capture, an
@@ -16,10 +20,12 @@ import argparse
 import statistics
 import sys
 import time
+import tempfile
 import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from adjudicator.editions import names as edition_names  # noqa: E402
 from adjudicator.engine.combat import BattleSetup, BattleUnit  # noqa: E402
@@ -38,23 +44,22 @@ DEFENCE = {"infantry": 18, "artillery": 4, "tank": 5, "fighter": 3}
 GUNS = {"aa_gun": 1}
 
 
-def turn_times(edition: str, repeats: int) -> dict[str, float] | None:
-    """Median seconds per turn for parse, check and adjudicate over the published example
-    round, each turn with the dice it was played with (so every battle goes as published).
-    A pre-game round's turns (round 0: only purchases) are played but not timed."""
-    directory = TURNS_DIR / f"{edition}-example" / "game"
-    if not directory.is_dir():
-        return None
+def turn_times(directory: Path, edition: str, repeats: int,
+               timed_from: int = 1) -> dict[str, float]:
+    """Median seconds per turn for parse, check and adjudicate over the turns of the game in
+    ``directory`` from round ``timed_from`` on, each turn with the dice it was played with (so
+    every battle goes as it went); the earlier turns are played but not timed.  ``busiest``:
+    the largest check + adjudicate of one turn (its median over the repeats)."""
     game = load_game(edition)
     gf, _ = read_game(directory)
     turns = [read_turn(directory, path, gf) for path in sorted((directory / "turns").glob("*.json"))]
-    runs: dict[str, list[float]] = {"parse": [], "check": [], "adjudicate": []}
+    runs: dict[str, list[float]] = {"parse": [], "check": [], "adjudicate": [], "busiest": []}
     for _ in range(repeats):
         state = initial_state(game, gf.game_id)
-        totals = dict.fromkeys(runs, 0.0)
+        totals = dict.fromkeys(("parse", "check", "adjudicate"), 0.0)
+        busiest = 0.0
         timed = 0
         for tf in turns:
-            timed += tf.round > 0
             t0 = time.perf_counter()
             orders = parse_orders(tf.orders, game, power=state.power)
             t1 = time.perf_counter()
@@ -64,13 +69,29 @@ def turn_times(edition: str, repeats: int) -> dict[str, float] | None:
                             dice_digest(gf, tf), sides=gf.dice_sides, algorithm=gf.dice)
             state = adjudicate(game, state, orders, dice).state
             t3 = time.perf_counter()
-            if tf.round > 0:
+            if tf.round >= timed_from:
+                timed += 1
                 totals["parse"] += t1 - t0
                 totals["check"] += t2 - t1
                 totals["adjudicate"] += t3 - t2
+                busiest = max(busiest, t3 - t1)
         for key, value in totals.items():
             runs[key].append(value / timed)
+        runs["busiest"].append(busiest)
     return {key: statistics.median(values) for key, values in runs.items()}
+
+
+def edition_turns(edition: str, repeats: int, rounds: int, tmp: Path) -> dict[str, float]:
+    """``turn_times`` of the edition's example round, or of the last of ``rounds`` rounds of
+    a long game played for the occasion."""
+    directory = TURNS_DIR / f"{edition}-example" / "game"
+    if directory.is_dir():
+        return turn_times(directory, edition, repeats)
+    from long_game import make_long_game
+    game = load_game(edition)
+    directory = tmp / edition
+    make_long_game(directory, rounds * len(game.ruleset.turn_order), edition)
+    return turn_times(directory, edition, repeats, timed_from=rounds)
 
 
 def _units(game, mix: dict[str, int], owner: str, start: int) -> tuple[BattleUnit, ...]:
@@ -113,20 +134,28 @@ def odds_time(game, repeats: int) -> tuple[float, float, int, float]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="rounds (turns) / odds runs per edition")
+    ap.add_argument("--rounds", type=int, default=8,
+                    help="rounds of the long game of an edition without an example round")
     args = ap.parse_args(argv)
-    print(f"{'edition':<10} {'load ms':>8} {'parse':>8} {'check':>8} {'adjud.':>8}   "
+    print(f"{'edition':<10} {'load ms':>8} {'parse':>8} {'check':>8} {'adjud.':>8} "
+          f"{'busiest':>8} {'x1941':>6}   "
           f"{'30v30 odds ms':>13} {'peak MiB':>9} {'states':>7} {'P(att wins)':>11}")
-    for edition in edition_names():
-        t0 = time.perf_counter()
-        game = load_game(edition)
-        load = time.perf_counter() - t0
-        turns = turn_times(edition, args.repeat)
-        seconds, peak, states, wins = odds_time(game, args.repeat)
-        cells = ([f"{turns[k] * 1e3:8.1f}" for k in ("parse", "check", "adjudicate")]
-                 if turns else [f"{'-':>8}"] * 3)
-        print(f"{edition:<10} {load * 1e3:8.0f} {' '.join(cells)}   {seconds * 1e3:13.1f} "
-              f"{peak:9.1f} {states:>7} {wins:11.4f}")
-    print("parse/check/adjudicate: median ms per turn over the edition's example round")
+    baseline = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for edition in edition_names():
+            t0 = time.perf_counter()
+            game = load_game(edition)
+            load = time.perf_counter() - t0
+            turns = edition_turns(edition, args.repeat, args.rounds, Path(tmp))
+            seconds, peak, states, wins = odds_time(game, args.repeat)
+            work = turns["check"] + turns["adjudicate"]
+            baseline = baseline or work
+            cells = [f"{turns[k] * 1e3:8.1f}" for k in ("parse", "check", "adjudicate", "busiest")]
+            print(f"{edition:<10} {load * 1e3:8.0f} {' '.join(cells)} {work / baseline:6.2f}   "
+                  f"{seconds * 1e3:13.1f} {peak:9.1f} {states:>7} {wins:11.4f}")
+    print("parse/check/adjudicate: median ms per turn over the edition's example round (or the "
+          f"last of {args.rounds} long-game rounds); busiest: check + adjudicate of its "
+          "slowest turn")
 
 
 if __name__ == "__main__":

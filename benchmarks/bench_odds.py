@@ -1,10 +1,17 @@
 """Benchmark the exact battle-odds calculator against Monte Carlo.
 
     python benchmarks/bench_odds.py [--runs N] [--repeat K] [--max-size S] [--no-sea]
+                                    [--no-global]
 
 For mixed land battles from 2-vs-2 up to 40-vs-40 (and a few sea battles), prints the time
 of ``odds.battle_odds`` (best of K, one core) beside N Monte Carlo runs of the real dice
-driver (``odds.monte_carlo``), with P(attacker wins) from both.  A script, not a test.
+driver (``odds.monte_carlo``), with P(attacker wins) from both.  Then Global 1940's own
+(issue 22), with its battle stages: a 40-vs-40 land battle with mechanized infantry and
+tactical bombers (artillery raising infantry and mechanized infantry, tanks and fighters
+raising tactical bombers: the combined-arms pairings), the same with an AA gun, and a
+Pacific sea battle whose defenders include three aircraft scrambled from an air base (the
+turn engine moves scrambled aircraft into the zone: in the battle they are defenders at
+sea, not aboard a carrier, that never retreat).  A script, not a test.
 """
 
 from __future__ import annotations
@@ -62,21 +69,61 @@ def battle(n: int, is_sea: bool) -> BattleSetup:
                        att, dfn, unit_types=UNITS)
 
 
+# Global 1940 (issue 22): 40 a side, every combined-arms pairing present.
+G40_LAND_ATT = {"infantry": 10, "mech_infantry": 8, "artillery": 8, "tank": 6,
+                "fighter": 3, "tactical_bomber": 4, "bomber": 1}
+G40_LAND_DEF = {"infantry": 16, "mech_infantry": 6, "artillery": 6, "tank": 6,
+                "fighter": 3, "tactical_bomber": 3}
+# Japan attacks a US fleet next to an air base; its owner's standing order "scramble ...: yes"
+# sends up to three of the base's aircraft (the best defenders first) into the zone.
+G40_SEA_ATT = {"battleship": 1, "cruiser": 2, "destroyer": 3, "submarine": 2, "carrier": 2,
+               "fighter": 2, "tactical_bomber": 2}
+G40_SEA_DEF = {"battleship": 1, "cruiser": 1, "destroyer": 2, "carrier": 1, "fighter": 2}
+G40_SCRAMBLED = {"fighter": 2, "tactical_bomber": 1}
+
+
+def global_battles() -> list[BattleSetup]:
+    """Global 1940's benchmark battles, from its own units and battle stages."""
+    from adjudicator.service.games import load_game
+    game = load_game("global1940")
+    units, stages = game.ruleset.units, game.ruleset.plan.battle_stages
+
+    def side(owner: str, mix: dict[str, int], start: int) -> tuple[BattleUnit, ...]:
+        return tuple(BattleUnit(start + i, units[key], owner)
+                     for i, key in enumerate(k for k, n in mix.items() for _ in range(n)))
+
+    land = dict(space="Ukraine", is_sea=False, attacker="germany", stages=stages,
+                unit_types=units, attackers=side("germany", G40_LAND_ATT, 1),
+                defenders=side("ussr", G40_LAND_DEF, 1000))
+    gun = side("ussr", {"aa_gun": 1}, 2000)
+    sea_defenders = side("usa", G40_SEA_DEF, 1000) + side("usa", G40_SCRAMBLED, 1100)
+    return [
+        BattleSetup("g40 land 40v40", **land),
+        BattleSetup("g40 land +AA", support=((), gun), **land),
+        BattleSetup("g40 sea scramble", "Sea Zone 26", True, "japan",
+                    side("japan", G40_SEA_ATT, 1), sea_defenders, stages=stages,
+                    unit_types=units),
+    ]
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=2000, help="Monte Carlo runs per battle")
     ap.add_argument("--repeat", type=int, default=3, help="exact timings: best of this many")
     ap.add_argument("--max-size", type=int, default=40)
     ap.add_argument("--no-sea", action="store_true")
+    ap.add_argument("--no-global", action="store_true", help="without Global 1940's battles")
     args = ap.parse_args(argv)
     sizes = [n for n in (2, 5, 10, 15, 20, 25, 30, 35, 40) if n <= args.max_size]
     rows = [(n, False) for n in sizes]
     if not args.no_sea:
         rows += [(n, True) for n in (2, 4, 8, 12, 16) if n <= args.max_size]
-    print(f"{'battle':<14} {'states':>7} {'exact ms':>9} {f'MC {args.runs} ms':>12} "
+    print(f"{'battle':<16} {'states':>7} {'exact ms':>9} {f'MC {args.runs} ms':>12} "
           f"{'P(win) exact':>13} {'P(win) MC':>10} {'sum-1':>9}")
-    for n, is_sea in rows:
-        setup = battle(n, is_sea)
+    setups = [battle(n, is_sea) for n, is_sea in rows]
+    if not args.no_global:
+        setups += global_battles()
+    for setup in setups:
         best = float("inf")
         for _ in range(args.repeat):
             t0 = time.perf_counter()
@@ -85,7 +132,7 @@ def main(argv=None) -> None:
         t0 = time.perf_counter()
         mc = monte_carlo(setup, args.runs, seed=setup.battle_id)
         mc_time = time.perf_counter() - t0
-        print(f"{setup.battle_id:<14} {exact.states:>7} {best * 1e3:>9.1f} {mc_time * 1e3:>12.0f} "
+        print(f"{setup.battle_id:<16} {exact.states:>7} {best * 1e3:>9.1f} {mc_time * 1e3:>12.0f} "
               f"{exact.attacker_wins:>13.4f} {mc.attacker_wins:>10.4f} {exact.total - 1:>9.1e}")
 
 

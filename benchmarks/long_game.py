@@ -5,11 +5,14 @@ real game has is there.
     python benchmarks/long_game.py DIR [--turns 200] [--ruleset aa1941]
 
 Each power, each turn: buys infantry (and a tank when it can) with its IPCs and places them
-at its factories; attacks every neighbouring enemy territory where its land units there
-outnumber the defenders (leaving one unit behind), sending all but one unit from each
-neighbouring territory; and moves idle land units one step towards the nearest enemy.
-Orders the rules refuse are dropped line by line until ``check`` accepts the rest.
-Deterministic: demo seeds, no randomness of its own.
+at its factories; attacks every neighbouring territory of a power it is at war with where its
+land units there outnumber the defenders (leaving one unit behind), sending all but one unit
+from each neighbouring territory; and moves idle land units one step towards the nearest
+enemy.  Where the edition has politics (Global 1940) it also declares war, from its third
+round, on every enemy power it is still at peace with, and leaves neutral nations' lands
+alone ("enemy" is always a power it is at war with *now*).  Orders the rules refuse (a
+declaration too early, a factory too damaged...) are dropped line by line until ``check``
+accepts the rest, so every turn is legal.  Deterministic: demo seeds, no randomness of its own.
 """
 
 from __future__ import annotations
@@ -23,15 +26,32 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adjudicator.engine.turn import check  # noqa: E402
+from adjudicator.model.rules import WAR  # noqa: E402
 from adjudicator.io.parser import parse_orders  # noqa: E402
 from adjudicator.service import gamedir  # noqa: E402
 from adjudicator.service.games import load_game  # noqa: E402
 
-LAND_MOVERS = ("infantry", "artillery", "tank")
+LAND_MOVERS = ("infantry", "mech_infantry", "artillery", "tank")
+DECLARE_FROM_ROUND = 3          # politics: declare war on the enemies still at peace from here
 
 
 def _side(game, power):
     return game.ruleset.powers[power].side if power in game.ruleset.powers else None
+
+
+def _at_war(game, state, power, owner) -> bool:
+    """Whether ``power`` is at war with ``owner`` now (the sides, and Global's war states)."""
+    return game.ruleset.relation(power, owner, state.relations) == WAR
+
+
+def _factory_room(game, state, space) -> int:
+    """Units a turn the factory in ``space`` may place (its edition's capacity, else the
+    territory's worth); damage is left to ``check``."""
+    types = game.ruleset.units
+    for u in state.units_at(space):
+        if u.owner == state.power and u.type in types and types[u.type].has("factory"):
+            return types[u.type].param("factory", "units") or max(game.map[space].ipc, 1)
+    return 0
 
 
 def _land_units(state, space, power):
@@ -40,17 +60,16 @@ def _land_units(state, space, power):
 
 
 def _enemy_count(game, state, space, power):
-    side = _side(game, power)
+    types = game.ruleset.units
     return sum(1 for u in state.units_at(space)
-               if _side(game, u.owner) != side and u.type not in ("industrial_complex",))
+               if _at_war(game, state, power, u.owner) and not types[u.type].has("factory"))
 
 
 def _distance_to_enemy(game, state, power):
     """Land steps from each land territory to the nearest enemy-held one."""
-    side = _side(game, power)
     gmap = game.map
     start = [k for k, t in gmap.territories.items() if t.is_land and not t.impassable
-             and k in state.owners and _side(game, state.owners[k]) != side]
+             and k in state.owners and _at_war(game, state, power, state.owners[k])]
     dist = {k: 0 for k in start}
     queue = deque(start)
     while queue:
@@ -66,14 +85,13 @@ def _distance_to_enemy(game, state, power):
 def plan_orders(game, state) -> list[str]:
     """Plausible orders for the power to move, as order lines."""
     power = state.power
-    gmap, side = game.map, _side(game, power)
+    gmap = game.map
     mine = [k for k, owner in sorted(state.owners.items())
             if owner == power and gmap[k].is_land]
-    factories = [k for k in mine if any(u.type == "industrial_complex" and u.owner == power
-                                        for u in state.units_at(k))]
+    room = {k: n for k in mine if (n := _factory_room(game, state, k))}
+    factories = list(room)
     ipcs = state.ipcs.get(game.ruleset.powers[power].economy.key, 0)
-    lines, places = [], []
-    room = {k: max(gmap[k].ipc, 1) for k in factories}
+    lines, places = _declarations(game, state), []
     tanks = 1 if ipcs >= 14 and factories else 0
     infantry = min((ipcs - 5 * tanks) // 3, sum(room.values()) - tanks)
     if infantry + tanks > 0:
@@ -93,7 +111,7 @@ def plan_orders(game, state) -> list[str]:
     for target, t in sorted(gmap.territories.items()):
         if not t.is_land or t.impassable or target not in state.owners:
             continue
-        if _side(game, state.owners[target]) == side:
+        if not _at_war(game, state, power, state.owners[target]):
             continue
         sources = [k for k in sorted(gmap.neighbours(target)) if k in mine]
         force = {k: _land_units(state, k, power) for k in sources}
@@ -129,6 +147,17 @@ def plan_orders(game, state) -> list[str]:
     if moves or places:
         lines += ["noncombat:"] + moves + places
     return lines
+
+
+def _declarations(game, state) -> list[str]:
+    """``declare war on`` the enemy powers still at peace with the power to move, from its
+    ``DECLARE_FROM_ROUND``th round, in editions with politics (nothing elsewhere)."""
+    rules, power = game.ruleset, state.power
+    if not rules.starting_relations or state.round < DECLARE_FROM_ROUND:
+        return []
+    peace = [p for p in rules.powers if rules.side_of(p) != rules.side_of(power)
+             and not _at_war(game, state, power, p)]
+    return [f"declare war on {p}" for p in peace]
 
 
 def acceptable_orders(game, state, lines: list[str]) -> str:

@@ -147,8 +147,9 @@ def check_combat_moves(ctx: TurnContext) -> None:
     # on entry) is a purpose too: every capture so far is this combat move's doing
     taken = {e.territory for e in ctx.events if isinstance(e, Captured)}
     air: list[Piece] = []
+    power = ctx.power
     for piece in sorted([p for p in board.pieces.values()
-                         if p.owner == ctx.power and "combat" in p.moved_in], key=lambda p: p.uid):
+                         if p.owner == power and "combat" in p.moved_in], key=lambda p: p.uid):
         ut = board.utype(piece)
         line = piece.order_line
         if ut.domain == Domain.AIR:

@@ -97,11 +97,12 @@ class Bases(Rule):
     def at_step(self, ctx, point, step):
         if point != "end" or step != "purchase":
             return
-        board = ctx.board
+        board, power = ctx.board, ctx.power
         fixed: dict[str, list] = {}
-        for p in sorted(board.pieces.values(), key=lambda p: p.uid):
-            if p.owner != ctx.power or not p.damage or p.carried_by is not None \
-                    or not board.utype(p).has("two_hits") or not board.map[p.space].is_sea:
+        damaged = [p for p in board.pieces.values()          # few: filtered before sorting
+                   if p.damage and p.owner == power and p.carried_by is None]
+        for p in sorted(damaged, key=lambda p: p.uid):
+            if not board.utype(p).has("two_hits") or not board.map[p.space].is_sea:
                 continue
             if any(board.utype(b).param("base", "repairs", False)
                    for b in serving_bases(board, p.space, "sea", p.owner)):

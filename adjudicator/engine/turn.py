@@ -26,6 +26,7 @@ from ..model.orders import DefenceOrder, OrderSet, StandingChoice, StandingOrder
 from ..model.problems import Problem
 from ..model.state import GameState
 from .battles import planned_setups, start_zones
+from .collector import collector_paused
 from .movement import run_order
 from .raids import declare_raids
 from .statements import announce_statements, check_statements, conceded_to
@@ -58,7 +59,8 @@ class OrdersRejected(PbemError):
 
 def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
     """Every problem with ``orders`` for the power whose turn it is (no errors: valid)."""
-    ctx = _play(game, state, orders, None)
+    with collector_paused():
+        ctx = _play(game, state, orders, None)
     problems = sorted(ctx.problems, key=lambda p: (p.line, p.severity))
     _remember_check(game, state, orders, tuple(problems))
     return problems
@@ -93,8 +95,9 @@ def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource)
         problems = check(game, state, orders)
     if any(p.is_error for p in problems):
         raise OrdersRejected(problems)
-    ctx = _play(game, state, orders, dice)
-    return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
+    with collector_paused():
+        ctx = _play(game, state, orders, dice)
+        return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
 
 
 def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
