@@ -265,6 +265,8 @@ def test_other_events_read_their_wording():
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
     assert "Germany keeps 3 IPCs of the special cash for turn 1 (43 IPCs now)" in text
     assert "Germany has 12 IPCs of its side's special cash to spend or keep" in text
+    # a unit type changed where it stands reads with the types' names, not their keys
+    assert "1 Industrial Complex in Karelia becomes Industrial" in text
     assert "national objective germany_trade: Germany collects 5 IPCs" in text
     assert "national objective germany_egypt: not met, Germany collects nothing" in text
     assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text

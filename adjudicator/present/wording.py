@@ -332,6 +332,11 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     target = params.get("target")
     if isinstance(target, str):
         out["target_name"] = unit_name(game, target).lower()
+    for key in ("from_type", "to_type"):          # a unit type changed where it stands
+        if isinstance(params.get(key), str):
+            count = params.get("count", 1)
+            out[key.replace("_type", "_name")] = unit_name(
+                game, params[key], count if isinstance(count, int) else 1)
     rule = params.get("rule")
     if isinstance(rule, str):
         out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
@@ -429,7 +434,7 @@ EVENT_TEXTS: dict[str, str] = {
     "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power}{economy_text} {loss} IPCs (at most {cap})",
     "scrambled": "{power} scrambles {units} from {space} into {zone}",
     "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
-    "units_changed": "{count} {from_type} in {space} becomes {to_type} ({power}'s now)",
+    "units_changed": "{count} {from_name} in {space} becomes {to_name} ({power}'s now)",
 }
 
 
