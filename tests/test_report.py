@@ -265,8 +265,6 @@ def test_other_events_read_their_wording():
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
     assert "Germany keeps 3 IPCs of the special cash for turn 1 (43 IPCs now)" in text
     assert "Germany has 12 IPCs of its side's special cash to spend or keep" in text
-    # a unit type changed where it stands reads with the types' names, not their keys
-    assert "1 Industrial Complex in Karelia becomes Industrial" in text
     assert "national objective germany_trade: Germany collects 5 IPCs" in text
     assert "national objective germany_egypt: not met, Germany collects nothing" in text
     assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text
@@ -649,3 +647,14 @@ def test_a_correction_shows_each_edit_and_its_reason():
     assert "the position before turn 4 is restored" in text
     assert "Germany's IPCs are set to 30" in text
     assert "Reason: orders of the wrong game" in text
+
+
+def test_a_unit_type_changed_where_it_stands_reads_with_names():
+    """A captured major factory turned minor (Global 1940): the types' names, not keys."""
+    from adjudicator.model.events import UnitsChanged
+    from adjudicator.present.wording import event_text
+    from adjudicator.service.games import load_game
+    game = load_game("global1940")
+    text = event_text(UnitsChanged("France", "germany", "major_factory", "minor_factory", 1), game)
+    assert text == ("1 Major Industrial Complex in France becomes Minor Industrial Complex "
+                    "(Germany's now)")
