@@ -717,7 +717,7 @@ class _Drawing:
         """The unit card of a space too small for it anywhere, in the water beside it
         (clear of every label, badge and card), with a leader line into the space; ""
         when the space has no sea beside it (its card then stays where it was drawn)."""
-        seas = [n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea and n in self.g.spaces]
+        seas = sorted(n for n in self.gmap.neighbours(name) if self.gmap[n].is_sea and n in self.g.spaces)
         if not seas:
             return ""
         x0, y0, x1, y1 = self.blocks[name]
