@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..model.dice import DiceSource
 from .aircraft import air_paths, can_land_on_ground, check_combat_moves, land_aircraft as land_all_aircraft
 from .battles import (battle_needed, conduct_combat as fight_battles, participants,
-                      partial_retreat_allowed, retreat_options)
+                      partial_retreat_allowed, retreat_landing, retreat_options)
 from .battles import check_bombard_orders
 from .income import collect_income as collect
 from .movement import run_order
@@ -77,10 +77,10 @@ def collect_income(ctx: TurnContext, dice) -> None:
     collect(ctx, dice)
 
 
-def check_partial_retreat(ctx: TurnContext, directive, attackers) -> bool:
+def check_partial_retreat(ctx: TurnContext, directive, attackers) -> None:
     """A per-unit retreat ("retreat ftr to United Kingdom ...") names units the edition lets
     leave alone (``battles.partial_retreat_allowed``), that attack there, and a landing
-    the aircraft may reach.  False when it is refused."""
+    the aircraft may reach (not a space adjacent to the battle: they fly)."""
     board = ctx.board
     space = directive.space
     types = {g.type for g in directive.retreat_units}
@@ -88,14 +88,14 @@ def check_partial_retreat(ctx: TurnContext, directive, attackers) -> bool:
         ctx.error(directive.line, "partial_retreat_refused", space=space,
                   units={g.type: g.count for g in directive.retreat_units},
                   allowed=board.rules.option("partial_retreat", "none"))
-        return False
+        return
     for group in directive.retreat_units:
         present = sum(1 for p in attackers if p.type == group.type)
         if present < max(group.count, 1):          # ALL (0): at least one
             ctx.error(directive.line, "partial_retreat_units_missing", space=space,
                       unit=group.type, count=max(group.count, 1), present=present)
-            return False
-    destination = next((c.destination for c in directive.retreat if c.destination), None)
+            return
+    destination = retreat_landing(ctx, space)
     leaving = [p for p in attackers if p.type in types]
     if destination is not None and leaving and not (
             destination in air_paths(ctx, space, max(move_range(board, p) - p.moves_used
@@ -103,7 +103,6 @@ def check_partial_retreat(ctx: TurnContext, directive, attackers) -> bool:
             and can_land_on_ground(ctx, leaving[0], destination)):
         ctx.warn(directive.line, "retreat_landing_unreachable", space=space,
                  destination=destination)
-    return True
 
 
 def check_directives(ctx: TurnContext) -> None:
@@ -117,10 +116,8 @@ def check_directives(ctx: TurnContext) -> None:
             continue
         attackers, _ = participants(ctx, space)
         if directive.retreat_units:
-            if not check_partial_retreat(ctx, directive, attackers):
-                continue
-            if partial_retreat_allowed(ctx, {g.type for g in directive.retreat_units}):
-                continue       # aircraft alone: the landing is checked above, not adjacency
+            check_partial_retreat(ctx, directive, attackers)
+            continue
         legal = retreat_options(ctx, space, attackers)
         for cond in directive.retreat:
             if cond.destination is None or cond.destination in legal:
