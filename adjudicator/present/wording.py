@@ -252,6 +252,31 @@ PROBLEMS: dict[str, str] = {
     "factory_limit": "the factory limit near {space} is reached",
     "units_not_placed": "bought but not placed by any order: {units}; they will be placed at your "
                         "factories (capital first) or refunded",
+    # -- Taktyczne Starcie's battle board (engine/tactical/)
+    "board_battle_kind": "a board battle is 'land' or 'sea', not '{battle}'",
+    "board_deploy_started": "units are deployed before the first battle turn only",
+    "board_wrong_battle": "{piece} ({piece_kind}) does not fight in a {battle} battle on the board",
+    "board_piece_repeated": "{piece} is on the board already (at most {most} units in a battle)",
+    "board_deploy_row": "{piece} deploys in its own rows {low}-{high}, and {square} is not one of them",
+    "board_square_taken": "{square} is taken: one unit per square, and no unit passes through another",
+    "board_mine_row": "a mine goes in its owner's rows {low}-{high}, once per square; {square} is not such a square",
+    "board_cannot_fire": "{piece} cannot fire at {at}: not in a straight free line within range, or outside its zone",
+    "board_not_orthogonal": "{piece} moves one square at a time, vertically or horizontally: {square} is not next to it",
+    "board_own_mine": "{piece} may not enter {square}: its own side mined it",
+    "board_confined": "{piece} stays in its own rows 1-3: {square} is outside them",
+    "board_battle_over": "the board battle is over",
+    "board_too_far": "{piece} has {points} movement points in a battle turn; the paths take {steps}",
+    "board_no_target": "{at} is no enemy unit on the board, so {piece} cannot fire at it",
+    "board_shots": "{piece} fires 1 to {most} shots in a battle turn, not {shots}",
+    "board_no_piece": "{piece} is not on the board",
+    "board_not_your_turn": "{piece} cannot act: it is the {side}'s battle turn",
+    "board_already_acted": "{piece} has already acted in this battle turn",
+    "board_square_unknown": "'{square}' is no square of a side's half: a column A-{last_column} and a row 1-{rows}, such as 'C2'",
+    "board_formation_unknown": "there is no formation '{formation}' (known: {known})",
+    "board_plan_unit_unknown": "the plan places {piece}, which is not in this battle",
+    "board_too_many_mines": "the plan lays {count} mines; the side has {most}",
+    "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
+    "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
 }
 
 PLACEMENT_CODES = frozenset({
@@ -436,6 +461,43 @@ EVENT_TEXTS: dict[str, str] = {
     "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
     "units_changed": "{count} {from_name} in {space} becomes {to_name} ({power}'s now)",
 }
+
+
+# The events of a board battle (model/tactical.py), one sentence each.  Squares are
+# whole-board names: C3a is the attacker's row 3, C3d the defender's.
+BOARD_EVENT_TEXTS: dict[str, str] = {
+    "board_deployed": "{side} deploys {piece} ({piece_kind}) on {square}",
+    "board_mines_laid": "{side} lays {count} mines, their squares secret",
+    "board_turn_started": "battle turn {turn}: the {side} plays",
+    "board_moved": "{side} {piece} moves {path_text}",
+    "board_shot": "{side} {piece} fires{back_text} at {at}{gap_text}: needs {need}, rolls {roll}, {hit_text}",
+    "board_mine_exploded": "a {side} mine on {square} destroys {piece}",
+    "board_guns_lost": "the {side}'s long-range guns {pieces} are destroyed with the lost battle",
+    "board_battle_ended": "the board battle ends after battle turn {turn}: the {winner} wins ({reason_text})",
+}
+
+BOARD_END_REASONS: dict[str, str] = {
+    "attacker_beaten": "the attacker has no unit left that fights",
+    "defender_beaten": "the defender has no unit left that fights",
+    "mines_cleared": "the attacker's tanks or warships reached the defender's rows 1-3, clearing the mines",
+    "mines_spent": "the defender's units are gone and every mine of his went off",
+    "turn_cap": "the battle-turn limit: the defender holds",
+    "nothing_to_fight": "the defender has nothing on the board",
+}
+
+
+def board_event_text(event: Any) -> str:
+    """The sentence for one board-battle event."""
+    import attrs
+    values = dict(attrs.asdict(event, recurse=False))
+    values["path_text"] = " > ".join(values.get("path", ()))
+    values["back_text"] = " back" if values.get("back") else ""
+    gap = values.get("gap", -1)
+    values["gap_text"] = f" ({gap} squares between)" if isinstance(gap, int) and gap >= 0 else ""
+    values["hit_text"] = f"a hit: {values.get('at')} is destroyed" if values.get("hit") else "a miss"
+    values["reason_text"] = BOARD_END_REASONS.get(values.get("reason", ""), values.get("reason", ""))
+    values["pieces"] = ", ".join(values.get("pieces", ()))
+    return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:
