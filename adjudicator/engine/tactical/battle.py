@@ -66,6 +66,7 @@ class BoardBattle:
         self.back_shots: dict[str, int] = {}
         self.events: list[BoardEvent] = []
         self.result: BoardBattleEnded | None = None
+        self.fielded: set[str] = set()      # the sides that ever had a unit on the board
 
     # ----------------------------------------------------------------- the position
     def kind(self, piece: Piece) -> PieceKind:
@@ -84,6 +85,7 @@ class BoardBattle:
             del self._at[old.square]
         self.pieces[piece.id] = piece
         self._at[piece.square] = piece.id
+        self.fielded.add(piece.side)
 
     def _remove(self, piece: Piece) -> None:
         del self._at[piece.square]
@@ -107,6 +109,15 @@ class BoardBattle:
             raise OrderFailed("board_square_taken", square=self._name(square))
         self._put(Piece(pid, side, kind_key, square))
         self.events.append(PieceDeployed(side, pid, kind_key, self._name(square)))
+
+    def place(self, piece: Piece) -> None:
+        """Put a unit anywhere free, unchecked beyond that: a position from a rules case
+        or a saved battle turn (not a deployment)."""
+        if piece.kind not in self.rules.kinds or not on_board(self.rules, piece.square):
+            raise OrderFailed("board_wrong_battle", piece=piece.id, piece_kind=piece.kind, battle=self.battle)
+        if piece.square in self._at or piece.id in self.pieces:
+            raise OrderFailed("board_square_taken", square=self._name(piece.square))
+        self._put(piece)
 
     def lay_mines(self, side: str, squares: Iterable[Square]) -> None:
         """Secret mines in own rows 4-10 (L31.7, L31.49); only their count is an event."""
@@ -287,8 +298,8 @@ class BoardBattle:
         if not self.mines[DEFENDER]:
             if self.mines_laid[DEFENDER]:
                 return self._end(ATTACKER, "mines_spent")              # L31.57-L31.58
-            fought = any(isinstance(e, PieceDeployed) and e.side == DEFENDER for e in self.events)
-            return self._end(ATTACKER, "defender_beaten" if fought else "nothing_to_fight")
+            return self._end(ATTACKER, "defender_beaten" if DEFENDER in self.fielded
+                             else "nothing_to_fight")
         mobile = [p for p in self.side_pieces(ATTACKER) if self.kind(p).zone == LINE]
         if mobile and all(own_row(self.rules, DEFENDER, p.square) <= self.rules.deploy_rows
                           for p in mobile):

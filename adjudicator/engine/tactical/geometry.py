@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model.tactical import ATTACKER, BoardRules, Square
+from ...model.tactical import ATTACKER, DEFENDER, BoardRules, Square
 from ..errors import OrderFailed
 
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -39,6 +39,16 @@ def square_name(rules: BoardRules, square: Square) -> str:
     if y < rules.rows_per_side:
         return f"{chr(65 + col)}{y + 1}a"
     return f"{chr(65 + col)}{rules.rows - y}d"
+
+
+def board_square(rules: BoardRules, name: str) -> Square:
+    """The inverse of ``square_name``: ``"C3a"`` -> the attacker's C3, ``"C3d"`` -> the
+    defender's."""
+    text = name.strip()
+    if len(text) < 3 or text[-1].lower() not in "ad":
+        raise OrderFailed("board_square_unknown", square=name, last_column=chr(64 + rules.columns),
+                          rows=rules.rows_per_side)
+    return own_square(rules, ATTACKER if text[-1].lower() == "a" else DEFENDER, text[:-1])
 
 
 def on_board(rules: BoardRules, square: Square) -> bool:
