@@ -352,10 +352,11 @@ def test_every_mine_gone_off_with_tanks_left_attacker_wins():
 
 
 def test_at_guns_alone_cannot_clear_mines():
-    """Ruling end: clearing needs at least one tank or warship in the safe zone."""
+    """Ruling end: clearing needs at least one tank or warship in the safe zone; guns alone
+    never can (ruling stalemate), so the defender holds at once."""
     b = board("a g1 at_gun E1a")
     b.lay_mines(DEFENDER, [S("K8d")])
-    assert _ended(b) is None
+    assert _ended(b) == (DEFENDER, "stalemate")
 
 
 def test_battle_turn_cap_defender_holds():
@@ -497,3 +498,12 @@ def test_every_board_problem_and_event_has_words():
         kinds.add(cls.kind)
     assert kinds <= set(BOARD_EVENT_TEXTS)
     assert board_event_text(BoardBattleEnded(9, DEFENDER, "turn_cap")).endswith("the defender holds)")
+
+
+def test_guns_alone_on_both_sides_end_at_once_defender_holds():
+    """Ruling stalemate: AT guns and LRGs stay in their own rows 1-3 (L31.27, L31.42), out of
+    every enemy gun's zone (L31.23, L31.42): nothing can change, the defender holds."""
+    b = board("a g1 at_gun E1a; a l1 lrg F1a; d g2 at_gun E1d")
+    assert _ended(b) == (DEFENDER, "stalemate")
+    b = board("a g1 at_gun E1a; d g2 at_gun E1d; d t1 tank_1 E10d")
+    assert _ended(b) is None

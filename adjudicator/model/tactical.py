@@ -208,7 +208,8 @@ class GunsLost(BoardEvent):
 class BoardBattleEnded(BoardEvent):
     """``reason``: ``attacker_beaten``, ``defender_beaten``, ``mines_cleared`` (the attacker's
     tanks reached the safe zone), ``mines_spent`` (every defending mine went off),
-    ``turn_cap`` (the defender holds), ``nothing_to_fight``."""
+    ``turn_cap`` (the defender holds), ``stalemate`` (no tank or warship left on either side:
+    no shot is possible any more; the defender holds), ``nothing_to_fight``."""
 
     kind: ClassVar[str] = "board_battle_ended"
     turn: int

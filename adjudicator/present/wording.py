@@ -482,6 +482,7 @@ BOARD_END_REASONS: dict[str, str] = {
     "mines_cleared": "the attacker's tanks or warships reached the defender's rows 1-3, clearing the mines",
     "mines_spent": "the defender's units are gone and every mine of his went off",
     "turn_cap": "the battle-turn limit: the defender holds",
+    "stalemate": "no tank or warship is left on either side, so no shot is possible any more: the defender holds",
     "nothing_to_fight": "the defender has nothing on the board",
 }
 

@@ -293,6 +293,8 @@ class BoardBattle:
             self._lose_guns(ATTACKER)
             return self._end(DEFENDER, "attacker_beaten")
         if not self.beaten(DEFENDER):
+            if not any(self.kind(p).mobile for p in self.pieces.values()):
+                return self._end(DEFENDER, "stalemate")                 # ruling stalemate
             return None
         self._lose_guns(DEFENDER)
         if not self.mines[DEFENDER]:
@@ -301,7 +303,9 @@ class BoardBattle:
             return self._end(ATTACKER, "defender_beaten" if DEFENDER in self.fielded
                              else "nothing_to_fight")
         mobile = [p for p in self.side_pieces(ATTACKER) if self.kind(p).zone == LINE]
-        if mobile and all(own_row(self.rules, DEFENDER, p.square) <= self.rules.deploy_rows
+        if not mobile:
+            return self._end(DEFENDER, "stalemate")      # guns cannot clear mines (ruling end)
+        if all(own_row(self.rules, DEFENDER, p.square) <= self.rules.deploy_rows
                           for p in mobile):
             self.mines[DEFENDER].clear()                                # L31.54-L31.55
             return self._end(ATTACKER, "mines_cleared")
