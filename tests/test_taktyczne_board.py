@@ -10,12 +10,14 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.engine.errors import OrderFailed
-from adjudicator.engine.tactical import PLAN_INTERPRETER_VERSION, BoardBattle, fight
-from adjudicator.engine.tactical.geometry import board_square, own_square, square_name
+from adjudicator.engine.tactical import PLAN_INTERPRETER_VERSION, BoardBattle, fight, play_turn
+from adjudicator.engine.tactical.geometry import board_square, own_row, own_square, square_name
 from adjudicator.io.tactical_data import board_rules, load_board
-from adjudicator.model.dice import FixedDice, SeededDice
+from adjudicator.model.dice import FixedDice, SeededDice, SideDice
 from adjudicator.model.errors import DataError
 from adjudicator.model.tactical import (
     ATTACKER,
@@ -412,7 +414,6 @@ def test_hold_never_moves_and_fire_discipline_holds_fire():
     b.place(Piece("a1", ATTACKER, "tank_2", S("E5a")))
     b.place(Piece("d1", DEFENDER, "tank_2", S("E8a")))         # gap 2: needs 4
     b.start_turn()
-    from adjudicator.engine.tactical import play_turn
     play_turn(b, Doctrine(stance="hold", fire_at=3))
     assert not [e for e in b.events if isinstance(e, (ShotFired, PieceMoved))]
     play_turn_b = BoardBattle(RULES, "land", FixedDice([1, 1, 1, 1]))
@@ -433,7 +434,6 @@ def test_advance_closes_in_and_fires_at_its_best_exchange():
     b.place(Piece("a1", ATTACKER, "tank_3", S("E5a")))
     b.place(Piece("d1", DEFENDER, "tank_1", S("E8a")))
     b.start_turn()
-    from adjudicator.engine.tactical import play_turn
     play_turn(b, Doctrine())
     moved = [e.path for e in b.events if isinstance(e, PieceMoved)]
     assert moved == [("E6a", "E7a")] and shots(b)[0][:3] == ("a1", "d1", 2)
@@ -507,3 +507,52 @@ def test_guns_alone_on_both_sides_end_at_once_defender_holds():
     assert _ended(b) == (DEFENDER, "stalemate")
     b = board("a g1 at_gun E1a; d g2 at_gun E1d; d t1 tank_1 E10d")
     assert _ended(b) is None
+
+
+# ----------------------------------------------------------------------------- properties
+
+LAND_KINDS = ["tank_1", "tank_2", "tank_3", "tank_4", "at_gun", "lrg"]
+_force = st.tuples(st.lists(st.sampled_from(LAND_KINDS), min_size=0, max_size=5), st.integers(0, 4))
+_doctrine = st.builds(Doctrine, st.sampled_from(["advance", "hold"]),
+                      st.sampled_from(["best", "highest_rank", "nearest", "guns_first"]), st.integers(2, 6))
+
+
+class _CountingDice(SeededDice):
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.rolled = 0
+
+    def roll(self, count, purpose=""):
+        self.rolled += count
+        return super().roll(count, purpose)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_force, _force, _doctrine, _doctrine, st.integers(0, 10**6))
+def test_any_battle_ends_legally(att, dfn, att_doctrine, dfn_doctrine, seed):
+    """Whatever the forces and doctrines: the battle ends by the cap, one die per shot, and
+    every position along the way keeps the guns in their rows 1-3 and one unit a square."""
+    forces = {ATTACKER: BoardForce(tuple((f"a{i}", k) for i, k in enumerate(att[0])), mines=att[1]),
+              DEFENDER: BoardForce(tuple((f"d{i}", k) for i, k in enumerate(dfn[0])), mines=dfn[1])}
+    dice = _CountingDice(seed)
+    b = fight(RULES, "land", forces, {ATTACKER: BattlePlan(doctrine=att_doctrine),
+                                      DEFENDER: BattlePlan(doctrine=dfn_doctrine)}, dice)
+    assert b.result is not None and b.result.turn <= RULES.battle_turn_cap
+    assert dice.rolled == sum(isinstance(e, ShotFired) for e in b.events)
+    assert len({p.square for p in b.pieces.values()}) == len(b.pieces)
+    for p in b.pieces.values():
+        kind = b.kind(p)
+        if kind.confined:
+            assert kind.confined[0] <= own_row(RULES, p.side, p.square) <= kind.confined[1]
+    loser = DEFENDER if b.result.winner == ATTACKER else ATTACKER
+    if b.result.reason in ("defender_beaten", "attacker_beaten", "mines_spent", "mines_cleared"):
+        assert not any(b.kind(p).holds_ground for p in b.side_pieces(loser))
+
+
+def test_side_dice_name_the_shooter():
+    """The purpose of each die names the shooter's side once, so SideDice (every attacker die
+    a 6, every defender die a 1) scripts a battle as it does an A&A one."""
+    forces = {ATTACKER: BoardForce((("a1", "tank_1"),)), DEFENDER: BoardForce((("d1", "tank_4"),))}
+    b = fight(RULES, "land", forces, {}, SideDice(attacker=6, defender=1))
+    assert (b.result.winner, b.result.reason) == (ATTACKER, "defender_beaten")
+    assert all(e.hit == (e.side == ATTACKER) for e in b.events if isinstance(e, ShotFired))
