@@ -172,8 +172,12 @@ def _play_mobile(board: BoardBattle, piece: Piece, doctrine: Doctrine) -> None:
         return
     squares = reach if doctrine.stance == "advance" else {piece.square: [piece.square]}
     options = []
+    reach_of_fire = len(board.rules.to_hit)
     for square, path in squares.items():
         for enemy in enemies:
+            dx, dy = abs(enemy.square[0] - square[0]), abs(enemy.square[1] - square[1])
+            if max(dx, dy) > reach_of_fire or not (dx == 0 or dy == 0 or dx == dy):
+                continue                                 # no straight line within range
             aim = board.aim(piece, enemy, shooter_at=square)
             if aim is not None and aim.need <= doctrine.fire_at:
                 key = _rank_key(board, piece, square, enemy, doctrine)
