@@ -556,3 +556,16 @@ def test_side_dice_name_the_shooter():
     b = fight(RULES, "land", forces, {}, SideDice(attacker=6, defender=1))
     assert (b.result.winner, b.result.reason) == (ATTACKER, "defender_beaten")
     assert all(e.hit == (e.side == ATTACKER) for e in b.events if isinstance(e, ShotFired))
+
+
+def test_board_text_shows_both_halves_from_the_defenders_edge():
+    from adjudicator.present.board_battle import board_text
+    text = board_text(RULES, [Piece("t1", ATTACKER, "tank_3", S("C3a")),
+                              Piece("g1", DEFENDER, "at_gun", S("M1d"))], mines=[S("E4d")])
+    lines = text.splitlines()
+    assert len(lines) == 21 and lines[0].split() == [chr(65 + c) for c in range(13)]
+    assert lines[1].split()[0] == "1d" and lines[10].split()[0] == "10d" and lines[11].split()[0] == "10a"
+    assert lines[1].split()[-1] == "at"                      # M1d: the defender's edge, top right
+    assert lines[4].split()[5] == "**"                        # E4d (label first, then A..E)
+    assert lines[-3].split()[3] == "T3"                       # C3a
+    assert lines[-1].strip().startswith("1a")

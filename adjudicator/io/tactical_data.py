@@ -114,7 +114,10 @@ class _Reader:
             raise DataError(f"{self.where}: {name} fires by zone and needs a fixed 'hit' roll 1..6")
         confined = (self.pair(entry, f"{name}.confined", 1, per_side)
                     if "confined" in entry else None)
-        return PieceKind(key=key, name=str(entry.get("name", key)), battle=battle,
+        short = entry.get("short", key[:2].upper())
+        if not isinstance(short, str) or len(short) != 2:
+            raise DataError(f"{self.where}: {name}.short must be two letters")
+        return PieceKind(key=key, name=str(entry.get("name", key)), battle=battle, short=short,
                          shots=self.number(entry, f"{name}.shots", 1, 20), zone=zone,
                          rank=int(entry.get("rank", 0)), hit=int(hit), confined=confined,
                          fires_through=bool(entry.get("fires_through", False)),

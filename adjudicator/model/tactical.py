@@ -50,6 +50,7 @@ class PieceKind:
     confined: tuple[int, int] | None = None
     fires_through: bool = False
     holds_ground: bool = True
+    short: str = ""                  # two letters for the text board
 
     @property
     def mobile(self) -> bool:
