@@ -569,3 +569,16 @@ def test_board_text_shows_both_halves_from_the_defenders_edge():
     assert lines[4].split()[5] == "**"                        # E4d (label first, then A..E)
     assert lines[-3].split()[3] == "T3"                       # C3a
     assert lines[-1].strip().startswith("1a")
+
+
+def test_a_refused_action_changes_nothing():
+    """The whole action (paths and the shot) is checked before any of it happens."""
+    b = board("a t1 tank_1 E5a; a t2 tank_1 C7a; d v1 tank_1 E9a", dice=[])
+    assert code_of(lambda: b.act("t1", before=[S("D5a")], target="v1")) == "board_cannot_fire"
+    assert code_of(lambda: b.act("t1", before=[S("E6a")], target="v1",
+                                 after=[S("D6a"), S("C6a"), S("B6a"), S("A6a")])) == "board_too_far"
+    assert code_of(lambda: b.act("t1", before=[S("E6a")], target="v1",
+                                 after=[S("D6a"), S("D7a"), S("C7a")])) == "board_square_taken"
+    assert code_of(lambda: b.act("t1", target="v1", after=[S("D5a"), S("D6a"), S("D7a"),
+                                                           S("C7a")])) == "board_square_taken"
+    assert b.pieces["t1"].square == S("E5a") and not shots(b) and "t1" not in b.acted

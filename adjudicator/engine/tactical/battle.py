@@ -185,14 +185,10 @@ class BoardBattle:
 
     # ----------------------------------------------------------------- movement
     def _walk(self, piece: Piece, path: Sequence[Square]) -> Piece | None:
-        """Move along ``path``, checked square by square; None if a mine destroyed it."""
-        kind = self.kind(piece)
+        """Move along ``path`` (checked by ``_check_path``); None if a mine destroyed it."""
         entered = []
         current = piece
         for square in path:
-            problem = self._step_problem(current, kind, square)
-            if problem:
-                raise OrderFailed(problem, piece=piece.id, square=self._name(square))
             entered.append(self._name(square))
             enemy_mines = self.mines[other_side(piece.side)]
             if square in enemy_mines:                    # L31.52
@@ -208,10 +204,22 @@ class BoardBattle:
             self.events.append(PieceMoved(self.turn, piece.side, piece.id, tuple(entered)))
         return current
 
-    def _step_problem(self, piece: Piece, kind: PieceKind, square: Square) -> str:
-        if square not in neighbours(self.rules, piece.square):
+    def _check_path(self, piece: Piece, start: Square, path: Sequence[Square]) -> Square:
+        """Where ``path`` from ``start`` ends, each step checked against the position now
+        (the moving unit's own square free); raises on the first bad step."""
+        kind = self.kind(piece)
+        current = start
+        for square in path:
+            problem = self._step_problem(piece, kind, current, square)
+            if problem:
+                raise OrderFailed(problem, piece=piece.id, square=self._name(square))
+            current = square
+        return current
+
+    def _step_problem(self, piece: Piece, kind: PieceKind, start: Square, square: Square) -> str:
+        if square not in neighbours(self.rules, start):
             return "board_not_orthogonal"                # L31.10
-        if square in self._at:
+        if self._at.get(square, piece.id) != piece.id:
             return "board_square_taken"                  # ruling occupancy
         if square in self.mines[piece.side]:
             return "board_own_mine"                      # L31.53
@@ -252,6 +260,12 @@ class BoardBattle:
                 raise OrderFailed("board_no_target", piece=pid, at=target)
         if shots is not None and not 1 <= shots <= kind.shots:
             raise OrderFailed("board_shots", piece=pid, shots=shots, most=kind.shots)
+        # The whole action is checked before anything happens: units only leave the board
+        # during it, so a path free now stays free.
+        fire_from = self._check_path(piece, piece.square, before)
+        if target is not None and self.aim(piece, self.pieces[target], shooter_at=fire_from) is None:
+            raise OrderFailed("board_cannot_fire", piece=pid, at=target)
+        self._check_path(piece, fire_from, after)
         self.acted.add(pid)
         moved = self._walk(piece, before)
         if moved is not None and target is not None:
