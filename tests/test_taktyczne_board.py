@@ -582,3 +582,29 @@ def test_a_refused_action_changes_nothing():
     assert code_of(lambda: b.act("t1", target="v1", after=[S("D5a"), S("D6a"), S("D7a"),
                                                            S("C7a")])) == "board_square_taken"
     assert b.pieces["t1"].square == S("E5a") and not shots(b) and "t1" not in b.acted
+
+
+def test_a_restored_position_plays_on_exactly_as_the_original():
+    """The position is the whole state (live by mail keeps it between battle-turn files):
+    restored and played on with the same dice, it gives the same events."""
+    from adjudicator.engine.tactical import deploy
+    from adjudicator.model.tactical import BoardPosition
+
+    original = BoardBattle(RULES, "land", SeededDice(5))
+    for side in (DEFENDER, ATTACKER):
+        deploy(original, side, FORCES[side], BattlePlan())
+    for _ in range(4):
+        original.start_turn()
+        play_turn(original, Doctrine())
+    position = original.position()
+    assert isinstance(position, BoardPosition) and position.turn == 4
+    copy = BoardBattle.restore(RULES, position, SeededDice(99))
+    assert copy.position() == position
+    original.dice = SeededDice(99)
+    before = len(original.events)
+    for b in (original, copy):
+        while b.result is None:
+            b.start_turn()
+            play_turn(b, Doctrine())
+            b.end_turn()
+    assert original.events[before:] == copy.events and original.position() == copy.position()

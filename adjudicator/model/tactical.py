@@ -128,6 +128,22 @@ class BoardForce:
     mines: int = 0
 
 
+@attrs.frozen
+class BoardPosition:
+    """Everything a board battle's next action depends on besides the rules and the dice:
+    the pieces, each side's mines (secret to the other side), whose battle turn it is and
+    what has happened in it.  What a live battle keeps between its battle-turn files."""
+
+    battle: str
+    turn: int
+    pieces: tuple[Piece, ...]
+    mines: tuple[tuple[str, tuple[Square, ...]], ...]
+    mines_laid: tuple[tuple[str, int], ...]
+    acted: tuple[str, ...] = ()
+    back_shots: tuple[tuple[str, int], ...] = ()
+    fielded: tuple[str, ...] = ()
+
+
 # ------------------------------------------------------------------------------ events
 # Squares in events are whole-board names: "C3a" (the attacker's row 3), "C8d".
 

@@ -19,7 +19,9 @@ from ...model.tactical import (
     OWN_HALF,
     BattleTurnStarted,
     BoardBattleEnded,
+    SIDES,
     BoardEvent,
+    BoardPosition,
     BoardRules,
     GunsLost,
     MineExploded,
@@ -90,6 +92,32 @@ class BoardBattle:
     def _remove(self, piece: Piece) -> None:
         del self._at[piece.square]
         del self.pieces[piece.id]
+
+    def position(self) -> BoardPosition:
+        """The position as a value (sorted, so equal positions are equal values)."""
+        return BoardPosition(
+            battle=self.battle, turn=self.turn,
+            pieces=tuple(sorted(self.pieces.values(), key=lambda p: p.id)),
+            mines=tuple((side, tuple(sorted(self.mines[side]))) for side in SIDES),
+            mines_laid=tuple((side, self.mines_laid[side]) for side in SIDES),
+            acted=tuple(sorted(self.acted)), back_shots=tuple(sorted(self.back_shots.items())),
+            fielded=tuple(sorted(self.fielded)))
+
+    @classmethod
+    def restore(cls, rules: BoardRules, position: BoardPosition, dice: DiceSource) -> BoardBattle:
+        """A battle continuing from ``position`` (a battle not over: an ended one keeps its
+        result in its events)."""
+        board = cls(rules, position.battle, dice)
+        for piece in position.pieces:
+            board.place(piece)
+        board.mines = {side: set(squares) for side, squares in position.mines}
+        board.mines_laid = dict(position.mines_laid)
+        board.turn = position.turn
+        board.side = ATTACKER if position.turn % 2 else DEFENDER
+        board.acted = set(position.acted)
+        board.back_shots = dict(position.back_shots)
+        board.fielded = set(position.fielded)
+        return board
 
     # ----------------------------------------------------------------- deployment
     def deploy(self, side: str, pid: str, kind_key: str, square: Square) -> None:
