@@ -472,6 +472,9 @@ def test_board_data_errors_say_where_and_why():
     bad = dict(good, geometry=dict(good["geometry"], rows_per_side=9))
     with pytest.raises(DataError, match="half of geometry.rows"):
         board_rules(bad)
+    bad = dict(good, formations={"line": dict(good["formations"]["line"], mines=["G3"])})
+    with pytest.raises(DataError, match="formations.line.mines .* rows 4-10"):
+        board_rules(bad)
     with pytest.raises(DataError, match="cannot read"):
         load_board(ROOT / "no" / "such")
 

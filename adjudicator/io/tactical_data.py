@@ -64,7 +64,8 @@ def board_rules(doc: dict[str, Any], where: str = BOARD_FILE) -> BoardRules:
     mines = reader.table(doc, "mines")
     if not all(isinstance(v, str) and k in ("land", "sea") for k, v in mines.items()):
         raise DataError(f"{where}: [mines] maps 'land' and 'sea' to a mine's name")
-    formations = {key: reader.formation(key, entry, columns, per_side)
+    rows_of = {"front": (1, deploy), "guns": (1, deploy), "mines": mine_rows}
+    formations = {key: reader.formation(key, entry, columns, rows_of)
                   for key, entry in reader.table(doc, "formations").items()}
     rulings = tuple((str(r.get("key", "")), str(r.get("text", "")))
                     for r in doc.get("ruling", []) if isinstance(r, dict))
@@ -123,16 +124,20 @@ class _Reader:
                          fires_through=bool(entry.get("fires_through", False)),
                          holds_ground=bool(entry.get("holds_ground", True)))
 
-    def formation(self, key: str, entry: Any, columns: int, per_side: int) -> Formation:
+    def formation(self, key: str, entry: Any, columns: int,
+                  rows_of: dict[str, tuple[int, int]]) -> Formation:
         if not isinstance(entry, dict):
             raise DataError(f"{self.where}: [formations.{key}] is not a table")
         lists = {}
-        for part in ("front", "guns", "mines"):
+        for part, (low, high) in rows_of.items():
             squares = entry.get(part, [])
+            if not isinstance(squares, list):
+                raise DataError(f"{self.where}: formations.{key}.{part} must be a list of squares")
             bad = [s for s in squares if not isinstance(s, str) or not _OWN_SQUARE.match(s)
-                   or ord(s[0]) - 65 >= columns or int(s[1:]) > per_side]
-            if not isinstance(squares, list) or bad or len(set(squares)) != len(squares):
+                   or ord(s[0]) - 65 >= columns or not low <= int(s[1:]) <= high]
+            if bad or len(set(squares)) != len(squares):
                 raise DataError(f"{self.where}: formations.{key}.{part} must list distinct own squares "
-                                f"such as 'G3' (bad: {', '.join(map(str, bad)) or 'a repeated square'})")
+                                f"in rows {low}-{high} such as 'G{high}' "
+                                f"(bad: {', '.join(map(str, bad)) or 'a repeated square'})")
             lists[part] = tuple(squares)
         return Formation(key=key, front=lists["front"], guns=lists["guns"], mines=lists["mines"])
