@@ -475,6 +475,9 @@ def test_board_data_errors_say_where_and_why():
     bad = dict(good, formations={"line": dict(good["formations"]["line"], mines=["G3"])})
     with pytest.raises(DataError, match="formations.line.mines .* rows 4-10"):
         board_rules(bad)
+    bad = dict(good, units=dict(good["units"], tank_1=dict(good["units"]["tank_1"], rank="one")))
+    with pytest.raises(DataError, match="units.tank_1.rank must be a whole number"):
+        board_rules(bad)
     with pytest.raises(DataError, match="cannot read"):
         load_board(ROOT / "no" / "such")
 

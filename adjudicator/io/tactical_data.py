@@ -110,9 +110,10 @@ class _Reader:
         battle = entry.get("battle")
         if battle not in ("land", "sea"):
             raise DataError(f"{self.where}: {name}.battle must be 'land' or 'sea'")
-        hit = entry.get("hit", 0)
-        if zone != "line" and not (isinstance(hit, int) and 1 <= hit <= 6):
+        hit = self.number(entry, f"{name}.hit", 0, 6) if "hit" in entry else 0
+        if zone != "line" and not hit:
             raise DataError(f"{self.where}: {name} fires by zone and needs a fixed 'hit' roll 1..6")
+        rank = self.number(entry, f"{name}.rank", 0, 20) if "rank" in entry else 0
         confined = (self.pair(entry, f"{name}.confined", 1, per_side)
                     if "confined" in entry else None)
         short = entry.get("short", key[:2].upper())
@@ -120,7 +121,7 @@ class _Reader:
             raise DataError(f"{self.where}: {name}.short must be two letters")
         return PieceKind(key=key, name=str(entry.get("name", key)), battle=battle, short=short,
                          shots=self.number(entry, f"{name}.shots", 1, 20), zone=zone,
-                         rank=int(entry.get("rank", 0)), hit=int(hit), confined=confined,
+                         rank=rank, hit=hit, confined=confined,
                          fires_through=bool(entry.get("fires_through", False)),
                          holds_ground=bool(entry.get("holds_ground", True)))
 
