@@ -614,3 +614,32 @@ def test_a_restored_position_plays_on_exactly_as_the_original():
             play_turn(b, Doctrine())
             b.end_turn()
     assert original.events[before:] == copy.events and original.position() == copy.position()
+
+
+_junk = st.one_of(st.none(), st.booleans(), st.integers(-5, 100), st.text(max_size=4),
+                  st.lists(st.integers(-1, 12), max_size=3), st.dictionaries(st.text(max_size=3),
+                                                                             st.integers(), max_size=2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_bad_board_data_is_a_message_never_a_traceback(data):
+    import copy
+    import tomllib
+    doc = tomllib.loads((ROOT / "maps" / "taktyczne" / "board.toml").read_text())
+    table = data.draw(st.sampled_from(["geometry", "movement", "fire", "units", "mines", "formations",
+                                       "title", "version", "ruling"]))
+    bad = copy.deepcopy(doc)
+    if isinstance(bad[table], dict) and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(bad[table])))
+        inner = bad[table][key]
+        if isinstance(inner, dict) and inner:
+            inner[data.draw(st.sampled_from(sorted(inner)))] = data.draw(_junk)
+        else:
+            bad[table][key] = data.draw(_junk)
+    else:
+        bad[table] = data.draw(_junk)
+    try:
+        board_rules(bad)
+    except DataError:
+        pass

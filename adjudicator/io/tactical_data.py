@@ -67,8 +67,9 @@ def board_rules(doc: dict[str, Any], where: str = BOARD_FILE) -> BoardRules:
     rows_of = {"front": (1, deploy), "guns": (1, deploy), "mines": mine_rows}
     formations = {key: reader.formation(key, entry, columns, rows_of)
                   for key, entry in reader.table(doc, "formations").items()}
+    listed = doc.get("ruling", [])
     rulings = tuple((str(r.get("key", "")), str(r.get("text", "")))
-                    for r in doc.get("ruling", []) if isinstance(r, dict))
+                    for r in (listed if isinstance(listed, list) else []) if isinstance(r, dict))
     return BoardRules(columns=columns, rows=rows, rows_per_side=per_side, deploy_rows=deploy,
                       mine_rows=mine_rows, move_points=points, to_hit=tuple(to_hit),
                       battle_turn_cap=cap, kinds=kinds, mines=dict(mines),
