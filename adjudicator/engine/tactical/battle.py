@@ -141,8 +141,11 @@ class BoardBattle:
     def place(self, piece: Piece) -> None:
         """Put a unit anywhere free, unchecked beyond that: a position from a rules case
         or a saved battle turn (not a deployment)."""
-        if piece.kind not in self.rules.kinds or not on_board(self.rules, piece.square):
+        if piece.kind not in self.rules.kinds:
             raise OrderFailed("board_wrong_battle", piece=piece.id, piece_kind=piece.kind, battle=self.battle)
+        if not on_board(self.rules, piece.square):
+            raise OrderFailed("board_square_unknown", square=str(piece.square),
+                              last_column=chr(64 + self.rules.columns), rows=self.rules.rows_per_side)
         if piece.square in self._at or piece.id in self.pieces:
             raise OrderFailed("board_square_taken", square=self._name(piece.square))
         self._put(piece)
