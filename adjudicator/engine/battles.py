@@ -133,6 +133,7 @@ Fight = Callable[[TurnContext, str, "DiceSource | None", "CombatRun"], None]
 # that took off from its carrier before a sea battle without fighting in it; an attacker
 # that retreated; a land unit that came ashore from a transport in an amphibious assault.
 FOUGHT, LAUNCHED, RETREATED, SEABORNE = "fought", "launched", "retreated", "seaborne"
+AIRBORNE = "airborne"       # came into its battle by air this turn (paratroopers)
 # A submarine that submerged in a battle, until the edition's rules clear it (a persistent
 # flag, set by Europe's rule step_six: engine/end_of_turn.py).
 SUBMERGED = declare_flag("submerged")
@@ -485,7 +486,7 @@ def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool 
                  origin: str | None = None) -> BattleUnit:
     ut = ctx.board.utype(p)
     return BattleUnit(p.uid, ut, p.owner, _cargo_units(ctx, p, fighting), seaborne, origin,
-                      damaged=bool(p.damage) and keeps_damage(ut))
+                      damaged=bool(p.damage) and keeps_damage(ut), airborne=AIRBORNE in p.marks)
 
 
 def keeps_damage(unit_type) -> bool:

@@ -1,0 +1,102 @@
+"""Global 1940's paratroopers under AA fire [L1182]: "if there is an AA gun in the attacked
+territory, the paratroopers are subjected to AA fire just like air units".  The rules are
+the cases g40-aa-18 to g40-aa-23 (maps/global1940/cases/aa.txt); here the exact odds --
+``pbem odds --paratroopers`` and the odds ``pbem check`` shows -- count them as the battle
+does: the AA step's dice and casualties are a mixture of battles without the gun's fire."""
+
+from __future__ import annotations
+
+from argparse import Namespace
+from math import comb
+
+import attrs
+import pytest
+
+from adjudicator.cli.planning import odds_setup
+from adjudicator.engine import planned_battles
+from adjudicator.engine.combat.odds import battle_odds
+from adjudicator.io.parser import parse_orders
+from adjudicator.service.games import load_game
+from adjudicator.service.rules_cases import build_position, edition_cases
+
+LOSSES = "inf, ftr, tank"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("global1940", options={"research": True})
+
+
+def _setup(game, attackers: str, defenders: str, paratroopers: str | None = None):
+    args = Namespace(attackers=attackers, defenders=defenders, sea=False, from_sea=None,
+                     paratroopers=paratroopers, bombard=None, retreat=None,
+                     attacker_losses=LOSSES, defender_losses=None, attacker_subs="fire",
+                     defender_submerge="losing", low_luck=False)
+    return odds_setup(game, args, [])
+
+
+def _p(n: int, k: int) -> float:
+    return comb(n, k) * (1 / 6) ** k * (5 / 6) ** (n - k)
+
+
+def _figures(odds) -> tuple[float, float, float]:
+    return odds.attacker_wins, odds.defender_wins, odds.captured
+
+
+def _without_aa(setup, lost: int):
+    """``setup`` with the gun silent and the attacker's first ``lost`` AA targets (by its
+    loss order: paratroopers, then the fighter) gone."""
+    targets = [u for u in setup.attackers if u.airborne] + \
+              [u for u in setup.attackers if u.type.key == "fighter"]
+    gone = {u.uid for u in targets[:lost]}
+    return attrs.evolve(setup, attackers=tuple(u for u in setup.attackers if u.uid not in gone),
+                        support=((), ()))
+
+
+def test_the_gun_fires_at_paratroopers_as_at_aircraft(game):
+    """1 tank, 1 fighter and 2 paratroopers against 1 infantry and 1 gun: 3 AA dice, hits
+    taken by the paratroopers first (the attacker's loss order), then the fighter."""
+    setup = _setup(game, "1 tank, 1 ftr", "1 inf, 1 aa", paratroopers="2 inf")
+    assert sum(u.airborne for u in setup.attackers) == 2
+    mixture = [0.0, 0.0, 0.0]
+    for k in range(4):
+        figures = _figures(battle_odds(_without_aa(setup, k)))
+        mixture = [m + _p(3, k) * f for m, f in zip(mixture, figures)]
+    assert list(_figures(battle_odds(setup))) == pytest.approx(mixture, abs=1e-12)
+    # the old reading (one die, at the fighter alone) is a different battle
+    plain = attrs.evolve(setup, attackers=tuple(attrs.evolve(u, airborne=False)
+                                                for u in setup.attackers))
+    silent = attrs.evolve(plain, support=((), ()))
+    no_fighter = attrs.evolve(silent, attackers=tuple(u for u in silent.attackers
+                                                      if u.type.key != "fighter"))
+    old = [_p(1, 0) * a + _p(1, 1) * b
+           for a, b in zip(_figures(battle_odds(silent)), _figures(battle_odds(no_fighter)))]
+    assert list(_figures(battle_odds(plain))) == pytest.approx(old, abs=1e-12)
+    assert battle_odds(setup).captured < battle_odds(plain).captured - 0.004
+
+
+def test_without_paratroopers_the_odds_are_unchanged(game):
+    """The same attack without paratroopers: one die at the fighter, as before."""
+    setup = _setup(game, "1 tank, 1 ftr, 2 inf", "1 inf, 1 aa")
+    silent = attrs.evolve(setup, support=((), ()))
+    no_fighter = attrs.evolve(silent, attackers=tuple(u for u in setup.attackers
+                                                      if u.type.key != "fighter"))
+    expected = [_p(1, 0) * a + _p(1, 1) * b
+                for a, b in zip(_figures(battle_odds(silent)), _figures(battle_odds(no_fighter)))]
+    assert list(_figures(battle_odds(setup))) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_check_s_odds_see_the_paratroopers(game):
+    """The battle ``pbem check`` lists for case g40-aa-18's orders holds the two dropped
+    infantry as paratroopers, and its odds are ``pbem odds --paratroopers``'s."""
+    case = next(c for c in edition_cases("global1940") if c.name == "g40-aa-18")
+    state = build_position(game, case)
+    orders = parse_orders(case.orders, game, state.power)
+    [battle] = planned_battles(game, state, orders)
+    assert battle.space == "Eastern Poland"
+    assert sorted(u.type.key for u in battle.attackers if u.airborne) == ["infantry"] * 2
+    assert sorted(u.type.key for u in battle.support[1]) == ["aa_gun"]
+    typed = _setup(game, "1 tank, 1 ftr", "1 inf, 1 aa", paratroopers="2 inf")
+    checked = attrs.evolve(battle, attacker_loss_order=typed.attacker_loss_order)
+    assert list(_figures(battle_odds(checked))) == pytest.approx(
+        list(_figures(battle_odds(typed))), abs=1e-12)
