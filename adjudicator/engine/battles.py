@@ -753,11 +753,12 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
 def planned_setups(ctx: TurnContext) -> list[BattleSetup]:
     """The battles the combat moves would start, as the combat engine would see them if
     each were fought first (amphibious cargo counted as landed, every eligible ship
-    bombarding).  For odds in ``check``."""
+    bombarding).  For odds in ``check``: only sea and land battles (a raid, a kamikaze
+    strike before a sea battle, are not battles of the combat engine)."""
     setups = []
     board = ctx.board
     for space, kind in battle_order(ctx):
-        if kind == "raid":
+        if kind not in ("sea", "land"):
             continue
         attackers, defenders = participants(ctx, space)
         bombard: list[Piece] = []
