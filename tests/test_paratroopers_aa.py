@@ -53,37 +53,33 @@ def _without_aa(setup, lost: int):
                         support=((), ()))
 
 
+def _mixture(setup, dice: int) -> list[float]:
+    """The figures of ``setup`` read as the rules say: ``dice`` AA dice at 1 in 6, each hit
+    taking the next AA target, then the battle without the gun's fire."""
+    mixture = [0.0, 0.0, 0.0]
+    for k in range(dice + 1):
+        figures = _figures(battle_odds(_without_aa(setup, k)))
+        mixture = [m + _p(dice, k) * f for m, f in zip(mixture, figures)]
+    return mixture
+
+
 def test_the_gun_fires_at_paratroopers_as_at_aircraft(game):
     """1 tank, 1 fighter and 2 paratroopers against 1 infantry and 1 gun: 3 AA dice, hits
     taken by the paratroopers first (the attacker's loss order), then the fighter."""
     setup = _setup(game, "1 tank, 1 ftr", "1 inf, 1 aa", paratroopers="2 inf")
     assert sum(u.airborne for u in setup.attackers) == 2
-    mixture = [0.0, 0.0, 0.0]
-    for k in range(4):
-        figures = _figures(battle_odds(_without_aa(setup, k)))
-        mixture = [m + _p(3, k) * f for m, f in zip(mixture, figures)]
-    assert list(_figures(battle_odds(setup))) == pytest.approx(mixture, abs=1e-12)
+    assert list(_figures(battle_odds(setup))) == pytest.approx(_mixture(setup, 3), abs=1e-12)
     # the old reading (one die, at the fighter alone) is a different battle
     plain = attrs.evolve(setup, attackers=tuple(attrs.evolve(u, airborne=False)
                                                 for u in setup.attackers))
-    silent = attrs.evolve(plain, support=((), ()))
-    no_fighter = attrs.evolve(silent, attackers=tuple(u for u in silent.attackers
-                                                      if u.type.key != "fighter"))
-    old = [_p(1, 0) * a + _p(1, 1) * b
-           for a, b in zip(_figures(battle_odds(silent)), _figures(battle_odds(no_fighter)))]
-    assert list(_figures(battle_odds(plain))) == pytest.approx(old, abs=1e-12)
+    assert list(_figures(battle_odds(plain))) == pytest.approx(_mixture(plain, 1), abs=1e-12)
     assert battle_odds(setup).captured < battle_odds(plain).captured - 0.004
 
 
 def test_without_paratroopers_the_odds_are_unchanged(game):
     """The same attack without paratroopers: one die at the fighter, as before."""
     setup = _setup(game, "1 tank, 1 ftr, 2 inf", "1 inf, 1 aa")
-    silent = attrs.evolve(setup, support=((), ()))
-    no_fighter = attrs.evolve(silent, attackers=tuple(u for u in setup.attackers
-                                                      if u.type.key != "fighter"))
-    expected = [_p(1, 0) * a + _p(1, 1) * b
-                for a, b in zip(_figures(battle_odds(silent)), _figures(battle_odds(no_fighter)))]
-    assert list(_figures(battle_odds(setup))) == pytest.approx(expected, abs=1e-12)
+    assert list(_figures(battle_odds(setup))) == pytest.approx(_mixture(setup, 1), abs=1e-12)
 
 
 def test_the_check_s_odds_see_the_paratroopers(game):
