@@ -96,3 +96,19 @@ def test_the_check_s_odds_see_the_paratroopers(game):
     checked = attrs.evolve(battle, attacker_loss_order=typed.attacker_loss_order)
     assert list(_figures(battle_odds(checked))) == pytest.approx(
         list(_figures(battle_odds(typed))), abs=1e-12)
+
+
+def test_pbem_odds_paratroopers_json(capsys):
+    """``pbem odds --paratroopers`` end to end: the battle names them, the JSON meets its
+    schema, and seeded battles fought by the dice rules agree with the exact figures."""
+    from test_cli_ux import pbem_json, validate
+    code, data, _ = pbem_json(capsys, "odds", "--ruleset", "global1940", "1 tank, 1 ftr",
+                              "--paratroopers", "2 inf", "vs", "1 inf, 1 aa", "--json",
+                              "--monte-carlo", "2000")
+    assert code == 0
+    validate(data, "odds")
+    assert data["battle"]["paratroopers"] == {"infantry": 2}
+    assert data["battle"]["anti_aircraft"] == {"aa_gun": 1}
+    exact, simulated = data["exact"], data["monte_carlo"]
+    for key in ("attacker_wins", "defender_wins"):
+        assert abs(simulated[key] - exact[key]) < 5 * simulated["stderr"][key] + 1e-3
