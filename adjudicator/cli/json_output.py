@@ -102,6 +102,7 @@ def battle_object(setup) -> dict:
         "bombarding": _unit_counts(ships),
         "anti_aircraft": _unit_counts(guns),
         "from_sea": _unit_counts(u for u in setup.attackers if u.seaborne),
+        "paratroopers": _unit_counts(u for u in setup.attackers if u.airborne),
         "low_luck": bool(setup.low_luck),
     }
 

@@ -34,6 +34,9 @@ def register(sub) -> None:
     p.add_argument("--retreat", help='retreat condition, e.g. "attackers < 3" or "after round 2"')
     p.add_argument("--from-sea", metavar="UNITS",
                    help='amphibious assault: attackers landing from transports (they cannot retreat), e.g. "2 inf"')
+    p.add_argument("--paratroopers", metavar="UNITS",
+                   help='attackers that came by air (Global 1940\'s Paratroopers): the AA guns '
+                        'fire at them as at aircraft, e.g. "2 inf"')
     p.add_argument("--attacker-losses", metavar="TYPES", help='attacker loss order, e.g. "inf, tank, ftr"')
     p.add_argument("--defender-losses", metavar="TYPES", help="defender loss order")
     p.add_argument("--attacker-subs", choices=["fire", "submerge"], help="attacking submarines' choice")

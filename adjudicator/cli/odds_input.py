@@ -61,12 +61,13 @@ def _cargo_problem(carrier, cargo: tuple[UnitGroup, ...], types) -> str | None:
 
 
 def battle_units(game, text: str, what: str, power: str, start_uid: int, *,
-                 seaborne: bool = False, defending: bool = False,
+                 seaborne: bool = False, defending: bool = False, airborne: bool = False,
                  notes: list[str] | None = None) -> tuple[BattleUnit, ...]:
     """The units of one side.  Cargo as in orders: a defending carrier's fighters defend
     beside it; an attacking carrier's own fighters take off and sit the battle out (as
     the engine plays it: to attack, they move as fighters); land units aboard a
-    transport cannot fight and are lost with it."""
+    transport cannot fight and are lost with it.  ``airborne``: they came by air
+    (paratroopers)."""
     types = game.ruleset.units
     units: list[BattleUnit] = []
     uid = start_uid
@@ -92,7 +93,8 @@ def battle_units(game, text: str, what: str, power: str, start_uid: int, *,
                 else:
                     riding += [Unit(c.type, power)] * c.count
             uid += 1
-            units.append(BattleUnit(uid, carrier, power, tuple(riding), seaborne))
+            units.append(BattleUnit(uid, carrier, power, tuple(riding), seaborne,
+                                    airborne=airborne))
             units += flying
     return tuple(units)
 

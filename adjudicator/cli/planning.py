@@ -128,6 +128,8 @@ def _check_domains(attackers, defenders, is_sea: bool) -> None:
     landed = [u for u in attackers if u.seaborne and u.type.domain != Domain.LAND]
     if landed:
         raise PbemError("--from-sea lists land units unloaded from transports")
+    if any(u.airborne and u.type.domain != Domain.LAND for u in attackers):
+        raise PbemError("--paratroopers lists land units that came by air (e.g. \"2 inf\")")
 
 
 def _last_uid(units) -> int:
@@ -148,10 +150,16 @@ def odds_setup(game, args, notes: list[str]) -> BattleSetup:
             raise PbemError("--from-sea is for the land part of an amphibious assault")
         attackers += battle_units(game, args.from_sea, "--from-sea", attacker,
                                   _last_uid(attackers), seaborne=True)
+    if getattr(args, "paratroopers", None):
+        if is_sea:
+            raise PbemError("--paratroopers is for a land battle")
+        attackers += battle_units(game, args.paratroopers, "--paratroopers", attacker,
+                                  _last_uid(attackers), airborne=True)
     defenders = battle_units(game, args.defenders, "the defenders", defender,
                              _last_uid(attackers), defending=True)
-    # Units never on the battle board (an AA gun) fire from beside it: the defender's support.
-    guns = tuple(u for u in defenders if u.type.has("noncombatant"))
+    # AA guns fire from beside the board (the defender's support), as in a game: those never
+    # on it (1942's noncombatant gun) and those also on it (Global 1940's gun, defence 0).
+    guns = tuple(u for u in defenders if u.type.has("noncombatant") or u.type.has("aa_fire"))
     defenders = tuple(u for u in defenders if not u.type.has("noncombatant"))
     ships = (battle_units(game, args.bombard, "--bombard", attacker,
                           _last_uid((*attackers, *defenders, *guns)))

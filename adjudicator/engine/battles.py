@@ -133,6 +133,7 @@ Fight = Callable[[TurnContext, str, "DiceSource | None", "CombatRun"], None]
 # that took off from its carrier before a sea battle without fighting in it; an attacker
 # that retreated; a land unit that came ashore from a transport in an amphibious assault.
 FOUGHT, LAUNCHED, RETREATED, SEABORNE = "fought", "launched", "retreated", "seaborne"
+AIRBORNE = "airborne"       # came into its battle by air this turn (paratroopers)
 # A submarine that submerged in a battle, until the edition's rules clear it (a persistent
 # flag, set by Europe's rule step_six: engine/end_of_turn.py).
 SUBMERGED = declare_flag("submerged")
@@ -485,7 +486,7 @@ def _battle_unit(ctx: TurnContext, p: Piece, fighting: set[int], seaborne: bool 
                  origin: str | None = None) -> BattleUnit:
     ut = ctx.board.utype(p)
     return BattleUnit(p.uid, ut, p.owner, _cargo_units(ctx, p, fighting), seaborne, origin,
-                      damaged=bool(p.damage) and keeps_damage(ut))
+                      damaged=bool(p.damage) and keeps_damage(ut), airborne=AIRBORNE in p.marks)
 
 
 def keeps_damage(unit_type) -> bool:
@@ -752,11 +753,12 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
 def planned_setups(ctx: TurnContext) -> list[BattleSetup]:
     """The battles the combat moves would start, as the combat engine would see them if
     each were fought first (amphibious cargo counted as landed, every eligible ship
-    bombarding).  For odds in ``check``."""
+    bombarding).  For odds in ``check``: only sea and land battles (a raid, a kamikaze
+    strike before a sea battle, are not battles of the combat engine)."""
     setups = []
     board = ctx.board
     for space, kind in battle_order(ctx):
-        if kind == "raid":
+        if kind not in ("sea", "land"):
             continue
         attackers, defenders = participants(ctx, space)
         bombard: list[Piece] = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..model.events import ParatroopersDropped, ResearchRolled, RocketFired, TechnologyGained
 from ..model.units import Domain
 from .bases import operative
-from .battles import SEABORNE
+from .battles import AIRBORNE, SEABORNE
 from .economy_purchase import capital_lost, economies_of
 from .income import IncomeContext, item
 from .raids import facility_cap, facility_kind
@@ -270,7 +270,7 @@ def _ground_attacker(ctx, target: str):
     (overland or from a transport) [L1182]."""
     board = ctx.board
     return next((p for p in board.at(target) if p.owner == ctx.power and "combat" in p.moved_in
-                 and board.utype(p).domain == Domain.LAND and PARATROOPERS not in p.marks), None)
+                 and board.utype(p).domain == Domain.LAND and AIRBORNE not in p.marks), None)
 
 
 def drop_paratroopers(ctx, order, used: dict[str, int]) -> None:
@@ -283,7 +283,7 @@ def drop_paratroopers(ctx, order, used: dict[str, int]) -> None:
     for p in _paratroopers(ctx, order.base)[:order.count]:
         p.space = order.target
         p.moved_in.add("combat")
-        p.marks.add(PARATROOPERS)
+        p.marks.add(AIRBORNE)                # AA guns there fire at them [L1182]
         p.came_from = leader.came_from       # they retreat with the land units [L1182]
         if SEABORNE in leader.marks:
             p.marks.add(SEABORNE)

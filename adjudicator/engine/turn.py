@@ -101,7 +101,11 @@ def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource)
 
 
 def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
-    """The combat engine's setups for every battle the orders' combat moves would start."""
+    """The combat engine's setups for every battle the orders' combat moves would start,
+    with what the edition's rules add before the first battle as the turn plays them
+    (``at_step`` at the end of the combat move and the start of Conduct Combat: Global
+    1940's paratroopers dropped, the defenders' aircraft scrambled by their standing
+    orders)."""
     ctx = _context(game, state, orders, None)
     if not _preflight(ctx, state):
         return []
@@ -116,6 +120,9 @@ def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
     for order in orders.combat:
         run_order(ctx, order)
     declare_raids(ctx)
+    for point, step in (("end", "combat_move"), ("start", "conduct_combat")):
+        for rule in triggers:
+            rule.at_step(ctx, point, step)
     return planned_setups(ctx)
 
 

@@ -7,6 +7,12 @@ it, so each aircraft is hit on ``value`` or less independently; ``guns_per_battl
 many guns fire in one battle (1942: one, whoever owns the others).  Hits are removed at once: those
 aircraft do not fire.  AA guns themselves are ``noncombatant`` in the same data.
 The same fire opens a strategic bombing raid (``engine.raids``).
+
+``targets`` names what the guns fire at: ``["air"]`` (default), or ``["air", "airborne"]``
+(Global 1940: paratroopers "are subjected to AA fire just like air units" [L1182]): then
+the attacking units that came by air this turn (``BattleUnit.airborne``) are shot at as
+aircraft are -- they count towards the dice and may be chosen for the hits
+(``combat.board.Slot.aa_target``).
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ class AAFire(Ability):
     name = "aa_fire"
     doc = "Fires before round 1 at attacking aircraft (one die per aircraft, hit on value)."
     params = {"value": (int, REQUIRED), "dice": (str, "per_attacking_aircraft"),
-              "guns_per_battle": (int, 1), "shots_per_gun": (int, 0)}
+              "guns_per_battle": (int, 1), "shots_per_gun": (int, 0),
+              "targets": (tuple, ("air",))}
 
     def check(self, unit, params):
         problems = []
@@ -35,13 +42,25 @@ class AAFire(Ability):
             problems.append("aa_fire: shots_per_gun must not be negative (0: no cap)")
         if not 1 <= params.get("value", 1) <= 20:
             problems.append("aa_fire: value must be between 1 and 20")
+        targets = params.get("targets", ("air",))
+        if "air" not in targets or not set(targets) <= set(TARGETS):
+            problems.append(f"aa_fire: targets must be 'air', optionally with 'airborne' "
+                            f"(got {list(targets)})")
         return problems
+
+    def aa_targets(self, unit, params) -> frozenset[str]:
+        """What the guns fire at: "air", and "airborne" for units that came by air."""
+        return frozenset(params.get("targets", ("air",)))
+
+
+TARGETS = ("air", "airborne")
 
 
 def aa_dice(guns, aircraft: int) -> int:
     """How many AA dice the ``aa_fire`` units among ``guns`` roll at ``aircraft`` attacking
-    aircraft: one per aircraft, capped by the first gun type's ``shots_per_gun`` times the
-    guns that fire (all of them when ``guns_per_battle = 0``, else that many)."""
+    aircraft (and airborne units they fire at): one per target, capped by the first gun
+    type's ``shots_per_gun`` times the guns that fire (all of them when ``guns_per_battle =
+    0``, else that many)."""
     firing = [u for u in guns if u.type.has("aa_fire")]
     if not firing:
         return 0
@@ -56,21 +75,26 @@ def aa_dice(guns, aircraft: int) -> int:
 def aa_volleys(board, guns, targets) -> list[Volley]:
     """The AA dice against ``targets`` ((slot, count present), ...): one volley per
     aircraft type, aimed at that type, from the first gun type in ``guns``; when the guns'
-    ``shots_per_gun`` leaves aircraft unshot, one volley at any aircraft (``aa_dice``:
-    the attacker chooses)."""
+    ``shots_per_gun`` leaves targets unshot, one volley at any of them (``aa_dice``:
+    the attacker chooses).  Airborne units the guns fire at (``Slot.aa_target``) share
+    the same type as units that came otherwise, so their dice are not aimed: their hits
+    go to the targets the attacker chooses."""
     gun = next((u for u in guns if u.type.has("aa_fire")), None)
     if gun is None:
         return []
     value = gun.type.param("aa_fire", "value", 1)
     targets = list(targets)
-    aircraft = sum(n for slot, n in targets if slot.is_air)
-    dice = aa_dice(guns, aircraft)
-    if dice < aircraft:
+    shot = sum(n for slot, n in targets if slot.aa_target)
+    dice = aa_dice(guns, shot)
+    if dice < shot:
         return [Volley(DEF, "aa", gun.type.key, dice, value, ONLY_AIR)] if dice else []
     out = []
     for slot, n in targets:
         if n and slot.is_air:
             out.append(Volley(DEF, "aa", gun.type.key, n, value, board.aimed_class(slot.key)))
+    airborne = sum(n for slot, n in targets if slot.aa_target and not slot.is_air)
+    if airborne:
+        out.append(Volley(DEF, "aa", gun.type.key, airborne, value, ONLY_AIR))
     return out
 
 
@@ -80,7 +104,7 @@ class AAFireStep(BattleStep):
     first_round_only = True
 
     def volleys(self, board, side_idx, side, summ, enemy):
-        if side_idx != DEF or board.is_sea or not enemy.air:
+        if side_idx != DEF or board.is_sea or not enemy.aa_targets:
             return []
         attackers = board.slots[1 - side_idx]
         return aa_volleys(board, board.support[DEF], zip(attackers, enemy.present))

@@ -7,7 +7,8 @@ abilities (``Ability.slot`` hooks); nothing here tests a unit's name.
 Hits carry a *target class*: which enemy units may take them.  Classes 0-7 are bit sets
 of restrictions -- ``NO_AIR`` (the firer cannot hit air units: submarines), ``NO_ANS``
 (air without a friendly ``anti_sub`` unit: no hits on units that need one), ``ONLY_AIR``
-(anti-aircraft fire).  Classes from ``AIMED`` on are aimed at one unit type (one AA die
+(anti-aircraft fire: aircraft, and airborne units when the defender's guns fire at them,
+``Slot.aa_target``).  Classes from ``AIMED`` on are aimed at one unit type (one AA die
 per aircraft names its aircraft).  Hits are assigned class by class, the most restricted
 first (``assign_order``), so that as few hits as possible are lost.
 """
@@ -27,14 +28,18 @@ BIT_ORDER = (7, 3, 5, 6, 1, 4, 2, 0)       # most restricted first
 
 
 class Slot:
-    """Interchangeable units of one side: same type, cargo and sea-borne flag."""
+    """Interchangeable units of one side: same type, cargo, sea-borne and airborne flags.
+    ``aa_target``: AA fire may hit it (``ONLY_AIR`` hits): an aircraft, or an airborne
+    unit when ``airborne_targeted`` (the defender's guns fire at airborne units)."""
 
     __slots__ = ("type", "key", "value", "is_air", "is_land", "captures", "hit_points",
+                 "airborne", "aa_target",
                  "taken_last", "defenceless", "anti_sub", "tags", "params", "submerge",
                  "can_fire", "restrict", "immune_air", "elig", "unit_cost", "cargo_cost",
                  "cost", "seaborne", "units", "cargo_keys", "casualty_only")
 
-    def __init__(self, side: int, units: Sequence[BattleUnit], cargo_cost: int):
+    def __init__(self, side: int, units: Sequence[BattleUnit], cargo_cost: int,
+                 airborne_targeted: bool = False):
         t = units[0].type
         self.type = t
         self.key = t.key
@@ -42,6 +47,8 @@ class Slot:
         self.value = t.attack if side == ATT else t.defense
         self.is_air = t.domain == Domain.AIR
         self.is_land = t.domain == Domain.LAND
+        self.airborne = units[0].airborne
+        self.aa_target = self.is_air or (self.airborne and airborne_targeted)
         self.captures = self.is_land
         self.hit_points = 1
         self.taken_last = self.defenceless = self.anti_sub = self.submerge = False
@@ -62,7 +69,7 @@ class Slot:
         self.elig = 0                      # bits 0-7 set here; aimed bits by the Board
         for c in range(AIMED):
             if (c & NO_AIR and self.is_air) or (c & NO_ANS and self.immune_air) \
-                    or (c & ONLY_AIR and not self.is_air):
+                    or (c & ONLY_AIR and not self.aa_target):
                 continue
             if self.casualty_only is not None and c & self.casualty_only != self.casualty_only:
                 continue
@@ -81,6 +88,13 @@ class Slot:
         return f"Slot({self.key} x{len(self.units)}{' seaborne' if self.seaborne else ''})"
 
 
+def airborne_targeted(guns: Sequence[BattleUnit]) -> bool:
+    """Whether AA fire from ``guns`` (the defender's support units) aims at airborne units
+    too: some gun's ability answers ``airborne`` through its ``aa_targets`` hook."""
+    return any("airborne" in ability.aa_targets(u.type, params)
+               for u in guns for ability, params in hooks(u.type, "aa_targets"))
+
+
 class Board:
     """Static facts of one battle; also holds the caches of the pure rule functions (they
     depend only on the board and their arguments)."""
@@ -94,6 +108,7 @@ class Board:
         self.prices = prices
         orders = (tuple(setup.attacker_loss_order), tuple(setup.defender_loss_order))
         self.loss_sets = (frozenset(orders[0]), frozenset(orders[1]))
+        self.airborne_targeted = airborne_targeted(setup.support[1])
         self.slots: tuple[tuple[Slot, ...], tuple[Slot, ...]] = (
             self._make_slots(ATT, setup.attackers, orders[0]),
             self._make_slots(1, setup.defenders, orders[1]),
@@ -152,19 +167,20 @@ class Board:
             cargo = tuple(sorted(c.type for c in u.cargo))
             first, second = (value, t.cost) if weakest else (t.cost, value)
             return (rank.get(t.key, len(order)), first, second, self.cargo_cost(u), cargo,
-                    0 if u.seaborne else 1, t.key, u.casualty_only is not None,
+                    0 if u.seaborne else 1, u.airborne, t.key, u.casualty_only is not None,
                     u.casualty_only or 0)
 
         ordered = sorted(units, key=lambda u: (key(u), u.uid))
         slots: list[Slot] = []
         group: list[BattleUnit] = []
+        targeted = side == ATT and self.airborne_targeted
         for u in ordered:
             if group and key(group[0]) != key(u):
-                slots.append(Slot(side, group, self.cargo_cost(group[0])))
+                slots.append(Slot(side, group, self.cargo_cost(group[0]), targeted))
                 group = []
             group.append(u)
         if group:
-            slots.append(Slot(side, group, self.cargo_cost(group[0])))
+            slots.append(Slot(side, group, self.cargo_cost(group[0]), targeted))
         return tuple(slots)
 
     def initial_state(self) -> BattleState:
@@ -191,7 +207,7 @@ class Board:
             present.append(n)
         anti_sub = any(n and s.anti_sub for s, n in zip(slots, present))
         tmask = tdef = tother = fire = relevance = 0
-        capturers = tuv = air = on_board = 0
+        capturers = tuv = aa_targets = on_board = 0
         only_defenceless = True
         can_submerge = False
         for s, n in zip(slots, present):
@@ -211,9 +227,10 @@ class Board:
                 fire |= 1 << self.fire_class(s, anti_sub)
             if s.is_air:
                 relevance |= NO_AIR
-                air += n
             else:
                 relevance |= ONLY_AIR
+            if s.aa_target:
+                aa_targets += n
             if s.immune_air:
                 relevance |= NO_ANS
             can_submerge = can_submerge or s.submerge
@@ -221,7 +238,7 @@ class Board:
                 capturers += n
             tuv += n * s.unit_cost
         return SideSummary(tuple(present), on_board, anti_sub, tmask, tdef, tother, fire,
-                           only_defenceless, relevance, can_submerge, capturers, tuv, air)
+                           only_defenceless, relevance, can_submerge, capturers, tuv, aa_targets)
 
     @staticmethod
     def fire_class(slot: Slot, own_anti_sub: bool) -> int:

@@ -40,7 +40,10 @@ class BattleUnit:
     (``combat.board``: ``NO_AIR`` = submarine hits; 0 = any hit).  It never fires,
     retreats or counts as a unit on the board.
     ``damaged``: a unit of several hit points that enters the battle with one already taken
-    (Global 1940's capital ships stay damaged between battles)."""
+    (Global 1940's capital ships stay damaged between battles).
+    ``airborne``: a land unit that came into the battle by air this turn (Global 1940's
+    paratroopers): the defender's AA guns fire at it as at an aircraft when their
+    ``aa_fire`` targets include ``airborne`` (``combat.board.Slot.aa_target``)."""
 
     uid: int
     type: UnitType
@@ -50,6 +53,7 @@ class BattleUnit:
     origin: str | None = None
     casualty_only: int | None = None
     damaged: bool = False
+    airborne: bool = False
 
 
 @attrs.frozen
@@ -180,4 +184,4 @@ class SideSummary(NamedTuple):
     can_submerge: bool
     capturers: int                 # present land units that can capture
     tuv: int                       # cost of present units (cargo excluded)
-    air: int                       # present air units
+    aa_targets: int                # present units AA fire aims at (``Slot.aa_target``)
