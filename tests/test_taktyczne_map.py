@@ -135,3 +135,22 @@ def test_drawn_capitals_keep_the_band_for_four_players():
             nearest.append(min(by_land[y] for y in capitals if y != x))
     assert min(nearest) >= 2 and max(nearest) <= 12
     assert 2.5 <= sum(nearest) / len(nearest) <= 4
+
+
+def test_the_board_picture_is_the_drawing():
+    # geometry.toml is generated from the drawing (scripts/taktyczne_geometry.py): every area
+    # placed once, its outline the boundary of its cells, checked by the picture's own reader
+    from adjudicator.io.geometry import read_geometry
+    from adjudicator.model.geometry import inside_rings
+    from adjudicator.present.taktyczne_map import CELL, drawing_geometry
+
+    committed = tomlcache.loads((MAPS_DIR / "taktyczne" / "geometry.toml").read_text(encoding="utf-8"))
+    assert committed == drawing_geometry(MAP.cells)
+    geometry = read_geometry(MAPS_DIR / "taktyczne", MAP.game_map)
+    assert geometry is not None and set(geometry.spaces) == set(MAP.game_map.territories)
+    for r, row in enumerate(MAP.cells):
+        for c, area in enumerate(row):
+            middle = ((c + 0.5) * CELL, (r + 0.5) * CELL)
+            holders = [name for name, shape in geometry.spaces.items()
+                       if inside_rings(middle, [list(ring) for ring in shape.outline])]
+            assert holders == [area]
