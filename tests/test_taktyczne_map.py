@@ -10,6 +10,8 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.engine.taktyczne.balance import (connected, distances, draw_figures, exclusion,
                                                   free_areas, land_neighbours)
@@ -154,3 +156,32 @@ def test_the_board_picture_is_the_drawing():
             holders = [name for name, shape in geometry.spaces.items()
                        if inside_rings(middle, [list(ring) for ring in shape.outline])]
             assert holders == [area]
+
+
+JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 100), st.text(max_size=4),
+                 st.lists(st.text(max_size=3), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["territories", "connections", "tangents", "drawing", "version", "ruling"]),
+       st.integers(0, 200), JUNK)
+def test_any_bad_value_is_a_message(key, at, junk):
+    doc = copy.deepcopy(DOC)
+    if isinstance(doc.get(key), list) and doc[key]:
+        doc[key][at % len(doc[key])] = junk
+    elif key == "drawing":
+        doc[key] = {"cells": junk if not isinstance(junk, str) else junk + "\n11 12\n11"}
+    else:
+        doc[key] = junk
+    try:
+        main_map(doc)
+    except DataError as exc:
+        assert str(exc)
+
+
+def test_a_file_too_big_or_missing_is_a_message(tmp_path):
+    (tmp_path / "map.toml").write_text("# " + "x" * 300_000)
+    with pytest.raises(DataError, match="map.toml"):
+        load_main_map(tmp_path)
+    with pytest.raises(DataError, match="not found"):
+        load_main_map(tmp_path / "nowhere")

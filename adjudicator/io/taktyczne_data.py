@@ -15,9 +15,9 @@ from typing import Any
 
 from ..model.errors import DataError
 from ..model.taktyczne import CostTable, MainMap, ObjectPrice, UnitCost
-from . import tomlcache
 from .loader import read_map
 from .paths import MAPS_DIR
+from .storage import read_toml
 
 MAP_FILE = "map.toml"
 COSTS_FILE = "units.toml"
@@ -32,16 +32,7 @@ DICE_NUMBERS = frozenset(f"{a}{b}" for a in range(1, 7) for b in range(1, 7))
 def _read(folder: str | Path, name: str) -> tuple[dict[str, Any], str]:
     directory = Path(folder) if any(c in str(folder) for c in "/\\") else MAPS_DIR / str(folder)
     path = directory / name
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read it ({exc.strerror})") from None
-    if len(raw) > MAX_BYTES:
-        raise DataError(f"{path}: {len(raw)} bytes, more than the {MAX_BYTES} it may have")
-    try:
-        return tomlcache.loads(raw.decode("utf-8")), str(path)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise DataError(f"{path}: not a TOML file: {exc}") from None
+    return read_toml(path, "Taktyczne Starcie data", MAX_BYTES, DataError), str(path)
 
 
 def _rulings(doc: dict[str, Any]) -> tuple[tuple[str, str], ...]:
