@@ -71,6 +71,13 @@ def test_a_list_that_differs_from_the_drawing_is_refused():
         main_map({**DOC, "drawing": {}})
 
 
+def test_each_province_is_one_piece_of_land():
+    # ruling provinces: the first digit names six provinces of six areas each
+    for first in "123456":
+        province = [a for a in MAP.land if a[0] == first]
+        assert len(province) == 6 and connected(MAP, province)
+
+
 def test_every_land_area_reached_over_land_and_every_sea_by_sea():
     assert connected(MAP, MAP.land)
     assert connected(MAP, MAP.seas)
