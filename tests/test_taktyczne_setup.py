@@ -113,3 +113,19 @@ def test_every_setup_event_has_its_words():
              if isinstance(cls, type) and attrs.has(cls) and issubclass(cls, taktyczne.SetupEvent)
              and cls is not taktyczne.SetupEvent}
     assert kinds == set(SETUP_EVENT_TEXTS)
+
+
+def test_the_verifiable_dice_replay_the_same_start():
+    # the setup asks the game's dice for every die, so a verifier replays it from the seed
+    from adjudicator.io.hmac_dice import HmacDice
+
+    def drawn():
+        dice = HmacDice("00" * 32, "ts-game", 0, "00" * 32)
+        return (*draw_setup(MAP, ["ann", "bob", "cy", "dee"], dice, 12), dice.log)
+
+    setup, events, log = drawn()
+    assert drawn()[:2] == (setup, events)
+    capital_dice = [e.dice for e in events if isinstance(e, CapitalRolled)]
+    assert capital_dice == [tuple(faces) for purpose, faces in log if "capital" in purpose]
+    order_dice = [f for e in events if isinstance(e, OrderRolled) for _, f in e.rolls]
+    assert order_dice == [faces[0] for purpose, faces in log if "turn order" in purpose]
