@@ -110,6 +110,17 @@ def load_game(name_or_path: str | Path,
     return with_geometry(_Builder(docs, options or {}).build(directory), directory)
 
 
+def read_map(doc: dict[str, Any], where: str = "map.toml") -> GameMap:
+    """A ``GameMap`` from one parsed map document in the format of ``map.toml`` (its
+    ``territories`` and ``connections``), checked as ``load_game`` checks it; every problem
+    is reported together in one :class:`DataError` naming ``where``."""
+    builder = _Builder({"map.toml": doc}, {})
+    game_map = builder.game_map(builder.territories(), {})
+    if builder.problems:
+        raise DataError(_report(Path(where), builder.problems))
+    return game_map
+
+
 def initial_state(game: Game, game_id: str) -> GameState:
     """The state before the first turn: round 1 (round 0 when the edition has a pre-game
     round, ``[turn] pregame``), first power in turn order to play, original owners,

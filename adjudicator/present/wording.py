@@ -501,6 +501,36 @@ def board_event_text(event: Any) -> str:
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
+# Taktyczne Starcie's drawn setup (``model.taktyczne`` events).
+SETUP_EVENT_TEXTS: dict[str, str] = {
+    "ts_order_rolled": "turn order, roll {round}: {rolls_text}",
+    "ts_turn_order": "the turn order is {order_text}",
+    "ts_capital_rolled": "{player} rolls {first} and {second}: area {area}{outcome_text}",
+    "ts_capital_assigned": "{player} has rolled {rolls} times without a free area and takes {area}, the lowest one free",
+    "ts_start_granted": "{player} starts with {points} points and a free armament factory in the capital, {factory}",
+}
+
+CAPITAL_OUTCOMES: dict[str, str] = {
+    "capital": " becomes {player}'s capital",
+    "taken": " is {other}'s capital already: {player} rolls again",
+    "near": " borders or touches {other}'s capital: {player} rolls again",
+}
+
+
+def setup_event_text(event: Any) -> str:
+    """The sentence for one event of Taktyczne Starcie's drawn setup."""
+    import attrs
+    values = dict(attrs.asdict(event, recurse=False))
+    values["rolls_text"] = ", ".join(f"{p} {f}" for p, f in values.get("rolls", ())) \
+        if isinstance(values.get("rolls"), tuple) else ""
+    values["order_text"] = ", ".join(values.get("order", ()))
+    first, second = values.get("dice", (0, 0))
+    values.update(first=first, second=second)
+    outcome = CAPITAL_OUTCOMES.get(values.get("outcome", ""), "")
+    values["outcome_text"] = render(outcome, values) if outcome else ""
+    return render(SETUP_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
+
+
 def correction_text(event: Any, game: Game | None = None) -> str:
     """One edit of a game master's correction (a ``Corrected`` event), in words."""
     edit = event.edit
