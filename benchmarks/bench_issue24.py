@@ -2,11 +2,16 @@
 version of the calculator (a checkout given with ``--baseline DIR``, e.g. ``git worktree add
 /tmp/base main``) and, for AA fire, the same battle without the AA gun.
 
-    python benchmarks/bench_issue24.py [--repeat 3] [--baseline DIR] [--only NAME]
+    python benchmarks/bench_issue24.py [--repeat 3] [--baseline DIR] [--only NAME] [--floor]
 
 Each figure is the CPU time of ``battle_odds`` in a fresh process (the best of
 ``--repeat``, runs of the two versions interleaved), with the number of states and
-P(attacker wins) so that the versions can be seen to agree.  A script, not a test.
+P(attacker wins) so that the versions can be seen to agree.  ``--floor`` also prints, for
+the current version, how many attacker and defender states the sweep numbered and the CPU
+time of the rule functions alone: each attacker state's later-round fire (``later_volleys``
+and its hit distribution) computed once, on a fresh board -- work any exact method that
+calls the rule functions must do, whatever it does with the results (benchmarks/README.md,
+"AA fire").  A script, not a test.
 """
 
 from __future__ import annotations
@@ -74,14 +79,39 @@ setup = BattleSetup("bench", "X", sea, "germany", units("germany", att, 1),
                     units(defender, dfn, 1000), stages=game.ruleset.plan.battle_stages,
                     support=((), units(defender, {"aa_gun": guns} if guns else {}, 3000)),
                     unit_types=game.ruleset.units)
+floor = len(sys.argv) > 3
+if floor:                                   # keep the sweep to count its states
+    caught = []
+    run = sweep.Sweep.run
+    def keep(self):
+        caught.append(self)
+        return run(self)
+    sweep.Sweep.run = keep
 t0 = time.process_time()
 odds = battle_odds(setup)
-print(json.dumps([time.process_time() - t0, odds.states, odds.attacker_wins]))
+out = [time.process_time() - t0, odds.states, odds.attacker_wins]
+if floor:
+    from adjudicator.engine.combat.board import Board
+    from adjudicator.engine.combat.model import ATT
+    from adjudicator.engine.combat.steps import later_volleys
+    done = caught[-1]
+    fresh = sweep.Sweep(Board(setup), 6)
+    view, rel = done.D.view_list[int(done.D.view[0])], int(done.D.rel[0])
+    stages = [s for s in range(fresh.n_stages) if not fresh.later_silent[s]]
+    import gc
+    gc.disable()                            # as battle_odds does
+    t0 = time.process_time()
+    for side in done.A.states:
+        for s in stages:
+            fresh._fire(later_volleys(fresh.board, ATT, side, view, s), rel)
+    out += [len(done.A), len(done.D), time.process_time() - t0]
+print(json.dumps(out))
 """
 
 
-def run(root: Path, spec) -> tuple[float, int, float]:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(root), json.dumps(spec)],
+def run(root: Path, spec, floor: bool = False) -> tuple:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(root), json.dumps(spec)]
+                         + (["floor"] if floor else []),
                          capture_output=True, text=True, check=True, cwd=root).stdout
     return tuple(json.loads(out.splitlines()[-1]))
 
@@ -91,6 +121,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
     ap.add_argument("--only", help="battles whose name contains this")
+    ap.add_argument("--floor", action="store_true",
+                    help="also count the states and time the rule functions alone")
     args = ap.parse_args(argv)
     versions = [("now", ROOT)] + ([("base", Path(args.baseline).resolve())]
                                   if args.baseline else [])
@@ -100,6 +132,7 @@ def main(argv=None) -> int:
         head += f" {'base ms':>8} {'base/now':>8} {'|diff|':>8}"
     print(head)
     best: dict[str, float] = {}
+    floors: dict[str, tuple] = {}
     for name, spec in BATTLES.items():
         if args.only and args.only not in name:
             continue
@@ -116,11 +149,20 @@ def main(argv=None) -> int:
             bt, _, bp = got["base"]
             line += f" {bt * 1e3:>8.1f} {bt / t:>8.2f} {abs(bp - p):>8.1e}"
         print(line, flush=True)
+        if args.floor:
+            _, _, _, n_att, n_def, rules = run(ROOT, spec, floor=True)
+            floors[name] = (n_att, rules)
+            print(f"{'':<4}{n_att} attacker x {n_def} defender states; the rule functions "
+                  f"alone, once per attacker state: {rules * 1e3:.1f} ms", flush=True)
     for with_gun, without in (("1942 land 100v100 + 15 air, AA gun", "1942 land 100v100 + 15 air"),
                               ("G40 land 40v40 + 12 air, 3 AA guns", "G40 land 40v40 + 12 air")):
         if with_gun in best and without in best:
             print(f"{with_gun} / without the guns (target <= 2): "
                   f"{best[with_gun] / best[without]:.1f}")
+        if with_gun in floors and without in best:
+            (n_gun, rules), (n_plain, _) = floors[with_gun], floors[without]
+            print(f"    attacker states {n_gun / n_plain:.0f}x; the rule functions alone "
+                  f"{rules / best[without]:.1f}x the whole battle without the guns")
     sea, land = "1941 sea 40 ships", "1942 land 100v100 + 15 air"
     if sea in best and land in best:
         print(f"{sea} / {land} (no TripleA here; a land battle of as many states): "

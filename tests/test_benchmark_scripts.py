@@ -20,7 +20,7 @@ RUNS = [
     ("bench_audit.py", ["--turns", "3", "--short", "1", "--repeat", "1"], "replay ms/turn"),
     ("bench_editions.py", ["--repeat", "1"], "30v30 odds ms"),
     ("bench_issue11.py", ["--turns", "4", "--repeat", "1"], "pbem verify of 4 turns"),
-    ("bench_issue24.py", ["--repeat", "1", "--only", "30v30"], "30v30"),
+    ("bench_issue24.py", ["--repeat", "1", "--only", "30v30", "--floor"], "rule functions alone"),
     ("bench_keepers.py", ["1"], "dice keepers"),
     ("bench_limits.py", ["1"], "slowest accepted file"),
     ("bench_mail.py", ["5"], "5 of 5 check requests answered"),

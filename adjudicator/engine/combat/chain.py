@@ -1,9 +1,10 @@
 """The exact odds of a small battle: the Markov chain over battle states, one state at a time,
 in pure Python (the calculator the numpy sweep replaced for large battles, issue 11).  For a
 battle of a few units it is faster than the sweep, whose numpy calls have a fixed cost, so
-``odds.battle_odds`` uses it up to ``odds.SMALL_BATTLE`` units; it is also the tests' oracle
-for the sweep (the same figures to 1e-12).  It calls the same rule functions.  Normal dice
-only (Low Luck battles go to the sweep), no pruning."""
+``odds.battle_odds`` uses it up to ``odds.SMALL_BATTLE`` units with normal dice; it is also
+the tests' oracle for the sweep (the same figures to 1e-12), with Low Luck too (its hit
+distributions are then ``hitdist.HitDists``', and numpy is loaded).  It calls the same rule
+functions.  No pruning."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ class _Chain:
     def __init__(self, board: Board, sides: int):
         self.board = board
         self.sides = sides
+        self.low_luck = None
+        if board.low_luck:
+            from .hitdist import HitDists          # numpy: only for Low Luck
+            self.low_luck = HitDists(sides, low_luck=True)
         self.ids: tuple[dict[Side, int], dict[Side, int]] = ({}, {})
         self.objs: tuple[list[Side], list[Side]] = ([], [])
         self.pots: tuple[list[int], list[int]] = ([], [])
@@ -56,9 +61,9 @@ class _Chain:
             self._binom[key] = found
         return found
 
-    def hit_pmf(self, groups: tuple[tuple[int, int], ...], cap: int) -> list[float]:
-        """Distribution of the total hits of volleys ``((count, target), ...)``, with every
-        count >= ``cap`` lumped into ``cap``."""
+    def hit_pmf(self, groups: tuple[tuple[int, int, str], ...], cap: int) -> list[float]:
+        """Distribution of the total hits of volleys ``((count, target, step), ...)``, with
+        every count >= ``cap`` lumped into ``cap``."""
         key = (groups, cap)
         found = self._pmf.get(key)
         if found is not None:
@@ -67,13 +72,16 @@ class _Chain:
         found = self._pmf[key] = dist[:cap] + [tail[cap]] if cap < len(dist) else dist
         return found
 
-    def full_pmf(self, groups: tuple[tuple[int, int], ...]):
+    def full_pmf(self, groups: tuple[tuple[int, int, str], ...]):
         """(distribution of the total hits, its suffix sums)."""
         found = self._full.get(groups)
         if found is not None:
             return found
         dist = [1.0]
-        for n, value in groups:
+        if self.low_luck is not None:
+            dist = self.low_luck.group(groups).tolist()
+            groups = ()
+        for n, value, _ in groups:
             b = self.binomial(n, value)
             new = [0.0] * (len(dist) + n)
             for i, pi in enumerate(dist):
@@ -126,10 +134,10 @@ class _Chain:
             found = self._marg[key] = [(self.intern(target_idx, target), 1.0)]
             return found
         relevance = board.summary(target_idx, target).relevance
-        groups: dict[int, list[tuple[int, int]]] = {}
+        groups: dict[int, list[tuple[int, int, str]]] = {}
         for v in firing:
             c = v.cls if v.cls >= 8 else v.cls & relevance
-            groups.setdefault(c, []).append((v.count, v.target))
+            groups.setdefault(c, []).append((v.count, v.target, v.step))
         classes = [c for c in board.assign_order if c in groups]
         caps = [self.capacity(target_idx, target, c) for c in classes]
         dists = [self.hit_pmf(tuple(groups[c]), cap) for c, cap in zip(classes, caps)]

@@ -12,6 +12,13 @@ dropped and their mass reported (``BattleOdds.pruned``), so every figure is exac
 that mass.  ``max_error`` trades exactness for speed: states are pruned more aggressively,
 and the pruned mass is guaranteed to stay below ``max_error``.
 
+The sweep's cost follows the number of attacker states (its rows).  AA fire aimed at each
+aircraft multiplies them: each result (fighters lost, bombers lost) starts a different
+attacker, so Spring 1942's 100-v-100 with 15 aircraft has 56x the attacker states of the
+same battle without the gun (benchmarks/README.md, "AA fire in the exact odds": why, the
+floor, and the row-batched sweep that would remove most of the cost).  First-round steps that
+hit the defender (bombardment) cost nothing: the defender's states are handled together.
+
 ``monte_carlo`` runs the real dice driver (``combat.run_battle``) with ``SeededDice`` as an
 independent cross-check.
 """
