@@ -14,6 +14,7 @@ import math
 
 from .board import Board
 from .casualties import apply_side_hits, hits_by_class
+from ...model.dice import hit_chance
 from .model import ATT, DEF, BattleState, Side, Volley
 from .oddsresult import BattleOdds, summarize_terminal
 from .rules import decide_before_round, end_of_round
@@ -43,11 +44,11 @@ class _Chain:
             self.pots[side_idx].append(self.board.progress(side_idx, side))
         return found
 
-    def binomial(self, n: int, value: int) -> list[float]:
-        key = (n, value)
+    def binomial(self, n: int, value: int, dice: int = 1) -> list[float]:
+        key = (n, value, dice)
         found = self._binom.get(key)
         if found is None:
-            p = min(value, self.sides) / self.sides
+            p = hit_chance(value, self.sides, dice)
             if p >= 1.0:
                 found = [0.0] * n + [1.0]
             else:
@@ -56,8 +57,9 @@ class _Chain:
             self._binom[key] = found
         return found
 
-    def hit_pmf(self, groups: tuple[tuple[int, int], ...], cap: int) -> list[float]:
-        """Distribution of the total hits of volleys ``((count, target), ...)``, with every
+    def hit_pmf(self, groups: tuple[tuple[int, int, int], ...], cap: int) -> list[float]:
+        """Distribution of the total hits of volleys ``((count, target, dice), ...)`` (dice
+        per unit, the best kept: ``Volley.dice``), with every
         count >= ``cap`` lumped into ``cap``."""
         key = (groups, cap)
         found = self._pmf.get(key)
@@ -67,14 +69,14 @@ class _Chain:
         found = self._pmf[key] = dist[:cap] + [tail[cap]] if cap < len(dist) else dist
         return found
 
-    def full_pmf(self, groups: tuple[tuple[int, int], ...]):
+    def full_pmf(self, groups: tuple[tuple[int, int, int], ...]):
         """(distribution of the total hits, its suffix sums)."""
         found = self._full.get(groups)
         if found is not None:
             return found
         dist = [1.0]
-        for n, value in groups:
-            b = self.binomial(n, value)
+        for n, value, dice in groups:
+            b = self.binomial(n, value, dice)
             new = [0.0] * (len(dist) + n)
             for i, pi in enumerate(dist):
                 if pi:
@@ -126,10 +128,10 @@ class _Chain:
             found = self._marg[key] = [(self.intern(target_idx, target), 1.0)]
             return found
         relevance = board.summary(target_idx, target).relevance
-        groups: dict[int, list[tuple[int, int]]] = {}
+        groups: dict[int, list[tuple[int, int, int]]] = {}
         for v in firing:
             c = v.cls if v.cls >= 8 else v.cls & relevance
-            groups.setdefault(c, []).append((v.count, v.target))
+            groups.setdefault(c, []).append((v.count, v.target, v.dice))
         classes = [c for c in board.assign_order if c in groups]
         caps = [self.capacity(target_idx, target, c) for c in classes]
         dists = [self.hit_pmf(tuple(groups[c]), cap) for c, cap in zip(classes, caps)]
