@@ -474,8 +474,10 @@ def test_html_contains_summary_and_colours():
     # hits are coloured by the side that rolled them: attacker green, defender red
     for copy in (desktop, phone):
         hit_spans = re.findall(r'<span style="([^"]*)">(\d)\*</span>', copy)
-        assert [face for _, face in hit_spans] == ["1", "2", "2", "3"]
-        assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True]
+        # (the last two: a heavy bomber's kept die, a Low Luck number read from two dice)
+        assert [face for _, face in hit_spans] == ["1", "2", "2", "3", "3", "3"]
+        assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True,
+                                                                   True, True]
         assert "#800000" in hit_spans[2][0]
     # powers are named in their colour on the board: white on Germany's grey
     assert re.search(r'<span style="[^"]*background-color: #4d4d4d[^"]*">Germany</span>', desktop)
