@@ -119,6 +119,19 @@ def test_luck_multiple_defenders():
     assert luck["uk"].hits == 1 and luck["uk"].expected == pytest.approx(0.5)
 
 
+def test_luck_counts_a_best_of_unit_once_at_its_chance():
+    """A heavy bomber's 2 dice are one trial at 1 - (2/6)^2 (its kept face); a Low Luck
+    remainder in 36ths read from 2 dice is one trial at remainder / 36."""
+    from adjudicator.model.events import BestOfRolled, LowLuckBestOfRolled
+    events = [BattleStarted("b", "x", "land", "uk", ("germany",), {}, {}),
+              BestOfRolled("b", 1, "attack", "attacker", "bomber", 4, (5, 3, 6, 5), 1, 2, (3, 5)),
+              LowLuckBestOfRolled("b", 2, "attack", "attacker", "bomber", 14, (1, 3), 2,
+                                  {"bomber": 1, "fighter": 1}, 50, 1, 36)]
+    luck = audit.luck_from_events(events)["uk"]
+    assert luck.dice == 3 and luck.hits == 2
+    assert luck.expected == pytest.approx(2 * 8 / 9 + 14 / 36)
+
+
 def test_replay_false_still_checks_dice(game_dir):
     report = audit.verify_game(game_dir, replay=False)
     assert report.ok and report.turns_replayed == 0 and report.dice_checked == 10 * TURNS

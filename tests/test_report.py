@@ -20,6 +20,8 @@ from adjudicator.model.events import (  # noqa: I001
     EconomyIncome,
     ObjectiveMet, ObjectiveMissed, ConvoyDisrupted, FactoryRemoved, LiberationUnitsPlaced,
     EconomyPaid, ResearchRolled, TechnologyGained, RocketFired, ParatroopersDropped,
+    BestOfRolled,
+    LowLuckBestOfRolled,
     LowLuckRolled,
     TreasuryRaided,
     OrderReduced,
@@ -238,6 +240,12 @@ def make_events():
         LowLuckRolled(battle="Karelia", round=2, step="attack", side="attacker",
                       unit_type="infantry", target=2, rolls=(5,), hits=1,
                       units={"infantry": 2, "tank": 1}, total=8, sure=1),
+        BestOfRolled(battle="Karelia", round=2, step="attack", side="attacker",
+                     unit_type="bomber", target=4, rolls=(5, 3, 6, 5), hits=1, dice=2,
+                     kept=(3, 5)),
+        LowLuckBestOfRolled(battle="Karelia", round=2, step="attack", side="attacker",
+                            unit_type="bomber", target=14, rolls=(1, 3), hits=2,
+                            units={"bomber": 1, "fighter": 1}, total=50, sure=1, per_hit=36),
     ]
 
 
@@ -254,6 +262,16 @@ def test_fixture_covers_every_event_kind():
     ours = {k for k, cls in all_event_classes().items()
             if cls.__module__ == "adjudicator.model.events"}
     assert kinds == ours - {"event"}
+
+
+def test_best_of_dice_show_every_die_and_the_one_kept():
+    """Heavy Bombers (ability best_of): both dice of each bomber, the kept one marked; a Low
+    Luck remainder counted in 36ths shows its two dice and the number they make."""
+    text = text_of()
+    assert "≤4, best of 2" in text
+    assert "5 3*  6 5" in text
+    assert "1 sure + ≤14 of 36" in text
+    assert "1 3 = 3*" in text
 
 
 def test_other_events_read_their_wording():
@@ -456,8 +474,10 @@ def test_html_contains_summary_and_colours():
     # hits are coloured by the side that rolled them: attacker green, defender red
     for copy in (desktop, phone):
         hit_spans = re.findall(r'<span style="([^"]*)">(\d)\*</span>', copy)
-        assert [face for _, face in hit_spans] == ["1", "2", "2", "3"]
-        assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True]
+        # (the last two: a heavy bomber's kept die, a Low Luck number read from two dice)
+        assert [face for _, face in hit_spans] == ["1", "2", "2", "3", "3", "3"]
+        assert ["#008000" in style for style, _ in hit_spans] == [True, True, False, True,
+                                                                   True, True]
         assert "#800000" in hit_spans[2][0]
     # powers are named in their colour on the board: white on Germany's grey
     assert re.search(r'<span style="[^"]*background-color: #4d4d4d[^"]*">Germany</span>', desktop)

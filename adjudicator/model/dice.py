@@ -11,6 +11,25 @@ import random
 from typing import Protocol
 
 
+def hit_chance(target: int, sides: int, dice: int = 1) -> float:
+    """The chance that one unit hitting on ``target`` or less scores a hit with dice of
+    ``sides`` faces, rolling ``dice`` of them and keeping the best: ``1 - (1 - t/s)^dice``
+    (for one die exactly ``min(target, sides) / sides``, the figure the odds always used)."""
+    if dice == 1:
+        return min(target, sides) / sides
+    v = max(0, min(target, sides))
+    return (sides ** dice - (sides - v) ** dice) / sides ** dice
+
+
+def read_number(faces, sides: int) -> int:
+    """Dice read as one number from 1 to ``sides ** len(faces)``, the first die the most
+    significant (one die: its face)."""
+    number = 0
+    for f in faces:
+        number = number * sides + f - 1
+    return number + 1
+
+
 class DiceSource(Protocol):
     sides: int
 

@@ -119,6 +119,18 @@ class DiceRolled(Event):
 
 
 @attrs.frozen
+class BestOfRolled(DiceRolled):
+    """Dice of units that roll ``dice`` dice each and keep the best (ability ``best_of``,
+    Global 1940's Heavy Bombers): ``rolls`` are every face in the order drawn, unit by unit
+    (each unit's ``dice`` faces in a row), ``kept`` each unit's best (lowest) face, and
+    ``hits`` counts the kept faces <= target."""
+
+    kind: ClassVar[str] = "best_of_rolled"
+    dice: int
+    kept: tuple[int, ...]
+
+
+@attrs.frozen
 class LowLuckRolled(DiceRolled):
     """Low Luck dice (docs/low-luck.md): one group of a side's units firing together at the
     same targets, ``units`` ({type: count}; for aimed dice such as AA fire, the units aimed
@@ -131,6 +143,18 @@ class LowLuckRolled(DiceRolled):
     units: dict[str, int]
     total: int
     sure: int
+
+
+@attrs.frozen
+class LowLuckBestOfRolled(LowLuckRolled):
+    """Low Luck for a group with best-of units (docs/low-luck.md): ``total``, ``sure``'s
+    remainder ``target`` are counted in ``per_hit``-ths of a hit (``sides ** k``, k the
+    most dice a unit of the group keeps the best of), and the remainder is rolled with k
+    dice read as one number from 1 to ``per_hit`` (the first die drawn the most
+    significant: (d1 - 1) x sides + d2 for two), hitting when it is <= ``target``."""
+
+    kind: ClassVar[str] = "low_luck_best_of_rolled"
+    per_hit: int
 
 
 @attrs.frozen

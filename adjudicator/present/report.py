@@ -31,6 +31,7 @@ from ..model.events import (
     AircraftLost,
     BattleEnded,
     BattleStarted,
+    BestOfRolled,
     Blitzed,
     Captured,
     Casualties,
@@ -40,6 +41,7 @@ from ..model.events import (
     IncomeCollected,
     Landed,
     Loaded,
+    LowLuckBestOfRolled,
     LowLuckRolled,
     Moved,
     OrderReduced,
@@ -60,8 +62,12 @@ from ..model.events import (
     Corrected,
     NoMovesReceived,
 )
+from ..model.dice import read_number
 from ..model.game import Game
-from .wording import EVENT_TEXTS, correction_text, event_text, technology_name
+from .wording import (
+    BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, event_text,
+    technology_name,
+)
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
     problem_text, raid_summary, render, retreat_reason,
@@ -268,6 +274,41 @@ def _dice_text(ev: DiceRolled) -> Text:
     return text
 
 
+def _best_of_text(ev: BestOfRolled) -> Text:
+    """Each unit's dice in the order drawn, the one it keeps marked (``*`` a hit), the
+    others dimmed; units apart by a wide gap."""
+    hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
+    text = Text()
+    n = ev.dice
+    for unit, kept in enumerate(ev.kept):
+        if unit:
+            text.append("  ")
+        faces = ev.rolls[unit * n:(unit + 1) * n]
+        keep_at = faces.index(kept) if kept in faces else -1
+        for i, face in enumerate(faces):
+            if i:
+                text.append(" ")
+            if i != keep_at:
+                text.append(str(face), style="dim")
+            elif face <= ev.target:
+                text.append(f"{face}*", style=hit_style)
+            else:
+                text.append(str(face), style=MISS_STYLE)
+    return text
+
+
+def _low_luck_number_text(ev: LowLuckBestOfRolled, sides: int) -> Text:
+    """A Low Luck remainder read from several dice: the dice and the number they make."""
+    if not ev.rolls:
+        return Text()
+    hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
+    number = read_number(ev.rolls, sides)
+    text = Text(" ".join(map(str, ev.rolls)) + " = ")
+    text.append(f"{number}*" if number <= ev.target else str(number),
+                style=hit_style if number <= ev.target else MISS_STYLE)
+    return text
+
+
 def _side_word(side: str, narrow: bool) -> str:
     return side[:3].capitalize() if narrow else side.capitalize()
 
@@ -287,6 +328,24 @@ def _dice_table(game: Game, rolls: list[DiceRolled], narrow: bool = False) -> Ta
     for ev in rolls:
         hit_style = ATTACKER_HIT_STYLE if ev.side == "attacker" else DEFENDER_HIT_STYLE
         damage = ev.step == "raid"
+        if isinstance(ev, LowLuckBestOfRolled):   # a group counted in 36ths: several dice
+            table.add_row(
+                STEP_NAMES.get(ev.step, ev.step),
+                Text(_side_word(ev.side, narrow), style=hit_style.replace("bold ", "")),
+                format_units(game, ev.units), str(len(ev.rolls)),
+                LOW_LUCK_NUMBER_TARGET.format(sure=ev.sure, target=ev.target, per_hit=ev.per_hit)
+                if ev.rolls else f"{ev.sure} sure",
+                _low_luck_number_text(ev, game.ruleset.dice_sides),
+                Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE))
+            continue
+        if isinstance(ev, BestOfRolled):      # each unit keeps the best of its dice
+            table.add_row(
+                STEP_NAMES.get(ev.step, ev.step),
+                Text(_side_word(ev.side, narrow), style=hit_style.replace("bold ", "")),
+                unit_name(game, ev.unit_type, len(ev.kept)), str(len(ev.rolls)),
+                BEST_OF_TARGET.format(target=ev.target, dice=ev.dice), _best_of_text(ev),
+                Text(str(ev.hits), style=hit_style if ev.hits else MISS_STYLE))
+            continue
         if isinstance(ev, LowLuckRolled):     # a group: sure hits plus one die for the rest
             table.add_row(
                 STEP_NAMES.get(ev.step, ev.step),

@@ -287,6 +287,10 @@ PLACEMENT_CODES = frozenset({
     "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 
 CASUALTY_REASONS = {"hits": "", "defenceless": "defenceless", "cannot_retreat": "cannot retreat"}
+# the dice table's "hits on" column for units keeping the best of several dice (event
+# best_of_rolled) and for a Low Luck remainder read from several dice (low_luck_best_of_rolled)
+BEST_OF_TARGET = "≤{target}, best of {dice}"
+LOW_LUCK_NUMBER_TARGET = "{sure} sure + ≤{target} of {per_hit}"
 AIRCRAFT_LOST = {"no_landing": "no landing space in range", "carrier_sunk": "carrier sunk, nowhere to land",
                  "scramble_home_lost": "its air base's territory was captured, nowhere to land",
                  "interceptor_home_lost": "its territory was captured, nowhere to land"}

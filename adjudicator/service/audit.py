@@ -61,7 +61,8 @@ from ..io.corrections import game_master_statement, is_correction_statement
 from ..io.limits import MAX_JSON_BYTES, MAX_SIGNATURE_BYTES
 from ..io.storage import read_regular
 from ..model.errors import PbemError
-from ..model.events import BattleStarted, DiceRolled
+from ..model.dice import hit_chance, read_number
+from ..model.events import BattleStarted, BestOfRolled, DiceRolled, LowLuckBestOfRolled
 from ..io.layout import (
     GAME_FILE, ORDERS_DIR, ORDERS_RE, SECRET_DIR, TURN_RE, TURN_SIG_RE, TURNS_DIR, sig_path,
 )
@@ -768,14 +769,28 @@ def luck_from_events(events, sides: int = 6, into: dict[str, PowerLuck] | None =
         elif isinstance(ev, DiceRolled):
             attacker, defenders = battles.get(ev.battle, ("?", ("?",)))
             who = attacker if ev.side == "attacker" else "+".join(defenders) or "?"
-            p = min(max(ev.target, 0), sides) / sides
+            n, hits, p = _trials(ev, sides)
             entry = luck.setdefault(who, PowerLuck(who))
-            n = len(ev.rolls)
             entry.dice += n
-            entry.hits += sum(1 for r in ev.rolls if r <= ev.target)
+            entry.hits += hits
             entry.expected += n * p
             entry.variance += n * p * (1 - p)
     return luck
+
+
+def _trials(ev: DiceRolled, sides: int) -> tuple[int, int, float]:
+    """(trials, hits among them, the chance of a hit) of one dice event: one trial a die;
+    a best-of unit's dice are one trial (its kept face); a Low Luck remainder read from
+    several dice (``per_hit`` points a hit) is one trial at ``target / per_hit``."""
+    if isinstance(ev, LowLuckBestOfRolled):
+        trials = 1 if ev.rolls else 0
+        won = int(bool(ev.rolls) and read_number(ev.rolls, sides) <= ev.target)
+        return trials, won, ev.target / ev.per_hit
+    if isinstance(ev, BestOfRolled):
+        return (len(ev.kept), sum(1 for r in ev.kept if r <= ev.target),
+                hit_chance(ev.target, sides, ev.dice))
+    p = min(max(ev.target, 0), sides) / sides
+    return len(ev.rolls), sum(1 for r in ev.rolls if r <= ev.target), p
 
 
 def _forget_undone(report: AuditReport, tf: TurnFile, counted: dict, sides: int) -> None:

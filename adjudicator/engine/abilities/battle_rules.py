@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..combat.board import NO_AIR
+from ..combat.model import ATT, DEF
 from .base import Ability, register
 
 
@@ -71,3 +72,31 @@ class AntiSub(Ability):
 
     def slot(self, unit, params, side):
         return {"anti_sub": True}
+
+
+BEST_OF_SIDES = {"attack": (ATT,), "defence": (DEF,), "both": (ATT, DEF)}
+
+
+@register
+class BestOf(Ability):
+    name = "best_of"
+    doc = ("Rolls ``dice`` dice in combat when it fires (``on``: attack, defence or both) and "
+           "keeps the best, hitting with chance 1 - (1 - value/6)^dice (Global 1940's Heavy "
+           "Bombers [L1210]: 2 on attack).  The dice are drawn unit by unit, each unit's "
+           "``dice`` in a row; Low Luck and the exact odds count the same chance "
+           "(docs/low-luck.md).")
+    params = {"dice": (int, 2), "on": (str, "attack")}
+
+    def check(self, unit, params):
+        problems = []
+        if not 1 <= params.get("dice", 2) <= 3:
+            problems.append("best_of: dice must be 1, 2 or 3")
+        if params.get("on", "attack") not in BEST_OF_SIDES:
+            problems.append(f"best_of: on '{params['on']}' is not supported "
+                            f"({', '.join(BEST_OF_SIDES)})")
+        return problems
+
+    def slot(self, unit, params, side):
+        if side in BEST_OF_SIDES.get(params.get("on", "attack"), ()):
+            return {"dice": params.get("dice", 2)}
+        return {}

@@ -4,8 +4,10 @@ battle (rules digest §4.12-§4.13, §5.3.2 step 2)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ...model.orders import SubmergePolicy
-from ..combat.model import ATT, DEF, Change, EnemyView, Volley
+from ..combat.model import ATT, DEF, Change, EnemyView, Volley, best_of_points
 from ..combat.rules import traits
 from ..combat.stepbase import BattleStep, register_round_decision, register_step
 from ..combat.steps import all_volleys, later_volleys
@@ -50,24 +52,26 @@ def surprise_volleys(board, side_idx, summ, enemy, tag: str) -> list[Volley]:
     """One "surprise" volley per unit kind of ``side_idx`` that carries ``tag``, can fire
     and has a target among the enemy's classes (the surprise strike, and Europe's
     attacker-only first strike)."""
-    out: dict[str, list] = {}
+    out: dict[tuple[str, int], list] = {}
     for s, n in zip(board.slots[side_idx], summ.present):
         if not n or not s.can_fire or tag not in s.tags:
             continue
         cls = board.fire_class(s, summ.anti_sub)
         if not enemy.tmask >> cls & 1:
             continue
-        if s.key in out:
-            out[s.key][3] += n
+        key = (s.key, s.dice)
+        if key in out:
+            out[key][3] += n
         else:
-            out[s.key] = [side_idx, "surprise", s.key, n, s.value, cls]
+            out[key] = [side_idx, "surprise", s.key, n, s.value, cls, s.dice]
     return [Volley(*v) for v in out.values()]
 
 
 def _defender_losing(board, state, sa, sd) -> bool:
     """Policy LOSING: the defender's expected hits this round are below the attacker's
     expected hits that could be given to subs, or no defending unit can hit any attacker.
-    Expected hits are compared exactly (sums of ``count * value``)."""
+    Expected hits are compared exactly (sums of ``count * value``; a best-of volley's
+    expected hits exactly, on six-sided dice)."""
     if not sd.fire & sa.tmask:
         return True
     sub_elig = 0
@@ -76,12 +80,20 @@ def _defender_losing(board, state, sa, sd) -> bool:
             sub_elig |= s.elig
     if state.round == 1:                 # first-round steps (AA fire, bombardment) count too
         vols = all_volleys(board, state)
-        ours = sum(v.count * v.target for v in vols if v.side == DEF)
-        theirs = sum(v.count * v.target for v in vols if v.side == ATT and sub_elig >> v.cls & 1)
+        ours = sum(_points(v) for v in vols if v.side == DEF)
+        theirs = sum(_points(v) for v in vols if v.side == ATT and sub_elig >> v.cls & 1)
     else:                                # later rounds: each side's volleys, once per view
         ours = _fire_sum(board, DEF, state.dfn, EnemyView(sa.tmask, sa.anti_sub), -1)
         theirs = _fire_sum(board, ATT, state.att, EnemyView(sd.tmask, sd.anti_sub), sub_elig)
     return ours < theirs
+
+
+def _points(v: Volley) -> int | Fraction:
+    """A volley's expected hits times 6: ``count * value``; a best-of volley's
+    ``count * 6 * hit_chance`` as an exact fraction."""
+    if v.dice == 1:
+        return v.count * v.target
+    return Fraction(v.count * best_of_points(v.target, 6, v.dice, v.dice), 6 ** (v.dice - 1))
 
 
 def _fire_sum(board, side_idx: int, side, view, classes: int) -> int:
@@ -91,7 +103,7 @@ def _fire_sum(board, side_idx: int, side, view, classes: int) -> int:
     cache = board._step_volleys
     found = cache.get(key)
     if found is None:
-        found = cache[key] = sum(v.count * v.target for stage in range(len(board.stages))
+        found = cache[key] = sum(_points(v) for stage in range(len(board.stages))
                                  for v in later_volleys(board, side_idx, side, view, stage)
                                  if classes >> v.cls & 1)
     return found

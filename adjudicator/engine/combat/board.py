@@ -36,7 +36,7 @@ class Slot:
                  "airborne", "aa_target",
                  "taken_last", "defenceless", "anti_sub", "tags", "params", "submerge",
                  "can_fire", "restrict", "immune_air", "elig", "unit_cost", "cargo_cost",
-                 "cost", "seaborne", "units", "cargo_keys", "casualty_only")
+                 "cost", "seaborne", "units", "cargo_keys", "casualty_only", "dice")
 
     def __init__(self, side: int, units: Sequence[BattleUnit], cargo_cost: int,
                  airborne_targeted: bool = False):
@@ -54,6 +54,7 @@ class Slot:
         self.taken_last = self.defenceless = self.anti_sub = self.submerge = False
         self.immune_air = False
         self.restrict = 0
+        self.dice = 1                      # dice per unit, the best kept (ability best_of)
         self.tags = frozenset(t.abilities)
         self.params = t.params
         for ability, params in hooks(t, "slot"):
@@ -93,6 +94,15 @@ def airborne_targeted(guns: Sequence[BattleUnit]) -> bool:
     too: some gun's ability answers ``airborne`` through its ``aa_targets`` hook."""
     return any("airborne" in ability.aa_targets(u.type, params)
                for u in guns for ability, params in hooks(u.type, "aa_targets"))
+
+
+def fire_dice(unit_type, side: int) -> int:
+    """How many dice a unit of ``unit_type`` rolls on ``side``, keeping the best (its
+    ``slot`` hooks' ``dice``; 1 for most units): units differing in it never share a slot."""
+    dice = 1
+    for ability, params in hooks(unit_type, "slot"):
+        dice = ability.slot(unit_type, params, side).get("dice", dice)
+    return dice
 
 
 class Board:
@@ -168,7 +178,7 @@ class Board:
             first, second = (value, t.cost) if weakest else (t.cost, value)
             return (rank.get(t.key, len(order)), first, second, self.cargo_cost(u), cargo,
                     0 if u.seaborne else 1, u.airborne, t.key, u.casualty_only is not None,
-                    u.casualty_only or 0)
+                    u.casualty_only or 0, fire_dice(t, side))
 
         ordered = sorted(units, key=lambda u: (key(u), u.uid))
         slots: list[Slot] = []

@@ -15,6 +15,7 @@ import math
 
 from .board import Board
 from .casualties import apply_side_hits, hits_by_class
+from ...model.dice import hit_chance
 from .model import ATT, DEF, BattleState, Side, Volley
 from .oddsresult import BattleOdds, summarize_terminal
 from .rules import decide_before_round, end_of_round
@@ -48,11 +49,11 @@ class _Chain:
             self.pots[side_idx].append(self.board.progress(side_idx, side))
         return found
 
-    def binomial(self, n: int, value: int) -> list[float]:
-        key = (n, value)
+    def binomial(self, n: int, value: int, dice: int = 1) -> list[float]:
+        key = (n, value, dice)
         found = self._binom.get(key)
         if found is None:
-            p = min(value, self.sides) / self.sides
+            p = hit_chance(value, self.sides, dice)
             if p >= 1.0:
                 found = [0.0] * n + [1.0]
             else:
@@ -61,9 +62,10 @@ class _Chain:
             self._binom[key] = found
         return found
 
-    def hit_pmf(self, groups: tuple[tuple[int, int, str], ...], cap: int) -> list[float]:
-        """Distribution of the total hits of volleys ``((count, target, step), ...)``, with
-        every count >= ``cap`` lumped into ``cap``."""
+    def hit_pmf(self, groups: tuple[tuple[int, int, str, int], ...], cap: int) -> list[float]:
+        """Distribution of the total hits of volleys ``((count, target, step, dice), ...)``
+        (dice per unit, the best kept: ``Volley.dice``), with every count >= ``cap`` lumped
+        into ``cap``."""
         key = (groups, cap)
         found = self._pmf.get(key)
         if found is not None:
@@ -72,7 +74,7 @@ class _Chain:
         found = self._pmf[key] = dist[:cap] + [tail[cap]] if cap < len(dist) else dist
         return found
 
-    def full_pmf(self, groups: tuple[tuple[int, int, str], ...]):
+    def full_pmf(self, groups: tuple[tuple[int, int, str, int], ...]):
         """(distribution of the total hits, its suffix sums)."""
         found = self._full.get(groups)
         if found is not None:
@@ -81,8 +83,8 @@ class _Chain:
         if self.low_luck is not None:
             dist = self.low_luck.group(groups).tolist()
             groups = ()
-        for n, value, _ in groups:
-            b = self.binomial(n, value)
+        for n, value, _, dice in groups:
+            b = self.binomial(n, value, dice)
             new = [0.0] * (len(dist) + n)
             for i, pi in enumerate(dist):
                 if pi:
@@ -134,10 +136,10 @@ class _Chain:
             found = self._marg[key] = [(self.intern(target_idx, target), 1.0)]
             return found
         relevance = board.summary(target_idx, target).relevance
-        groups: dict[int, list[tuple[int, int, str]]] = {}
+        groups: dict[int, list[tuple[int, int, str, int]]] = {}
         for v in firing:
             c = v.cls if v.cls >= 8 else v.cls & relevance
-            groups.setdefault(c, []).append((v.count, v.target, v.step))
+            groups.setdefault(c, []).append((v.count, v.target, v.step, v.dice))
         classes = [c for c in board.assign_order if c in groups]
         caps = [self.capacity(target_idx, target, c) for c in classes]
         dists = [self.hit_pmf(tuple(groups[c]), cap) for c, cap in zip(classes, caps)]

@@ -8,11 +8,15 @@ from collections import Counter
 from collections.abc import Mapping
 
 from ...model.dice import DiceSource
-from ...model.events import BattleEnded, Casualties, DiceRolled, Event, Retreated, Submerged
+from ...model.events import (
+    BattleEnded, BestOfRolled, Casualties, DiceRolled, Event, Retreated, Submerged,
+)
 from .board import Board
 from .casualties import apply_hits
 from .lowluck import roll_groups
-from .model import ATT, DEF, HARD_ROUND_CAP, SIDE_NAMES, BattleResult, BattleSetup, BattleUnit
+from .model import (
+    ATT, DEF, HARD_ROUND_CAP, SIDE_NAMES, BattleResult, BattleSetup, BattleUnit, Volley,
+)
 from .rules import decide_before_round, end_of_round
 from .steps import stage_volleys
 
@@ -75,6 +79,19 @@ def _merge(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
     return dict(out)
 
 
+def roll_volley(v: Volley, dice: DiceSource, bid: str, rnd: int) -> tuple[list[int], list[int]]:
+    """(every face drawn, the face each unit keeps) of one volley.  A unit rolling the best
+    of several dice (``Volley.dice``, ability ``best_of``) keeps its lowest face; the dice
+    are drawn in one roll, unit by unit, each unit's dice in a row."""
+    extra = "" if v.step in ("attack", "defence") else " " + v.step
+    label = f"{bid} r{rnd} {SIDE_NAMES[v.side]} {v.unit_type} @{v.target}{extra}"
+    if v.dice == 1:
+        faces = dice.roll(v.count, label)
+        return faces, faces
+    faces = dice.roll(v.count * v.dice, f"{label} best of {v.dice}")
+    return faces, [min(faces[i:i + v.dice]) for i in range(0, len(faces), v.dice)]
+
+
 def resolve_battle(setup: BattleSetup, dice: DiceSource,
                    names: Mapping[str, str] | None = None) -> BattleResult:
     """Fight one battle to the end.  ``BattleStarted`` is the turn engine's event."""
@@ -126,10 +143,9 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
             else:
                 hits, rolled = [], []
                 for v in vols:
-                    faces = dice.roll(v.count, f"{bid} r{rnd} {SIDE_NAMES[v.side]} {v.unit_type} "
-                                               f"@{v.target}{'' if v.step in ('attack', 'defence') else ' ' + v.step}")
-                    hits.append(sum(1 for f in faces if f <= v.target))
-                    rolled.append(faces)
+                    faces, kept = roll_volley(v, dice, bid, rnd)
+                    hits.append(sum(1 for f in kept if f <= v.target))
+                    rolled.append((faces, kept))
             state, (log_a, log_d) = apply_hits(board, state, vols, hits)
             for side_idx, log in ((DEF, log_d), (ATT, log_a)):
                 killed, damaged = track.apply_log(side_idx, log)
@@ -138,10 +154,16 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
                     if board.low_luck:
                         events.extend(e for e in groups if e.side == SIDE_NAMES[firing])
                     else:
-                        for v, faces, h in zip(vols, rolled, hits):
-                            if v.side == firing:
+                        for v, (faces, kept), h in zip(vols, rolled, hits):
+                            if v.side != firing:
+                                continue
+                            if v.dice == 1:
                                 events.append(DiceRolled(bid, rnd, v.step, SIDE_NAMES[v.side],
                                                          v.unit_type, v.target, tuple(faces), h))
+                            else:
+                                events.append(BestOfRolled(bid, rnd, v.step, SIDE_NAMES[v.side],
+                                                           v.unit_type, v.target, tuple(faces), h,
+                                                           v.dice, tuple(kept)))
                     if killed or damaged:
                         events.append(Casualties(bid, rnd, SIDE_NAMES[side_idx], _counts(killed),
                                                  _counts(damaged), _cargo_counts(killed)))

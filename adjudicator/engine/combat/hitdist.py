@@ -4,7 +4,9 @@ With ordinary dice every die of a volley hits independently on ``target`` or les
 volley's hits are binomial and a group's the convolution of its volleys'.  With Low Luck
 (``BattleSetup.low_luck``, the tournament dice mode) a group whose units total ``T`` attack
 points scores ``T // sides`` hits for certain plus one die for the remainder, hitting on
-``T % sides`` or less (``lowluck.roll_groups`` does the same with real dice).
+``T % sides`` or less (``lowluck.roll_groups`` does the same with real dice).  A unit
+rolling the best of n dice (``Volley.dice``) hits with chance ``1 - (1 - t/s)^n``; with Low
+Luck its group is counted in ``s ** n``-ths of a hit (``model.group_points``).
 
 A *group* is one side's volleys in one stage whose hits go to the same target class
 (``casualties.hits_by_class``): that is what both the dice driver and the exact odds roll
@@ -16,6 +18,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from ...model.dice import hit_chance
+from .model import group_points
 
 
 def binomial_pmf(n: int, p: float) -> np.ndarray:
@@ -38,7 +43,8 @@ def binomial_pmf(n: int, p: float) -> np.ndarray:
 
 
 def low_luck_pmf(total: int, sides: int) -> np.ndarray:
-    """Low Luck: ``total // sides`` certain hits, one more with chance ``(total % sides) / sides``."""
+    """Low Luck: ``total // sides`` certain hits, one more with chance ``(total % sides) / sides``
+    (``sides``: the points of one hit, ``sides ** k`` for a group with best-of units)."""
     sure, rest = divmod(total, sides)
     if not rest:
         out = np.zeros(sure + 1)
@@ -62,30 +68,32 @@ class HitDists:
         self._binom: dict[tuple[int, int], np.ndarray] = {}
         self._group: dict[tuple, np.ndarray] = {}
 
-    def binomial(self, n: int, target: int) -> np.ndarray:
-        key = (n, target)
+    def binomial(self, n: int, target: int, dice: int = 1) -> np.ndarray:
+        key = (n, target, dice)
         found = self._binom.get(key)
         if found is None:
-            found = self._binom[key] = binomial_pmf(n, min(target, self.sides) / self.sides)
+            found = self._binom[key] = binomial_pmf(n, hit_chance(target, self.sides, dice))
         return found
 
-    def group(self, volleys: tuple[tuple[int, int, str], ...]) -> np.ndarray:
-        """The hit distribution of volleys ``((count, target, step), ...)`` whose hits go to
-        the same target class.  With Low Luck each step's volleys are one group
-        (``combat.lowluck``), and the groups' distributions are convolved."""
+    def group(self, volleys: tuple[tuple[int, int, str, int], ...]) -> np.ndarray:
+        """The hit distribution of volleys ``((count, target, step, dice), ...)`` whose hits
+        go to the same target class (``dice``: per unit, the best kept).  With Low Luck
+        each step's volleys are one group (``combat.lowluck``), and the groups'
+        distributions are convolved."""
         found = self._group.get(volleys)
         if found is None:
             if self.low_luck:
-                totals: dict[str, int] = {}
-                for n, t, step in volleys:
-                    totals[step] = totals.get(step, 0) + n * max(0, min(t, self.sides))
+                steps: dict[str, list[tuple[int, int, int]]] = {}
+                for n, t, step, d in volleys:
+                    steps.setdefault(step, []).append((n, t, d))
                 found = np.ones(1)
-                for total in totals.values():
-                    found = np.convolve(found, low_luck_pmf(total, self.sides))
+                for members in steps.values():
+                    scale, total = group_points(members, self.sides)
+                    found = np.convolve(found, low_luck_pmf(total, self.sides ** scale))
             else:
                 found = np.ones(1)
-                for n, t, _ in volleys:
-                    found = np.convolve(found, self.binomial(n, t))
+                for n, t, _, d in volleys:
+                    found = np.convolve(found, self.binomial(n, t, d))
                 if self.tail:
                     found = np.where(found < self.tail, 0.0, found)
                     found = found[:int(np.flatnonzero(found)[-1]) + 1]

@@ -121,7 +121,9 @@ class BattleResult:
 
 class Volley(NamedTuple):
     """Units of one type (and one value) on one side firing together in one stage.
-    ``cls`` is the target class of its hits (``combat.board``)."""
+    ``cls`` is the target class of its hits (``combat.board``).  ``dice``: each unit rolls
+    that many dice and keeps the best (ability ``best_of``, Global 1940's Heavy Bombers);
+    it hits with chance ``model.dice.hit_chance(target, sides, dice)``."""
 
     side: int            # ATT or DEF
     step: str            # "aa" | "bombard" | "surprise" | "attack" | "defence"
@@ -129,6 +131,15 @@ class Volley(NamedTuple):
     count: int
     target: int          # hit on a roll <= target
     cls: int             # target class
+    dice: int = 1        # dice per unit, the best kept
+
+
+def best_of_points(target: int, sides: int, dice: int, scale: int) -> int:
+    """What one unit hitting on ``target`` with the best of ``dice`` dice is worth in
+    ``sides ** scale``-ths of a hit (``scale >= dice``): ``sides^scale`` times its
+    ``hit_chance``, an integer.  For one die and ``scale`` 1, its value (Low Luck's points)."""
+    v = max(0, min(target, sides))
+    return sides ** scale - (sides - v) ** dice * sides ** (scale - dice)
 
 
 class Side(NamedTuple):
@@ -185,3 +196,11 @@ class SideSummary(NamedTuple):
     capturers: int                 # present land units that can capture
     tuv: int                       # cost of present units (cargo excluded)
     aa_targets: int                # present units AA fire aims at (``Slot.aa_target``)
+
+
+def group_points(volleys, sides: int) -> tuple[int, int]:
+    """(k, the group's worth in ``sides ** k``-ths of a hit) of volleys ``((count, target,
+    dice), ...)``: k is the most dice a unit keeps the best of (1 without best-of units,
+    when the worth is the sum of count x value, values capped at the dice's sides)."""
+    scale = max((d for _, _, d in volleys), default=1)
+    return scale, sum(n * best_of_points(t, sides, d, scale) for n, t, d in volleys)

@@ -4,7 +4,7 @@ and ``main_fire`` (ordinary fire, rules digest steps 3-4) is defined here.
 Units whose hits no enemy unit on the board could take do not roll at all (bombers facing
 only submarines, submarines facing only aircraft).  Dice order within a stage: the
 attacker's volleys, then the defender's, each side's in its loss order, one roll per unit
-type and value.
+type and value (and dice per unit: ability ``best_of``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class MainFire(BattleStep):
             splits[i] = [(n, s.value)]
         for ability in fire_value_hooks(board, side_idx):
             splits = ability.fire_values(board, side_idx, summ, splits)
-        out: dict[tuple[str, int], list] = {}
+        out: dict[tuple[str, int, int], list] = {}
         tmask = enemy.tmask
         for i, parts in sorted(splits.items()):
             s = slots[i]
@@ -45,11 +45,11 @@ class MainFire(BattleStep):
             for n, value in parts:
                 if n <= 0 or value <= 0:
                     continue
-                key = (s.key, value)
+                key = (s.key, value, s.dice)
                 if key in out:
                     out[key][3] += n
                 else:
-                    out[key] = [side_idx, step, s.key, n, value, cls]
+                    out[key] = [side_idx, step, s.key, n, value, cls, s.dice]
         return [Volley(*v) for v in out.values()]
 
 

@@ -403,10 +403,10 @@ class Sweep:
         key = (vols, rel)
         found = self._patterns.get(key)
         if found is None:
-            groups: dict[int, list[tuple[int, int, str]]] = {}
+            groups: dict[int, list[tuple[int, int, str, int]]] = {}
             for v in vols:
                 c = v.cls if v.cls >= AIMED else v.cls & rel
-                groups.setdefault(c, []).append((v.count, v.target, v.step))
+                groups.setdefault(c, []).append((v.count, v.target, v.step, v.dice))
             classes = tuple(c for c in self.board.assign_order if c in groups)
             found = self._patterns[key] = (classes, [self.dists.group(tuple(groups[c]))
                                                      for c in classes])
