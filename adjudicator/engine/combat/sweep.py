@@ -114,6 +114,17 @@ def unique_inverse(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return srt[new], inv
 
 
+def sorted_union(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.union1d`` of two sorted arrays of distinct integers, without the masked-array
+    machinery ``np.unique`` loads on first use (a third of a small sea battle's time)."""
+    both = np.concatenate((x, y))
+    both.sort(kind="stable")
+    keep = np.empty(both.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(both[1:], both[:-1], out=keep[1:])
+    return both[keep]
+
+
 def _groups(keys: np.ndarray):
     """``(key, positions)`` for each distinct value of ``keys`` in increasing order;
     positions is None when every key is the same."""
@@ -253,7 +264,7 @@ def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
     """The operators of row ``a`` for the sources of ``x`` and ``y`` (disjoint, someone
     fires in each): what ``_build_ops`` gives for them all, since each source's column of
     ``ma`` and row of ``md`` do not depend on the other sources."""
-    S, succ = np.union1d(x.S, y.S), np.union1d(x.succ, y.succ)
+    S, succ = sorted_union(x.S, y.S), sorted_union(x.succ, y.succ)
     lo = min(x.lo, y.lo)
     hi = max(x.lo + x.md.shape[1], y.lo + y.md.shape[1])
     ma, md = np.zeros((succ.size, S.size)), np.zeros((S.size, hi - lo))
@@ -671,7 +682,7 @@ class Sweep:
             pos = np.searchsorted(kept.S, S)
             if (pos < kept.S.size).all() and (kept.S[np.minimum(pos, kept.S.size - 1)] == S).all():
                 return _restrict(kept, pos, S, a)
-            S_all = np.union1d(kept.S, S)
+            S_all = sorted_union(kept.S, S)
             new = self._build_ops(a, np.setdiff1d(S, kept.S, assume_unique=True), s, first)
             if kept.fires.any() and new.fires.any():
                 ops = self._ops_kept[key] = _merge(kept, new, a)
