@@ -242,24 +242,6 @@ def _fill_ops(ops: _StageOps, S: np.ndarray, lo: int, ma: np.ndarray, md: np.nda
         ops.rest, ops.rest_ids = None, succ
 
 
-def _restrict(ops: _StageOps, pos: np.ndarray, S: np.ndarray, a: int) -> _StageOps | None:
-    """``ops`` (built for sources ``ops.S``) for the sources ``S = ops.S[pos]``: the same
-    columns of ``ma`` and rows of ``md``, without the attacker states none of them reaches
-    (what ``_build_ops`` of ``S`` gives, up to the band of ``md``'s columns)."""
-    fires = ops.fires[pos]
-    if not fires.any():
-        return None
-    ma = ops.ma[:, pos]
-    keep = ma.any(axis=1)
-    succ = ops.succ
-    if not keep.all():
-        ma, succ = ma[keep], succ[keep]
-    out = _StageOps()
-    out.fires = fires
-    _fill_ops(out, S, ops.lo, np.ascontiguousarray(ma), ops.md[pos], succ, a)
-    return out
-
-
 def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
     """The operators of row ``a`` for the sources of ``x`` and ``y`` (disjoint, someone
     fires in each): what ``_build_ops`` gives for them all, since each source's column of
@@ -454,7 +436,7 @@ class Sweep:
                 for S, ops in plan:
                     if ops is not None:
                         here = np.zeros(n)
-                        here[S] = ops.stay
+                        here[ops.S] = ops.stay
                         stay *= here
                 ell[selfish] = stay[selfish]
                 if (ell[selfish] >= 1.0).any():
@@ -584,10 +566,11 @@ class Sweep:
         out = (ops.ma * z[ops.S]) @ ops.md
         lo = ops.lo
         own = np.zeros(len(self.D))
-        if ops.k < 0:
-            return own, ops.rest_ids, out, lo
-        own[lo:lo + out.shape[1]] = out[ops.k]
-        return own, ops.rest_ids, out[ops.rest], lo
+        if ops.k >= 0:
+            own[lo:lo + out.shape[1]] = out[ops.k]
+            out = out[ops.rest]
+        reached = out.any(axis=1)     # (the kept operators may hold sources without mass)
+        return own, ops.rest_ids[reached], out[reached], lo
 
     def _dtable(self, a: int, s: int, first: bool) -> _FireTable:
         """The defender's fire at attacker state ``a`` in stage ``s``, per defender state."""
@@ -668,29 +651,30 @@ class Sweep:
         return classes, tuple(s - 1 for s in joint.shape), joint.ravel()
 
     def _ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps | None:
-        """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (None:
-        nobody fires at all).  A row meets the same sources again and again (each pass of
-        its mass, each round bucket): the operators built for the row are kept while it is
-        processed, for every source met so far (built for the new ones only and merged), and
-        cut down to ``S`` (each source's column and row do not depend on the other sources)."""
+        """The stage operators of row ``a`` in stage ``s`` for (at least) the sources ``S``
+        (None: nobody fires at all).  A row meets the same sources again and again (each
+        pass of its mass): the operators built for the row are kept while it is processed,
+        for every source met so far (built for the new ones only and merged), and used as
+        they are (each source's column and row do not depend on the other sources, and a
+        source without mass adds nothing)."""
         if a != self._ops_row:
             self._ops_row = a
             self._ops_kept.clear()
         key = (s, first)
         kept = self._ops_kept.get(key)
-        if kept is not None:
-            pos = np.searchsorted(kept.S, S)
-            if (pos < kept.S.size).all() and (kept.S[np.minimum(pos, kept.S.size - 1)] == S).all():
-                return _restrict(kept, pos, S, a)
-            S_all = sorted_union(kept.S, S)
-            new = self._build_ops(a, np.setdiff1d(S, kept.S, assume_unique=True), s, first)
-            if kept.fires.any() and new.fires.any():
-                ops = self._ops_kept[key] = _merge(kept, new, a)
-            else:                         # (operators where nobody fires are not written out)
-                ops = self._ops_kept[key] = self._build_ops(a, S_all, s, first)
-            return _restrict(ops, np.searchsorted(S_all, S), S, a)
-        ops = self._ops_kept[key] = self._build_ops(a, S, s, first)
-        return ops if ops.fires.any() else None
+        if kept is None:
+            kept = self._ops_kept[key] = self._build_ops(a, S, s, first)
+        else:
+            pos = np.minimum(np.searchsorted(kept.S, S), kept.S.size - 1)
+            new = S[kept.S[pos] != S]
+            if new.size:
+                built = self._build_ops(a, new, s, first)
+                if kept.fires.any() and built.fires.any():
+                    kept = _merge(kept, built, a)
+                else:                     # (operators where nobody fires are not written out)
+                    kept = self._build_ops(a, sorted_union(kept.S, new), s, first)
+                self._ops_kept[key] = kept
+        return kept if kept.fires.any() else None
 
     def _build_ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps:
         """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (with
