@@ -25,8 +25,11 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
   the whole enemy) is played one pair at a time; after it, a stage made only of
   first-round steps is skipped.
 * A row's stage operators are kept while the row is processed (built for every defender
-  state it met as a source, cut down to the sources of each pass): its mass passes
-  through the same stages several times, mostly from sources already seen.
+  state it met as a source, the new ones merged in) and applied as they are to each pass
+  (a source without mass adds nothing): its mass passes through the same stages several
+  times, mostly from sources already seen.  They cannot be shared between rows: the
+  operators are the attacker state's fire and its losses, and in the 40-ship sea battle
+  of benchmarks/bench_issue24.py 125 of the 128 attacker states fire differently.
 * Rounds are bucketed as the rules need: round ``r`` for ``r < Board.round_cap``, then one
   bucket for every later round (the rules no longer depend on the round number there).
 * A pair whose mass is below ``prune`` when its row is processed is dropped and its mass
