@@ -8,8 +8,6 @@ worth ``T`` attack points scores ``T // sides`` hits and one more with chance
 target class; Low Luck groups them by step too, so this oracle is for editions whose every
 stage has one step a side (A&A 1941's surprise strike, then ordinary fire)."""
 
-import gc
-
 from adjudicator.engine.combat.board import Board
 from adjudicator.engine.combat.chain import _Chain
 from adjudicator.engine.combat.chain import chain_odds as reference_odds
@@ -34,10 +32,4 @@ class _LowLuckChain(_Chain):
 def low_luck_reference_odds(setup, *, sides: int = 6):
     """The exact odds of ``setup`` (``low_luck`` set) by the state chain."""
     assert setup.low_luck
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _LowLuckChain(Board(setup), sides).run()
-    finally:
-        if collecting:
-            gc.enable()
+    return _LowLuckChain(Board(setup), sides).run()
