@@ -25,8 +25,11 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
   the whole enemy) is played one pair at a time; after it, a stage made only of
   first-round steps is skipped.
 * A row's stage operators are kept while the row is processed (built for every defender
-  state it met as a source, cut down to the sources of each pass): its mass passes
-  through the same stages several times, mostly from sources already seen.
+  state it met as a source, the new ones merged in) and applied as they are to each pass
+  (a source without mass adds nothing): its mass passes through the same stages several
+  times, mostly from sources already seen.  They cannot be shared between rows: the
+  operators are the attacker state's fire and its losses, and in the 40-ship sea battle
+  of benchmarks/bench_issue24.py 125 of the 128 attacker states fire differently.
 * Rounds are bucketed as the rules need: round ``r`` for ``r < Board.round_cap``, then one
   bucket for every later round (the rules no longer depend on the round number there).
 * A pair whose mass is below ``prune`` when its row is processed is dropped and its mass
@@ -112,6 +115,17 @@ def unique_inverse(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inv = np.empty(arr.size, dtype=np.int64)
     inv[order] = np.cumsum(new) - 1
     return srt[new], inv
+
+
+def sorted_union(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.union1d`` of two sorted arrays of distinct integers, without the masked-array
+    machinery ``np.unique`` loads on first use (a third of a small sea battle's time)."""
+    both = np.concatenate((x, y))
+    both.sort(kind="stable")
+    keep = np.empty(both.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(both[1:], both[:-1], out=keep[1:])
+    return both[keep]
 
 
 def _groups(keys: np.ndarray):
@@ -231,29 +245,11 @@ def _fill_ops(ops: _StageOps, S: np.ndarray, lo: int, ma: np.ndarray, md: np.nda
         ops.rest, ops.rest_ids = None, succ
 
 
-def _restrict(ops: _StageOps, pos: np.ndarray, S: np.ndarray, a: int) -> _StageOps | None:
-    """``ops`` (built for sources ``ops.S``) for the sources ``S = ops.S[pos]``: the same
-    columns of ``ma`` and rows of ``md``, without the attacker states none of them reaches
-    (what ``_build_ops`` of ``S`` gives, up to the band of ``md``'s columns)."""
-    fires = ops.fires[pos]
-    if not fires.any():
-        return None
-    ma = ops.ma[:, pos]
-    keep = ma.any(axis=1)
-    succ = ops.succ
-    if not keep.all():
-        ma, succ = ma[keep], succ[keep]
-    out = _StageOps()
-    out.fires = fires
-    _fill_ops(out, S, ops.lo, np.ascontiguousarray(ma), ops.md[pos], succ, a)
-    return out
-
-
 def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
     """The operators of row ``a`` for the sources of ``x`` and ``y`` (disjoint, someone
     fires in each): what ``_build_ops`` gives for them all, since each source's column of
     ``ma`` and row of ``md`` do not depend on the other sources."""
-    S, succ = np.union1d(x.S, y.S), np.union1d(x.succ, y.succ)
+    S, succ = sorted_union(x.S, y.S), sorted_union(x.succ, y.succ)
     lo = min(x.lo, y.lo)
     hi = max(x.lo + x.md.shape[1], y.lo + y.md.shape[1])
     ma, md = np.zeros((succ.size, S.size)), np.zeros((S.size, hi - lo))
@@ -443,7 +439,7 @@ class Sweep:
                 for S, ops in plan:
                     if ops is not None:
                         here = np.zeros(n)
-                        here[S] = ops.stay
+                        here[ops.S] = ops.stay
                         stay *= here
                 ell[selfish] = stay[selfish]
                 if (ell[selfish] >= 1.0).any():
@@ -573,10 +569,11 @@ class Sweep:
         out = (ops.ma * z[ops.S]) @ ops.md
         lo = ops.lo
         own = np.zeros(len(self.D))
-        if ops.k < 0:
-            return own, ops.rest_ids, out, lo
-        own[lo:lo + out.shape[1]] = out[ops.k]
-        return own, ops.rest_ids, out[ops.rest], lo
+        if ops.k >= 0:
+            own[lo:lo + out.shape[1]] = out[ops.k]
+            out = out[ops.rest]
+        reached = out.any(axis=1)     # (the kept operators may hold sources without mass)
+        return own, ops.rest_ids[reached], out[reached], lo
 
     def _dtable(self, a: int, s: int, first: bool) -> _FireTable:
         """The defender's fire at attacker state ``a`` in stage ``s``, per defender state."""
@@ -657,29 +654,30 @@ class Sweep:
         return classes, tuple(s - 1 for s in joint.shape), joint.ravel()
 
     def _ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps | None:
-        """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (None:
-        nobody fires at all).  A row meets the same sources again and again (each pass of
-        its mass, each round bucket): the operators built for the row are kept while it is
-        processed, for every source met so far (built for the new ones only and merged), and
-        cut down to ``S`` (each source's column and row do not depend on the other sources)."""
+        """The stage operators of row ``a`` in stage ``s`` for (at least) the sources ``S``
+        (None: nobody fires at all).  A row meets the same sources again and again (each
+        pass of its mass): the operators built for the row are kept while it is processed,
+        for every source met so far (built for the new ones only and merged), and used as
+        they are (each source's column and row do not depend on the other sources, and a
+        source without mass adds nothing)."""
         if a != self._ops_row:
             self._ops_row = a
             self._ops_kept.clear()
         key = (s, first)
         kept = self._ops_kept.get(key)
-        if kept is not None:
-            pos = np.searchsorted(kept.S, S)
-            if (pos < kept.S.size).all() and (kept.S[np.minimum(pos, kept.S.size - 1)] == S).all():
-                return _restrict(kept, pos, S, a)
-            S_all = np.union1d(kept.S, S)
-            new = self._build_ops(a, np.setdiff1d(S, kept.S, assume_unique=True), s, first)
-            if kept.fires.any() and new.fires.any():
-                ops = self._ops_kept[key] = _merge(kept, new, a)
-            else:                         # (operators where nobody fires are not written out)
-                ops = self._ops_kept[key] = self._build_ops(a, S_all, s, first)
-            return _restrict(ops, np.searchsorted(S_all, S), S, a)
-        ops = self._ops_kept[key] = self._build_ops(a, S, s, first)
-        return ops if ops.fires.any() else None
+        if kept is None:
+            kept = self._ops_kept[key] = self._build_ops(a, S, s, first)
+        else:
+            pos = np.minimum(np.searchsorted(kept.S, S), kept.S.size - 1)
+            new = S[kept.S[pos] != S]
+            if new.size:
+                built = self._build_ops(a, new, s, first)
+                if kept.fires.any() and built.fires.any():
+                    kept = _merge(kept, built, a)
+                else:                     # (operators where nobody fires are not written out)
+                    kept = self._build_ops(a, sorted_union(kept.S, new), s, first)
+                self._ops_kept[key] = kept
+        return kept if kept.fires.any() else None
 
     def _build_ops(self, a: int, S: np.ndarray, s: int, first: bool) -> _StageOps:
         """The stage operators of row ``a`` in stage ``s`` for the sources ``S`` (with
