@@ -2,13 +2,14 @@
 on the bundled 1941 example, each as a ratio to a bare ``python -c pass`` measured in the
 same run, interleaved (the runs take turns, so a busy machine slows all of them alike).
 
-    python benchmarks/bench_startup.py [--repeat 7] [--no-bytecode] [--baseline DIR]
+    python benchmarks/bench_startup.py [--repeat 7] [--no-bytecode] [--baseline DIR] [--only WORD]
 
 CPU is user + system time of the child process (``resource.getrusage``), the median of
 ``--repeat`` runs.  ``--no-bytecode`` runs every command with ``-B`` and an empty
 ``PYTHONPYCACHEPREFIX``: what the first run after an install that compiled nothing costs.
 ``--baseline DIR``: also time the same commands with the package found in DIR (e.g. a
-checkout of the previous version), for a before/after ratio.  Target: each under 5x bare.
+checkout of the previous version), for a before/after ratio.  ``--only WORD`` (repeatable):
+only the commands whose label contains WORD.  Target: each under 5x bare.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--no-bytecode", action="store_true")
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
+    ap.add_argument("--only", metavar="WORD", action="append",
+                    help="only the commands whose label contains WORD")
     args = ap.parse_args(argv)
     py = sys.executable
     env = dict(os.environ, NO_COLOR="1")
@@ -87,7 +90,8 @@ def main(argv=None) -> int:
             p.unlink()
         versions = [("now", ROOT)] + ([("baseline", Path(args.baseline).resolve())]
                                       if args.baseline else [])
-        cmds = commands(EXAMPLE / "game", work)
+        cmds = [(name, words) for name, words in commands(EXAMPLE / "game", work)
+                if not args.only or any(w in name for w in args.only)]
         times: dict[tuple[str, str], list[float]] = {}
         made = 0
         for _ in range(args.repeat):
