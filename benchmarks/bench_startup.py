@@ -2,13 +2,14 @@
 on the bundled 1941 example, each as a ratio to a bare ``python -c pass`` measured in the
 same run, interleaved (the runs take turns, so a busy machine slows all of them alike).
 
-    python benchmarks/bench_startup.py [--repeat 7] [--no-bytecode] [--baseline DIR]
+    python benchmarks/bench_startup.py [--repeat 7] [--no-bytecode] [--baseline DIR] [--only WORD]
 
 CPU is user + system time of the child process (``resource.getrusage``), the median of
 ``--repeat`` runs.  ``--no-bytecode`` runs every command with ``-B`` and an empty
 ``PYTHONPYCACHEPREFIX``: what the first run after an install that compiled nothing costs.
 ``--baseline DIR``: also time the same commands with the package found in DIR (e.g. a
-checkout of the previous version), for a before/after ratio.  Target: each under 5x bare.
+checkout of the previous version), for a before/after ratio.  ``--only WORD`` (repeatable):
+only the commands whose label contains WORD.  Target: each under 5x bare.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def commands(game: Path, work: Path) -> list[tuple[str, list[str]]]:
         ("check --no-odds", ["check", str(orders), "-g", str(work), "--no-odds"]),
         ("check", ["check", str(orders), "-g", str(work)]),
         ("odds 3 inf, 1 tank vs 4 inf", ["odds", "3 inf, 1 tank", "vs", "4 inf"]),
-        ("process (copied game)", ["process", str(orders), "-g", "{fresh}", "--demo-seeds"]),
+        ("process (new game)", ["process", str(orders), "-g", "{fresh}", "--demo-seeds"]),
     ]
 
 
@@ -49,20 +50,32 @@ LAUNCH = ("import runpy, sys\n"
           "runpy.run_module('adjudicator', run_name='__main__', alter_sys=True)\n")
 
 
-def cpu_of(argv: list[str], env: dict) -> float:
+FAILED: set[str] = set()      # commands that exited with an error (their figure is not the work's)
+
+
+def cpu_of(argv: list[str], env: dict, name: str = "") -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                   check=False)
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                          check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        FAILED.add(name)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def fresh_game(tmp: Path, n: int) -> Path:
-    """The example game before its first turn (``pbem process`` writes into it)."""
+def new_game(tmp: Path, py: str, env: dict) -> Path:
+    """A new 1941 game with its game master's ``.secret/`` (made once, not timed): what
+    ``pbem process`` needs to play a turn (the published example has no secrets)."""
+    out = tmp / "new"
+    subprocess.run([py, "-c", LAUNCH, str(ROOT), "new", str(out), "--demo-seeds"],
+                   stdout=subprocess.DEVNULL, env=env, check=True)
+    return out
+
+
+def fresh_game(proto: Path, tmp: Path, n: int) -> Path:
+    """A copy of the new game before its first turn (``pbem process`` writes into it)."""
     out = tmp / f"fresh{n}"
-    out.mkdir()
-    for name in ("game.json", "game.json.sig"):
-        shutil.copy(EXAMPLE / "game" / name, out / name)
+    shutil.copytree(proto, out)
     return out
 
 
@@ -71,6 +84,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--no-bytecode", action="store_true")
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
+    ap.add_argument("--only", metavar="WORD", action="append",
+                    help="only the commands whose label contains WORD")
     args = ap.parse_args(argv)
     py = sys.executable
     env = dict(os.environ, NO_COLOR="1")
@@ -87,19 +102,22 @@ def main(argv=None) -> int:
             p.unlink()
         versions = [("now", ROOT)] + ([("baseline", Path(args.baseline).resolve())]
                                       if args.baseline else [])
-        cmds = commands(EXAMPLE / "game", work)
+        cmds = [(name, words) for name, words in commands(EXAMPLE / "game", work)
+                if not args.only or any(w in name for w in args.only)]
         times: dict[tuple[str, str], list[float]] = {}
         made = 0
+        proto = new_game(tmp, py, env)
         for _ in range(args.repeat):
             times.setdefault(("bare", ""), []).append(cpu_of([py, *flags, "-c", "pass"], env))
             for label, root in versions:
                 for name, words in cmds:
                     if "{fresh}" in words:
                         made += 1
-                        words = [str(fresh_game(tmp, made)) if w == "{fresh}" else w
+                        words = [str(fresh_game(proto, tmp, made)) if w == "{fresh}" else w
                                  for w in words]
                     argv = [py, *flags, "-c", LAUNCH, str(root), *words]
-                    times.setdefault((label, name), []).append(cpu_of(argv, env))
+                    times.setdefault((label, name), []).append(
+                        cpu_of(argv, env, f"{label}: {name}"))
     bare = statistics.median(times[("bare", "")])
     print(f"== startup: CPU ms (median of {args.repeat}, interleaved"
           f"{', no bytecode' if args.no_bytecode else ''}); python -c pass: {bare * 1e3:.0f} ms")
@@ -114,6 +132,8 @@ def main(argv=None) -> int:
             old = statistics.median(times[("baseline", name)])
             line += f" {old * 1e3:>12.0f} {old / bare:>7.1f} {old / now:>11.2f}"
         print(line, flush=True)
+    for name in sorted(FAILED):
+        print(f"warning: {name} exited with an error status", flush=True)
     return 0
 
 

@@ -1,5 +1,7 @@
 """One-line commands load only what they use (issues 24 and 25): ``pbem status`` and
-``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds calculator,
+``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds calculator
+(and status no lark: naming the order kinds does not load the parser; no tomllib: the map
+data comes from the cache),
 no rich beyond the console (no tables, no progress bars), and a command builds only its
 own module's parser; ``pbem odds`` of a small battle loads the battle engine, not the turn's."""
 
@@ -18,7 +20,7 @@ LOADED = ("import sys\nfrom adjudicator.cli import main\n"
           "status = main(sys.argv[1:])\n"
           "print('MODULES', sorted(m for m in sys.modules if m.startswith(("
           "'numpy', 'networkx', 'openskill', 'scipy', 'threadpoolctl', 'adjudicator', 'rich', "
-          "'cryptography'))))\n"
+          "'cryptography', 'lark', 'tomllib'))))\n"
           "sys.exit(status)\n")
 
 
@@ -35,11 +37,12 @@ def heavy(modules: set[str]) -> set[str]:
 
 
 def test_status_loads_no_numerics_no_checker_and_no_other_command():
+    modules_of("status", "-g", str(GAME))          # the map data into the cache (a fresh one)
     loaded = modules_of("status", "-g", str(GAME))
     assert "adjudicator.service.status" in loaded        # it did run
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
     for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
-                   "adjudicator.service.checking", "adjudicator.io.parser",
+                   "adjudicator.service.checking", "adjudicator.io.parser", "lark", "tomllib",
                    "adjudicator.cli.game_commands", "adjudicator.cli.tournament_command",
                    "adjudicator.service.tournament", "adjudicator.service.mail.player"):
         assert absent not in loaded, absent

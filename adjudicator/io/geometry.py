@@ -23,7 +23,6 @@ Format (written by ``scripts/make_geometry.py``)::
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +71,7 @@ def _read(path: Path, size: int, game_map: GameMap) -> Geometry:
         raise DataError(f"{path}: {size} bytes; a geometry file may have at most {MAX_BYTES}")
     try:
         doc = tomlcache.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:           # tomllib.TOMLDecodeError or UnicodeDecodeError
         raise DataError(f"{path}: not valid TOML: {exc}") from None
     return parse_geometry(doc, game_map, str(path))
 

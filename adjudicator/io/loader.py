@@ -18,7 +18,6 @@ selects a profile.
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -191,7 +190,7 @@ def _read_docs(directory: Path) -> dict[str, dict]:
                 docs[name] = {}
             else:
                 problems.append(f"{name}: file missing")
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        except ValueError as exc:       # tomllib.TOMLDecodeError or UnicodeDecodeError
             problems.append(f"{name}: not valid TOML: {exc}")
     if problems:
         raise DataError(_report(directory, problems))

@@ -210,14 +210,47 @@ def _foreign_kind(code: str, kinds: tuple[str, ...]) -> str | None:
     text = code.lstrip()
     if not text:
         return None
-    everything = _lark(ALL_KINDS)
+    patterns = _verb_patterns()
     for k in ALL_KINDS:
         if k in kinds:
             continue
-        for terminal in KINDS[k].verbs:
-            if _starts_with(everything.get_terminal(terminal).pattern.to_regexp(), text):
+        for regexp in patterns[k]:
+            if _starts_with(regexp, text):
                 return k
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _verb_patterns() -> dict[str, tuple[str, ...]]:
+    """The regular expressions of every package kind's verbs, as the grammar of every kind
+    makes them (what ``_foreign_kind`` looks for).  Kept in the user's cache folder
+    (``io.usercache``) under a hash of that grammar, the verbs and Lark's version: reading
+    one edition's orders then does not load the parser of every kind (issue 24)."""
+    import hashlib
+    import json
+
+    import lark
+
+    from .usercache import private_file, write_private
+    verbs = "".join(f"{k}:{','.join(KINDS[k].verbs)}\n" for k in ALL_KINDS)
+    digest = hashlib.sha256(
+        f"{lark.__version__}\0{verbs}\0{grammar_text(ALL_KINDS)}".encode()).hexdigest()
+    path = private_file(f"verbs-{digest[:32]}.json")
+    if path is not None:
+        try:
+            kept = json.loads(path.read_bytes())
+            if isinstance(kept, dict) and list(kept) == list(ALL_KINDS) and all(
+                    isinstance(v, list) and all(isinstance(x, str) for x in v)
+                    for v in kept.values()):
+                return {k: tuple(v) for k, v in kept.items()}
+        except (OSError, ValueError):
+            pass
+    everything = _lark(ALL_KINDS)
+    patterns = {k: tuple(everything.get_terminal(t).pattern.to_regexp() for t in KINDS[k].verbs)
+                for k in ALL_KINDS}
+    if path is not None:
+        write_private(path, json.dumps(patterns).encode("utf-8"))
+    return patterns
 
 
 def _context(verb: str | None) -> set[str] | None:

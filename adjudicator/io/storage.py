@@ -15,7 +15,6 @@ import json
 import os
 import secrets
 import stat
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +128,8 @@ def exclusive_lock(path, busy: str):
 def read_toml(path, what: str, limit: int, error=StateFileError) -> dict:
     """The TOML document in the regular file ``path`` (``read_regular``'s checks and
     bound), UTF-8; anything else raises ``error`` saying where and why."""
+    import tomllib      # imported where used: a command that reads no TOML does not load it
+
     data = read_regular(path, what, limit, error)
     try:
         return tomllib.loads(data.decode("utf-8"))

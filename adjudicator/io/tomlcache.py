@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import tomllib
 
 from . import usercache
 
@@ -25,6 +24,8 @@ def loads(text: str) -> dict:
                 return doc
         except (OSError, ValueError, EOFError, TypeError):
             pass
+    import tomllib      # only to parse: a cached document needs no parser (nor its regexes)
+
     doc = tomllib.loads(text)
     if path is not None:
         try:

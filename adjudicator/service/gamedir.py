@@ -75,8 +75,9 @@ class SecondOrders(PbemError):
 
 # --------------------------------------------------------------------------- reading
 
-def _check_signed(path: Path, data: bytes, signature_key) -> None:
-    """Verify ``path``'s detached signature before its contents are decoded."""
+def _check_signed(path: Path, data: bytes, signature_key) -> bytes:
+    """Verify ``path``'s detached signature before its contents are decoded; the
+    signature file's bytes."""
     from ..io import sshsig  # cryptography: only to sign or verify
     sig = read_regular(sig_path(path), "signature file", MAX_SIGNATURE_BYTES)
     try:
@@ -84,6 +85,7 @@ def _check_signed(path: Path, data: bytes, signature_key) -> None:
     except PbemError as exc:
         raise PbemError(f"{path}: its signature does not verify ({exc}); run 'pbem verify' "
                         "for details") from None
+    return sig
 
 
 def game_signing_key(raw: dict) -> str | None:
@@ -113,8 +115,20 @@ def read_game(directory) -> tuple[GameFile, bytes]:
     if named is None:
         raise PbemError(f"game file {path}: the key of its signer (game_master, or the "
                         "signer's player key) is missing")
-    _check_signed(path, data, named)
-    return decode_game_file(data, path), data
+    known = _GAMES_READ.get(str(path))
+    if known is not None and known[0] == data \
+            and known[1] == read_regular(sig_path(path), "signature file", MAX_SIGNATURE_BYTES):
+        return known[2], data
+    sig = _check_signed(path, data, named)
+    gf = decode_game_file(data, path)
+    _GAMES_READ[str(path)] = (data, sig, gf)
+    return gf, data
+
+
+# The game files this process read, by path, with their signature: a command reads its game
+# more than once (its status, its definition, its state), and the same bytes under the same
+# signature are the same game (issue 24: each read verified and decoded it again).
+_GAMES_READ: dict[str, tuple[bytes, bytes, GameFile]] = {}
 
 
 def turn_signing_key(gf: GameFile, power: str) -> str:

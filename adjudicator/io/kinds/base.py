@@ -16,11 +16,14 @@ nor ``present``, so those are named, not imported.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeGuard
 
 import attrs
-from lark import Token, Tree
 
 from ..paths import GRAMMAR_DIR
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 # The phase a kind's lines belong to: where the canonical text writes them ("phase": the
 # order says, as moves do under 'combat:' or 'noncombat:').
@@ -105,9 +108,22 @@ def section_of(order) -> str:
 
 
 # ---- reading helpers -------------------------------------------------------------------------
+# lark is imported by the reading only: naming the kinds (a game's rules hash, ``pbem status``,
+# ``show``, ``odds``) does not load it (issue 24).
+
+def is_tree(node: object) -> TypeGuard[Tree]:
+    """Whether a parse-tree child is a subtree (else a token)."""
+    from lark import Tree
+    return isinstance(node, Tree)
+
+
+def is_token(node: object) -> TypeGuard[Token]:
+    from lark import Token
+    return isinstance(node, Token)
+
 
 def tokens_of(tree: Tree) -> list[Token]:
-    return [c for c in tree.children if isinstance(c, Token)]
+    return [c for c in tree.children if is_token(c)]
 
 
 def losses(b, line, clause: Tree) -> tuple[str, ...]:

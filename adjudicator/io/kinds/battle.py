@@ -11,11 +11,15 @@ report's battle section.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
-from lark import Tree
 
 from ...model.orders import ALL, BattleDirective, Comparison, RetreatCondition, UnitGroup
-from .base import COMBAT, groups_text, kind, losses, losses_text, tokens_of, unit_text
+from .base import COMBAT, groups_text, kind, losses, losses_text, tokens_of, unit_text, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
        ">=": Comparison.GE, "≥": Comparison.GE, "==": Comparison.EQ, "=": Comparison.EQ}
@@ -29,11 +33,11 @@ def _retreat(b, line, clause: Tree) -> tuple[list[RetreatCondition], list[UnitGr
     destination = None
     conditions = []
     units: list[UnitGroup] | None = None
-    named = [c for c in clause.children if isinstance(c, Tree) and c.data == "groups"]
+    named = [c for c in clause.children if is_tree(c) and c.data == "groups"]
     if named:
         groups = named[0].children
         lone = groups[0] if len(groups) == 1 and groups[0].data == "group_nocount" else None
-        has_to = any(isinstance(c, Tree) and c.data == "retreat_to" for c in clause.children)
+        has_to = any(is_tree(c) and c.data == "retreat_to" for c in clause.children)
         if lone is not None and not has_to and len(lone.children) == 1 and \
                 b.names.find("space", line.text(lone.children[0].children)) is not None:
             destination = b.resolve(line, "space", lone.children[0].children)   # "retreat WR if ..."
@@ -44,7 +48,7 @@ def _retreat(b, line, clause: Tree) -> tuple[list[RetreatCondition], list[UnitGr
                 if unit is not None:      # "retreat fighters": no count, every one of them
                     units.append(attrs.evolve(unit, count=ALL) if g.data == "group_nocount" else unit)
     for child in clause.children:
-        if not isinstance(child, Tree):
+        if not is_tree(child):
             continue
         if child.data == "retreat_to":
             destination = b.resolve(line, "space", child.children[-1].children)

@@ -10,10 +10,13 @@ kind (``engine.raids``, ``engine.escorted_raids``); shown in the report's battle
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Bomb
 from .base import COMBAT, UNIT_LINE, groups_text, kind, unit_text
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_bomb(b, line, tree: Tree) -> None:

@@ -8,16 +8,19 @@ bombardment battle step (``engine.abilities.bombard``); shown in the report's ba
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Bombard
-from .base import COMBAT, UNIT_LINE, groups_text, kind
+from .base import COMBAT, UNIT_LINE, groups_text, kind, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_bombard(b, line, tree: Tree) -> None:
     space = b.resolve(line, "space", tree.children[1].children)
     units: list = []
-    if isinstance(tree.children[-1], Tree) and tree.children[-1].data == "groups":
+    if is_tree(tree.children[-1]) and tree.children[-1].data == "groups":
         units = [b.unit_only(line, g, what="bombard") for g in tree.children[-1].children]
     if space is not None and None not in units:
         b.add(Bombard(space, tuple(units), line.number))

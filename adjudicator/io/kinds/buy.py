@@ -7,10 +7,13 @@ Grammar ``grammar/kinds/buy.lark`` (``BUY`` is a core word: "purchase:" sections
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Buy
-from .base import KINDS, PURCHASE, UNIT_LINE, groups_text, kind
+from .base import KINDS, PURCHASE, UNIT_LINE, groups_text, kind, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 MONEY_WORDS = frozenset({"ipc", "ipcs", "pu", "pus"})     # grammar/core.lark MONEY
 
@@ -24,8 +27,8 @@ def is_cost(line, path: Tree) -> bool:
 
 
 def build_buy(b, line, tree: Tree) -> None:
-    groups = next(c for c in tree.children if isinstance(c, Tree) and c.data == "groups")
-    path = next((c for c in tree.children if isinstance(c, Tree) and c.data == "path"), None)
+    groups = next(c for c in tree.children if is_tree(c) and c.data == "groups")
+    path = next((c for c in tree.children if is_tree(c) and c.data == "path"), None)
     if path is not None and not is_cost(line, path):
         b.error(line, path.meta.column, "a purchase goes nowhere: 'buy' takes units only "
                                         f"(example: '{KINDS['buy'].example}')")

@@ -8,10 +8,13 @@ mover, alone on the turn; checked and carried out by ``engine.statements``
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Concede
 from .base import MOVER, STANDING, kind
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_concede(b, line, tree: Tree) -> None:

@@ -9,10 +9,13 @@ its ``UnitsConverted`` event is in the report's other events.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Convert, Phase
 from .base import NONCOMBAT, UNIT_LINE, groups_text, kind
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 CONVERT_GRAMMAR = """
 convert: CONVERT _COLON? groups

@@ -10,10 +10,13 @@ are in the report's other events.
 
 from __future__ import annotations
 
-from lark import Token, Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Declare
-from .base import COMBAT, KINDS, kind
+from .base import COMBAT, KINDS, kind, is_tree
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 DECLARE_FILLER = frozenset({"war", "on", "upon", "against", "with", "the"})
 
@@ -28,7 +31,7 @@ def build_declare(b, line, tree: Tree) -> None:
     the words around the powers' names are optional."""
     groups: list[list[Token]] = []
     for where in tree.children[1:]:
-        if isinstance(where, Tree):
+        if is_tree(where):
             groups.append([])
             for token in where.children:
                 word = token.value.casefold().rstrip(".!")

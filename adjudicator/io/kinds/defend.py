@@ -9,11 +9,15 @@ shown in the report's standing orders section.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
-from lark import Tree
 
 from ...model.orders import DefenceOrder, SubmergePolicy
-from .base import STANDING, STANDING_ISSUER, kind, losses, losses_text
+from .base import STANDING, STANDING_ISSUER, kind, losses, losses_text, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_defend(b, line, tree: Tree) -> None:
@@ -21,7 +25,7 @@ def build_defend(b, line, tree: Tree) -> None:
     first = target.children[0]
     space: str | None = None
     known = True
-    if isinstance(first, Tree):            # otherwise: all / everywhere / *
+    if is_tree(first):            # otherwise: all / everywhere / *
         space = b.resolve(line, "space", first.children)
         known = space is not None
     loss: tuple[str, ...] | None = None

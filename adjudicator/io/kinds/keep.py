@@ -9,10 +9,13 @@ under 'purchase:'; checked and carried out by the rule ``engine.special_cash``; 
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Keep
 from .base import PURCHASE, kind, tokens_of
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 KEEP_GRAMMAR = """
 keep: KEEP _COLON? INT MONEY?

@@ -11,10 +11,13 @@ the report's standing orders section.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import LiberationOrder, StandingChoice
-from .base import STANDING, STANDING_ISSUER, UNIT_LINE, kind, unit_text
+from .base import STANDING, STANDING_ISSUER, UNIT_LINE, kind, unit_text, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 LIBERATION_GRAMMAR = """
 liberation: LIBERATION _COLON groups
@@ -23,7 +26,7 @@ LIBERATION.2: /liberation\\b/i
 
 
 def build_liberation(b, line, tree: Tree) -> None:
-    groups = next(c for c in tree.children if isinstance(c, Tree) and c.data == "groups")
+    groups = next(c for c in tree.children if is_tree(c) and c.data == "groups")
     units = [b.unit_only(line, g, what="liberation") for g in groups.children]
     if None in units:
         return

@@ -9,10 +9,13 @@ Germany's turns; its value checked by ``engine.turn_rules.check_standing_choices
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import MiddleEastOrder, StandingChoice
-from .base import STANDING, STANDING_ISSUER, kind
+from .base import STANDING, STANDING_ISSUER, kind, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 MIDDLE_EAST_GRAMMAR = """
 middle_east: MIDDLE_EAST _COLON name (_COMMA name)*
@@ -23,7 +26,7 @@ MIDDLE_EAST.2: /middle[ \\t]+east\\b/i
 def build_middle_east(b, line, tree: Tree) -> None:
     powers = []
     for where in tree.children[1:]:
-        if isinstance(where, Tree):
+        if is_tree(where):
             power = b.resolve(line, "power", where.children)
             if power is None:
                 return

@@ -10,10 +10,13 @@ sections.  ``movement`` is the reading that ``load`` and ``unload`` share.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Load, Move, Phase, Unload
 from .base import KINDS, PHASE, UNIT_LINE, groups_text, kind
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_movement(verb: str):

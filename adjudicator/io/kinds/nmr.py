@@ -8,10 +8,13 @@ heading.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Nmr
 from .base import GAME_MASTER, PURCHASE, kind, tokens_of
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_nmr(b, line, tree: Tree) -> None:

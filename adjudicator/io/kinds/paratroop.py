@@ -11,10 +11,13 @@ is in the report's other events.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Paratroop
-from .base import COMBAT, kind, tokens_of
+from .base import COMBAT, kind, tokens_of, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 PARATROOP_GRAMMAR = """
 paratroop: PARATROOP _COLON? name _ARROW name
@@ -24,7 +27,7 @@ PARATROOP.2: /paratroo?ps?\\b/i
 
 def build_paratroop(b, line, tree: Tree) -> None:
     """``paratroop [N] BASE -> TARGET``: N (1 or 2; 2 when not written) infantry."""
-    names = [part for part in tree.children if isinstance(part, Tree)]
+    names = [part for part in tree.children if is_tree(part)]
     first = tokens_of(names[0])
     count = 2
     if first and first[0].type == "INT" and len(first) > 1:

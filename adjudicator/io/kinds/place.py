@@ -7,10 +7,13 @@ rules: ``engine.abilities.factory``); shown in the report's mobilization section
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Place
 from .base import PLACE, UNIT_LINE, groups_text, kind
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_place(b, line, tree: Tree) -> None:

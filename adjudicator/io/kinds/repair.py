@@ -7,10 +7,13 @@ purchase); shown in the report's purchase section.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Repair
 from .base import PURCHASE, kind, tokens_of
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 
 def build_repair(b, line, tree: Tree) -> None:

@@ -12,10 +12,13 @@ held) are in the report's other events.
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Research
-from .base import KINDS, PURCHASE, kind, tokens_of
+from .base import KINDS, PURCHASE, kind, tokens_of, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 RESEARCH_FILLER = frozenset({"dice", "die", "research", "on", "roll", "rolls", "and"})
 
@@ -42,7 +45,7 @@ def build_research(b, line, tree: Tree) -> None:
     payments = []
     words = []
     for part in tree.children[1:]:
-        if not isinstance(part, Tree):
+        if not is_tree(part):
             continue
         tokens = tokens_of(part)
         if any(t.value.casefold() == "pays" for t in tokens):

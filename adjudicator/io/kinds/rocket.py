@@ -10,10 +10,13 @@ Conduct Combat, with the raids; its ``RocketFired`` event is in the report's oth
 
 from __future__ import annotations
 
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from ...model.orders import Rocket
-from .base import COMBAT, kind
+from .base import COMBAT, kind, is_tree
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 ROCKET_GRAMMAR = """
 rocket: ROCKET _COLON? name _ARROW name
@@ -22,7 +25,7 @@ ROCKET.2: /rockets?\\b/i
 
 
 def build_rocket(b, line, tree: Tree) -> None:
-    names = [part for part in tree.children if isinstance(part, Tree)]
+    names = [part for part in tree.children if is_tree(part)]
     base = b.resolve(line, "space", names[0].children)
     target = b.resolve(line, "space", names[1].children)
     if base is not None and target is not None:
