@@ -382,6 +382,23 @@ def decode_state(data, where: str = "state") -> GameState:
     )
 
 
+def within_limits(state: GameState) -> bool:
+    """Whether ``decode_state`` would accept ``state``'s numbers: its units (cargo counted)
+    at most ``MAX_UNITS``, round, turn number and treasuries in range (for a state read
+    another way, e.g. proven equal to a re-adjudication's)."""
+    if not (0 <= state.round <= MAX_ROUND and 1 <= state.turn_number <= MAX_TURN_NUMBER
+            and all(-MAX_IPCS <= v <= MAX_IPCS for v in state.ipcs.values())):
+        return False
+    total, pending = 0, list(state.units.values())
+    while pending:
+        units = pending.pop()
+        total += len(units)
+        pending.extend(u.cargo for u in units if u.cargo)
+        if total > MAX_UNITS:
+            return False
+    return True
+
+
 converter.register_unstructure_hook(GameState, encode_state)
 converter.register_structure_hook(GameState, lambda d, _t: decode_state(d))
 
@@ -603,5 +620,5 @@ __all__ = [
     "DecodeError", "canonical_json", "converter", "decode_event", "decode_events",
     "decode_standing_orders", "decode_state", "encode_event", "encode_events",
     "encode_standing_orders", "encode_state", "group_units", "structure", "ungroup_units",
-    "unstructure",
+    "unstructure", "within_limits",
 ]
