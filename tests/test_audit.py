@@ -178,6 +178,48 @@ def test_every_file_every_flip_detected(game_dir):
     assert verify(game_dir).ok
 
 
+def test_every_resigned_flip_fails_as_a_full_decoding_would(game_dir):
+    """A dishonest game master re-signs a turn file with a byte changed.  The replay reads
+    only a replayed file's own fields and proves the rest by comparing bytes; the first
+    failure must be what the audit without replay (which decodes every field) reports, or,
+    where that finds nothing wrong with the file (a change in its events or state), a
+    replay failure of the file.  Only the fields the replay copies (the program's name,
+    the next commitment) are left to the next file's checks."""
+    rng = random.Random(24)
+    gm = gm_key(game_dir)
+    flips = 0
+    for path in sorted((game_dir / "turns").glob("*.json")):
+        original = path.read_bytes()
+        name = str(path.relative_to(game_dir))
+        state_at = original.index(b'"state"')
+        copied = set()           # fields the replay copies; the next file's checks see them
+        for field in (b'"program": "', b'"next_commitment": "'):
+            start = original.index(field) + len(field)
+            copied |= set(range(start, original.index(b'"', start)))
+        positions = {0, 1, len(original) - 2, len(original) - 1, state_at + 40,
+                     original.index(b'"events"') + 30, original.index(b'"previous"') + 20,
+                     min(copied), max(copied)}
+        positions |= set(rng.sample(range(len(original)), 10))
+        for pos in sorted(positions):
+            for mask in (0x01, 0x20):
+                data = bytearray(original)
+                data[pos] ^= mask
+                path.write_bytes(bytes(data))
+                resign(path, gm)
+                full = verify(game_dir, replay=False).failure
+                replayed = verify(game_dir).failure
+                where = f"{name}[{pos}] ^ {mask:#x}"
+                if replayed != full:       # the replay saw what only a later file shows
+                    assert (replayed.file, replayed.check) == (name, "replay"), where
+                    assert full is None or full.file.startswith("turns/") and full.file > name
+                assert replayed is not None or pos in copied, where
+                flips += 1
+        path.write_bytes(original)
+        resign(path, gm)
+    assert flips > 100
+    assert verify(game_dir).ok
+
+
 def test_flip_in_turn_file_is_a_signature_failure(game_dir):
     path = game_dir / "turns" / "0002-germany.json"
     data = bytearray(path.read_bytes())

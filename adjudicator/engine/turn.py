@@ -61,7 +61,8 @@ def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
     """Every problem with ``orders`` for the power whose turn it is (no errors: valid)."""
     with collector_paused():
         ctx = _play(game, state, orders, None)
-    problems = sorted(ctx.problems, key=lambda p: (p.line, p.severity))
+        problems = sorted(ctx.problems, key=lambda p: (p.line, p.severity))
+        del ctx         # the board freed before collection resumes (see engine.collector)
     _remember_check(game, state, orders, tuple(problems))
     return problems
 
@@ -97,7 +98,9 @@ def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource)
         raise OrdersRejected(problems)
     with collector_paused():
         ctx = _play(game, state, orders, dice)
-        return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
+        result = TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
+        del ctx         # the board freed before collection resumes (see engine.collector)
+    return result
 
 
 def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:

@@ -176,7 +176,12 @@ def group_units(units) -> list[dict]:
     """Units as file groups: consecutive cargo-less units of one type, owner, damage and
     flags merge.  ``damage`` is written only when it is not 0, ``flags`` only when some."""
     out: list[dict] = []
+    previous = None
     for unit in units:
+        if unit is previous:              # the same frozen unit again (states share them)
+            out[-1]["count"] += 1
+            continue
+        previous = None
         if unit.cargo:
             group = {"type": unit.type, "owner": unit.owner, "cargo": group_units(unit.cargo)}
             if unit.damage:
@@ -197,6 +202,7 @@ def group_units(units) -> list[dict]:
             if unit.flags:
                 group["flags"] = list(unit.flags)
             out.append(group)
+        previous = unit
     return out
 
 
@@ -382,6 +388,23 @@ def decode_state(data, where: str = "state") -> GameState:
     )
 
 
+def within_limits(state: GameState) -> bool:
+    """Whether ``decode_state`` would accept ``state``'s numbers: its units (cargo counted)
+    at most ``MAX_UNITS``, round, turn number and treasuries in range (for a state read
+    another way, e.g. proven equal to a re-adjudication's)."""
+    if not (0 <= state.round <= MAX_ROUND and 1 <= state.turn_number <= MAX_TURN_NUMBER
+            and all(-MAX_IPCS <= v <= MAX_IPCS for v in state.ipcs.values())):
+        return False
+    total, pending = 0, list(state.units.values())
+    while pending:
+        units = pending.pop()
+        total += len(units)
+        pending.extend(u.cargo for u in units if u.cargo)
+        if total > MAX_UNITS:
+            return False
+    return True
+
+
 converter.register_unstructure_hook(GameState, encode_state)
 converter.register_structure_hook(GameState, lambda d, _t: decode_state(d))
 
@@ -471,6 +494,30 @@ def _number(value) -> str:
 
 
 _INFINITY = float("inf")
+# (count, owner, type, line start) -> a plain unit group's text: a state repeats a few
+# thousand of them, turn after turn
+_GROUP_TEXT: dict[tuple[int, str, str, str], str] = {}
+_MAX_GROUP_TEXTS = 20_000
+
+
+def _group_text(group: dict, newline: str) -> str | None:
+    """The text of a unit group of the usual shape (``count``, ``owner``, ``type``) that
+    starts a line after ``newline``, made once for each such group and line start (None:
+    not of that shape, for ``_write`` to write)."""
+    count, owner, utype = group["count"], group["owner"], group["type"]
+    if type(count) is not int or type(owner) is not str or type(utype) is not str:
+        return None
+    key = (count, owner, utype, newline)
+    text = _GROUP_TEXT.get(key)
+    if text is None:
+        if len(_GROUP_TEXT) >= _MAX_GROUP_TEXTS:
+            _GROUP_TEXT.clear()
+        inner = newline + "  "
+        text = _GROUP_TEXT[key] = (
+            "{" + inner + '"count": ' + _int_repr(count) + "," + inner + '"owner": '
+            + _encode_str(owner) + "," + inner + '"type": ' + _encode_str(utype) + newline
+            + "}")
+    return text
 
 
 def _write(value, out: list, newline: str) -> None:
@@ -485,34 +532,43 @@ def _write(value, out: list, newline: str) -> None:
             return
         inner = newline + "  "
         if value.keys() == _PLAIN_GROUP:       # a unit group: most of a state, in one piece
-            count, owner, utype = value["count"], value["owner"], value["type"]
-            if type(count) is int and type(owner) is str and type(utype) is str:
-                out.append("{" + inner + '"count": ' + _int_repr(count) + "," + inner
-                           + '"owner": ' + _encode_str(owner) + "," + inner + '"type": '
-                           + _encode_str(utype) + newline + "}")
+            text = _group_text(value, newline)
+            if text is not None:
+                out.append(text)
                 return
         for key in value:
             if type(key) is not str and not isinstance(key, str):
                 raise TypeError("canonical JSON keys must be strings")
         first = True
         for key, item in sorted(value.items()):
-            out.append(("{" if first else ",") + inner + _encode_str(key) + ": ")
+            if type(item) is str:          # most values (owners...): written here at once
+                out.append(("{" if first else ",") + inner + _encode_str(key) + ": "
+                           + _encode_str(item))
+            else:
+                out.append(("{" if first else ",") + inner + _encode_str(key) + ": ")
+                _write(item, out, inner)
             first = False
-            _write(item, out, inner)
         out.append(newline + "}")
     elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
         if not value:
             out.append("[]")
             return
-        if all((type(v) is int or type(v) is float
-                or (isinstance(v, (int, float)) and not isinstance(v, bool))) for v in value):
+        if type(value[0]) is not dict and all(
+                (type(v) is int or type(v) is float
+                 or (isinstance(v, (int, float)) and not isinstance(v, bool))) for v in value):
             out.append("[" + ", ".join(map(_number, value)) + "]")
             return
         inner = newline + "  "
-        first = True
+        opening = "[" + inner
         for item in value:
-            out.append(("[" if first else ",") + inner)
-            first = False
+            if type(item) is dict and item.keys() == _PLAIN_GROUP:     # unit groups
+                text = _group_text(item, inner)
+                if text is not None:
+                    out.append(opening + text)
+                    opening = "," + inner
+                    continue
+            out.append(opening)
+            opening = "," + inner
             _write(item, out, inner)
         out.append(newline + "]")
     elif value is None:
@@ -603,5 +659,5 @@ __all__ = [
     "DecodeError", "canonical_json", "converter", "decode_event", "decode_events",
     "decode_standing_orders", "decode_state", "encode_event", "encode_events",
     "encode_standing_orders", "encode_state", "group_units", "structure", "ungroup_units",
-    "unstructure",
+    "unstructure", "within_limits",
 ]

@@ -14,6 +14,7 @@ The parser, the engine and the CLI share one :class:`Names` per game for their m
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import weakref
 from collections.abc import Iterable
@@ -30,6 +31,7 @@ _DOT_BEFORE_WORD = re.compile(r"\.(?=[^\W\d_]{2})")
 _SEA_ZONE_SUFFIX = re.compile(r"^0*(\d+)\s*(?:sea ?zone|sz|s z)$")
 
 
+@functools.lru_cache(maxsize=8192)     # pure, and asked for the same words order after order
 def normalize(text: str) -> str:
     """The form names are compared in: lower case, one space between words, ``-``/``_`` as
     spaces, no dots or quotes, and every sea zone spelling turned into ``sea zone N``."""

@@ -186,18 +186,24 @@ def _line_verb(code: str, kinds: tuple[str, ...]) -> str | None:
     text = code.lstrip()
     if not text:
         return None
-    parser = _lark(kinds)
-    for k in kinds:
-        for terminal in KINDS[k].verbs:
-            if _starts_with(parser.get_terminal(terminal).pattern.to_regexp(), text):
-                return k
-    for terminal in _CORE_CONTEXT:
-        if _starts_with(parser.get_terminal(terminal).pattern.to_regexp(), text):
-            return terminal
+    for found, regexp in _verb_patterns(kinds):
+        if _starts_with(regexp, text):
+            return found
     return None
 
 
-def _starts_with(regexp: str, text: str) -> bool:
+@functools.lru_cache(maxsize=32)
+def _verb_patterns(kinds: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
+    """(kind or core terminal, its verb's compiled pattern), in the order ``_line_verb``
+    tries them."""
+    parser = _lark(kinds)
+    found = [(k, terminal) for k in kinds for terminal in KINDS[k].verbs]
+    found += [(terminal, terminal) for terminal in _CORE_CONTEXT]
+    return tuple((name, re.compile(parser.get_terminal(terminal).pattern.to_regexp()))
+                 for name, terminal in found)
+
+
+def _starts_with(regexp: str | re.Pattern, text: str) -> bool:
     """Whether ``text`` starts with a whole match of ``regexp`` (a verb of one word or of
     several, such as ``middle east``), not with the start of a longer word."""
     match = re.match(regexp, text)

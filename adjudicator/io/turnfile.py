@@ -22,6 +22,7 @@ layout.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -530,7 +531,15 @@ def decode_turn_file(data: bytes | dict, path="turn file", *, canonical: bool = 
     leaves the form of the bytes unchecked: only for a caller that then proves it, as the
     audit's replay does by comparing the file with a re-encoded re-adjudication."""
     _doc, tf = _decode(data, _TURN_SCHEMAS, path, "turn file", canonical)
-    problems = []
+    problems = _turn_problems(tf)
+    if problems:
+        raise StateFileError(f"turn file {path}: " + "; ".join(problems))
+    return tf
+
+
+def _turn_problems(tf: "TurnFile | TurnHeader") -> list[str]:
+    """What is wrong with a decoded turn file's own fields (not its events and state)."""
+    problems: list[str] = []
     for name in ("previous", "orders_digest", "seed_commitment", "next_commitment"):
         if not is_digest(getattr(tf, name)):
             problems.append(f"{name} is not a sha256:<hex> digest")
@@ -553,6 +562,47 @@ def decode_turn_file(data: bytes | dict, path="turn file", *, canonical: bool = 
         problems.append(f"orders is longer than {MAX_ORDERS_BYTES} characters")
     if tf.orders_signature is not None and len(tf.orders_signature) > MAX_SIGNATURE_BYTES:
         problems.append(f"orders_signature is longer than {MAX_SIGNATURE_BYTES} characters")
+    return problems
+
+
+# --------------------------------------------------------------------------- header only
+
+_PROVEN_BY_REPLAY = ("events", "state")
+
+
+def _header_class() -> type:
+    """``TurnFile``'s fields but its events and state, as a frozen class of their own."""
+    attrs.resolve_types(TurnFile)
+    return attrs.make_class("TurnHeader", {
+        a.name: attrs.field(type=a.type) for a in attrs.fields(TurnFile)
+        if a.name not in _PROVEN_BY_REPLAY}, frozen=True)
+
+
+TurnHeader = _header_class()
+
+
+def decode_turn_header(data: bytes, path="turn file") -> Any:
+    """A schema-2 turn file's own fields (a ``TurnHeader``: a ``TurnFile`` without
+    ``events`` and ``state``, which are not read), for the audit's replay, which proves the
+    rest: the file must then equal, byte for byte, the re-encoded re-adjudication, whose
+    events and state are the file's (``decode_turn_file`` of those bytes gives them back).
+    The JSON is read by ``json`` alone, without ``storage.loads_json``'s bounds on numbers
+    and nesting, which only a file that then fails that comparison can break: a caller
+    reports any failure with ``decode_turn_file``'s error, if it has one.
+    ``StateFileError`` if the header cannot be read."""
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise StateFileError(f"turn file {path}: not a turn file ({exc})") from None
+    if not isinstance(raw, dict) or raw.get("schema_version") != SCHEMA_VERSION \
+            or any(name not in raw for name in _PROVEN_BY_REPLAY):
+        raise StateFileError(f"turn file {path}: not a schema-{SCHEMA_VERSION} turn file")
+    header = {k: v for k, v in raw.items() if k not in _PROVEN_BY_REPLAY}
+    try:
+        tf = codec.structure(header, TurnHeader, "$")
+    except (codec.DecodeError, RecursionError) as exc:
+        raise StateFileError(f"turn file {path}: {exc}") from None
+    problems = _turn_problems(tf)
     if problems:
         raise StateFileError(f"turn file {path}: " + "; ".join(problems))
     return tf

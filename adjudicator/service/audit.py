@@ -57,6 +57,7 @@ from typing import Callable
 import attrs
 
 from ..io import hmac_dice, keys, orders_text, sshsig, versions
+from ..io.codec import within_limits
 from ..io.corrections import game_master_statement, is_correction_statement
 from ..io.limits import MAX_JSON_BYTES, MAX_SIGNATURE_BYTES
 from ..io.storage import read_regular
@@ -67,7 +68,8 @@ from ..io.layout import (
     GAME_FILE, ORDERS_DIR, ORDERS_RE, SECRET_DIR, TURN_RE, TURN_SIG_RE, TURNS_DIR, sig_path,
 )
 from ..io.turnfile import (
-    GAME_MASTER, GameFile, TurnFile, decode_game_file, decode_turn_file, dice_digest, encode,
+    GAME_MASTER, GameFile, TurnFile, decode_game_file, decode_turn_file, decode_turn_header,
+    dice_digest, encode,
     file_digest, keeper_of, make_turn_file, orders_bytes, signer_key,
 )
 from . import keepers as keeper_rules
@@ -374,15 +376,20 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
         tdata, tdigest = _read_digest(report, directory, tpath, "files", "turn file")
         keeper = keeper_of(gf, power)
         _check_keeper_sig(report, directory, tpath, tdata, gf, power, keeper)
-        # A turn that is replayed has its form proven by the replay (the file must equal
-        # the re-encoded re-adjudication byte for byte), so it is not re-encoded here too;
-        # if a check fails first, the form is checked then, so the first failure reported
-        # is the same as with the form checked here.
+        # A turn that is replayed has its form, events and state proven by the replay (the
+        # file must equal the re-encoded re-adjudication byte for byte, and then decodes to
+        # it), so only its own fields are read here, and it is not re-encoded; if a check
+        # fails first, the whole file is decoded then (``_check_form``), so the first
+        # failure reported is the same as with the file decoded and checked here.
         deferred = rules.adjudicate is not None
         try:
-            tf = decode_turn_file(tdata, tpath.relative_to(directory).as_posix(),
-                                  canonical=not deferred)
+            if deferred:
+                tf = decode_turn_header(tdata, report.current_file)
+            else:
+                tf = decode_turn_file(tdata, report.current_file)
         except PbemError as exc:
+            if deferred:
+                _check_form(report, directory, tpath, tdata)
             _fail(report, directory, tpath, "format", str(exc))
         try:
             _check_sequence(report, directory, tpath, tf, gf, state, number, power, prev_name)
@@ -435,8 +442,8 @@ def _verify(directory: Path, report: AuditReport, load_game, parse, canonical, a
             if rules.parse is not None:
                 orders = _check_canonical(report, directory, tpath, tf, turn_rules, state)
                 if rules.adjudicate is not None:
-                    _replay(report, directory, tpath, tdata, tf, gf, turn_rules, state, orders,
-                            prev_digest)
+                    tf = _replay(report, directory, tpath, tdata, tf, gf, turn_rules, state,
+                                 orders, prev_digest)
                     report.turns_replayed += 1
         except (_Stop, AuditUnavailable, PbemError):
             if deferred:
@@ -694,8 +701,11 @@ def _inventory(report: AuditReport, directory: Path) -> list[tuple[int, str, Pat
     return turns
 
 
-def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: _Rules, state,
-            orders, prev_digest: str) -> None:
+def _replay(report, directory, tpath, tdata, tf, gf: GameFile, rules: _Rules, state,
+            orders, prev_digest: str) -> TurnFile:
+    """Re-adjudicate the turn whose own fields are ``tf`` (a ``TurnHeader`` or a
+    ``TurnFile``); the published bytes must be the re-adjudicated turn file's.  Returns
+    that turn file: what ``decode_turn_file`` of the bytes gives."""
     try:
         dice = hmac_dice.HmacDice(bytes.fromhex(tf.seed), state.game_id, state.turn_number,
                                   dice_digest(gf, tf), sides=gf.dice_sides, algorithm=gf.dice)
@@ -711,8 +721,10 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: 
         orders_signature=tf.orders_signature, canonical_orders_digest=tf.canonical_orders_digest,
         seed=bytes.fromhex(tf.seed), next_commitment=tf.next_commitment, dice_log=dice.log,
         events=result.events, state=result.state, program=tf.program, signer=tf.signer)
-    if encode(again) == tdata:
-        return                 # which also proves the published file canonical
+    if encode(again) == tdata:             # which also proves the published file canonical
+        if not within_limits(again.state):
+            _check_form(report, directory, tpath, tdata)   # the bound the decoding sets
+        return again
     _check_form(report, directory, tpath, tdata)
     # Compare with the file as published (not as decoded: decoding fills in defaults).
     published, replayed = json.loads(tdata), json.loads(encode(again))
@@ -729,12 +741,15 @@ def _replay(report, directory, tpath, tdata, tf: TurnFile, gf: GameFile, rules: 
 
 
 def _check_form(report, directory, tpath, tdata: bytes) -> None:
-    """The check of the turn file's form that ``_verify`` leaves to the replay: a
-    ``format`` failure unless the file is in canonical form."""
-    try:
-        decode_turn_file(tdata, tpath.relative_to(directory).as_posix())
-    except PbemError as exc:
-        _fail(report, directory, tpath, "format", str(exc))
+    """The checks of the turn file that ``_verify`` leaves to the replay: a ``format``
+    failure unless the whole file decodes (the error a decoding of every field gives
+    first), and then unless it is in canonical form."""
+    name = tpath.relative_to(directory).as_posix()
+    for canonical in (False, True):
+        try:
+            decode_turn_file(tdata, name, canonical=canonical)
+        except PbemError as exc:
+            _fail(report, directory, tpath, "format", str(exc))
 
 
 def _first_difference(a, b, path: str) -> str:
