@@ -23,7 +23,6 @@ from html import escape
 
 import attrs
 
-from ..engine.tactical.geometry import board_square, square_name
 from ..model.tactical import (
     ATTACKER,
     DEFENDER,
@@ -40,6 +39,7 @@ from ..model.tactical import (
     PieceMoved,
     ShotFired,
     Square,
+    square_name,
 )
 from .wording import BOARD_END_REASONS
 
@@ -114,8 +114,10 @@ def replay_frames(rules: BoardRules, events: Iterable[BoardEvent]) -> list[_Fram
                              tuple(lost), tuple(moves), tuple(shots), tuple(revealed),
                              tuple((s, laid[s] - gone[s]) for s in SIDES), (), result))
 
+    squares = {square_name(rules, (c, y)): (c, y) for c in range(rules.columns) for y in range(rules.rows)}
+
     def square(name: str) -> Square:
-        return board_square(rules, name)
+        return squares[name]
 
     for event in events:
         if isinstance(event, BattleTurnStarted):
