@@ -110,3 +110,15 @@ def test_size_is_bounded():
     assert len(svg) < 400_000
     with pytest.raises(ValueError, match=str(MAX_EVENTS)):
         board_replay_svg(RULES, list(battle.events) * (MAX_EVENTS // len(battle.events) + 1))
+
+
+def test_a_sea_battle_replays_with_its_warships_and_their_rank_pips():
+    forces = {ATTACKER: BoardForce((("w1", "warship_4"), ("w2", "warship_2"))),
+              DEFENDER: BoardForce((("x1", "warship_3"),), mines=2)}
+    battle = fight(RULES, "sea", forces, {}, SeededDice(11))
+    shown = frames(board_replay_svg(RULES, battle.events))
+    assert pieces(shown[-1]) == {p.id: (p.side, square_name(RULES, p.square)) for p in battle.pieces.values()}
+    w1 = next(g for g in shown[0].iter(f"{NS}g") if g.get("data-piece") == "w1")
+    assert w1.get("data-kind") == "warship_4"
+    assert len([c for c in w1.iter(f"{NS}circle") if c.get("fill") == "#FFFFFF"]) == 4   # rank IV
+    assert "W4" in "".join(w1.itertext())
