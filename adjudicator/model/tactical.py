@@ -33,6 +33,14 @@ def other_side(side: str) -> str:
     return DEFENDER if side == ATTACKER else ATTACKER
 
 
+def square_name(rules: BoardRules, square: Square) -> str:
+    """The whole-board name: ``C3a`` (the attacker's row 3), ``C3d`` (the defender's)."""
+    col, y = square
+    if y < rules.rows_per_side:
+        return f"{chr(65 + col)}{y + 1}a"
+    return f"{chr(65 + col)}{rules.rows - y}d"
+
+
 @attrs.frozen
 class PieceKind:
     """A unit type that stands on the board: a tank or warship of a rank, an AT gun, a

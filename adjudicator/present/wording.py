@@ -277,6 +277,7 @@ PROBLEMS: dict[str, str] = {
     "board_too_many_mines": "the plan lays {count} mines; the side has {most}",
     "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
     "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
+    "board_odds_runs": "the odds of a board battle take 1 to {most} simulated battles, not {runs}",
 }
 
 PLACEMENT_CODES = frozenset({
@@ -503,6 +504,20 @@ def board_event_text(event: Any) -> str:
     values["reason_text"] = BOARD_END_REASONS.get(values.get("reason", ""), values.get("reason", ""))
     values["pieces"] = ", ".join(values.get("pieces", ()))
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
+
+
+def board_odds_text(odds: Any) -> str:
+    """A board battle's Monte Carlo odds (``engine.tactical.odds.BoardOdds``) in words,
+    labelled as the estimate they are, with their 95% bounds."""
+    def share(side: str) -> str:
+        low, high = odds.interval(side)
+        return f"{100 * odds.wins[side]:.1f}% (95%: {100 * low:.1f}-{100 * high:.1f})"
+
+    return (f"attacker wins {share('attacker')}, defender holds {share('defender')}; "
+            f"{odds.turns:.1f} battle turns on average (within {odds.turns_bound:.1f}). "
+            f"An estimate from {odds.runs} battles played by the plan interpreter "
+            f"v{odds.interpreter}: each percentage within {100 * odds.error_bound:.1f} points, "
+            f"95% of the time")
 
 
 # Taktyczne Starcie's drawn setup (``model.taktyczne`` events).

@@ -37,7 +37,9 @@ from .board import Board
 from .chain import chain_odds
 from .driver import run_battle
 from .model import OUTCOMES, BattleSetup
-from .oddsresult import BattleOdds, Composition, composition, summarize_terminal
+from .oddsresult import (
+    BattleOdds, Composition, composition, mean_stderr, share_stderr, summarize_terminal,
+)
 
 __all__ = ["BattleOdds", "Composition", "battle_odds", "composition", "monte_carlo",
            "DEFAULT_PRUNE", "SMALL_BATTLE"]
@@ -157,19 +159,14 @@ def monte_carlo(setup: BattleSetup, runs: int, seed: int | str = 0, *,
     if progress is not None:
         progress(runs)
 
-    def mean_se(xs: list[int]) -> tuple[float, float]:
-        m = math.fsum(xs) / runs
-        var = math.fsum((x - m) ** 2 for x in xs) / max(runs - 1, 1)
-        return m, math.sqrt(var / runs)
-
     probs = {o: outcomes[o] / runs for o in OUTCOMES}
-    stderr = {o: math.sqrt(p * (1 - p) / runs) for o, p in probs.items()}
+    stderr = {o: share_stderr(p, runs) for o, p in probs.items()}
     p_cap = captured / runs
-    stderr["captured"] = math.sqrt(p_cap * (1 - p_cap) / runs)
-    am, stderr["attacker_tuv_lost"] = mean_se(a_lost)
-    dm, stderr["defender_tuv_lost"] = mean_se(d_lost)
-    sm, stderr["tuv_swing"] = mean_se([d - a for a, d in zip(a_lost, d_lost)])
-    rm, stderr["rounds"] = mean_se(rounds)
+    stderr["captured"] = share_stderr(p_cap, runs)
+    am, stderr["attacker_tuv_lost"] = mean_stderr(a_lost)
+    dm, stderr["defender_tuv_lost"] = mean_stderr(d_lost)
+    sm, stderr["tuv_swing"] = mean_stderr([d - a for a, d in zip(a_lost, d_lost)])
+    rm, stderr["rounds"] = mean_stderr(rounds)
     return BattleOdds(
         **probs, captured=p_cap,
         attacker_survivors={k: v / runs for k, v in att_surv.items()},

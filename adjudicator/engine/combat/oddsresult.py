@@ -12,6 +12,21 @@ import attrs
 from .board import Board
 from .model import ATT, DEF, OUTCOMES, Side
 
+Z95 = 1.96        # standard errors either side of an estimate for its 95% bound
+
+
+def share_stderr(share: float, runs: int) -> float:
+    """The standard error of a share seen in ``runs`` independent trials."""
+    return math.sqrt(share * (1 - share) / runs)
+
+
+def mean_stderr(values: list[int] | list[float]) -> tuple[float, float]:
+    """The mean of a sample and the standard error of that mean."""
+    runs = len(values)
+    mean = math.fsum(values) / runs
+    var = math.fsum((x - mean) ** 2 for x in values) / max(runs - 1, 1)
+    return mean, math.sqrt(var / runs)
+
 Composition = tuple[tuple[str, int], ...]
 
 
@@ -61,7 +76,7 @@ class BattleOdds:
         standard errors) of the outcome probabilities and ``captured``; 0 when exact."""
         if self.method != "monte_carlo":
             return 0.0
-        return 1.96 * max(self.stderr.get(k, 0.0) for k in (*OUTCOMES, "captured"))
+        return Z95 * max(self.stderr.get(k, 0.0) for k in (*OUTCOMES, "captured"))
 
 
 def composition(board: Board, side_idx: int, side: Side) -> Composition:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.tactical import ATTACKER, DEFENDER, BoardRules, Square
+from ...model.tactical import square_name as square_name   # its home: the pictures use it too
 from ..errors import OrderFailed
 
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -31,14 +32,6 @@ def own_square(rules: BoardRules, side: str, name: str) -> Square:
                           rows=rules.rows_per_side)
     row = int(text[1:])
     return ord(text[0]) - 65, row - 1 if side == ATTACKER else rules.rows - row
-
-
-def square_name(rules: BoardRules, square: Square) -> str:
-    """The whole-board name: ``C3a`` (the attacker's row 3), ``C3d`` (the defender's)."""
-    col, y = square
-    if y < rules.rows_per_side:
-        return f"{chr(65 + col)}{y + 1}a"
-    return f"{chr(65 + col)}{rules.rows - y}d"
 
 
 def board_square(rules: BoardRules, name: str) -> Square:
