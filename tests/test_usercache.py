@@ -75,15 +75,15 @@ def test_the_verbs_of_every_kind_are_kept_and_a_bad_entry_is_ignored(cache):
     everything = parser._lark(parser.ALL_KINDS)
     afresh = {k: tuple(everything.get_terminal(t).pattern.to_regexp()
                        for t in parser.KINDS[k].verbs) for k in parser.ALL_KINDS}
-    parser._verb_patterns.cache_clear()
-    assert parser._verb_patterns() == afresh and afresh["bomb"]
+    parser._foreign_verb_patterns.cache_clear()
+    assert parser._foreign_verb_patterns() == afresh and afresh["bomb"]
     (kept,) = cache.glob("verbs-*")
-    parser._verb_patterns.cache_clear()
-    assert parser._verb_patterns() == afresh                 # read from the file
+    parser._foreign_verb_patterns.cache_clear()
+    assert parser._foreign_verb_patterns() == afresh                 # read from the file
     kept.write_text('{"bomb": [1]}')
-    parser._verb_patterns.cache_clear()
-    assert parser._verb_patterns() == afresh                 # not the shape: made again
-    parser._verb_patterns.cache_clear()
+    parser._foreign_verb_patterns.cache_clear()
+    assert parser._foreign_verb_patterns() == afresh                 # not the shape: made again
+    parser._foreign_verb_patterns.cache_clear()
     assert parser._foreign_kind("bomb Germany with 1 bmr", ("buy", "move")) == "bomb"
     assert parser._foreign_kind("bombard Karelia", ("bomb",)) == "bombard"
     assert parser._foreign_kind("3 inf Karelia -> Ukraine", ("buy", "move")) is None

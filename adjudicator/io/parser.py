@@ -216,7 +216,7 @@ def _foreign_kind(code: str, kinds: tuple[str, ...]) -> str | None:
     text = code.lstrip()
     if not text:
         return None
-    patterns = _verb_patterns()
+    patterns = _foreign_verb_patterns()
     for k in ALL_KINDS:
         if k in kinds:
             continue
@@ -227,7 +227,7 @@ def _foreign_kind(code: str, kinds: tuple[str, ...]) -> str | None:
 
 
 @functools.lru_cache(maxsize=1)
-def _verb_patterns() -> dict[str, tuple[str, ...]]:
+def _foreign_verb_patterns() -> dict[str, tuple[str, ...]]:
     """The regular expressions of every package kind's verbs, as the grammar of every kind
     makes them (what ``_foreign_kind`` looks for).  Kept in the user's cache folder
     (``io.usercache``) under a hash of that grammar, the verbs and Lark's version: reading
