@@ -1,7 +1,7 @@
 """The board in the HTML report, photographed where players look at it: a 1280 px desktop
 and a 390 px phone, in a real headless chromium (scripts/screenshot_report.py measures the
-page with the browser's own geometry).  Both example games' last reports are checked for:
-legible unit counts, labels and legend (at once on a desktop's legend, after the zoom tap
+page with the browser's own geometry).  Every edition's example game's last report is
+checked for: legible unit counts, labels and legend (at once on a desktop's legend, after the zoom tap
 everywhere), no sideways scrolling and report tables that fit a phone, power names in the
 board's power colours, every label on or beside its own shape, unit cards inside their
 space, no arrow painted over a label.  The PNGs are written to the test's folder for people."""
@@ -25,12 +25,16 @@ from adjudicator.service.games import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"aa1941": ROOT / "turns" / "aa1941-example" / "game",
-            "aa1942": ROOT / "turns" / "aa1942-example" / "game"}
+            "aa1942": ROOT / "turns" / "aa1942-example" / "game",
+            "europe1999": ROOT / "turns" / "europe1999-example" / "game",
+            "global1940": ROOT / "turns" / "global1940-example" / "game"}
 LEGIBLE_PX = 11          # rendered text height (CSS px) that reads on a desktop and a phone
 # Every unit card is inside its space, except in spaces too small for their card at its
 # smallest wherever it is tried (with their label moved too): their card is a callout in
 # the water beside them, with a line into the space.  Any other callout fails.
-CALLOUTS = {"aa1941": {"United Kingdom"}, "aa1942": {"Gibraltar"}}
+CALLOUTS = {"aa1941": {"United Kingdom"}, "aa1942": {"Gibraltar"},
+            "europe1999": {"Netherlands-Belgium"},
+            "global1940": {"Albania", "United Kingdom"}}
 
 needs_browser = pytest.mark.skipif(
     shutil.which("chromium") is None and shutil.which("chromium-browser") is None

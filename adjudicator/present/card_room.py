@@ -71,6 +71,47 @@ def _meet(left, right):
     return out
 
 
+def _wide(spans, width: float):
+    """The spans at least ``width`` wide: a meet only narrows a span, so a narrower one can
+    never hold the box (dropping it early changes no answer)."""
+    return [(a, b) for a, b in spans if b - a >= width]
+
+
+class _Windows:
+    """The spans free on every row of a window of ``size`` rows (k .. k + size - 1), at least
+    ``width`` wide.  Intersection is associative, so the rows are cut into blocks of
+    ``size``: a window is the meet of the tail of one block and the head of the next, both
+    computed once per block (two meets per window instead of ``size``)."""
+
+    def __init__(self, rows, width: float, size: int):
+        self.rows, self.width, self.size = rows, width, size
+        self.tails: dict[int, list] = {}      # row -> meet of the rows from it to its block's end
+        self.heads: dict[int, list] = {}      # row -> meet of the rows from its block's start to it
+
+    def _block(self, b: int) -> None:
+        lo, hi = b * self.size, min((b + 1) * self.size, len(self.rows))
+        acc = None
+        for r in range(hi - 1, lo - 1, -1):
+            row = _wide(self.rows[r], self.width)
+            acc = row if acc is None else _wide(_meet(row, acc), self.width)
+            self.tails[r] = acc
+        acc = None
+        for r in range(lo, hi):
+            row = _wide(self.rows[r], self.width)
+            acc = row if acc is None else _wide(_meet(acc, row), self.width)
+            self.heads[r] = acc
+
+    def free(self, k: int) -> list:
+        if k not in self.tails:
+            self._block(k // self.size)
+        if k % self.size == 0:
+            return self.tails[k]
+        end = k + self.size - 1
+        if end not in self.heads:
+            self._block(end // self.size)
+        return _wide(_meet(self.tails[k], self.heads[end]), self.width)
+
+
 def _outward(start: int, lo: int, hi: int):
     """lo..hi, from ``start`` outwards: start, start + 1, start - 1, start + 2, ..."""
     for step in range(max(start - lo, hi - start) + 1):
@@ -89,6 +130,11 @@ class Room:
         self.top = math.floor(min(ys))
         rows = int((max(ys) - self.top) / STEP) + 2
         crossings = [_crossings(rings, self.top, rows) for rings in shapes]
+        xs = [x for rings in shapes for ring in rings for x, _ in ring]
+        left, right, bottom = min(xs), max(xs), self.top + (rows - 1) * STEP
+        clear = [(x0, y0, x1, y1) for x0, y0, x1, y1 in clear     # only the boxes that can
+                 if x0 < right and x1 > left                       # cut a row: the rest
+                 and y0 - MARGIN <= bottom and y1 + MARGIN >= self.top]   # change nothing
         self.rows = []
         for k in range(rows):
             y = self.top + k * STEP
@@ -112,17 +158,14 @@ class Room:
         last = len(self.rows) - span - 1
         first = min(max(round((want_y - self.top) / STEP), 0), last)
         best = None
+        window = _Windows(self.rows, width, span + 1)
         for k in _outward(first, 0, last):
             y = self.top + k * STEP
             if y_weight * abs(y - want_y) >= (best[0] if best else limit):
                 break
             if any(w < width for w in widest[k:k + span + 1]):
                 continue
-            free = self.rows[k]
-            for row in self.rows[k + 1:k + span + 1]:
-                free = _meet(free, row)
-                if not free:
-                    break
+            free = window.free(k)
             for a, b in free:
                 if b - a < width:
                     continue
