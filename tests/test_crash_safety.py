@@ -3,8 +3,9 @@
 ``pbem process`` runs in a forked child that is killed (``os._exit``, no clean-up) just
 before, and in a second run just after, each file-system call it makes -- every one of
 them, counted through the facade ``adjudicator.io.fs`` (in a fresh subprocess, as at one
-call before and one after: ``PBEM_CRASH_BEFORE`` / ``PBEM_CRASH_AFTER``).  After each crash the next ``pbem process`` with the same orders
-either says the turn is done or completes it, ``pbem verify`` passes, and the published
+call before and one after: ``PBEM_CRASH_BEFORE`` / ``PBEM_CRASH_AFTER``).  After each
+crash the next ``pbem process`` with the same orders either says the turn is done or
+completes it, ``pbem verify`` passes, and the published
 files are byte for byte those of a run that never crashed.
 
 Issue 20: the same with ``KeyboardInterrupt`` (Ctrl-C) and ``OSError(EIO)`` raised at
