@@ -1,10 +1,11 @@
 """No crash leaves a game stuck (issue 8).
 
-``pbem process`` runs in a subprocess that is killed (``os._exit``, no clean-up) just
+``pbem process`` runs in a forked child that is killed (``os._exit``, no clean-up) just
 before, and in a second run just after, each file-system call it makes -- every one of
-them, counted through the facade ``adjudicator.io.fs`` (``PBEM_CRASH_BEFORE`` /
-``PBEM_CRASH_AFTER``).  After each crash the next ``pbem process`` with the same orders
-either says the turn is done or completes it, ``pbem verify`` passes, and the published
+them, counted through the facade ``adjudicator.io.fs`` (in a fresh subprocess, as at one
+call before and one after: ``PBEM_CRASH_BEFORE`` / ``PBEM_CRASH_AFTER``).  After each
+crash the next ``pbem process`` with the same orders either says the turn is done or
+completes it, ``pbem verify`` passes, and the published
 files are byte for byte those of a run that never crashed.
 
 Issue 20: the same with ``KeyboardInterrupt`` (Ctrl-C) and ``OSError(EIO)`` raised at
@@ -24,7 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import traceback
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,42 @@ def pbem_subprocess(directory: Path, args: list[str], mode: str = "exit",
     return subprocess.run([sys.executable, "-c", RUN, "process", *args, "-g",
                            str(directory), "--demo-seeds"], env=env, capture_output=True,
                           text=True, timeout=120)
+
+
+def pbem_forked(directories: list[Path], args: list[str], when: str,
+                ns: range) -> list[tuple[int, bool, str]]:
+    """``pbem process`` in forked children of this process, one per directory, the one
+    for ``n`` killed by ``os._exit`` (no clean-up) {when} file-system call ``n``: the crash
+    of a subprocess, run side by side, without a fresh interpreter's start-up per crash
+    point.  (exit code, crashed, stderr) of each; ``pbem_subprocess`` crashes the same way
+    through the environment (checked in the test)."""
+    pids = []
+    for directory, n in zip(directories, ns):
+        log = directory.with_name(directory.name + ".log")
+        pid = os.fork()
+        if pid == 0:                                 # the child: never returns
+            code = 70
+            try:
+                fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                os.dup2(fd, 1)
+                os.dup2(fd, 2)
+                sys.stdout = sys.stderr = open(2, "w", buffering=1, closefd=False)
+                os.environ["COLUMNS"] = "200"
+                fs._calls, fs._raise, fs._raised = 0, "", False
+                fs._before, fs._after = (n, 0) if when == "before" else (0, n)
+                code = main(["process", *args, "-g", str(directory), "--demo-seeds"])
+                sys.stdout.flush()
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        pids.append((pid, log))
+    runs = []
+    for pid, log in pids:
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        runs.append((code, code == fs.CRASH_STATUS, log.read_text(errors="replace")))
+        log.unlink()
+    return runs
 
 
 @pytest.fixture(scope="module", params=sorted(SCENARIOS))
@@ -155,7 +192,7 @@ def crash_runs(template: Path, base: Path, when: str, args: list[str],
                mode: str = "exit", capsys=None, monkeypatch=None) -> tuple[int, dict[int, Path]]:
     """Run ``pbem process`` crashing {when} call 1, 2, ... until a run gets past the last
     call.  Returns (number of calls, crashed directories by N).  ``mode``: how it crashes
-    (``MODES``): ``exit`` kills a subprocess (in parallel batches); a raised exception runs
+    (``MODES``): ``exit`` kills a forked child (in parallel batches); a raised exception runs
     in this process and must end the run with a plain message (Ctrl-C: the interrupted
     status; EIO: an error), never a traceback."""
     workers = max(2, os.cpu_count() or 2) if mode == "exit" else 1
@@ -166,10 +203,7 @@ def crash_runs(template: Path, base: Path, when: str, args: list[str],
         for n in batch:
             shutil.copytree(template, base / f"{mode}-{when}-{n}", symlinks=True)
         if mode == "exit":
-            with ThreadPoolExecutor(workers) as pool:
-                results = list(pool.map(lambda n: pbem_subprocess(
-                    base / f"{mode}-{when}-{n}", args, mode, **{when: n}), batch))
-            runs = [(r.returncode, r.returncode == fs.CRASH_STATUS, r.stderr) for r in results]
+            runs = pbem_forked([base / f"{mode}-{when}-{n}" for n in batch], args, when, batch)
         else:
             runs = [pbem_in_process(base / f"{mode}-{when}-{n}", args, mode, capsys,
                                     monkeypatch, **{when: n}) for n in batch]
@@ -195,6 +229,13 @@ def test_a_crash_at_any_file_system_call_never_leaves_the_game_stuck(scenario, m
     outcomes, seen, calls = {}, {}, {}
     for when in ("before", "after"):
         calls[when], crashed = crash_runs(template, base, when, args, mode, capsys, monkeypatch)
+        if mode == "exit":    # the environment's crash point, in a fresh interpreter: the same
+            n = (calls[when] + 1) // 2
+            fresh = base / f"subprocess-{when}-{n}"
+            shutil.copytree(template, fresh, symlinks=True)
+            assert pbem_subprocess(fresh, args, **{when: n}).returncode == fs.CRASH_STATUS
+            assert disk_state(fresh) == disk_state(crashed[n]), f"{when} call {n}"
+            shutil.rmtree(fresh)
         for n, directory in sorted(crashed.items()):
             state = disk_state(directory)
             if state not in seen:       # the same state recovers the same way: check once
