@@ -678,3 +678,32 @@ def test_a_unit_type_changed_where_it_stands_reads_with_names():
     text = event_text(UnitsChanged("France", "germany", "major_factory", "minor_factory", 1), game)
     assert text == ("1 Major Industrial Complex in France becomes Minor Industrial Complex "
                     "(Germany's now)")
+
+
+def test_a_friendly_neutral_joining_is_no_conquest_and_has_no_income_row():
+    """Global 1940's example, Germany's turn 1: Bulgaria (pro-Axis) joins Germany [L343].
+    The report says it joined (not 'captures ... from Pro-Axis Neutral'), and the neutral,
+    which collects no income, has no row of its own in the Income table."""
+    from pathlib import Path
+
+    from adjudicator.io import layout
+    from adjudicator.service import gamedir
+    from adjudicator.service.games import load_game
+
+    game_dir = Path(__file__).resolve().parent.parent / "turns" / "global1940-example" / "game"
+    gf, _ = gamedir.read_game(game_dir)
+    game = load_game(gf.ruleset, options=gf.options)
+    first = layout.list_turns(game_dir)[0]
+    tf = gamedir.read_turn(game_dir, first[2], gf)
+    joined = [ev for ev in tf.events if ev.kind == "neutral_joined"]
+    assert [ev.territory for ev in joined] == ["Bulgaria"]
+    console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
+    render_report(tf.events, game, console, gf.initial_state, tf.state)
+    text = console.export_text()
+    assert "Germany is joined by Bulgaria (Pro-Axis Neutral), worth 1 IPC of income" in text
+    assert "captures Bulgaria" not in text
+    income = text[text.index("Income"):]
+    assert not any(line.strip().startswith("Pro-Axis") for line in income.splitlines())
+    from adjudicator.present.report import page_heading
+    assert page_heading(list(tf.events), game, gf.initial_state, tf.state).lines.count(
+        "Germany is joined by Bulgaria (Pro-Axis Neutral)") == 1

@@ -610,17 +610,34 @@ def _battles(console: Console, game: Game, events: list[Event]) -> None:
         console.print(_battle_panel(game, battle, narrow=console.width < NARROW_BELOW))
 
 
+#: Events of a friendly neutral's territory joining a power (its ``Captured`` is no conquest).
+JOINING_KINDS = ("neutral_joined", "mongolia_joined")
+
+
+def joined_territories(events: Iterable[Event]) -> set[str]:
+    """The territories that joined a power this turn (friendly neutrals, the pact)."""
+    return {ev.territory for ev in events if ev.kind in JOINING_KINDS}  # type: ignore[attr-defined]
+
+
 def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
     rows = [ev for ev in events if isinstance(ev, (Captured, Plundered, UnitsCaptured))]
     if not rows:
         return
     _section(console, "Territory changes")
+    joined = joined_territories(events)
     for ev in rows:
         text = Text("  ")
         if isinstance(ev, UnitsCaptured):
             text.append_text(power_text(game, ev.by))
             text.append(f" takes {format_units(game, ev.units)} in {ev.territory} from ")
             text.append_text(power_text(game, ev.from_power))
+        elif isinstance(ev, Captured) and ev.territory in joined:
+            text.append_text(power_text(game, ev.by))
+            text.append(" is joined by ")
+            text.append(ev.territory, style="bold")
+            text.append(" (")
+            text.append_text(power_text(game, ev.from_power))
+            text.append(f"), worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income")
         elif isinstance(ev, Captured):
             text.append_text(power_text(game, ev.by))
             text.append(" liberates " if ev.liberated else " captures ")
@@ -695,7 +712,8 @@ def _income(console: Console, game: Game, events: list[Event],
         powers = [k for k in order if k in involved]
     else:
         powers = order
-    powers += sorted(k for k in involved if k and k not in powers)
+    # a neutral nation that lost a territory collects no income: no row of its own
+    powers += sorted(k for k in involved if k and k not in powers and k in game.ruleset.powers)
 
     _section(console, "Income")
     narrow = console.width < NARROW_BELOW        # a phone: short headings, one space apart
@@ -876,8 +894,12 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
     else:
         next_line = "Next to move: see the game directory (pbem status)"
     lines = battle_summaries(events, game)
+    joined = joined_territories(events)
     for ev in events:
-        if isinstance(ev, Captured):
+        if isinstance(ev, Captured) and ev.territory in joined:
+            lines.append(f"{power_name(game, ev.by)} is joined by {ev.territory} "
+                         f"({power_name(game, ev.from_power)})")
+        elif isinstance(ev, Captured):
             verb = "liberates" if ev.liberated else "captures"
             lines.append(f"{power_name(game, ev.by)} {verb} {ev.territory} from "
                          f"{power_name(game, ev.from_power)}")
