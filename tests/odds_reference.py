@@ -16,10 +16,11 @@ __all__ = ["reference_odds", "low_luck_reference_odds"]
 
 
 class _LowLuckChain(_Chain):
-    def full_pmf(self, groups: tuple[tuple[int, int], ...]):
+    def full_pmf(self, groups: tuple[tuple[int, int, str, int], ...]):
         found = self._full.get(groups)
         if found is None:
-            total = sum(n * max(0, min(value, self.sides)) for n, value in groups)
+            assert all(dice == 1 for *_, dice in groups), "best-of dice: not this oracle's"
+            total = sum(n * max(0, min(value, self.sides)) for n, value, *_ in groups)
             sure, rest = divmod(total, self.sides)
             dist = [0.0] * sure + ([1.0 - rest / self.sides, rest / self.sides] if rest else [1.0])
             tail = [0.0] * (len(dist) + 1)

@@ -159,7 +159,10 @@ class Room:
         first = min(max(round((want_y - self.top) / STEP), 0), last)
         best = None
         window = _Windows(self.rows, width, span + 1)
-        for k in _outward(first, 0, last):
+        # rows by their distance from the wish (ties: outwards from ``first``), so the first
+        # row too far away ends the search: a wish between two rows is as far from both
+        order = sorted(_outward(first, 0, last), key=lambda k: abs(self.top + k * STEP - want_y))
+        for k in order:
             y = self.top + k * STEP
             if y_weight * abs(y - want_y) >= (best[0] if best else limit):
                 break
