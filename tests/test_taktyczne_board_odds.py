@@ -34,9 +34,10 @@ def test_the_bound_shrinks_with_runs():
     many = board_odds(RULES, "land", EVEN, {}, SeededDice(2), 400)
     assert 0 < few.wins[ATTACKER] < 1 and 0 < many.wins[ATTACKER] < 1
     assert many.error_bound < few.error_bound
-    # the 95% bound is 1.96 standard errors of a share: sqrt(p(1-p)/n)
+    # the 95% bound is the Wilson interval's farther end; for a share well inside 0..1 it
+    # is within a few per cent of 1.96 standard errors, sqrt(p(1-p)/n)
     p = many.wins[ATTACKER]
-    assert math.isclose(many.error_bound, 1.96 * math.sqrt(p * (1 - p) / 400))
+    assert math.isclose(many.error_bound, 1.96 * math.sqrt(p * (1 - p) / 400), rel_tol=0.03)
     assert many.turns_bound < few.turns_bound
 
 

@@ -20,6 +20,23 @@ def share_stderr(share: float, runs: int) -> float:
     return math.sqrt(share * (1 - share) / runs)
 
 
+def wilson_interval(share: float, runs: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share seen in ``runs`` independent trials: unlike
+    ``share ± Z95 × share_stderr`` it never shrinks to a point at a share of 0 or 1 (no
+    battle won in 200 runs does not prove a chance of 0)."""
+    z2 = Z95 * Z95
+    centre = (share + z2 / (2 * runs)) / (1 + z2 / runs)
+    half = Z95 * math.sqrt(share * (1 - share) / runs + z2 / (4 * runs * runs)) / (1 + z2 / runs)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_bound(share: float, runs: int) -> float:
+    """How far off a share seen in ``runs`` trials may be, 95% of the time: the distance to
+    the farther end of its Wilson interval."""
+    low, high = wilson_interval(share, runs)
+    return max(share - low, high - share)
+
+
 def mean_stderr(values: list[int] | list[float]) -> tuple[float, float]:
     """The mean of a sample and the standard error of that mean."""
     runs = len(values)
@@ -72,11 +89,12 @@ class BattleOdds:
 
     @property
     def error_bound(self) -> float:
-        """How far off an estimate's probabilities may be: the largest 95% bound (1.96
-        standard errors) of the outcome probabilities and ``captured``; 0 when exact."""
-        if self.method != "monte_carlo":
+        """How far off an estimate's probabilities may be: the largest 95% bound
+        (``share_bound``, the Wilson interval) of the outcome probabilities and ``captured``;
+        0 when exact."""
+        if self.method != "monte_carlo" or not self.runs:
             return 0.0
-        return Z95 * max(self.stderr.get(k, 0.0) for k in (*OUTCOMES, "captured"))
+        return max(share_bound(self.outcome(k), self.runs) for k in (*OUTCOMES, "captured"))
 
 
 def composition(board: Board, side_idx: int, side: Side) -> Composition:

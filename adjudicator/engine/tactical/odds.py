@@ -3,7 +3,8 @@ the plan interpreter (``plan.fight``) with the caller's dice, one after another 
 same source (so ``SeededDice(seed)`` gives the same figures every time).  Always an
 estimate, never exact: the interpreter's choices depend on the whole position, so there is
 no small state chain to sum.  Each share carries its standard error and a 95% interval
-(``Z95`` standard errors, as ``combat.oddsresult`` gives the other estimates)."""
+(the Wilson interval, as ``combat.oddsresult`` gives the other estimates; the mean length's
+bound is ``Z95`` standard errors)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import attrs
 
 from ...model.dice import DiceSource
 from ...model.tactical import ATTACKER, DEFENDER, SIDES, BattlePlan, BoardForce, BoardRules
-from ..combat.oddsresult import Z95, mean_stderr, share_stderr
+from ..combat.oddsresult import Z95, mean_stderr, share_bound, share_stderr, wilson_interval
 from ..errors import OrderFailed
 from .plan import PLAN_INTERPRETER_VERSION, fight
 
@@ -39,13 +40,12 @@ class BoardOdds:
 
     @property
     def error_bound(self) -> float:
-        """How far off a share may be, 95% of the time (``Z95`` standard errors)."""
-        return Z95 * max(self.stderr[side] for side in SIDES)
+        """How far off a share may be, 95% of the time (``share_bound``: the Wilson interval)."""
+        return max(share_bound(self.wins[side], self.runs) for side in SIDES)
 
     def interval(self, side: str) -> tuple[float, float]:
         """The 95% interval of ``side``'s share of wins, within 0..1."""
-        share, bound = self.wins[side], Z95 * self.stderr[side]
-        return max(0.0, share - bound), min(1.0, share + bound)
+        return wilson_interval(self.wins[side], self.runs)
 
     @property
     def turns_bound(self) -> float:
