@@ -74,6 +74,12 @@ def played(example, tmp_path_factory):
 
 
 def published_turns(directory: Path):
+    """The published turn files, decoded after the game's edition is loaded (an edition's
+    own event kinds, such as Global 1940's ``neutral_joined``, are registered by its
+    plug-ins: decoding first worked only when an earlier test had loaded them)."""
+    from adjudicator.service import gamedir
+    game_file, _ = gamedir.read_game(directory)
+    load_game(game_file.ruleset, options=game_file.options)
     return [decode_turn_file(p.read_bytes(), p) for _, _, p in layout.list_turns(directory)]
 
 
