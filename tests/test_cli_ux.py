@@ -338,6 +338,10 @@ def test_odds_json_one_infantry_each_closed_form(capsys):
     assert exact["attacker_survivors"][0] == {"units": {}, "probability": pytest.approx(0.75)}
     assert data["monte_carlo"]["runs"] == 300
     assert abs(data["monte_carlo"]["attacker_wins"] - 0.25) < 5 * data["monte_carlo"]["stderr"]["attacker_wins"] + 1e-9
+    low, high = data["monte_carlo"]["intervals"]["attacker_wins"]       # its Wilson interval
+    assert low < data["monte_carlo"]["attacker_wins"] < high and low <= 0.25 <= high
+    assert set(data["monte_carlo"]["intervals"]) == {"attacker_wins", "defender_wins", "both_destroyed",
+                                                     "attacker_retreats", "stalemate", "captured"}
 
 
 def test_verify_json(game, capsys, tmp_path):

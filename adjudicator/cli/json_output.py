@@ -83,6 +83,9 @@ def odds_object(setup, odds, survivors: bool = True) -> dict:
         out["runs"] = odds.runs
         out["stderr"] = dict(odds.stderr)
         out["error_bound"] = odds.error_bound
+        names = ("attacker_wins", "defender_wins", "both_destroyed", "attacker_retreats",
+                 "stalemate", *(() if setup.is_sea else ("captured",)))
+        out["intervals"] = {name: list(odds.interval(name)) for name in names}
     if survivors:
         out["attacker_survivors"] = _survivors(odds.attacker_survivors)
         out["defender_survivors"] = _survivors(odds.defender_survivors)

@@ -96,6 +96,14 @@ class BattleOdds:
             return 0.0
         return max(share_bound(self.outcome(k), self.runs) for k in (*OUTCOMES, "captured"))
 
+    def interval(self, name: str) -> tuple[float, float]:
+        """The 95% Wilson interval of an outcome's probability (or ``captured``) for an
+        estimate; the point itself, twice, when exact."""
+        share = self.outcome(name)
+        if self.method != "monte_carlo" or not self.runs:
+            return share, share
+        return wilson_interval(share, self.runs)
+
 
 def composition(board: Board, side_idx: int, side: Side) -> Composition:
     counts: Counter = Counter()
