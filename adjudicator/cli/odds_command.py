@@ -37,6 +37,11 @@ def register(sub) -> None:
     p.add_argument("--paratroopers", metavar="UNITS",
                    help='attackers that came by air (Global 1940\'s Paratroopers): the AA guns '
                         'fire at them as at aircraft, e.g. "2 inf"')
+    p.add_argument("--attacker-tech", metavar="TECHS",
+                   help='technologies the attacker holds (Global 1940\'s research), e.g. '
+                        '"heavy bombers, jet fighters"')
+    p.add_argument("--defender-tech", metavar="TECHS",
+                   help='technologies the defender holds, e.g. "radar"')
     p.add_argument("--attacker-losses", metavar="TYPES", help='attacker loss order, e.g. "inf, tank, ftr"')
     p.add_argument("--defender-losses", metavar="TYPES", help="defender loss order")
     p.add_argument("--attacker-subs", choices=["fire", "submerge"], help="attacking submarines' choice")

@@ -99,6 +99,50 @@ def battle_units(game, text: str, what: str, power: str, start_uid: int, *,
     return tuple(units)
 
 
+def known_technologies(game) -> tuple[str, ...]:
+    """Every technology an edition's units name (Global 1940's research charts' keys)."""
+    found = {tech for t in game.ruleset.units.values() for tech in t.technologies}
+    for chart in ("research_chart_1", "research_chart_2"):
+        found.update(k.strip() for k in str(game.ruleset.option(chart, "") or "").split(",") if k.strip())
+    return tuple(sorted(found))
+
+
+def _technology_key(key: str, known: tuple[str, ...]) -> str:
+    """``key`` as a known technology: itself, or the one technology whose words it starts
+    word by word ("heavy_bomber", "super_subs", "jet" for "jet_fighters")."""
+    if key in known:
+        return key
+    words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in key.split("_")]
+    found = [k for k in known if len(k.split("_")) >= len(words)
+             and all(part.startswith(w) for w, part in zip(words, k.split("_")))]
+    return found[0] if len(found) == 1 else key
+
+
+def technologies(game, text: str | None, what: str) -> tuple[str, ...]:
+    """``--attacker-tech``/``--defender-tech``: technology keys or their words, separated by
+    commas or "and" ("heavy bombers, Jet-Fighters"); an unknown one is refused with the
+    closest known key."""
+    if not text:
+        return ()
+    import difflib
+    known = known_technologies(game)
+    if not known:
+        raise PbemError(f"{what}: {game.ruleset.title} has no technologies")
+    chosen: set[str] = set()
+    for word in re.split(r",|\band\b", text, flags=re.IGNORECASE):
+        key = re.sub(r"[\s\-]+", "_", word.strip().casefold())
+        if not key:
+            continue
+        key = _technology_key(key, known)
+        if key not in known:
+            near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise PbemError(f"{what} '{text}': unknown technology '{word.strip()}'{hint}; "
+                            f"known: {', '.join(known)}")
+        chosen.add(key)
+    return tuple(sorted(chosen))
+
+
 def retreat_conditions(game, text: str, space: str) -> tuple[RetreatCondition, ...]:
     """``--retreat``: "attackers < 3", "if tuv < 10", "after round 2" (``if`` optional)."""
     from ..io.parser import parse_orders

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import attrs
+
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -132,6 +134,15 @@ def _check_domains(attackers, defenders, is_sea: bool) -> None:
         raise PbemError("--paratroopers lists land units that came by air (e.g. \"2 inf\")")
 
 
+def _with_technologies(units, techs: tuple[str, ...]):
+    """``units`` as an owner holding ``techs`` has them (``engine.technology``: the same
+    types the turn's battles use)."""
+    if not techs:
+        return units
+    from ..engine.technology import effective_type
+    return tuple(attrs.evolve(u, type=effective_type(u.type, techs)) for u in units)
+
+
 def _last_uid(units) -> int:
     """The uid after which the next side's units are numbered (every unit its own uid)."""
     return max((u.uid for u in units), default=0)
@@ -139,7 +150,7 @@ def _last_uid(units) -> int:
 
 def odds_setup(game, args, notes: list[str]) -> BattleSetup:
     """The battle ``pbem odds`` was asked about."""
-    from .odds_input import battle_units, loss_order, retreat_conditions
+    from .odds_input import battle_units, loss_order, retreat_conditions, technologies
     order = game.ruleset.turn_order
     attacker, defender = order[1], order[0]   # any two enemies: ownership does not change odds
     is_sea = bool(args.sea)
@@ -170,6 +181,14 @@ def odds_setup(game, args, notes: list[str]) -> BattleSetup:
         raise PbemError("--bombard lists ships that can bombard (e.g. \"1 bb, 1 ca\")")
     if not attackers or not (defenders or guns):
         raise PbemError("both sides need at least one unit")
+    for side, option in (("attacker", "attacker_tech"), ("defender", "defender_tech")):
+        techs = technologies(game, getattr(args, option, None), "--" + option.replace("_", "-"))
+        if techs:
+            notes.append(f"the {side} holds {', '.join(t.replace('_', ' ') for t in techs)}")
+            if side == "attacker":
+                attackers, ships = _with_technologies(attackers, techs), _with_technologies(ships, techs)
+            else:
+                defenders, guns = _with_technologies(defenders, techs), _with_technologies(guns, techs)
     _check_domains(attackers, defenders, is_sea)
     retreat = retreat_conditions(game, args.retreat, space) if args.retreat else ()
     return BattleSetup(battle_id="odds", space=space, is_sea=is_sea, attacker=attacker,
@@ -218,7 +237,7 @@ def odds_command(args, console: Console) -> int:
     attackers, defenders = setup.attackers, setup.defenders
     ships, guns = setup.support
     console.print(f"[bold]{_units_text(game, attackers + ships)}[/]  vs  "
-                  f"[bold]{_units_text(game, defenders + guns)}[/]  "
+                  f"[bold]{_units_text(game, defenders + tuple(g for g in guns if g not in defenders))}[/]  "
                   f"({'sea' if setup.is_sea else 'land'} battle"
                   f"{', Low Luck dice' if setup.low_luck else ''})", soft_wrap=True)
     for note in notes:
