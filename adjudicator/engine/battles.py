@@ -160,6 +160,21 @@ def fight_kind(name: str):
     return wrap
 
 
+# How a battle listed as ``(space, name)`` may cost the attacker units before the battle in
+# the same space (kamikaze strikes before a sea battle), for the odds of ``planned_setups``:
+# a function ``(ctx, space) -> BattleSetup.before``.
+LOSSES_BEFORE: dict[str, Callable] = {}
+
+
+def losses_before(name: str):
+    """Decorator: register the random losses a battle kind's fight costs the attacker
+    before the battle in its space (``BattleSetup.before``)."""
+    def wrap(fn: Callable) -> Callable:
+        LOSSES_BEFORE[name] = fn
+        return fn
+    return wrap
+
+
 @attrs.define
 class CombatRun:
     """What the battles of one conduct-combat step tell each other: sea zones where a
@@ -753,11 +768,15 @@ def find_deck(ctx: TurnContext, piece: Piece, zone: str) -> Piece | None:
 def planned_setups(ctx: TurnContext) -> list[BattleSetup]:
     """The battles the combat moves would start, as the combat engine would see them if
     each were fought first (amphibious cargo counted as landed, every eligible ship
-    bombarding).  For odds in ``check``: only sea and land battles (a raid, a kamikaze
-    strike before a sea battle, are not battles of the combat engine)."""
+    bombarding).  For odds in ``check``: only sea and land battles (a raid is not a battle
+    of the combat engine); the random losses a kamikaze strike may cause before a sea
+    battle are its ``before`` (``LOSSES_BEFORE``)."""
     setups = []
     board = ctx.board
-    for space, kind in battle_order(ctx):
+    order = battle_order(ctx)
+    before = {space: LOSSES_BEFORE[kind](ctx, space) for space, kind in order
+              if kind in LOSSES_BEFORE}
+    for space, kind in order:
         if kind not in ("sea", "land"):
             continue
         attackers, defenders = participants(ctx, space)
@@ -775,5 +794,8 @@ def planned_setups(ctx: TurnContext) -> list[BattleSetup]:
             bombard = bombarding_ships(ctx, space, sea_fights, landed)
         guns = anti_aircraft(ctx, space)
         if attackers and (defenders or guns):
-            setups.append(battle_setup(ctx, space, attackers, defenders, bombard))
+            setup = battle_setup(ctx, space, attackers, defenders, bombard)
+            if before.get(space):
+                setup = attrs.evolve(setup, before=before[space])
+            setups.append(setup)
     return setups

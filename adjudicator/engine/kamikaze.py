@@ -17,8 +17,13 @@ bombardment from it, hit or miss.  Tokens spent are kept in the state
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+
 from ..model.events import BattleEnded, BattleStarted, Casualties, DiceRolled
-from .battles import battle_kind, fight_kind, keeps_damage
+from .battles import battle_kind, fight_kind, keeps_damage, losses_before
 from .turn_rules import declare_standing, declare_state, standing_choice
 from .working import count_types
 
@@ -87,12 +92,13 @@ def _strikes(ctx, order):
     return found
 
 
-@fight_kind("kamikaze")
-def fight_kamikaze(ctx, zone: str, dice, run) -> None:
+def _aims(ctx, zone: str):
+    """``(striker, the attacker's surface warships there, the ship each strike is aimed
+    at)`` in ``zone``, or None when no strike is made there."""
     board = ctx.board
     striker = _striker(ctx)
     if striker is None:
-        return
+        return None
     wanted, aimed = parse_value(standing_choice(ctx, striker, KAMIKAZE.name, zone)) or (0, "")
     n = min(wanted, tokens_left(board, striker))
     ships = sorted((p for p in board.at(zone) if p.owner == ctx.power
@@ -100,28 +106,67 @@ def fight_kamikaze(ctx, zone: str, dice, run) -> None:
                    key=lambda p: (-board.utype(p).cost, p.uid))
     named = sorted((p for p in ships if p.type == aimed), key=lambda p: (-p.damage, ships.index(p)))
     if n <= 0 or not ships:
+        return None
+    return striker, ships, ([named[0]] * n if named else [ships[i % len(ships)] for i in range(n)])
+
+
+def _strike_losses(board, aims, hits) -> tuple[list, list]:
+    """(ships sunk, ships damaged) by the strikes that ``hits``, in order: an undamaged
+    capital ship is damaged, any other ship (or a damaged one) sunk; a strike at a ship
+    already sunk is lost."""
+    killed: list = []
+    damaged: list = []
+    for ship, hit in zip(aims, hits):
+        if not hit or any(p is ship for p in killed):
+            continue
+        if keeps_damage(board.utype(ship)) and not ship.damage \
+                and not any(p is ship for p in damaged):
+            damaged.append(ship)
+        else:
+            damaged = [p for p in damaged if p is not ship]
+            killed.append(ship)
+    return killed, damaged
+
+
+@losses_before("kamikaze")
+def strike_odds(ctx, zone: str) -> tuple[tuple[float, tuple[int, ...], tuple[int, ...]], ...]:
+    """Every way the strikes in ``zone`` can fall, with its probability: (probability, uids
+    sunk, uids damaged), for the odds of the sea battle they precede."""
+    planned = _aims(ctx, zone)
+    if planned is None:
+        return ()
+    aims = planned[2]
+    hit = Fraction(HIT_ON, ctx.board.rules.dice_sides)
+    ways: Counter = Counter()
+    for hits in itertools.product((False, True), repeat=len(aims)):
+        killed, damaged = _strike_losses(ctx.board, aims, hits)
+        weight = math.prod(hit if h else 1 - hit for h in hits)
+        ways[(tuple(sorted(p.uid for p in killed)), tuple(sorted(p.uid for p in damaged)))] += weight
+    return tuple((float(w), killed, damaged) for (killed, damaged), w in sorted(ways.items()))
+
+
+@fight_kind("kamikaze")
+def fight_kamikaze(ctx, zone: str, dice, run) -> None:
+    board = ctx.board
+    planned = _aims(ctx, zone)
+    if planned is None:
         return
+    striker, ships, aims = planned
+    n = len(aims)
     battle = f"{zone} (kamikaze)"
     ctx.emit(BattleStarted(battle, zone, "kamikaze", ctx.power, (striker,), count_types(ships), {}))
     run.fought_zones.add(zone)              # no shore bombardment from here [L826]
     board.write_state(USED, board.read_state(USED, striker, 0) + n, striker)
     if ctx.checking or dice is None:
         return
-    aims = [named[0]] * n if named else [ships[i % len(ships)] for i in range(n)]
     faces = tuple(dice.roll(n, f"{battle} strikes"))
-    hits = [ship for ship, face in zip(aims, faces) if face <= HIT_ON]
-    ctx.emit(DiceRolled(battle, 1, "kamikaze", "defender", "kamikaze", HIT_ON, faces, len(hits)))
-    killed, damaged = [], []
-    for ship in hits:
-        if ship.uid not in board.pieces:
-            continue                        # already sunk: the strike aimed at it is lost
-        if keeps_damage(board.utype(ship)) and not ship.damage:
-            ship.damage = 1
-            damaged.append(ship)
-        else:
-            damaged = [p for p in damaged if p is not ship]
-            killed.append(ship)
-            board.remove(ship)
+    killed, damaged = _strike_losses(board, aims, [face <= HIT_ON for face in faces])
+    ctx.emit(DiceRolled(battle, 1, "kamikaze", "defender", "kamikaze", HIT_ON, faces,
+                        sum(face <= HIT_ON for face in faces)))
+    for ship in damaged:
+        ship.damage = 1
+    for ship in killed:
+        board.remove(ship)
     if killed or damaged:
         ctx.emit(Casualties(battle, 1, "attacker", count_types(killed), count_types(damaged)))
     # The strikes end before the battle they precede: "attacker_wins" while any of the

@@ -72,11 +72,14 @@ def describe_battles(game: Game, battles, threshold: float = 0.5) -> list[str]:
 
 
 def estimate_notes(results) -> list[str]:
-    """A sentence for each battle whose odds are an estimate (``results``: (setup,
-    ``BattleOdds``) pairs): how many battles were simulated and how far off the figures
-    may be."""
+    """A sentence for each battle whose odds count losses before it (kamikaze strikes),
+    and for each whose odds are an estimate (``results``: (setup, ``BattleOdds``) pairs):
+    how many battles were simulated and how far off the figures may be."""
     lines = []
     for setup, odds in results:
+        if setup.before:
+            lines.append(f"note: the odds of {setup.space} count the ships the attacker may "
+                         f"lose before the battle (kamikaze strikes: a hit on 1 or 2 each)")
         if odds.method == "monte_carlo":
             lines.append(f"note: the odds of {setup.space} are an estimate from {odds.runs} "
                          f"simulated battles (the exact odds would take over a second): each "

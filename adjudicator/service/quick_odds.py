@@ -25,7 +25,16 @@ def check_odds(setup: BattleSetup, sides: int, *, exact: bool = False,
                progress: Callable[[float], None] | None = None) -> BattleOdds:
     """The exact odds of ``setup``, or (``exact`` False and the exact odds would take
     over ``budget`` seconds) a Monte Carlo estimate: ``method == "monte_carlo"``,
-    ``runs`` battles, ``stderr`` per figure, ``error_bound`` its 95% bound."""
+    ``runs`` battles, ``stderr`` per figure, ``error_bound`` its 95% bound.  Losses the
+    attacker may take before the battle (``setup.before``: kamikaze strikes) are counted:
+    the mixture of the battles they leave, the budget shared between them."""
+    from ..engine.combat.prelude import mixed_odds
+    return mixed_odds(setup, lambda battle, share, watch: _battle_odds(
+        battle, sides, exact=exact, budget=budget * share, progress=watch), progress)
+
+
+def _battle_odds(setup: BattleSetup, sides: int, *, exact: bool, budget: float,
+                 progress: Callable[[float], None] | None) -> BattleOdds:
     if exact:
         return battle_odds(setup, sides=sides, progress=progress)
     start = time.process_time()

@@ -93,6 +93,11 @@ class BattleSetup:
     unit_types: Mapping[str, UnitType] = attrs.field(factory=dict, eq=False, hash=False)
     low_luck: bool = False
     defender_default: str = "cheapest"
+    # Random losses the attacker may take before the battle (Global 1940's kamikaze
+    # strikes): ``(probability, uids sunk, uids damaged)`` for each way they can fall,
+    # the probabilities summing to 1; ``()``: none.  The odds of such a battle are the
+    # mixture of the battles they leave (``combat.prelude``).
+    before: tuple[tuple[float, tuple[int, ...], tuple[int, ...]], ...] = ()
 
     def __attrs_post_init__(self) -> None:
         uids = [u.uid for u in (*self.attackers, *self.defenders)]
