@@ -278,6 +278,13 @@ PROBLEMS: dict[str, str] = {
     "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
     "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
     "board_odds_runs": "the odds of a board battle take 1 to {most} simulated battles, not {runs}",
+    # -- live board battles (issue 26, t26live: engine/taktyczne/live.py)
+    "board_live_order_repeated": "{piece} has a board line already this battle turn (each unit acts once, L31.11)",
+    "board_live_too_many": "{count} board lines in one battle turn; at most {most}",
+    "board_live_target_gone": "the target was destroyed earlier in this battle turn: the unit moved without firing",
+    "board_live_unit_gone": "the unit was destroyed earlier in this battle turn: its line was skipped",
+    "board_not_live": "board lines are for a live board battle's battle turn; no live battle waits for this power",
+    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
 }
 
 PLACEMENT_CODES = frozenset({
