@@ -15,6 +15,8 @@ from typing import ClassVar
 import attrs
 
 from .board import GameMap
+from .events import Event
+from .tactical import BattlePlan, BoardEvent, BoardForce
 
 LABEL = "a Taktyczne Starcie variant on an invented map with house costs"
 
@@ -173,3 +175,27 @@ class StartGranted(SetupEvent):
     player: str
     points: int
     factory: str
+
+
+# --------------------------------------------------------------------------- main-turn events
+
+@attrs.frozen
+class BoardBattleFought(Event):
+    """A battle of the main map fought on the tactical board (L31): who attacked ``area``
+    (``board`` ``land`` or ``sea``), each side's force and the plan it used (side names
+    ``model.tactical.ATTACKER``/``DEFENDER``), exactly the board's events in order, the
+    winning power ("" for none), the battle turns played, and what each power lost on the
+    main map (unit ids or types).  ``live``: played battle turn by battle turn by mail."""
+
+    kind: ClassVar[str] = "ts_board_battle"
+    area: str
+    board: str
+    attacker: str
+    defender: str
+    forces: tuple[tuple[str, BoardForce], ...]
+    plans: tuple[tuple[str, BattlePlan], ...]
+    board_events: tuple[BoardEvent, ...]
+    winner: str
+    turns: int
+    losses: tuple[tuple[str, tuple[str, ...]], ...]
+    live: bool = False

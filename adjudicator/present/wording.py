@@ -379,6 +379,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
     if code in ("research_rolled", "technology_gained"):
         out.update(_research_values(params))
+    if code == "ts_board_battle":
+        out.update(_board_battle_values(params, game))
     return out
 
 
@@ -555,6 +557,23 @@ def setup_event_text(event: Any) -> str:
     outcome = CAPITAL_OUTCOMES.get(values.get("outcome", ""), "")
     values["outcome_text"] = render(outcome, values) if outcome else ""
     return render(SETUP_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
+
+
+# Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
+EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
+                                  "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+
+def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of a ``ts_board_battle`` sentence: the winner and each power's losses."""
+    winner = params.get("winner")
+    losses = [f"{power_name(game, power)} loses {', '.join(lost)}"
+              for power, lost in params.get("losses", ()) if lost]
+    return {"winner_text": f"{power_name(game, winner)} wins" if winner else "no one wins",
+            "losses_text": "; " + "; ".join(losses) if losses else "",
+            "live_text": " (played live by mail)" if params.get("live") else "",
+            "attacker": power_name(game, params.get("attacker")),
+            "defender": power_name(game, params.get("defender"))}
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:
