@@ -284,6 +284,8 @@ PROBLEMS: dict[str, str] = {
     "board_live_target_gone": "the target was destroyed earlier in this battle turn: the unit moved without firing",
     "board_live_unit_gone": "the unit was destroyed earlier in this battle turn: its line was skipped",
     "board_not_live": "board lines are for a live board battle's battle turn; no live battle waits for this power",
+    "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
+    "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
     "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
 }
 
@@ -381,6 +383,13 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(_research_values(params))
     if code == "ts_board_battle":
         out.update(_board_battle_values(params, game))
+    if code == "ts_live_battle_turn":
+        skipped = params.get("skipped", ())
+        out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
+                          else "played")
+        out["skipped_text"] = (f", {len(skipped)} line(s) skipped" if skipped else "")
+        out["next_text"] = (f"; {power_name(game, params['next_power'])} plays next"
+                            if params.get("next_power") else "; the battle is over")
     return out
 
 
@@ -562,6 +571,13 @@ def setup_event_text(event: Any) -> str:
 # Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
 EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
                                   "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+# Live board battles (issue 26, t26live: model.live_battle events).
+EVENT_TEXTS["ts_live_battle_started"] = ("{attacker} attacks {defender} in {area} on the {board} board, "
+                                         "played live by mail: the turn waits for the battle; "
+                                         "{next_power} plays the first battle turn")
+EVENT_TEXTS["ts_live_battle_turn"] = ("battle turn {turn} in {area}: {power} ({side}) {by_text}"
+                                      "{skipped_text}{next_text}")
 
 
 def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:

@@ -77,6 +77,6 @@ kind("board", ["BOARD_VERB"], ["board"], "board T1 -> C4a C5a, fire at t9 2 shot
      {"WORD", "INT", "_ARROW", "_COMMA", "_COLON", "_THEN", "BOARD_FIRE", "BOARD_AT",
       "BOARD_SHOTS", "$END"}, PURCHASE,
      grammar=BOARD_GRAMMAR, model=BoardAction,
-     engine=["taktyczne.live.check_battle_turn", "taktyczne.live.play_battle_turn"],
+     engine=["taktyczne.live.check_battle_turn", "taktyczne.live_turn.LiveBattles.pending_turn"],
      problems=["board_not_live", "board_live_order_repeated", "board_live_other_orders"],
      report="other events")(build_board)(write_board)

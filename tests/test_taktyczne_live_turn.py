@@ -1,0 +1,131 @@
+"""Live board battles in the turn files (issue 26): the main turn pauses at a live battle,
+each battle turn is a turn of its own (the side's ``board`` lines, or the game master's
+``nmr`` and the side's plan), and the paused turn goes on from the order after the battle
+when it ends.  Played on the test edition Tide War (tests/editions/tidewar) with the rule
+``live_battles`` and a step standing in for the main turn's orders (``skirmish``: each
+``live <space>`` line starts a board battle there), so the hooks are tested apart from
+Taktyczne Starcie's own main turn."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator import editions
+from adjudicator.engine import adjudicate, check
+from adjudicator.engine.steps import step
+from adjudicator.engine.taktyczne import live_turn
+from adjudicator.io.codec import decode_event, decode_state, encode_event, encode_state
+from adjudicator.io.parser import parse_orders
+from adjudicator.io.tactical_data import load_board
+from adjudicator.model.dice import SeededDice
+from adjudicator.model.events import IncomeCollected
+from adjudicator.model.live_battle import LiveBattleStarted, LiveBattleTurn
+from adjudicator.model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce, Doctrine
+from adjudicator.model.taktyczne import BoardBattleFought
+from adjudicator.service.games import initial_state, load_game
+
+DATA = Path(__file__).parent / "editions" / "tidewar"
+RULES = load_board()
+FOUGHT: list = []          # what the step saw when the paused turn went on
+
+
+@step("skirmish")
+def skirmish(ctx, dice) -> None:
+    """Each ``live <space>`` line: a board battle of a tank II against a tank I there, in
+    the order written; a paused turn goes on after the order whose battle ended."""
+    resume, ctx.resume = ctx.resume, None
+    for index, order in enumerate(ctx.orders.of("live")):
+        ctx.order_index = index
+        if resume is not None and index < resume.order:
+            continue
+        if resume is not None and index == resume.order:
+            FOUGHT.append((order.space, resume.outcome))
+            continue
+        if ctx.checking:
+            continue
+        forces = {ATTACKER: BoardForce((("t1", "tank_2"),)), DEFENDER: BoardForce((("d1", "tank_1"),))}
+        plans = {ATTACKER: BattlePlan(), DEFENDER: BattlePlan(doctrine=Doctrine(stance="hold"))}
+        live_turn.pause(ctx, RULES, order.space, "land", ctx.power, "blue", forces, plans)
+
+
+@pytest.fixture
+def game(tmp_path):
+    data = tmp_path / "livewar"
+    shutil.copytree(DATA, data)
+    toml = (data / "game.toml").read_text(encoding="utf-8")
+    toml = toml.replace('"conduct_combat", ', '"conduct_combat", "skirmish", ')
+    toml = toml.replace('"defend", "toll"]', '"defend", "toll", "live", "board", "nmr"]')
+    toml = toml.replace('"barge_ballast"]', '"barge_ballast", "live_battles"]')
+    (data / "game.toml").write_text(toml, encoding="utf-8")
+    edition = editions.register(editions.Edition("tidewar", "Tide War", str(data),
+                                                 plugins=("tidewar_rules",)))
+    live_turn.use_board("tidewar", RULES)
+    FOUGHT.clear()
+    yield load_game("tidewar")
+    editions.unregister(edition.name)
+
+
+def play(game, state, text, dice):
+    orders = parse_orders(text, game, power=state.power)
+    problems = [p for p in check(game, state, orders) if p.is_error]
+    assert problems == [], problems
+    result = adjudicate(game, state, orders, dice)
+    # the state and the events go through the turn file's codec between turns
+    events = tuple(decode_event(encode_event(e)) for e in result.events)
+    assert events == result.events
+    return decode_state(encode_state(result.state)), events
+
+
+def test_a_turn_pauses_at_each_live_battle_and_goes_on_after_it(game):
+    state = initial_state(game, "g")
+    assert state.power == "red"
+    dice = SeededDice(5)
+    state, events = play(game, state, "live Redholm\nlive Bluehaven\n", dice)
+    started = [e for e in events if isinstance(e, LiveBattleStarted)]
+    assert [(e.area, e.next_power) for e in started] == [("Redholm", "red")]
+    assert not any(isinstance(e, IncomeCollected) for e in events)   # the turn waits
+    assert state.power == "red" and state.round == 1 and "live_battle" in state.extras
+    turn_number = state.turn_number
+    # battle turn 1: the attacker's own lines (the tank moves up four squares)
+    state, events = play(game, state, "board t1 -> G4a G5a G6a G7a\n", dice)
+    played = [e for e in events if isinstance(e, LiveBattleTurn)]
+    assert [(e.turn, e.power, e.side, e.by_plan, e.next_power) for e in played] == [
+        (1, "red", ATTACKER, False, "blue")]
+    assert [e.path for e in played[0].board_events if e.kind == "board_moved"] == [
+        ("G4a", "G5a", "G6a", "G7a")]
+    assert state.power == "blue" and state.turn_number == turn_number + 1
+    # the rest by missed deadlines: each side's plan plays, until the battle ends
+    battles = 0
+    while "live_battle" in state.extras:
+        state, events = play(game, state, "nmr 2026-01-01T00:00Z\n", dice)
+        if any(isinstance(e, BoardBattleFought) for e in events):
+            battles += 1
+            if battles == 1:      # the paused turn went on and paused at the second battle
+                assert [e.area for e in events if isinstance(e, LiveBattleStarted)] == ["Bluehaven"]
+                assert not any(isinstance(e, IncomeCollected) for e in events)
+        assert state.turn_number < turn_number + 80
+    assert battles == 2
+    assert [space for space, _ in FOUGHT] == ["Redholm", "Bluehaven"]
+    fought = [outcome for _, outcome in FOUGHT]
+    assert all(isinstance(f, BoardBattleFought) and f.live for f in fought)
+    assert any(isinstance(e, IncomeCollected) and e.power == "red" for e in events)   # the end
+    assert state.power == "blue" and state.round == 1 and "live_battle" not in state.extras
+
+
+def test_board_lines_without_a_live_battle_are_an_error(game):
+    state = initial_state(game, "g")
+    orders = parse_orders("board t1 -> G4a\n", game, power="red")
+    assert [p.code for p in check(game, state, orders) if p.is_error] == ["board_not_live"]
+
+
+def test_a_battle_turn_takes_only_board_lines_of_the_side_to_move(game):
+    state = initial_state(game, "g")
+    state, _ = play(game, state, "live Redholm\n", SeededDice(1))
+    bad = parse_orders("board t1 -> G4a G5a G6a G7a G8a\nbuy 1 soldier\n", game, power="red")
+    codes = sorted(p.code for p in check(game, state, bad) if p.is_error)
+    assert codes == ["board_live_other_orders", "board_too_far"]
+    enemy = parse_orders("board d1 -> G2d\n", game, power="red")
+    assert [p.code for p in check(game, state, enemy) if p.is_error] == ["board_not_your_turn"]
