@@ -576,6 +576,7 @@ PROBLEMS.update({
     "ts_stack_over": "the units in one area are worth at most {limit} points (L19.17); in {space} that would be {points}",
     "ts_attack_over": "an attack brings at most {limit} points (L23.74); this one on {target} brings {points}",
     "ts_attacked_twice": "{target} has already been attacked this turn: an area is attacked from one area once a turn (L19.35, ruling G9)",
+    "ts_single_origin": "an area is attacked by units from one area (L19.35): {target} is attacked from {space} on this line already",
     "ts_cannot_attack": "a {unit} cannot attack {target}: only units that fight on the board of its terrain attack (L19.47)",
     "ts_no_board": "this edition has no battle board (board.toml)",
 })

@@ -38,13 +38,14 @@ from ..movement import describe_order
 from ..steps import step
 from ..working import Piece, count_types
 from . import elimination
-from .board_battles import board_forces, board_rules, fight_board_battle, plans_for, survivors
+from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
+                            survivors)
 from .stacking import is_ferry, limits, points, stack_problems, unit_value
 
 MAIN_TURN = "ts_main_turn"
 BOARD_FIGHT = "ts_board"
 MOVED = "ts_moved"              # Piece.marks: the unit has made its one move this turn
-ATTACKED = "ts_attacked"        # TurnContext.mechanic: areas attacked this turn
+ATTACKED = "ts_attacked"        # TurnContext.mechanic: area attacked this turn -> (line, origin)
 PENDING = "ts_pending_attack"   # TurnContext.mechanic: the attack the fight kind fights
 
 
@@ -77,6 +78,10 @@ def carry_out(ctx: TurnContext, order: Move) -> None:
     pieces = choose(ctx, order, origin)
     if any(board.utype(p).domain == Domain.AIR for p in pieces):
         raise OrderFailed("ts_air_war_waits")
+    attacked = ctx.mechanic(ATTACKED, dict)
+    first = attacked.get(target)
+    if first is not None and first[0] == order.line and first[1] != origin:
+        raise OrderFailed("ts_single_origin", target=target, space=first[1])     # L19.35
     enemies = [p for p in board.at(target) if p.owner != ctx.power]
     if enemies:
         attack(ctx, order, pieces, origin, target, enemies)
@@ -177,7 +182,7 @@ def take_area(ctx: TurnContext, area: str) -> None:
 def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target: str,
            enemies: list[Piece]) -> None:
     board = ctx.board
-    attacked = ctx.mechanic(ATTACKED, set)
+    attacked = ctx.mechanic(ATTACKED, dict)
     if target in attacked:
         raise OrderFailed("ts_attacked_twice", target=target)        # ruling G9
     battle = "sea" if board.map[target].is_sea else "land"
@@ -190,9 +195,11 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
     value = points(board, pieces)
     if value > stack:
         raise OrderFailed("ts_attack_over", target=target, points=value, limit=stack)   # L23.74
-    attacked.add(target)
+    attacked[target] = (order.line, origin)
     defender = enemies[0].owner
-    fighters = [p for p in enemies if (k := kinds.get(p.type)) is not None and k.battle == battle]
+    mine = board_rules(ctx).mines.get(battle)
+    fighters = [p for p in enemies if p.type == mine
+                or ((k := kinds.get(p.type)) is not None and k.battle == battle)]
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
     for piece in pieces:
         piece.marks.add(MOVED)
@@ -200,7 +207,7 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
         settle_main_map(ctx, target, defender, enemies)
         _occupy(ctx, pieces, target)
         return
-    ctx.mechanic(PENDING, dict)[target] = (defender, pieces, fighters)
+    ctx.mechanic(PENDING, dict)[target] = (defender, pieces, enemies)
     FIGHTS[BOARD_FIGHT](ctx, target, ctx.dice, CombatRun())
 
 
@@ -228,6 +235,13 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
             piece = board.pieces.get(uid)
             if name not in kept and piece is not None:
                 board.remove(piece)
+    board_mine = board_rules(ctx).mines.get(event.board)
+    spent = mines_lost(event)
+    for piece in [p for p in board.at(area) if p.owner == event.defender and p.type == board_mine]:
+        if spent <= 0:
+            break
+        board.remove(piece)
+        spent -= 1
     if event.winner == event.attacker:
         rest = [p for p in board.at(area) if p.owner == event.defender]
         settle_main_map(ctx, area, event.defender, rest)
