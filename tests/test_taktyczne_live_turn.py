@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from adjudicator import editions
@@ -62,9 +63,8 @@ def game(tmp_path):
     (data / "game.toml").write_text(toml, encoding="utf-8")
     edition = editions.register(editions.Edition("tidewar", "Tide War", str(data),
                                                  plugins=("tidewar_rules",)))
-    live_turn.use_board("tidewar", RULES)
     FOUGHT.clear()
-    yield load_game("tidewar")
+    yield attrs.evolve(load_game("tidewar"), tables={"board": RULES})
     editions.unregister(edition.name)
 
 

@@ -40,18 +40,9 @@ LIVE_BATTLE = declare_state("live_battle", dict)
 LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
 
 
-_BOARDS: dict[str, BoardRules] = {}
-
-
-def use_board(edition: str, rules: BoardRules) -> None:
-    """The battle board of ``edition``'s live battles (its loading registers it: the
-    engine reads no files)."""
-    _BOARDS[edition] = rules
-
-
 def board_rules(game) -> BoardRules:
-    """The battle board of ``game``'s edition (``use_board``)."""
-    found = getattr(game, "board_rules", None) or _BOARDS.get(game.edition)
+    """The edition's battle board (``maps/<edition>/board.toml``, in ``Game.tables``)."""
+    found = game.tables.get("board")
     if found is None:
         raise ValueError(f"the edition {game.edition!r} has no battle board for live battles")
     return found
