@@ -10,7 +10,6 @@ import importlib
 import inspect
 import re
 
-import attrs
 import pytest
 from lark import Lark
 
@@ -25,7 +24,7 @@ from adjudicator.service.games import load_game
 from test_tidewar_edition import tidewar  # noqa: F401  (fixture)
 
 PACKAGE_KINDS = tuple(KINDS)         # before any test edition's plug-in adds its own
-EDITIONS = ("aa1941", "aa1942", "europe1999", "global1940")
+EDITIONS = ("aa1941", "aa1942", "europe1999", "global1940", "taktyczne")
 HEADINGS = {"combat": "combat:\n", "noncombat": "noncombat:\n", PHASE: "combat:\n"}
 
 
@@ -95,19 +94,9 @@ def check_complete(syntax: OrderSyntax, games) -> None:
         f"{name}: no report section '{syntax.report}'"
 
 
-# Kinds whose edition (Taktyczne Starcie's live board battles) is checked on Europe 1999 with
-# them added, until an edition of EDITIONS lists them.
-BORROWED = ("board", "live")
-
-
 @pytest.fixture(scope="module")
 def games():
-    loaded = [load_game(e) for e in EDITIONS]
-    listed = {k for g in loaded for k in g.ruleset.plan.order_kinds}
-    missing = tuple(k for k in BORROWED if k not in listed)
-    europe = loaded[EDITIONS.index("europe1999")]
-    plan = attrs.evolve(europe.ruleset.plan, order_kinds=europe.ruleset.plan.order_kinds + missing)
-    return loaded + [attrs.evolve(europe, ruleset=attrs.evolve(europe.ruleset, plan=plan))]
+    return [load_game(e) for e in EDITIONS]
 
 
 @pytest.mark.parametrize("name", PACKAGE_KINDS)

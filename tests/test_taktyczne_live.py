@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 from adjudicator.engine.taktyczne import live as L
+from adjudicator.engine.taktyczne.fought import battle_fought
 from adjudicator.engine.tactical import BoardBattle, fight
 from adjudicator.engine.tactical.geometry import board_square
 from adjudicator.io.loader import load_game
@@ -212,14 +213,12 @@ def test_live_by_plan_plays_as_the_battle_by_plan():
         live = L.from_plain(json.loads(json.dumps(L.to_plain(live))))     # kept between files
         turn = L.play_battle_turn(RULES, live, None, dice)
         if turn.live is None:
-            fields = L.finished(live, turn)
+            event = battle_fought("23", "land", "red", "blue", forces, plans, turn.board,
+                                  live.events + turn.events, live=True)
         live = turn.live
-    assert fields["board_events"] == tuple(whole.events)
-    assert fields["winner"] == {"attacker": "red", "defender": "blue"}[whole.result.winner]
-    assert fields["turns"] == whole.turn and fields["live"] is True
-    lost = dict(fields["losses"])
-    assert set(lost) == {"red", "blue"}
-    assert set(lost["red"]) == {"t1", "t2", "g1"} - set(whole.pieces)
+    by_plan = battle_fought("23", "land", "red", "blue", forces, plans, whole, whole.events)
+    assert event == attrs.evolve(by_plan, live=True)
+    assert event.board_events == tuple(whole.events) and event.turns == whole.turn
 
 
 def test_a_battle_with_nothing_to_fight_is_not_kept():

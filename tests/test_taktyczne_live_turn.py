@@ -22,7 +22,7 @@ from adjudicator.io.codec import decode_event, decode_state, encode_event, encod
 from adjudicator.io.parser import parse_orders
 from adjudicator.io.tactical_data import load_board
 from adjudicator.model.dice import SeededDice
-from adjudicator.model.events import IncomeCollected
+from adjudicator.model.events import IncomeCollected, Moved, OrderSkipped
 from adjudicator.model.live_battle import LiveBattleStarted, LiveBattleTurn
 from adjudicator.model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce, Doctrine
 from adjudicator.model.taktyczne import BoardBattleFought
@@ -129,3 +129,81 @@ def test_a_battle_turn_takes_only_board_lines_of_the_side_to_move(game):
     assert codes == ["board_live_other_orders", "board_too_far"]
     enemy = parse_orders("board d1 -> G2d\n", game, power="red")
     assert [p.code for p in check(game, state, enemy) if p.is_error] == ["board_not_your_turn"]
+
+
+# ------------------------------------------------------------------------------ Taktyczne Starcie
+
+POSITION = """
+case live-01: a live board battle in the main turn
+power red
+position empty
+owner 22: red
+owner 24: red
+owner 23: blue
+owner 26: blue
+units 22: red 2 tank_2
+units 24: red 1 tank_1
+units 23: blue 1 tank_1
+orders:
+pass
+end
+expect valid
+"""
+
+
+@pytest.fixture
+def taktyczne():
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.service.rules_cases import build_position
+    game = load_game("taktyczne")
+    return game, build_position(game, parse_cases(POSITION)[0])
+
+
+@pytest.mark.parametrize("seed, winner", [(1, "red"), (8, "blue")])
+def test_taktyczne_main_turn_pauses_at_a_live_battle_and_goes_on_in_written_order(
+        taktyczne, seed, winner):
+    """ts-main-01 played live: the attack on 23 pauses the turn; its battle turns are turn
+    files of red and blue (here each side's plan plays: nmr); when it ends, the order after
+    the attack is carried out (red won: more units into 23; red lost: 23 was attacked this
+    turn already, ruling G9, so the order is skipped) and the turn passes to blue."""
+    game, state = taktyczne
+    dice = SeededDice(seed)
+    mover_turn = state.turn_number
+    state, events = play(game, state, "live 23\nmove 2 tank_2 22 -> 23\nmove 1 tank_1 24 -> 23\n", dice)
+    assert [e.area for e in events if isinstance(e, LiveBattleStarted)] == ["23"]
+    assert state.power == "red" and "live_battle" in state.extras
+    tanks = {u.type: u.flags for u in state.units["22"]}
+    assert tanks == {"tank_2": ("ts_attacking", "ts_moved_before_pause")}
+    sides = []
+    while "live_battle" in state.extras:
+        sides.append(state.power)
+        state, events = play(game, state, "nmr 2026-01-01T00:00Z\n", dice)
+        assert state.turn_number < mover_turn + 40
+    fought = [e for e in events if isinstance(e, BoardBattleFought)]
+    assert len(fought) == 1 and fought[0].live and fought[0].area == "23"
+    assert fought[0].winner == winner and len(sides) == fought[0].turns
+    assert sides == ["red", "blue", "red", "blue", "red"][:len(sides)]
+    assert not any(u.flags for us in state.units.values() for u in us)
+    assert "ts_attacked_before_pause" not in state.extras
+    assert state.owners["23"] == winner
+    if winner == "red":             # the order after the attack: the tank from 24 moves in
+        assert [e for e in events if isinstance(e, Moved) and e.path == ("24", "23")]
+        assert sorted(u.type for u in state.units["23"]) == ["tank_1", "tank_2", "tank_2"]
+    else:
+        assert [(e.line, e.reason) for e in events if isinstance(e, OrderSkipped)] == [
+            (3, "ts_attacked_twice")]
+        assert [u.type for u in state.units["24"]] == ["tank_1"]
+    assert (state.power, state.round) == ("blue", 1)       # the turn passed
+
+
+def test_taktyczne_live_option_makes_every_battle_live():
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.service.rules_cases import build_position
+    game = load_game("taktyczne", options={"live_battles": True})
+    state = build_position(game, parse_cases(POSITION)[0])
+    state, events = play(game, state, "move 2 tank_2 22 -> 23\n", SeededDice(2))
+    assert [e.area for e in events if isinstance(e, LiveBattleStarted)] == ["23"]
+    by_plan = load_game("taktyczne")
+    state = build_position(by_plan, parse_cases(POSITION)[0])
+    _, events = play(by_plan, state, "move 2 tank_2 22 -> 23\n", SeededDice(2))
+    assert [e.live for e in events if isinstance(e, BoardBattleFought)] == [False]

@@ -9,8 +9,8 @@ line of fire its own earlier actions block is found) and played with the game's 
 (``play_battle_turn``).  When the side missed its deadline (the game master's ``nmr``)
 its plan's doctrine plays the battle turn (``plan.play_turn``), as it would in a battle by
 plan.  Between battle turns the battle is a ``LiveBattle`` value, kept in the game state as
-plain JSON (``to_plain`` / ``from_plain``); when it ends, ``fought_fields`` gives what the
-``BoardBattleFought`` event records.
+plain JSON (``to_plain`` / ``from_plain``); when it ends, ``fought.battle_fought`` gives
+the ``BoardBattleFought`` event from the finished board and every board event.
 
 An action written for a unit destroyed earlier in the same battle turn (by a mine or
 fire back) is skipped; one whose target is gone moves without firing; any other action
@@ -28,7 +28,7 @@ import attrs
 
 from ...model.dice import DiceSource
 from ...model.live_battle import MAX_PATH, BoardAction, LiveBattle
-from ...model.problems import ERROR, WARNING, Problem
+from ...model.problems import ERROR, Problem
 from ...model import tactical as t
 from ...model.tactical import (
     ATTACKER,
@@ -188,29 +188,6 @@ def _play_action(board: BoardBattle, rules: BoardRules, action: BoardAction) -> 
     except OrderFailed as failed:
         return failed.code
     return code
-
-
-def finished(live: LiveBattle, turn: BattleTurn) -> dict[str, Any]:
-    """The fields of the ``BoardBattleFought`` event of a live battle that ``turn`` ended
-    (contract 1 of issue 26; ``live`` True)."""
-    return fought_fields(live, turn.board, live.events + turn.events)
-
-
-def fought_fields(live: LiveBattle, board: BoardBattle,
-                  events: Sequence[t.BoardEvent]) -> dict[str, Any]:
-    """``BoardBattleFought``'s fields for the finished ``board``: the winner as a power,
-    the number of battle turns and each power's units lost (by id, in the force's order)."""
-    result = board.result
-    winner = "" if result is None else live.power_of(result.winner)
-    left = set(board.pieces)
-    losses = []
-    for side, force in live.forces:
-        lost = tuple(uid for uid, _kind in force.units if uid not in left)
-        losses.append((live.power_of(side), lost))
-    return dict(area=live.area, board=live.board, attacker=live.attacker,
-                defender=live.defender, forces=live.forces, plans=live.plans,
-                board_events=tuple(events), winner=winner,
-                turns=board.turn, losses=tuple(losses), live=True)
 
 
 # --------------------------------------------------------------------------- plain JSON

@@ -29,12 +29,12 @@ import cattrs
 from ...model.live_battle import BoardAction, LiveBattle, LiveBattleStarted, LiveBattleTurn
 from ...model.orders import Order, OrderSet
 from ...model.tactical import BattlePlan, BoardForce, BoardRules
-from ...model.taktyczne import BoardBattleFought
 from ..context import Resume, TurnContext
 from ..errors import TurnPaused
 from ..tactical.battle import BoardBattle
 from ..turn_rules import Rule, declare_state, register_rule
 from . import live
+from .fought import battle_fought
 
 LIVE_BATTLE = declare_state("live_battle", dict)
 LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
@@ -120,7 +120,9 @@ class LiveBattles(Rule):
             ctx.board.write_state(LIVE_BATTLE, dict(kept, battle=live.to_plain(after)))
             ctx.next_power = after.power_of(after.side_to_move)
             return True
-        fought = BoardBattleFought(**live.finished(battle, turn))
+        fought = battle_fought(battle.area, battle.board, battle.attacker, battle.defender,
+                               dict(battle.forces), dict(battle.plans), turn.board,
+                               battle.events + turn.events, live=True)
         ctx.board.extras.pop(LIVE_BATTLE, None)
         ctx.next_power = None
         ctx.emit(fought)

@@ -35,7 +35,7 @@ def write_live(order: LiveOrder, names) -> str:
     return f"live {order.space}"
 
 
-kind("live", ["LIVE_VERB"], ["live"], "live Karelia", {"WORD", "INT", "_COLON", "$END"}, PURCHASE,
+kind("live", ["LIVE_VERB"], ["live"], "live 23", {"WORD", "INT", "_COLON", "$END"}, PURCHASE,
      grammar=LIVE_GRAMMAR, model=LiveOrder,
      engine=["taktyczne.live_turn.wants_live", "taktyczne.live_turn.LiveBattles.pending_turn"],
      report="other events")(build_live)(write_live)
