@@ -207,3 +207,32 @@ def test_taktyczne_live_option_makes_every_battle_live():
     state = build_position(by_plan, parse_cases(POSITION)[0])
     _, events = play(by_plan, state, "move 2 tank_2 22 -> 23\n", SeededDice(2))
     assert [e.live for e in events if isinstance(e, BoardBattleFought)] == [False]
+
+
+def test_a_live_battle_is_published_turn_file_by_turn_file_and_verifies(taktyczne, tmp_path):
+    """The whole live battle through the game directory: the paused turn, one signed turn
+    file per battle turn in the hash chain (the first a player's own board line, the rest
+    the game master's nmr after missed deadlines), the resumed turn; ``pbem verify``
+    replays every file offline, and a changed battle-turn file fails it."""
+    from adjudicator.service.audit import verify_game
+    from adjudicator.service.gamedir import create_game, demo_seeds, process_turn
+    game, state = taktyczne
+    create_game(tmp_path, game, "live", initial=attrs.evolve(state, game_id="live"), seeds=demo_seeds("live"), created="2026-11-27")
+    seeds = demo_seeds("live")
+    process_turn(tmp_path, game, "live 23\nmove 2 tank_2 22 -> 23\nmove 1 tank_1 24 -> 23\n", seeds=seeds)
+    first = process_turn(tmp_path, game, "board a1 -> G4a G5a\n", seeds=seeds)
+    assert first.power == "red" and first.state.power == "blue"
+    files = 2
+    while "live_battle" in first.state.extras:
+        first = process_turn(tmp_path, game, "nmr 2026-11-28T12:00Z\n", seeds=seeds)
+        files += 1
+        assert files < 40
+    names = sorted(p.name for p in (tmp_path / "turns").glob("*.json"))
+    assert len(names) == files and names[1] == "0002-red.json" and names[2] == "0003-blue.json"
+    assert any(isinstance(e, BoardBattleFought) and e.live for e in first.events)
+    report = verify_game(tmp_path)
+    assert report.ok and report.complete, report.failure
+    # a battle-turn file changed by hand (the unit's path) no longer replays
+    path = tmp_path / "turns" / names[1]
+    path.write_text(path.read_text(encoding="utf-8").replace('"G5a"', '"G6a"'), encoding="utf-8")
+    assert not verify_game(tmp_path).ok
