@@ -236,3 +236,21 @@ def test_a_live_battle_is_published_turn_file_by_turn_file_and_verifies(taktyczn
     path = tmp_path / "turns" / names[1]
     path.write_text(path.read_text(encoding="utf-8").replace('"G5a"', '"G6a"'), encoding="utf-8")
     assert not verify_game(tmp_path).ok
+
+
+def test_the_report_says_what_a_battle_turn_did(taktyczne):
+    from adjudicator.present.wording import event_text
+    game, state = taktyczne
+    dice = SeededDice(1)
+    state, events = play(game, state, "live 23\nmove 2 tank_2 22 -> 23\n", dice)
+    started = next(e for e in events if isinstance(e, LiveBattleStarted))
+    assert event_text(started, game) == (
+        "Red attacks Blue in 23 on the land board, played live by mail: the turn waits for "
+        "the battle; Red plays the first battle turn")
+    state, events = play(game, state, "board a1 -> G4a G5a\n", dice)
+    played = next(e for e in events if isinstance(e, LiveBattleTurn))
+    assert event_text(played, game) == ("battle turn 1 in 23: Red (attacker) played; "
+                                        "attacker a1 moves G4a > G5a; Blue plays next")
+    state, events = play(game, state, "nmr 2026-11-28T12:00Z\n", dice)
+    played = next(e for e in events if isinstance(e, LiveBattleTurn))
+    assert "Blue (defender) missed the deadline: the plan played" in event_text(played, game)

@@ -390,6 +390,13 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out["skipped_text"] = (f", {len(skipped)} line(s) skipped" if skipped else "")
         out["next_text"] = (f"; {power_name(game, params['next_power'])} plays next"
                             if params.get("next_power") else "; the battle is over")
+        out["board_text"] = "".join(f"; {board_event_text(e)}" for e in params.get("board_events", ())
+                                    if e.kind != "board_turn_started")
+        out["power"] = power_name(game, params.get("power"))
+    if code == "ts_live_battle_started":
+        out.update(attacker=power_name(game, params.get("attacker")),
+                   defender=power_name(game, params.get("defender")),
+                   next_power=power_name(game, params.get("next_power")))
     if code == "ts_main_map_taken":
         out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
                    captured_text=units_text(game, params["captured"]),
@@ -612,7 +619,7 @@ EVENT_TEXTS["ts_live_battle_started"] = ("{attacker} attacks {defender} in {area
                                          "played live by mail: the turn waits for the battle; "
                                          "{next_power} plays the first battle turn")
 EVENT_TEXTS["ts_live_battle_turn"] = ("battle turn {turn} in {area}: {power} ({side}) {by_text}"
-                                      "{skipped_text}{next_text}")
+                                      "{skipped_text}{board_text}{next_text}")
 
 
 def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
