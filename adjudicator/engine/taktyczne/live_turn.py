@@ -27,6 +27,7 @@ from typing import Any
 import cattrs
 
 from ...model.live_battle import BoardAction, LiveBattle, LiveBattleStarted, LiveBattleTurn
+from ...model.events import all_event_classes
 from ...model.orders import Order, OrderSet
 from ...model.tactical import BattlePlan, BoardForce, BoardRules
 from ..context import Resume, TurnContext
@@ -143,17 +144,6 @@ _orders.register_unstructure_hook_func(lambda t: isinstance(t, type) and issubcl
                                        lambda value: value.value)
 
 
-def _order_classes() -> dict[str, type]:
-    found: dict[str, type] = {}
-    stack = list(Order.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if "__attrs_attrs__" in cls.__dict__:
-            found[cls.kind] = cls
-    return found
-
-
 def orders_to_plain(orders: OrderSet) -> dict[str, Any]:
     """The paused turn's orders as plain JSON values, to go on with them later."""
     items = [dict(_orders.unstructure(o), kind=o.kind) for o in orders.items]
@@ -162,7 +152,7 @@ def orders_to_plain(orders: OrderSet) -> dict[str, Any]:
 
 def orders_from_plain(raw: Any, power: str) -> OrderSet:
     """The orders ``orders_to_plain`` kept (their source text is in the paused turn's file)."""
-    classes = _order_classes()
+    classes = all_event_classes(Order)          # kind -> class, for orders as for events
     try:
         items = tuple(_orders.structure({k: v for k, v in item.items() if k != "kind"},
                                         classes[item["kind"]]) for item in raw["items"])
