@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 
 from .. import editions
-from ..io import loader
+from ..io import loader, taktyczne_data
 from ..model.game import Game
 
 
@@ -20,7 +20,7 @@ def load_game(name_or_path: str | Path,
     bare = isinstance(name_or_path, str) and not any(c in name_or_path for c in "/\\")
     edition = editions.get(name_or_path) if bare else None
     source = edition.data if edition is not None else name_or_path
-    game = loader.load_game(source, options)
+    game = taktyczne_data.with_costs(loader.load_game(source, options))
     if edition is None and game.ruleset.game_id in editions.names():
         edition = editions.get(game.ruleset.game_id)
     return _with_plugin_grammar(editions.prepare(game, edition))
