@@ -119,3 +119,11 @@ def test_every_unit_counts_in_the_stack_as_its_cost_table_says():
         assert unit_value(game, key) == cost.map_value
         assert game.ruleset.units[key].cost == cost.cost
     assert unit_value(game, "ferry") == unit_value(game, "carrier") == 0
+
+
+def test_dice_keepers_are_refused_for_a_rolled_order_of_play(capsys, tmp_path):
+    """Dice keepers follow the data's fixed turn order; the rolled order would put the wrong
+    keeper on a turn, so such a game is refused with a reason."""
+    code, out = pbem(capsys, "new", tmp_path / "g", "--ruleset", "taktyczne", "--demo-seeds",
+                     "--keepers", "opponents")
+    assert code != 0 and "decides its order of play in the game" in out, out
