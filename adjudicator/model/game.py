@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -42,6 +42,9 @@ class Game:
     # (reports) read income through ``projected_income``, never re-deriving it.
     income_projector: Callable[["Game", Any, str], int] | None = attrs.field(
         default=None, eq=False, repr=False)
+    # An edition's own tables read beside the A&A-shaped files (``service.games``):
+    # Taktyczne Starcie's battle board rules (``board``).
+    tables: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
     def projected_income(self, owners, power: str) -> int:
         """What ``power`` would collect with ``owners`` in control (its capital held)."""
