@@ -15,6 +15,7 @@ from typing import ClassVar
 import attrs
 
 from .board import GameMap
+from .events import Event
 
 LABEL = "a Taktyczne Starcie variant on an invented map with house costs"
 
@@ -120,7 +121,9 @@ class Setup:
 # --------------------------------------------------------------------------- setup events
 
 @attrs.frozen
-class SetupEvent:
+class SetupEvent(Event):
+    """An event of the drawn start: kept in the pregame's turn file like any event."""
+
     kind: ClassVar[str] = "setup_event"
 
 
