@@ -10,6 +10,7 @@ import attrs
 from .board import GameMap
 from .geometry import Geometry
 from .rules import Ruleset
+from .tactical import BoardRules
 
 
 @attrs.frozen
@@ -34,6 +35,9 @@ class Game:
     source_dir: str = ""
     edition: str = ""
     geometry: Geometry | None = None   # the board picture's shapes; None: no picture
+    # The tactical battle board (``board.toml`` in the data folder, Taktyczne Starcie): its
+    # rules for the board battles and their plans; None for an edition without one.
+    board: BoardRules | None = None
     # The engine's projection of a power's income (set by ``editions.prepare``: the
     # edition's income items that depend only on the board); layers above the engine
     # (reports) read income through ``projected_income``, never re-deriving it.
