@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -10,7 +10,6 @@ import attrs
 from .board import GameMap
 from .geometry import Geometry
 from .rules import Ruleset
-from .tactical import BoardRules
 
 
 @attrs.frozen
@@ -35,14 +34,14 @@ class Game:
     source_dir: str = ""
     edition: str = ""
     geometry: Geometry | None = None   # the board picture's shapes; None: no picture
-    # The tactical battle board (``board.toml`` in the data folder, Taktyczne Starcie): its
-    # rules for the board battles and their plans; None for an edition without one.
-    board: BoardRules | None = None
     # The engine's projection of a power's income (set by ``editions.prepare``: the
     # edition's income items that depend only on the board); layers above the engine
     # (reports) read income through ``projected_income``, never re-deriving it.
     income_projector: Callable[["Game", Any, str], int] | None = attrs.field(
         default=None, eq=False, repr=False)
+    # An edition's own tables read beside the A&A-shaped files (``service.games``):
+    # Taktyczne Starcie's battle board rules (``board``) and cost table (``costs``).
+    tables: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
     def projected_income(self, owners, power: str) -> int:
         """What ``power`` would collect with ``owners`` in control (its capital held)."""

@@ -393,6 +393,19 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
     if code in ("research_rolled", "technology_gained"):
         out.update(_research_values(params))
+    if code == "ts_board_battle":
+        out.update(_board_battle_values(params, game))
+    if code == "ts_main_map_taken":
+        out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
+                   captured_text=units_text(game, params["captured"]),
+                   destroyed_text=units_text(game, params["destroyed"]))
+    if code == "ts_player_eliminated":
+        out.update(player=power_name(game, params["player"]))
+    if code == "ts_turn_limit":
+        out["standings_text"] = ", ".join(
+            f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
+        winner = params["winner"]
+        out["winner_text"] = f"{power_name(game, winner)} wins" if winner else "no one wins"
     return out
 
 
@@ -569,6 +582,47 @@ def setup_event_text(event: Any) -> str:
     outcome = CAPITAL_OUTCOMES.get(values.get("outcome", ""), "")
     values["outcome_text"] = render(outcome, values) if outcome else ""
     return render(SETUP_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
+
+
+# Taktyczne Starcie's main turn: its problems and events (engine/taktyczne/main_turn.py).
+PROBLEMS.update({
+    "ts_one_area": "a unit moves one bordering area a turn (L19.19): write one move per area, not {path}",
+    "ts_not_bordering": "{target} does not border {space} (tangent areas do not count, L19.19)",
+    "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
+    "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
+    "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
+    "ts_no_ferry": "a {unit} goes to sea only aboard an own ferry, and there is none of yours in {space}",
+    "ts_ferry_over": "a ferry carries land units worth at most {limit} points (L27.19); in {space} that would be {points}",
+    "ts_ferries_over": "the ferries in one sea carry at most {limit} points of land units (L27.20); in {space} that would be {points}",
+    "ts_stack_over": "the units in one area are worth at most {limit} points (L19.17); in {space} that would be {points}",
+    "ts_attack_over": "an attack brings at most {limit} points (L23.74); this one on {target} brings {points}",
+    "ts_attacked_twice": "{target} has already been attacked this turn: an area is attacked from one area once a turn (L19.35, ruling G9)",
+    "ts_single_origin": "an area is attacked by units from one area (L19.35): {target} is attacked from {space} on this line already",
+    "ts_cannot_attack": "a {unit} cannot attack {target}: only units that fight on the board of its terrain attack (L19.47)",
+    "ts_no_board": "this edition has no battle board (board.toml)",
+})
+EVENT_TEXTS.update({
+    "ts_main_map_taken": "{attacker} takes {area} from {defender}: {captured_text} captured, {destroyed_text} destroyed",
+    "ts_player_eliminated": "{player} is eliminated (no unit and no area left); {by} takes his {points} points",
+    "ts_turn_limit": "the turn limit: the game ends after round {round}; {standings_text}; {winner_text}",
+})
+
+
+# Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
+EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
+                                  "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+
+def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of a ``ts_board_battle`` sentence: the winner and each power's losses."""
+    winner = params.get("winner")
+    losses = [f"{power_name(game, power)} loses {', '.join(lost)}"
+              for power, lost in params.get("losses", ()) if lost]
+    return {"winner_text": f"{power_name(game, winner)} wins" if winner else "no one wins",
+            "losses_text": "; " + "; ".join(losses) if losses else "",
+            "live_text": " (played live by mail)" if params.get("live") else "",
+            "attacker": power_name(game, params.get("attacker")),
+            "defender": power_name(game, params.get("defender"))}
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:

@@ -23,24 +23,18 @@ def load_game(name_or_path: str | Path,
     game = loader.load_game(source, options)
     if edition is None and game.ruleset.game_id in editions.names():
         edition = editions.get(game.ruleset.game_id)
-    return _with_board(_with_plugin_grammar(editions.prepare(game, edition)))
+    return _with_plugin_grammar(editions.prepare(_with_tables(game), edition))
 
 
-def _with_board(game: Game) -> Game:
-    """An edition folder with a tactical battle board (``board.toml``, Taktyczne Starcie)
-    gives the game its rules; the rules hash then covers the board's file and the plan
-    interpreter's version, which decide every board battle."""
-    from ..engine.tactical.plan import PLAN_INTERPRETER_VERSION
+def _with_tables(game: Game) -> Game:
+    """An edition folder with a battle board (``board.toml``: Taktyczne Starcie) gets its
+    board rules and its cost table in ``Game.tables``, for the engine's main turn."""
     from ..io.tactical_data import BOARD_FILE, load_board
-    path = Path(game.source_dir) / BOARD_FILE if game.source_dir else None
-    if path is None or not path.is_file():
+    from ..io.taktyczne_data import load_costs
+    folder = Path(game.source_dir) if game.source_dir else None
+    if folder is None or not (folder / BOARD_FILE).is_file():
         return game
-    data = path.read_bytes()
-    digest = hashlib.sha256(game.content_hash.encode("utf-8"))
-    digest.update(f"{BOARD_FILE}\n{len(data)}\nplan-interpreter {PLAN_INTERPRETER_VERSION}\n".encode("utf-8"))
-    digest.update(data)
-    return attrs.evolve(game, board=load_board(path.parent),
-                        content_hash="sha256:" + digest.hexdigest())
+    return attrs.evolve(game, tables={"board": load_board(folder), "costs": load_costs(folder)})
 
 
 def _with_plugin_grammar(game: Game) -> Game:

@@ -60,7 +60,7 @@ def _units(game: Game, names: Names, case: Case, line: int, space: str, text: st
     power_word, _, groups = text.partition(" ")
     try:
         owner = _owner_key(game, names, power_word)
-        orders = parse_orders(f"place {groups} {space}", game)
+        orders = parse_orders(f"place {groups} {space}", _placing(game))
     except (UnknownName, OrdersSyntaxError) as exc:
         raise DataError(f"{case.file}:{line}: {exc}") from None
     out: list[Unit] = []
@@ -68,6 +68,16 @@ def _units(game: Game, names: Names, case: Case, line: int, space: str, text: st
         cargo = tuple(Unit(g.type, owner) for g in group.cargo or () for _ in range(g.count))
         out += [Unit(group.type, owner, cargo)] * group.count
     return out
+
+
+def _placing(game: Game) -> Game:
+    """``game`` reading ``place`` lines even if its edition has no such orders (Taktyczne
+    Starcie buys with its own kind): a case's units are written as a placement."""
+    plan = game.ruleset.plan
+    if not plan.order_kinds or "place" in plan.order_kinds:
+        return game
+    return attrs.evolve(game, ruleset=attrs.evolve(
+        game.ruleset, plan=attrs.evolve(plan, order_kinds=(*plan.order_kinds, "place"))))
 
 
 def _owner_key(game: Game, names: Names, word: str) -> str:

@@ -61,8 +61,9 @@ DEFENCE_PLAN = declare_standing(
 
 
 def board_rules(ctx) -> BoardRules | None:
-    """The edition's battle board (``Game.board``, from its ``board.toml``), if it has one."""
-    return ctx.game.board
+    """The edition's battle board (``Game.tables["board"]``, from its ``board.toml``), if
+    it has one."""
+    return ctx.game.tables.get("board")
 
 
 @register_rule
