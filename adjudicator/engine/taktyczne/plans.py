@@ -42,16 +42,13 @@ Problem = tuple[str, dict[str, Any]]
 
 
 def check_standing_plan(ctx, power: str, value: str) -> Problem | None:
-    """The standing kind's check of a defence plan's value: the first problem, or None."""
+    """The standing kind's check of a defence plan's value: readable as a plan (the board
+    rules are checked with the area, ``check_plans``)."""
     try:
-        plan = plan_from_text(value)
+        plan_from_text(value)
     except ValueError as exc:
         return "plan_unreadable", {"reason": str(exc)}
-    rules = board_rules(ctx)
-    if rules is None:
-        return None
-    found = plan_problems(rules, None, plan)
-    return found[0] if found else None
+    return None
 
 
 DEFENCE_PLAN = declare_standing(
@@ -66,19 +63,25 @@ def board_rules(ctx) -> BoardRules | None:
     return ctx.game.tables.get("board")
 
 
+MAIN_TURN, ATTACKED = "ts_main_turn", "ts_attacked"    # engine/taktyczne/main_turn.py
+
+
 @register_rule
 class BattlePlans(Rule):
-    """Rule ``ts_battle_plans``: the turn's ``plan`` orders are checked against the board's
-    rules once, at the start of the turn's first step."""
+    """Rule ``ts_battle_plans``: the turn's plans (``plan``, ``defence_plan``) are checked
+    against the board's rules once, at the start of the turn's first step; after the main
+    turn, a plan for an area nobody attacked is a warning."""
 
     name = "ts_battle_plans"
-    doc = "battle plans (plan orders) checked against the battle board's rules"
+    doc = "battle plans (plan and defend orders) checked against the battle board's rules"
 
     def at_step(self, ctx, point: str, step: str) -> None:
         done = ctx.mechanic(self.name, dict)
         if point == "start" and not done:
             done["checked"] = True
             check_plans(ctx)
+        elif point == "end" and step == MAIN_TURN:
+            check_attacked(ctx, ctx.mechanic(ATTACKED, dict))
 
 
 def battle_of(ctx, area: str) -> str:
@@ -130,22 +133,31 @@ def plans_for(ctx, area: str, attacker: str, defender: str, rules: BoardRules | 
 # --------------------------------------------------------------------------- checks
 
 def check_plans(ctx, rules: BoardRules | None = None) -> None:
-    """Every ``plan`` order of the turn against the board rules: a known formation, squares
-    on the board in the side's deployment rows (the kind's own rows), mines in the mine
-    rows, no square twice, units that stand on this area's board."""
+    """Every plan of the turn's orders against the board rules (the attacker's ``plan``
+    orders and the standing ``defend`` plans written now): a known formation, squares on
+    the board in the side's deployment rows (the kind's own rows), mines in the mine rows,
+    no square twice, units that stand on this area's board (either board for ``all``)."""
     rules = rules if rules is not None else board_rules(ctx)
     if rules is None:
         return
-    for order in ctx.orders.of("plan"):
-        for code, params in plan_problems(rules, battle_of(ctx, order.space), order.plan):
-            ctx.error(order.line, code, area=order.space, **params)
+    written = [(o.line, o.space, o.plan) for o in ctx.orders.of("plan")]
+    for order in ctx.orders.standing_choices:
+        if order.name == DEFENCE_PLAN.name:
+            try:
+                written.append((order.line, order.space, plan_from_text(order.value)))
+            except ValueError:
+                pass                    # said by check_standing_plan
+    for line, space, plan in written:
+        battle = battle_of(ctx, space) if space is not None else None
+        for code, params in plan_problems(rules, battle, plan):
+            ctx.error(line, code, area=space if space is not None else "all areas", **params)
 
 
-def check_attacked(ctx) -> None:
-    """A plan for an area this turn's orders do not attack is a warning (after the moves:
-    ``ctx.attack_lines`` holds the areas attacked)."""
+def check_attacked(ctx, attacked) -> None:
+    """A ``plan`` for an area the turn did not attack (``attacked``: the areas it did) is a
+    warning: the plan is not used."""
     for order in ctx.orders.of("plan"):
-        if order.space not in ctx.attack_lines:
+        if order.space not in attacked:
             ctx.warn(order.line, "plan_not_attacked", area=order.space)
 
 

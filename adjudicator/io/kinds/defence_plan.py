@@ -8,7 +8,8 @@ Its grammar fragment is here (``DEFENCE_PLAN_GRAMMAR``); model
 ``model.orders.DefencePlanOrder``, a standing order of the engine's standing kind
 ``defence_plan`` (value: the plan's canonical text, ``model.plan_text``); issued by a power
 for the turns of others; checked by ``engine.turn_rules.check_standing_choices`` with
-``engine.taktyczne.plans.check_standing_plan`` and read by ``plans_for``; shown in the
+``engine.taktyczne.plans.check_standing_plan`` (readable) and ``check_plans`` (the board
+rules), and read by ``plans_for``; shown in the
 report's standing orders section.
 """
 
@@ -63,7 +64,7 @@ kind(NAME, ["DEFENCE_PLAN"], ["defend"], "defend all: line, hold, target guns",
      {"WORD", "INT", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "$END"}, STANDING,
      grammar=DEFENCE_PLAN_GRAMMAR, model=DefencePlanOrder, issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.plans.check_standing_plan",
-             "taktyczne.plans.plans_for"],
+             "taktyczne.plans.check_plans", "taktyczne.plans.plans_for"],
      problems=["standing_unknown", "plan_unreadable", "plan_formation_unknown", "plan_square_unknown",
                "plan_square_row", "plan_mine_row", "plan_square_twice",
                "plan_unit_not_on_board", "plan_unit_wrong_board"],
