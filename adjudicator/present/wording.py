@@ -287,6 +287,39 @@ PROBLEMS: dict[str, str] = {
     "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
     "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
     "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
+    # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
+    "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
+    "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
+    "ts_no_airfield": "aircraft need an airfield of yours in {space} (L27.22-L27.23)",
+    "ts_blockaded": "another player's units are in {space}: your shipyard there produces nothing (blockade, L27.11)",
+    "ts_stack_full": "{space} would hold {points} points of units, more than {limit} (L19.17)",
+    "ts_too_expensive": "costs {cost} points, you have {points}",
+    "ts_no_presence": "no {what} in {space}: objects are built where your units are or an object of yours stands (L27.3)",
+    "ts_no_coast": "{sea} is not a sea bordering {space}: a shipyard stands over one (L27.5)",
+    "ts_sea_occupied": "another player's units are in {sea}: no shipyard over it (L27.5)",
+    "ts_no_shipyard": "you have no shipyard over {space}: a carrier is built into a shipyard's sea (L27.12)",
+    "ts_build_where": "a {what} is built as 'build factory 44', 'build shipyard 44 over S05', 'build airfield 44' or 'build carrier S05', not in {space}",
+    # Taktyczne Starcie battle plans as orders (engine/taktyczne/plans.py)
+    "plan_formation_unknown": "the plan for {area} names the formation '{formation}', which the board "
+                              "does not have (known: {known}); the plan is fought in 'line'",
+    "plan_square_unknown": "the plan for {area}: '{square}' is no square of a side's half: a column "
+                           "A-{last_column} and a row 1-{rows}, such as 'G3'",
+    "plan_square_row": "the plan for {area}: a {unit} deploys in its side's rows {low}-{high} "
+                       "(counted from its own edge), and {square} is not one of them",
+    "plan_mine_row": "the plan for {area}: mines go in the side's rows {low}-{high} (counted from "
+                     "its own edge), and {square} is not one of them",
+    "plan_square_twice": "the plan for {area} puts two things on {square}: one unit or mine a square",
+    "plan_unit_not_on_board": "the plan for {area} places a {unit}, which does not fight on the battle "
+                              "board (tanks, warships, anti-tank and long-range guns do)",
+    "plan_unit_wrong_board": "the plan for {area} places a {unit}, which does not fight on the "
+                             "{battle} board",
+    "plan_not_attacked": "there is a battle plan for {area}, but no attack on it this turn: the plan "
+                         "is not used",
+    "plan_unit_not_in_battle": "the plan for {area} names {square} for one {unit} more than fight "
+                               "there: that square is not used",
+    "plan_too_many_mines": "the plan for {area} names mine square {square}, but the side has only "
+                           "{count} mines there: that square is not used",
+    "plan_unreadable": "a standing battle plan that cannot be read: {reason}",
 }
 
 PLACEMENT_CODES = frozenset({
@@ -632,6 +665,24 @@ def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[s
             "live_text": " (played live by mail)" if params.get("live") else "",
             "attacker": power_name(game, params.get("attacker")),
             "defender": power_name(game, params.get("defender"))}
+
+
+# Taktyczne Starcie's economy events (engine/taktyczne/economy.py), in the report's sections
+# of the steps ts_recruit and ts_build.
+ECONOMY_EVENT_TEXTS: dict[str, str] = {
+    "ts_recruited": "{power} recruits {units_text} in {space} for {cost} points ({points_left} left)",
+    "ts_built": "{power} builds a {what} in {space}{over_text} for {price} points ({points_left} left)",
+}
+
+
+def economy_event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for one of Taktyczne Starcie's economy events."""
+    import attrs
+    values = dict(attrs.asdict(event, recurse=False))
+    values["power"] = power_name(game, values["power"])
+    values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
+    values["over_text"] = f" over {values['over']}" if values.get("over") else ""
+    return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:
