@@ -254,3 +254,11 @@ def test_the_report_says_what_a_battle_turn_did(taktyczne):
     state, events = play(game, state, "nmr 2026-11-28T12:00Z\n", dice)
     played = next(e for e in events if isinstance(e, LiveBattleTurn))
     assert "Blue (defender) missed the deadline: the plan played" in event_text(played, game)
+
+
+def test_a_live_order_for_an_area_not_attacked_is_a_warning(taktyczne):
+    game, state = taktyczne
+    orders = parse_orders("live 26\nmove 2 tank_2 22 -> 23\n", game, power="red")
+    problems = [(p.line, p.code, p.severity) for p in check(game, state, orders)]
+    assert (1, "live_not_attacked", "warning") in problems
+    assert not [p for p in problems if p[2] == "error"]

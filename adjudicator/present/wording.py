@@ -286,6 +286,7 @@ PROBLEMS: dict[str, str] = {
     "board_not_live": "board lines are for a live board battle's battle turn; no live battle waits for this power",
     "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
     "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
+    "live_not_attacked": "'live {area}' names an area no attack of this turn reaches: no battle is played live there",
     "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
     # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
     "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",

@@ -34,18 +34,18 @@ from ..context import Resume, TurnContext
 from ..errors import TurnPaused
 from ..tactical.battle import BoardBattle
 from ..turn_rules import Rule, declare_state, register_rule
-from . import live
+from . import live, plans
 from .fought import battle_fought
 
 LIVE_BATTLE = declare_state("live_battle", dict)
 LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
 
 
-def board_rules(game) -> BoardRules:
-    """The edition's battle board (``maps/<edition>/board.toml``, in ``Game.tables``)."""
-    found = game.tables.get("board")
+def board_rules(ctx: TurnContext) -> BoardRules:
+    """The edition's battle board (``Game.tables["board"]``)."""
+    found = plans.board_rules(ctx)
     if found is None:
-        raise ValueError(f"the edition {game.edition!r} has no battle board for live battles")
+        raise ValueError(f"the edition {ctx.game.edition!r} has no battle board for live battles")
     return found
 
 
@@ -83,6 +83,14 @@ class LiveBattles(Rule):
            "one side's 'board' orders in a turn file of its own, the side's plan plays a "
            "missed one, and the main turn goes on when the battle ends")
 
+    def at_step(self, ctx: TurnContext, point: str, step: str) -> None:
+        """After the main turn, a ``live`` order for an area nobody attacked is a warning."""
+        if point == "end" and step == plans.MAIN_TURN:
+            attacked = ctx.mechanic(plans.ATTACKED, dict)
+            for order in ctx.orders.of("live"):
+                if order.space not in attacked:
+                    ctx.warn(order.line, "live_not_attacked", area=order.space)
+
     def pending_turn(self, ctx: TurnContext, dice) -> Resume | bool | None:
         kept = ctx.board.read_state(LIVE_BATTLE)
         if not kept:
@@ -103,7 +111,7 @@ class LiveBattles(Rule):
             ctx.error(0, "board_live_wrong_power", power=ctx.power, side=side,
                       waits_for=battle.power_of(side))
             return True
-        rules = board_rules(ctx.game)
+        rules = board_rules(ctx)
         actions: tuple[BoardAction, ...] = ctx.orders.of("board")
         for problem in live.check_battle_turn(rules, battle, actions):
             (ctx.error if problem.is_error else ctx.warn)(problem.line, problem.code, **problem.params)

@@ -37,5 +37,6 @@ def write_live(order: LiveOrder, names) -> str:
 
 kind("live", ["LIVE_VERB"], ["live"], "live 23", {"WORD", "INT", "_COLON", "$END"}, PURCHASE,
      grammar=LIVE_GRAMMAR, model=LiveOrder,
-     engine=["taktyczne.live_turn.wants_live", "taktyczne.live_turn.LiveBattles.pending_turn"],
+     engine=["taktyczne.live_turn.wants_live", "taktyczne.live_turn.LiveBattles.at_step"],
+     problems=["live_not_attacked"],
      report="other events")(build_live)(write_live)
