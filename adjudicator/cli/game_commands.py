@@ -174,6 +174,11 @@ def _player_options(game, player_items, email_items) -> dict[str, dict]:
 def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
     game, state = load_game_dir(args.game, f"show -g {args.game}")
+    if args.battle:
+        from .board_battle_command import show_board_battle
+        return show_board_battle(args, console, game)
+    if args.turn is not None:
+        raise PbemError("--turn goes with --battle (pbem report N prints a turn's report)")
     if wants_picture(args):
         if args.json:
             raise PbemError("--json prints the position, --svg/--png draw it: give one")
@@ -402,6 +407,8 @@ def register(sub) -> None:
                    help="picture without the last turn's moves, battles and captures")
     p.add_argument("--json", action="store_true",
                    help="print the position as JSON (docs/json.md; --power does not filter it)")
+    from .board_battle_command import battle_options
+    battle_options(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")

@@ -29,6 +29,7 @@ from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
 from .geometry import with_geometry
+from .tactical_data import BOARD_FILE, load_board
 from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.conditions import Objective, VictoryRule
 from ..model.rules import (ALLIED, ENGINE_OPTIONS, NEUTRAL, WAR, CargoRule, Domain, Economy,
@@ -106,7 +107,16 @@ def load_game(name_or_path: str | Path,
     resulting options."""
     directory = game_dir(name_or_path)
     docs = _read_docs(directory)
-    return with_geometry(_Builder(docs, options or {}).build(directory), directory)
+    game = with_geometry(_Builder(docs, options or {}).build(directory), directory)
+    return with_board_rules(game, directory)
+
+
+def with_board_rules(game: Game, directory: Path) -> Game:
+    """``game`` with the rules of its tactical battle board attached, when its folder has a
+    ``board.toml`` (Taktyczne Starcie's)."""
+    if not (directory / BOARD_FILE).is_file():
+        return game
+    return attrs.evolve(game, board_rules=load_board(directory))
 
 
 def read_map(doc: dict[str, Any], where: str = "map.toml") -> GameMap:

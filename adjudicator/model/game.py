@@ -34,6 +34,9 @@ class Game:
     source_dir: str = ""
     edition: str = ""
     geometry: Geometry | None = None   # the board picture's shapes; None: no picture
+    # The tactical battle board's rules (``model.tactical.BoardRules``, from the folder's
+    # ``board.toml``) of an edition that fights battles on a board; None for the others.
+    board_rules: Any = attrs.field(default=None, eq=False, repr=False)
     # The engine's projection of a power's income (set by ``editions.prepare``: the
     # edition's income items that depend only on the board); layers above the engine
     # (reports) read income through ``projected_income``, never re-deriving it.

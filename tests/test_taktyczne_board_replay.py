@@ -1,0 +1,130 @@
+"""A board battle of the main turn (Taktyczne Starcie, issue 26) replayed: in words by the
+terminal and HTML report (every battle turn, move and shot with the roll needed and the die,
+the end and why), and drawn a frame per battle turn in the HTML report."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import attrs
+import pytest
+
+from adjudicator.engine.tactical.geometry import square_name
+from adjudicator.io.loader import game_dir, load_game, with_board_rules
+from adjudicator.model.tactical import (BattleTurnStarted, BoardBattleEnded, MineExploded,
+                                        PieceMoved, ShotFired)
+from adjudicator.present.board_battle_replay import (battle_outcome, find_board_battle,
+                                                     replay_lines)
+from adjudicator.present.report import battle_summaries, report_html, report_text
+from adjudicator.present.wording import BOARD_END_REASONS
+from board_battle_helpers import RULES, fought_battle
+
+NS = "{http://www.w3.org/2000/svg}"
+SEEDS = (0, 1, 3, 4, 8)          # attacker beaten, mines cleared, stalemate, counter-fire
+
+
+@pytest.fixture(scope="module")
+def game():
+    """A game with the board's rules: the A&A map stands in for the main map (the report
+    reads only the event and the board's rules); power keys unknown to it read as keys."""
+    return with_board_rules(load_game("aa1941"), game_dir("taktyczne"))
+
+
+def test_the_loader_attaches_a_folders_board_rules_and_only_its():
+    assert load_game("aa1941").board_rules is None
+    rules = with_board_rules(load_game("aa1941"), game_dir("taktyczne")).board_rules
+    assert (rules.columns, rules.rows) == (13, 20)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_replay_lists_every_shot_move_mine_and_battle_turn_in_order(game, seed):
+    event, finished = fought_battle(seed)
+    lines = [text for _, text in replay_lines(event, RULES)]
+    shots = [ev for ev in event.board_events if isinstance(ev, ShotFired)]
+    shot_lines = [line for line in lines if re.search(r" fires (back )?at ", line)]
+    assert len(shot_lines) == len(shots) > 0
+    for ev, line in zip(shots, shot_lines):
+        assert line.startswith(f"{ev.piece} (")
+        assert f" at {ev.at} (" in line
+        assert f"needs {ev.need}, rolls {ev.roll}: " in line
+        assert ("a hit" in line) == ev.hit
+        assert ("fires back" in line) == ev.back
+    moves = [ev for ev in event.board_events if isinstance(ev, PieceMoved)]
+    assert [line for line in lines if " moves " in line] == [
+        f"{ev.piece} ({RULES.kinds[dict(event.forces[0][1].units + event.forces[1][1].units)[ev.piece]].name})"
+        f" moves {' > '.join(ev.path)}" for ev in moves]
+    assert sum(" mine of " in line for line in lines) == sum(
+        isinstance(ev, MineExploded) for ev in event.board_events)
+    turns = [int(m.group(1)) for line in lines if (m := re.match(r"Battle turn (\d+):", line))]
+    assert turns == list(range(1, event.turns + 1)) == [
+        ev.turn for ev in event.board_events if isinstance(ev, BattleTurnStarted)]
+    end = event.board_events[-1]
+    assert isinstance(end, BoardBattleEnded) and end.reason == finished.result.reason
+    (end_line,) = [line for line in lines if line.startswith("The battle ends")]
+    assert f"after battle turn {event.turns}: the {end.winner} ({event.winner}) wins" in end_line
+    assert BOARD_END_REASONS[end.reason] in end_line
+    # the battle turns come after the deployment and before the end
+    assert lines.index(end_line) > max(i for i, line in enumerate(lines) if line.startswith("Battle turn"))
+
+
+def test_the_report_replays_each_board_battle_in_its_own_section(game):
+    first, _ = fought_battle(1, area="34")
+    second, _ = fought_battle(0, area="S07", attacker="bob", defender="ann")
+    text = report_text([first, second], game)
+    assert text.count("Board battles") == 1
+    assert "Board battle in 34 (land board): ann attacks bob" in text
+    assert "Board battle in S07 (land board): bob attacks ann" in text
+    flat = " ".join(text.replace("│", " ").split())
+    for event in (first, second):
+        for ev in event.board_events:
+            if isinstance(ev, ShotFired):
+                assert f"needs {ev.need}, rolls {ev.roll}" in flat
+    assert flat.count(", rolls ") == sum(isinstance(ev, ShotFired) for e in (first, second)
+                                       for ev in e.board_events)
+    assert "Other events" not in text          # the replay says it all, once
+    assert battle_summaries([first, second], game) == [battle_outcome(first), battle_outcome(second)]
+    assert battle_outcome(first).startswith("ann wins the board battle in 34 after 11 battle turns")
+
+
+def test_the_html_report_draws_each_battle_frame_by_frame_where_the_events_put_the_pieces(game):
+    event, finished = fought_battle(1)
+    page = report_html([event], game)
+    assert "Board battle in 34" in page
+    figure = re.search(r'<figure data-area="34">(<svg.*?</svg>)\s*</figure>', page, re.S)
+    assert figure is not None
+    root = ET.fromstring(figure.group(1))
+    frames = [g for g in root.iter(f"{NS}g") if g.get("class") == "frame"]
+    assert [int(f.get("data-turn")) for f in frames] == list(range(event.turns + 1))
+    last = {g.get("data-piece"): g.get("data-square") for g in frames[-1].iter(f"{NS}g")
+            if g.get("class") == "piece"}
+    assert last == {p.id: square_name(RULES, p.square) for p in finished.pieces.values()}
+    shots = [line for f in frames for line in f.iter(f"{NS}line") if line.get("class") == "shot"]
+    assert {(s.get("data-piece"), s.get("data-at")) for s in shots} == {
+        (ev.piece, ev.at) for ev in event.board_events if isinstance(ev, ShotFired)}
+    # the phone's narrow layout replays it too
+    assert page.count("Board battle in 34 (land board)") >= 3
+
+
+def test_a_game_without_board_rules_still_reports_in_words():
+    event, _ = fought_battle(1)
+    bare = load_game("aa1941")
+    assert ", rolls " in report_text([event], bare)
+    assert "board-battle-1" not in report_html([event], bare)
+
+
+def test_a_board_battle_is_found_by_area_or_number_and_a_wrong_name_says_what_there_is():
+    first, _ = fought_battle(1, area="34")
+    second, _ = fought_battle(0, area="S07")
+    events = [first, second]
+    assert find_board_battle(events, "34") is first
+    assert find_board_battle(events, "s07") is second
+    assert find_board_battle(events, "#2") is second
+    with pytest.raises(LookupError, match=r"no board battle was fought in 12 .*#1 34, #2 S07"):
+        find_board_battle(events, "12")
+    with pytest.raises(LookupError, match="no board battle #3"):
+        find_board_battle(events, "#3")
+    with pytest.raises(LookupError, match="name one by its number"):
+        find_board_battle([first, attrs.evolve(second, area="34")], "34")
+    with pytest.raises(LookupError, match="no board battle was fought in that turn"):
+        find_board_battle([], "34")
