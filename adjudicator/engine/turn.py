@@ -199,14 +199,25 @@ def _store_standing_orders(ctx: TurnContext) -> None:
     ctx.emit(StandingOrdersChanged(power, len(defences) + len(choices)))
 
 
+def _next_turn(ctx: TurnContext, state: GameState, order: tuple[str, ...],
+               index: int) -> tuple[str, int]:
+    """Who plays next, in which round: an edition rule's ``next_turn`` (an order of play
+    kept in the state), else the next power of the data's turn order."""
+    for rule in rules_with(ctx.game.ruleset, "next_turn"):
+        found = rule.next_turn(ctx, state.power, state.round)
+        if found is not None:
+            return found
+    last_in_round = index + 1 == len(order)
+    return order[(index + 1) % len(order)], state.round + (1 if last_in_round else 0)
+
+
 def _final_state(ctx: TurnContext, state: GameState) -> GameState:
     board = ctx.board
     order = board.rules.turn_order
     index = order.index(state.power)
-    last_in_round = index + 1 == len(order)
+    next_power, next_round = _next_turn(ctx, state, order, index)
+    last_in_round = next_round != state.round
     winner = conceded_to(ctx) or check_victory(ctx, state.round, last_in_round)
-    next_power = order[(index + 1) % len(order)]
-    next_round = state.round + (1 if last_in_round else 0)
     return GameState(
         game_id=state.game_id, map_id=state.map_id, round=next_round, power=next_power,
         owners=dict(sorted(board.owners.items())), units=board.to_units(),

@@ -33,6 +33,10 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
   1940's China); added to the factories' capacity.
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
+* ``next_turn(ctx, power, round)`` -> ``(power, round)``, or None: who plays after
+  ``power``'s turn of ``round``, when the edition's order of play is not the data's fixed
+  ``turn_order`` (Taktyczne Starcie's rolled order, kept in its state); the first rule
+  answering decides, else the next power of ``turn_order``.
 
 The order of the rules is the order the data lists them.
 """
@@ -48,7 +52,7 @@ __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
          "placement_capacity", "may_command", "casualty_pool", "at_step",
-         "placement_spaces")
+         "placement_spaces", "next_turn")
 
 _RULES: dict[str, "Rule"] = {}
 

@@ -122,7 +122,9 @@ class Setup:
 # --------------------------------------------------------------------------- setup events
 
 @attrs.frozen
-class SetupEvent:
+class SetupEvent(Event):
+    """An event of the drawn start: kept in the pregame's turn file like any event."""
+
     kind: ClassVar[str] = "setup_event"
 
 
