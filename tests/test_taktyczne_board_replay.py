@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from html import escape
+
 import attrs
 import pytest
 
@@ -128,3 +130,97 @@ def test_a_board_battle_is_found_by_area_or_number_and_a_wrong_name_says_what_th
         find_board_battle([first, attrs.evolve(second, area="34")], "34")
     with pytest.raises(LookupError, match="no board battle was fought in that turn"):
         find_board_battle([], "34")
+
+
+# ------------------------------------------------------------------ pbem show --battle
+
+@pytest.fixture(scope="module")
+def battle_game(tmp_path_factory):
+    """A Taktyczne Starcie game after its pregame, whose turn file is given two board
+    battles as the main turn writes them, re-signed with the game master's key (crafted:
+    ``pbem verify`` would find that the replay does not fight them)."""
+    import json
+
+    from adjudicator.cli import main
+    from adjudicator.io import keys, layout, sshsig
+    from adjudicator.io.codec import canonical_json, encode_events
+    base = tmp_path_factory.mktemp("battle-game")
+    g = base / "g"
+    assert main(["new", str(g), "--ruleset", "taktyczne", "--option", "players=2", "--demo-seeds"]) == 0
+    orders = base / "pass.txt"
+    orders.write_text("pass\n")
+    assert main(["process", str(orders), "-g", str(g), "--demo-seeds"]) == 0
+    first, finished = fought_battle(1, area="34", attacker="red", defender="blue")
+    second, _ = fought_battle(0, area="22", attacker="blue", defender="red")
+    path = layout.list_turns(str(g))[-1][2]
+    doc = json.loads(path.read_text())
+    doc["events"] += encode_events([first, second])
+    path.write_bytes(canonical_json(doc))
+    gm = keys.load_private_key(g / ".secret" / "gm_ed25519")
+    path.with_name(path.name + ".sig").write_text(sshsig.sign(path.read_bytes(), gm, sshsig.NAMESPACE_TURN))
+    return g, first, finished
+
+
+def test_pbem_show_battle_replays_a_board_battle_in_the_terminal(battle_game, capsys):
+    from adjudicator.cli import main
+    g, first, _ = battle_game
+    capsys.readouterr()
+    assert main(["show", "-g", str(g), "--battle", "34"]) == 0
+    out = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    assert "Board battle in 34 (land board): Red attacks Blue" in out
+    for ev in first.board_events:
+        if isinstance(ev, ShotFired):
+            assert f"needs {ev.need}, rolls {ev.roll}" in out
+    assert out.count(", rolls ") == sum(isinstance(ev, ShotFired) for ev in first.board_events)
+    assert main(["show", "-g", str(g), "--battle", "#2", "--turn", "1"]) == 0
+    assert "Board battle in 22 (land board): Blue attacks Red" in capsys.readouterr().out
+
+
+def test_pbem_show_battle_svg_draws_it_frame_by_frame(battle_game, tmp_path, capsys):
+    from adjudicator.cli import main
+    g, first, finished = battle_game
+    out = tmp_path / "battle.svg"
+    assert main(["show", "-g", str(g), "--battle", "34", "--svg", str(out)]) == 0
+    root = ET.fromstring(out.read_text())
+    frames = [f for f in root.iter(f"{NS}g") if f.get("class") == "frame"]
+    assert len(frames) == first.turns + 1
+    last = {g.get("data-piece"): g.get("data-square") for g in frames[-1].iter(f"{NS}g")
+            if g.get("class") == "piece"}
+    assert last == {p.id: square_name(RULES, p.square) for p in finished.pieces.values()}
+    assert "Board battle in 34 (land board): Red attacks Blue (turn 1)" in root.find(f"{NS}title").text
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--battle", "12"], "no board battle was fought in 12 that turn (there are: #1 34, #2 22)"),
+    (["--battle", "34", "--turn", "7"], "no turn 7"),
+    (["--battle", "34", "--json"], "--json prints the position"),
+    (["--turn", "1"], "--turn goes with --battle"),
+    (["--battle", "34", "--svg", "battle.png"], "must end in .svg"),
+])
+def test_pbem_show_battle_says_what_is_wrong(battle_game, capsys, args, message):
+    from adjudicator.cli import main
+    g, _, _ = battle_game
+    assert main(["show", "-g", str(g), *args]) != 0
+    assert message in " ".join(capsys.readouterr().err.split())
+
+
+def test_pbem_show_battle_in_an_edition_without_a_board_says_so(tmp_path, capsys):
+    from adjudicator.cli import main
+    g = tmp_path / "g"
+    assert main(["new", str(g), "--demo-seeds"]) == 0
+    assert main(["show", "-g", str(g), "--battle", "34"]) != 0
+    assert "fights no battles on a board" in " ".join(capsys.readouterr().err.split())
+
+
+def test_pbem_report_of_the_turn_replays_its_board_battles(battle_game, tmp_path, capsys):
+    from adjudicator.cli import main
+    g, first, _ = battle_game
+    page = tmp_path / "report.html"
+    capsys.readouterr()
+    assert main(["report", "-g", str(g), "--out", str(page)]) == 0
+    out = capsys.readouterr().out
+    assert "Board battles" in out and "Board battle in 22 (land board): Blue attacks Red" in out
+    html = page.read_text()
+    assert '<figure data-area="34">' in html and '<figure data-area="22">' in html
+    assert f'<li>{escape(battle_outcome(first, {"red": "Red", "blue": "Blue"}.get))}</li>' in html
