@@ -292,6 +292,12 @@ def rank_pips(unit_type: str) -> str:
                    f'stroke="{INK}" stroke-width="0.6"/>' for i in range(rank))
 
 
+def title_size(title: str, width: float) -> float:
+    """The title's font size: 17, smaller for a title too long for the board's width (about
+    0.6 em a character in bold), never below 11."""
+    return round(max(11.0, min(17.0, (width - 24) / (0.6 * max(len(title), 1)))), 1)
+
+
 def _chip_width(count: int) -> float:
     """A unit card's symbol and count, with the gap after them (board units at full size)."""
     return 16 + 5.6 * len(str(count)) + 3
@@ -378,7 +384,8 @@ class _Drawing:
             f"<title>{escape(title)}</title>",
             self.defs(),
             f'<rect width="{w:g}" height="{total_h:g}" fill="#FFFFFF"/>',
-            f'<text x="12" y="23" font-size="17" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+            f'<text x="12" y="23" font-size="{title_size(title, w):g}" font-weight="bold" '
+            f'fill="{INK}">{escape(title)}</text>',
             f'<g transform="translate(0,{HEADER:g})">',
             f'<rect width="{w:g}" height="{h:g}" fill="{GAP_FILL}"/>',
             '<g clip-path="url(#pbem-board)">',
@@ -1084,6 +1091,10 @@ class _Drawing:
                           f'{style.initials}</text>{self._text(31, style.name)}'))
         items.append((170, f'<rect x="0" y="-7" width="26" height="14" fill="url(#pbem-neutral)" '
                            f'stroke="{INK}" stroke-width="0.7"/>{self._text(31, "neutral (impassable)")}'))
+        free = [t for t in self.gmap.land() if not t.impassable and not self.owners.get(t.key)]
+        if free and self.state is not None:       # Taktyczne Starcie: land nobody has taken
+            items.append((140, f'<rect x="0" y="-7" width="26" height="14" fill="{NEUTRAL_FILL}" '
+                               f'stroke="{INK}" stroke-width="0.7"/>{self._text(31, "land nobody holds")}'))
         items.append((100, f'<rect x="0" y="-7" width="26" height="14" fill="{SEA_FILL}" stroke="{SEA_EDGE}"/>'
                            f'{self._text(31, "sea zone")}'))
         items.append((240, f'<rect x="0" y="-4" width="26" height="8" fill="{GAP_FILL}"/>'
