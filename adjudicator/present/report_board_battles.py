@@ -4,6 +4,7 @@ the battle drawn a frame per battle turn (``board_battle_svg.board_replay_svg``)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import partial
 from html import escape
@@ -17,6 +18,7 @@ from rich.text import Text
 from ..model.game import Game
 from .board_battle_replay import battle_title, board_battles, replay_lines
 from .board_battle_svg import board_replay_svg
+from .report_board import ZOOM
 from .wording import power_name
 
 LINE_STYLES = {"title": "bold", "turn": "bold", "hit": "bold red", "miss": "dim",
@@ -49,8 +51,9 @@ def board_battle_panel(game: Game, battle: Any) -> Panel:
 
 
 def board_battle_figures(events: Sequence[Any], game: Game) -> str:
-    """An HTML ``<figure>`` per board battle, its replay drawn frame by frame (a tap zooms it
-    as the board's figure does); "" without board battles or the board's rules."""
+    """An HTML ``<figure>`` per board battle, its replay drawn frame by frame (a tap shows it
+    at ``ZOOM`` times its own size, as the board's figure; 9-unit piece labels read at 13 px);
+    "" without board battles or the board's rules."""
     rules = game.board_rules
     if rules is None:
         return ""
@@ -58,9 +61,11 @@ def board_battle_figures(events: Sequence[Any], game: Game) -> str:
     for i, battle in enumerate(board_battles(events), 1):
         title = battle_title(battle, partial(power_name, game))
         svg = board_replay_svg(rules, battle.board_events, title)
+        own = re.search(r'width="([0-9.]+)"', svg)
+        zoomed = round(float(own.group(1)) * ZOOM) if own else 2000
         out.append(f'<input type="checkbox" id="board-battle-{i}" class="zoom-toggle" '
                    f'aria-label="show board battle {i} at full size">'
-                   f'<label for="board-battle-{i}" class="board board-battle" style="--zoomed:1400px">'
+                   f'<label for="board-battle-{i}" class="board board-battle" style="--zoomed:{zoomed}px">'
                    f'<figure data-area="{escape(battle.area)}">{svg}</figure>'
                    '<span class="hint">The board battle, a picture per battle turn: tap or click '
                    'to zoom in; again to see all of it.</span></label>')
