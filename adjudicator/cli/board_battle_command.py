@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..model.errors import PbemError
-from .common import EXIT_OK
+from .common import EXIT_OK, chosen_turn
 
 
 def battle_options(p) -> None:
@@ -20,7 +20,6 @@ def battle_options(p) -> None:
 
 
 def show_board_battle(args, console: Console, game) -> int:
-    from ..io import layout
     from ..io.turnfile import read_turn_file
     from ..present.board_battle_replay import battle_title, find_board_battle
     from ..present.report_board_battles import board_battle_panel
@@ -30,14 +29,9 @@ def show_board_battle(args, console: Console, game) -> int:
                         "--battle is for Taktyczne Starcie")
     if args.json:
         raise PbemError("--json prints the position; --battle replays a board battle: give one")
-    turns = layout.list_turns(args.game)
-    if not turns:
-        raise PbemError(f"{args.game}: no turn has been processed yet")
-    numbers = [n for n, _, _ in turns]
-    wanted = args.turn or numbers[-1]
-    if wanted not in numbers:
-        raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
-    events = read_turn_file(turns[numbers.index(wanted)][2])[0].events
+    turns, index = chosen_turn(args.game, args.turn)
+    wanted = turns[index][0]
+    events = read_turn_file(turns[index][2])[0].events
     try:
         battle = find_board_battle(events, args.battle)
     except LookupError as err:

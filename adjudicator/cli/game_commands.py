@@ -15,7 +15,7 @@ from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
-    orders_argument, percentage, source_name,
+    orders_argument, percentage, source_name, chosen_turn,
 )
 
 
@@ -286,15 +286,7 @@ def cmd_report(args, console: Console) -> int:
     from ..present.report import render_report
     check_report_path(args.out, args.force)
     game = game_of(args.game, f"report -g {args.game}")
-    from ..io import layout
-    turns = layout.list_turns(args.game)
-    if not turns:
-        raise PbemError(f"{args.game}: no turn has been processed yet")
-    numbers = [n for n, _, _ in turns]
-    wanted = args.turn or numbers[-1]
-    if wanted not in numbers:
-        raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
-    index = numbers.index(wanted)
+    turns, index = chosen_turn(args.game, args.turn)
     gf, _ = gamedir.read_game(args.game)
     turn = gamedir.read_turn(args.game, turns[index][2], gf)
     before = (gamedir.read_turn(args.game, turns[index - 1][2], gf).state if index
