@@ -13,12 +13,13 @@ import attrs
 import pytest
 
 from adjudicator.engine.tactical.geometry import square_name
-from adjudicator.io.loader import game_dir, load_game, with_board_rules
+from adjudicator.io.loader import load_game as load_bare_game
 from adjudicator.model.tactical import (BattleTurnStarted, BoardBattleEnded, MineExploded,
                                         PieceMoved, ShotFired)
 from adjudicator.present.board_battle_replay import (battle_outcome, find_board_battle,
                                                      replay_lines)
 from adjudicator.present.report import battle_summaries, report_html, report_text
+from adjudicator.service.games import load_game
 from adjudicator.present.wording import BOARD_END_REASONS
 from board_battle_helpers import RULES, fought_battle
 
@@ -28,14 +29,14 @@ SEEDS = (0, 1, 3, 4, 8)          # attacker beaten, mines cleared, stalemate, co
 
 @pytest.fixture(scope="module")
 def game():
-    """A game with the board's rules: the A&A map stands in for the main map (the report
-    reads only the event and the board's rules); power keys unknown to it read as keys."""
-    return with_board_rules(load_game("aa1941"), game_dir("taktyczne"))
+    """Taktyczne Starcie with its board's rules; the events' power keys (ann, bob) are
+    unknown to it and read as keys (the report reads only the event and the board)."""
+    return load_game("taktyczne", {"players": 2})
 
 
-def test_the_loader_attaches_a_folders_board_rules_and_only_its():
-    assert load_game("aa1941").board_rules is None
-    rules = with_board_rules(load_game("aa1941"), game_dir("taktyczne")).board_rules
+def test_a_game_with_a_battle_board_has_its_rules_and_only_it(game):
+    assert "board" not in load_game("aa1941").tables
+    rules = game.tables["board"]
     assert (rules.columns, rules.rows) == (13, 20)
 
 
@@ -110,7 +111,8 @@ def test_the_html_report_draws_each_battle_frame_by_frame_where_the_events_put_t
 
 def test_a_game_without_board_rules_still_reports_in_words():
     event, _ = fought_battle(1)
-    bare = load_game("aa1941")
+    bare = load_bare_game("taktyczne")          # the io loader alone: no Game.tables
+    assert not bare.tables
     assert ", rolls " in report_text([event], bare)
     assert "board-battle-1" not in report_html([event], bare)
 

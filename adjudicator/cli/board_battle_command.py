@@ -21,10 +21,11 @@ def battle_options(p) -> None:
 
 def show_board_battle(args, console: Console, game) -> int:
     from ..io.turnfile import read_turn_file
-    from ..present.board_battle_replay import battle_title, find_board_battle
+    from ..present.board_battle_replay import battle_title, board_rules_of, find_board_battle
     from ..present.report_board_battles import board_battle_panel
     from ..present.wording import power_name
-    if game.board_rules is None:
+    rules = board_rules_of(game)
+    if rules is None:
         raise PbemError(f"{game.ruleset.title or game.game_id} fights no battles on a board: "
                         "--battle is for Taktyczne Starcie")
     if args.json:
@@ -44,7 +45,7 @@ def show_board_battle(args, console: Console, game) -> int:
     from .pictures import picture_targets, to_png
     svg_path, png_path = picture_targets(args)
     title = f"{battle_title(battle, lambda key: power_name(game, key))} (turn {wanted})"
-    svg = board_replay_svg(game.board_rules, battle.board_events, title)
+    svg = board_replay_svg(rules, battle.board_events, title)
     png = to_png(svg) if png_path else None
     for path, data in ((svg_path, svg.encode("utf-8")), (png_path, png)):
         if path is not None:

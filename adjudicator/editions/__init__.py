@@ -27,6 +27,7 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
                           "adjudicator.engine.research")))
 
 register(Edition("taktyczne", "Taktyczne Starcie (a variant on an invented map with house costs)",
-                 "taktyczne", plugins=("adjudicator.engine.taktyczne.edition",)))
+                 "taktyczne", plugins=("adjudicator.engine.taktyczne.edition",
+                          "adjudicator.engine.taktyczne.main_turn")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

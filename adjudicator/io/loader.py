@@ -29,7 +29,6 @@ from ..model.board import Canal, GameMap, Territory
 from ..model.errors import DataError
 from ..model.game import Game, SetupEntry
 from .geometry import with_geometry
-from .tactical_data import BOARD_FILE, load_board
 from .paths import GRAMMAR_DIR, MAPS_DIR
 from ..model.conditions import Objective, VictoryRule
 from ..model.rules import (ALLIED, ENGINE_OPTIONS, NEUTRAL, WAR, CargoRule, Domain, Economy,
@@ -41,6 +40,9 @@ DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml", "aliases.toml
 # use for units and spaces beyond the names and aliases of units.toml and map.toml.
 MAY_BE_MISSING = ("aliases.toml",)
 OPTIONAL_FILES = ("geometry.toml",)
+# Rules files of an edition's own that the rules hash covers when the folder has them
+# (Taktyczne Starcie's battle board, read into ``Game.tables`` by ``service.games``).
+HASHED_IF_PRESENT = ("board.toml",)
 PROFILE_FIELDS = ("cost", "attack", "defense", "move")
 DEFAULT_LOSSES = ("cheapest", "weakest")   # the default_losses option (a defender's default)
 MAX_NUMBER = 10_000         # bound on every number in the data (costs, values, counts)
@@ -70,7 +72,8 @@ def content_hash(directory: str | Path) -> str:
     adds never changes it.  Presentation files (the board's ``geometry.toml``) and the rules
     cases are not hashed: redrawing the board never invalidates a game."""
     digest = hashlib.sha256()
-    for path in sorted((p for p in Path(directory).glob("*.toml") if p.name in DATA_FILES),
+    for path in sorted((p for p in Path(directory).glob("*.toml")
+                        if p.name in DATA_FILES or p.name in HASHED_IF_PRESENT),
                        key=lambda p: p.name):
         data = path.read_bytes()
         digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
@@ -107,16 +110,7 @@ def load_game(name_or_path: str | Path,
     resulting options."""
     directory = game_dir(name_or_path)
     docs = _read_docs(directory)
-    game = with_geometry(_Builder(docs, options or {}).build(directory), directory)
-    return with_board_rules(game, directory)
-
-
-def with_board_rules(game: Game, directory: Path) -> Game:
-    """``game`` with the rules of its tactical battle board attached, when its folder has a
-    ``board.toml`` (Taktyczne Starcie's)."""
-    if not (directory / BOARD_FILE).is_file():
-        return game
-    return attrs.evolve(game, board_rules=load_board(directory))
+    return with_geometry(_Builder(docs, options or {}).build(directory), directory)
 
 
 def read_map(doc: dict[str, Any], where: str = "map.toml") -> GameMap:
@@ -910,7 +904,15 @@ class _Builder:
             income=self.str_list(f, "turn", raw, "income") or ("territories",),
             order_kinds=self.str_list(f, "turn", raw, "orders"),
             rules=self.str_list(f, "turn", raw, "rules"),
-            raid=self.field(f, "turn", raw, "raid", str, "factory_damage") or "factory_damage")
+            raid=self.field(f, "turn", raw, "raid", str, "factory_damage") or "factory_damage",
+            move_phase=self._move_phase(raw))
+
+    def _move_phase(self, raw: dict) -> str:
+        phase = self.field("game.toml", "turn", raw, "move_phase", str, "") or ""
+        if phase not in ("", "combat", "noncombat"):
+            self.err("game.toml", "turn", f"move_phase must be 'combat' or 'noncombat', not '{phase}'")
+            return ""
+        return phase
 
     def _victory(self, table, powers):
         f = "game.toml"

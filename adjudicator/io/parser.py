@@ -815,6 +815,8 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if power is not None:
         power = names.resolve_power(power)
     builder = _Builder(names, power)
+    if game.ruleset.plan.move_phase:          # one phase of moves: no header needed
+        builder.section = Phase(game.ruleset.plan.move_phase)
     reader = _LineReader(game, edition_kinds(game), builder)
     # The limits, line endings and game:/turn: headers first (orders_text), then the mail
     # around the orders (loose_text), judged on the lines the parser would read.

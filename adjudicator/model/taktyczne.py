@@ -201,3 +201,68 @@ class BoardBattleFought(Event):
     turns: int
     losses: tuple[tuple[str, tuple[str, ...]], ...]
     live: bool = False
+
+
+@attrs.frozen
+class MainMapUnitsTaken(Event):
+    """An area attacked that held only main-map units (L19.43-L19.44): empty ferries and
+    carriers ``captured`` (the attacker's default, ruling capture_empty), loaded ferries and
+    AA guns ``destroyed`` ({unit type: count})."""
+
+    kind: ClassVar[str] = "ts_main_map_taken"
+    area: str
+    attacker: str
+    defender: str
+    captured: dict[str, int]
+    destroyed: dict[str, int]
+
+
+@attrs.frozen
+class PlayerEliminated(Event):
+    """``player`` has no unit and no area left (L19.49); ``by`` (who took his last area or
+    unit) takes his ``points`` (L19.48, ruling G32)."""
+
+    kind: ClassVar[str] = "ts_player_eliminated"
+    player: str
+    by: str
+    points: int
+
+
+@attrs.frozen
+class TurnLimitReached(Event):
+    """The tournament turn limit (option ``turn_limit``, ruling turn_limit): after round
+    ``round`` the game ends; ``standings`` ``(player, land areas, points)`` best first;
+    ``winner`` "" for a tie at the top (a draw)."""
+
+    kind: ClassVar[str] = "ts_turn_limit"
+    round: int
+    standings: tuple[tuple[str, int, int], ...]
+    winner: str
+
+
+# --------------------------------------------------------------------------- economy events
+
+@attrs.frozen
+class UnitsRecruited(Event):
+    """Units bought at the start of a turn and placed in ``space`` (L19.16, L27.2)."""
+
+    kind: ClassVar[str] = "ts_recruited"
+    power: str
+    space: str
+    units: tuple[tuple[str, int], ...]
+    cost: int
+    points_left: int
+
+
+@attrs.frozen
+class ObjectBuilt(Event):
+    """An object (or a carrier) bought at the end of a turn (L19.16, L27.2-L27.8):
+    ``what`` in ``space`` (a shipyard over the sea ``over``) for ``price`` points."""
+
+    kind: ClassVar[str] = "ts_built"
+    power: str
+    what: str
+    space: str
+    price: int
+    points_left: int
+    over: str = ""

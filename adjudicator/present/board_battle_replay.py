@@ -3,7 +3,7 @@ the deployment, each battle turn with every move and every shot (the roll needed
 die), every mine that went off, the end and why, and what each power lost on the main map.
 
 It reads one ``ts_board_battle`` event (``model.taktyczne.BoardBattleFought``: the board's
-own events in order) and the board's rules (``Game.board_rules``, for the units' names);
+own events in order) and the board's rules (``Game.tables["board"]``, for the units' names);
 nothing else, so the report shows exactly what the engine did.  The sentences are
 ``wording.BOARD_REPLAY_TEXTS``.
 """
@@ -32,6 +32,11 @@ BOARD_BATTLE_KIND = "ts_board_battle"
 
 # A line of the replay: (style, text); styles: "title", "turn", "hit", "miss", "mine", "end", "".
 Line = tuple[str, str]
+
+
+def board_rules_of(game: Any) -> BoardRules | None:
+    """The rules of the game's battle board (``Game.tables["board"]``), None without one."""
+    return getattr(game, "tables", {}).get("board")
 
 
 def board_battles(events: Iterable[Any]) -> list[Any]:

@@ -24,7 +24,6 @@ from pathlib import Path
 from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -65,6 +64,7 @@ from ..model.events import (
 )
 from ..model.dice import read_number
 from ..model.game import Game
+from .report_heading import section as _section
 from .wording import (
     BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, event_text,
     technology_name,
@@ -464,11 +464,6 @@ def _battle_panel(game: Game, battle: _Battle, narrow: bool = False) -> Panel:
 # --------------------------------------------------------------------------- sections
 
 
-def _section(console: Console, title: str) -> None:
-    console.print()
-    console.print(Rule(Text(title, style="bold"), align="left", style="dim"))
-
-
 def _move_phase(events: list[Event]) -> list[tuple[str, Event]]:
     """Movement events tagged with their phase (a blitz happens during a combat move)."""
     tagged = []
@@ -798,14 +793,16 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
             if section not in shown:
                 shown.add(section)
                 section(console, game, events, state_before, state_after)
-    _board_battles(console, game, events)
+    if _s_board_battles not in shown:            # an edition whose steps do not place them
+        _s_board_battles(console, game, events, state_before, state_after)
     _standing_orders(console, game, events)
     _other_events(console, game, events)
     _victory(console, game, events)
 
 
-def _board_battles(console: Console, game: Game, events: list[Event]) -> None:
-    """Each board battle replayed move by move (``report_board_battles``)."""
+def _s_board_battles(console, game, events, before, after):
+    """Each board battle replayed move by move (``report_board_battles``): after the step
+    that fights them, or after the turn's steps."""
     if board_battles(events):
         _section(console, "Board battles")
         board_battle_panels(console, game, events)
@@ -852,6 +849,10 @@ REPORT_SECTIONS: dict[str, tuple] = {
     "special_cash_purchase": (_s_purchases,),        # Europe's pre-game round
     "special_cash_placement": (_s_placements,),
 }
+from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
+REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
+# Taktyczne Starcie's board battles are fought in its main turn: replayed after its moves.
+REPORT_SECTIONS["ts_main_turn"] = (*REPORT_SECTIONS.get("ts_main_turn", ()), _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
 FIXED_SECTIONS = ("heading", "board battles", "standing orders", "other events", "victory")

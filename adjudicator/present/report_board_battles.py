@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..model.game import Game
-from .board_battle_replay import battle_title, board_battles, replay_lines
+from .board_battle_replay import battle_title, board_battles, board_rules_of, replay_lines
 from .board_battle_svg import board_replay_svg
 from .report_board import ZOOM
 from .wording import power_name
@@ -37,7 +37,7 @@ def board_battle_panels(console: Console, game: Game, events: Sequence[Any]) -> 
 
 def board_battle_panel(game: Game, battle: Any) -> Panel:
     name = partial(power_name, game)
-    lines = replay_lines(battle, game.board_rules, name)
+    lines = replay_lines(battle, board_rules_of(game), name)
     in_turn = False
     body = []
     for style, line in lines[1:]:
@@ -54,7 +54,7 @@ def board_battle_figures(events: Sequence[Any], game: Game) -> str:
     """An HTML ``<figure>`` per board battle, its replay drawn frame by frame (a tap shows it
     at ``ZOOM`` times its own size, as the board's figure; 9-unit piece labels read at 13 px);
     "" without board battles or the board's rules."""
-    rules = game.board_rules
+    rules = board_rules_of(game)
     if rules is None:
         return ""
     out = []

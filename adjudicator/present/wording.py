@@ -278,6 +278,18 @@ PROBLEMS: dict[str, str] = {
     "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
     "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
     "board_odds_runs": "the odds of a board battle take 1 to {most} simulated battles, not {runs}",
+    # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
+    "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
+    "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
+    "ts_no_airfield": "aircraft need an airfield of yours in {space} (L27.22-L27.23)",
+    "ts_blockaded": "another player's units are in {space}: your shipyard there produces nothing (blockade, L27.11)",
+    "ts_stack_full": "{space} would hold {points} points of units, more than {limit} (L19.17)",
+    "ts_too_expensive": "costs {cost} points, you have {points}",
+    "ts_no_presence": "no {what} in {space}: objects are built where your units are or an object of yours stands (L27.3)",
+    "ts_no_coast": "{sea} is not a sea bordering {space}: a shipyard stands over one (L27.5)",
+    "ts_sea_occupied": "another player's units are in {sea}: no shipyard over it (L27.5)",
+    "ts_no_shipyard": "you have no shipyard over {space}: a carrier is built into a shipyard's sea (L27.12)",
+    "ts_build_where": "a {what} is built as 'build factory 44', 'build shipyard 44 over S05', 'build airfield 44' or 'build carrier S05', not in {space}",
 }
 
 PLACEMENT_CODES = frozenset({
@@ -374,6 +386,17 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(_research_values(params))
     if code == "ts_board_battle":
         out.update(_board_battle_values(params, game))
+    if code == "ts_main_map_taken":
+        out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
+                   captured_text=units_text(game, params["captured"]),
+                   destroyed_text=units_text(game, params["destroyed"]))
+    if code == "ts_player_eliminated":
+        out.update(player=power_name(game, params["player"]))
+    if code == "ts_turn_limit":
+        out["standings_text"] = ", ".join(
+            f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
+        winner = params["winner"]
+        out["winner_text"] = f"{power_name(game, winner)} wins" if winner else "no one wins"
     return out
 
 
@@ -597,6 +620,30 @@ def setup_event_text(event: Any) -> str:
     return render(SETUP_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
+# Taktyczne Starcie's main turn: its problems and events (engine/taktyczne/main_turn.py).
+PROBLEMS.update({
+    "ts_one_area": "a unit moves one bordering area a turn (L19.19): write one move per area, not {path}",
+    "ts_not_bordering": "{target} does not border {space} (tangent areas do not count, L19.19)",
+    "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
+    "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
+    "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
+    "ts_no_ferry": "a {unit} goes to sea only aboard an own ferry, and there is none of yours in {space}",
+    "ts_ferry_over": "a ferry carries land units worth at most {limit} points (L27.19); in {space} that would be {points}",
+    "ts_ferries_over": "the ferries in one sea carry at most {limit} points of land units (L27.20); in {space} that would be {points}",
+    "ts_stack_over": "the units in one area are worth at most {limit} points (L19.17); in {space} that would be {points}",
+    "ts_attack_over": "an attack brings at most {limit} points (L23.74); this one on {target} brings {points}",
+    "ts_attacked_twice": "{target} has already been attacked this turn: an area is attacked from one area once a turn (L19.35, ruling G9)",
+    "ts_single_origin": "an area is attacked by units from one area (L19.35): {target} is attacked from {space} on this line already",
+    "ts_cannot_attack": "a {unit} cannot attack {target}: only units that fight on the board of its terrain attack (L19.47)",
+    "ts_no_board": "this edition has no battle board (board.toml)",
+})
+EVENT_TEXTS.update({
+    "ts_main_map_taken": "{attacker} takes {area} from {defender}: {captured_text} captured, {destroyed_text} destroyed",
+    "ts_player_eliminated": "{player} is eliminated (no unit and no area left); {by} takes his {points} points",
+    "ts_turn_limit": "the turn limit: the game ends after round {round}; {standings_text}; {winner_text}",
+})
+
+
 # Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
 EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
                                   "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
@@ -612,6 +659,24 @@ def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[s
             "live_text": " (played live by mail)" if params.get("live") else "",
             "attacker": power_name(game, params.get("attacker")),
             "defender": power_name(game, params.get("defender"))}
+
+
+# Taktyczne Starcie's economy events (engine/taktyczne/economy.py), in the report's sections
+# of the steps ts_recruit and ts_build.
+ECONOMY_EVENT_TEXTS: dict[str, str] = {
+    "ts_recruited": "{power} recruits {units_text} in {space} for {cost} points ({points_left} left)",
+    "ts_built": "{power} builds a {what} in {space}{over_text} for {price} points ({points_left} left)",
+}
+
+
+def economy_event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for one of Taktyczne Starcie's economy events."""
+    import attrs
+    values = dict(attrs.asdict(event, recurse=False))
+    values["power"] = power_name(game, values["power"])
+    values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
+    values["over_text"] = f" over {values['over']}" if values.get("over") else ""
+    return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401  (each module registers its kind)
     buy, repair, place, move, load, unload, battle, bomb, bombard, defend, intercept,
-    middle_east, convert, keep, declare, liberation, scramble, kamikaze, canal, share, research,
+    middle_east, convert, keep, recruit, build, declare, liberation, scramble, kamikaze, canal, share, research,
     rocket, paratroop, nmr, concede,
 )
 from .base import (
