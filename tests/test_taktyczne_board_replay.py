@@ -226,3 +226,66 @@ def test_pbem_report_of_the_turn_replays_its_board_battles(battle_game, tmp_path
     html = page.read_text()
     assert '<figure data-area="34">' in html and '<figure data-area="22">' in html
     assert f'<li>{escape(battle_outcome(first, {"red": "Red", "blue": "Blue"}.get))}</li>' in html
+
+
+# ------------------------------------------------------------ a battle the main turn fought
+
+REAL_POSITION = """edition taktyczne
+case a board battle fought by the main turn
+power red
+position empty
+owner 22: red
+owner 23: blue
+units 22: red 1 tank_4, 2 tank_2
+units 23: blue 1 tank_3, 1 at_gun, 2 mine_land
+standing blue: defend 23: line, hold
+orders:
+end
+expect valid
+"""
+REAL_ORDERS = "move 1 tank_4, 2 tank_2 22 -> 23\nplan 23: wedge, advance, target guns, fire at 5\n"
+
+
+def test_a_battle_the_main_turn_fought_is_shown_replayed_and_verified(tmp_path, capsys):
+    """End to end on a game folder started on a position: ``pbem process`` fights the board
+    battle, ``pbem show --battle`` replays and draws it from the turn file, the report has
+    it, and ``pbem verify`` still replays the turn."""
+    from adjudicator.cli import main
+    from adjudicator.io import layout
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.io.turnfile import read_turn_file
+    from adjudicator.service import gamedir
+    from adjudicator.service.rules_cases import build_position
+    game = load_game("taktyczne")
+    state = build_position(game, parse_cases(REAL_POSITION)[0])
+    directory = tmp_path / "game"
+    gamedir.create_game(directory, game, state.game_id, None, "2026-01-01", initial=state)
+    orders = tmp_path / "red.txt"
+    orders.write_text(REAL_ORDERS, encoding="utf-8")
+    assert main(["process", str(orders), "-g", str(directory)]) == 0
+    processed = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    (event,) = [ev for ev in read_turn_file(layout.list_turns(str(directory))[-1][2])[0].events
+                if ev.kind == "ts_board_battle"]
+    shots = [ev for ev in event.board_events if isinstance(ev, ShotFired)]
+    assert "Board battles" in processed and processed.count(", rolls ") == len(shots) > 0
+    assert main(["show", "-g", str(directory), "--battle", "23"]) == 0
+    shown = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    assert "Board battle in 23 (land board): Red attacks Blue" in shown
+    assert "targets guns first, fires when it needs 5 or less" in shown
+    for ev in shots:
+        assert f"fires{' back' if ev.back else ''} at {ev.at} (" in shown
+        assert f"needs {ev.need}, rolls {ev.roll}" in shown
+    picture = tmp_path / "battle.svg"
+    assert main(["show", "-g", str(directory), "--battle", "23", "--svg", str(picture)]) == 0
+    frames = [f for f in ET.fromstring(picture.read_text()).iter(f"{NS}g") if f.get("class") == "frame"]
+    assert len(frames) == event.turns + 1
+    # the last frame has exactly the units the event says survived, each side's
+    lost = {pid for power, units in event.losses for pid in units}
+    on_board = {g.get("data-piece"): g.get("data-kind") for g in frames[-1].iter(f"{NS}g")
+                if g.get("class") == "piece"}
+    forces = {pid: kind for _, force in event.forces for pid, kind in force.units}
+    assert set(on_board) <= set(forces) and all(forces[p] == k for p, k in on_board.items())
+    assert sorted(k for p, k in forces.items() if p not in on_board) == sorted(
+        k if k in forces.values() else forces.get(k, k) for k in lost)
+    assert main(["verify", str(directory)]) == 0
+    capsys.readouterr()

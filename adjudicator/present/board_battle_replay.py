@@ -10,6 +10,7 @@ nothing else, so the report shows exactly what the engine did.  The sentences ar
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -119,11 +120,18 @@ def replay_lines(battle: Any, rules: BoardRules | None, power_name=str) -> list[
         if line[0] in ("turn", "end") and lines[-1][0] == "turn":
             lines.append(("", board_replay_text("idle")))
         lines.append(line)
-    lost = [(power, units) for power, units in battle.losses if units]
-    for power, units in lost:
-        lines.append(("", board_replay_text("lost", power=power_name(power),
-                                            units=", ".join(unit(u) if u in kinds else u for u in units))))
+    for power, units in battle.losses:
+        if units:
+            lines.append(("", board_replay_text("lost", power=power_name(power),
+                                                units=_lost_text(rules, units, unit, kinds))))
     return lines
+
+
+def _lost_text(rules: BoardRules | None, units, unit, kinds) -> str:
+    """Main-map losses: board pieces by their label, unit types counted by name."""
+    counts = Counter(unit(u) if u in kinds else
+                     (rules.kinds[u].name if rules is not None and u in rules.kinds else u) for u in units)
+    return ", ".join(name if n == 1 else f"{n} x {name}" for name, n in counts.items())
 
 
 def _event_line(ev: Any, who, unit) -> Line | None:
@@ -165,7 +173,7 @@ def plan_text(plan: Any) -> str:
         parts.append(board_replay_text("squares", squares=", ".join(f"{u} {sq}" for u, sq in plan.squares)))
     if plan.mines:
         parts.append(board_replay_text("mine_squares", count=len(plan.mines)))
-    target = BOARD_TARGET_WORDS.get(doctrine.target, doctrine.target)
+    target = BOARD_TARGET_WORDS.get(doctrine.target, "targets " + doctrine.target.replace("_", " "))
     parts.append(board_replay_text("doctrine", stance=doctrine.stance, target=target,
                                    fire_at=doctrine.fire_at))
     return "; ".join(parts)

@@ -589,6 +589,7 @@ BOARD_REPLAY_TEXTS: dict[str, str] = {
 BOARD_TARGET_WORDS: dict[str, str] = {
     "best": "targets by the best exchange", "highest_rank": "targets the highest rank first",
     "nearest": "targets the nearest first", "guns_first": "targets guns first",
+    "tanks_first": "targets tanks and warships first",
 }
 
 
