@@ -12,6 +12,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console, Group
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.text import Text
 
@@ -44,8 +45,8 @@ def board_battle_panel(game: Game, battle: Any) -> Panel:
         in_turn = in_turn or style == "turn"
         if style == "end":
             in_turn = False
-        indent = "  " if in_turn and style in INDENTED else ""
-        body.append(Text(indent + line, style=LINE_STYLES.get(style, "")))
+        text = Text(line, style=LINE_STYLES.get(style, ""))
+        body.append(Padding(text, (0, 0, 0, 2)) if in_turn and style in INDENTED else text)
     return Panel(Group(*body), title=Text(lines[0][1], style="bold"), title_align="left",
                  box=box.ROUNDED)
 
