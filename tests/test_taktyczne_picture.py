@@ -8,6 +8,8 @@ after its pregame, end to end through ``pbem show`` and ``pbem map``."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+import io
+import re
 from collections import Counter
 
 import attrs
@@ -132,3 +134,22 @@ def test_pbem_map_and_show_draw_the_edition_before_and_after_the_pregame(tmp_pat
     assert {(e.get("data-space"), e.get("data-type"), e.get("data-owner")) for e in by_class(root, "object")} == {
         (area, "factory", player) for player, area in capitals.items()}
     capsys.readouterr()
+    assert main(["show", "-g", str(g)]) == 0              # the tables name them too
+    tables = capsys.readouterr().out
+    for area in capitals.values():
+        assert re.search(rf"\b{area}\s+0\s+capital, factory\b", tables), tables
+
+
+def test_the_tables_name_drawn_capitals_objects_and_shipyards_seas(game, position):
+    from rich.console import Console
+    from adjudicator.present.board_view import render_board
+    console = Console(record=True, width=120, file=io.StringIO())
+    render_board(game, position, console)
+    out = console.export_text()
+    assert re.search(r"\b54\s+0\s+capital, factory, shipyard over S21\b", out), out
+    assert re.search(r"\b53\s+0\s+2 factories\b", out), out
+    assert re.search(r"\b16\s+0\s+capital, factory, 2 shipyards over S05, shipyard over S26\b", out), out
+    taken = attrs.evolve(position, owners={**position.owners, "16": "red"})
+    console = Console(record=True, width=120, file=io.StringIO())
+    render_board(game, taken, console)
+    assert "capital of Blue" in console.export_text()
