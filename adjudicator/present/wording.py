@@ -576,6 +576,52 @@ def board_event_text(event: Any) -> str:
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
+# A board battle of the main turn replayed in the report and by ``pbem show --battle``
+# (present/board_battle_replay.py): a sentence per board event, the side named with its power.
+BOARD_REPLAY_TEXTS: dict[str, str] = {
+    "title": "Board battle in {area} ({board} board): {attacker} attacks {defender}{live}",
+    "side": "the {side} ({power})",
+    "nothing": "nothing",
+    "mines_count": ", {count} mines",
+    "force": "{who} brings {units}{mines}",
+    "plan": "{who} plays by the plan: {plan}",
+    "formation": "formation {formation}",
+    "squares": "own squares {squares}",
+    "mine_squares": "{count} mine squares of its own",
+    "doctrine": "{stance}, {target}, fires when it needs {fire_at} or less",
+    "deployed": "{who} deploys {placed}",
+    "mines_laid": "{who} lays {count} mines, their squares secret",
+    "turn": "Battle turn {turn}: {who}",
+    "idle": "no move, no shot",
+    "moved": "{unit} moves {path}",
+    "gap": "{gap} squares between",
+    "gun_shot": "a gun's shot",
+    "shot": "{unit} fires at {target} ({gap}): needs {need}, rolls {roll}: {verdict}",
+    "shot_back": "{unit} fires back at {target} ({gap}): needs {need}, rolls {roll}: {verdict}",
+    "hit": "a hit, {target} is destroyed",
+    "miss": "a miss",
+    "mine": "a mine of {who} on {square} destroys {unit}",
+    "guns_lost": "{who} loses its long-range guns with the battle: {units}",
+    "end": "The battle ends after battle turn {turn}: {who} wins, {reason}",
+    "won": "{winner} wins the board battle in {area} after {turns} battle turns: {reason}",
+    "no_winner": "the board battle in {area} ends after {turns} battle turns without a winner: {reason}",
+    "lost": "{power} loses on the main map: {units}",
+}
+
+
+# A doctrine's target priority (``model.tactical.TARGET_PRIORITIES``) in words.
+BOARD_TARGET_WORDS: dict[str, str] = {
+    "best": "targets by the best exchange", "highest_rank": "targets the highest rank first",
+    "nearest": "targets the nearest first", "guns_first": "targets guns first",
+    "tanks_first": "targets tanks and warships first",
+}
+
+
+def board_replay_text(code: str, **values: Any) -> str:
+    """A sentence of a board battle's replay (``BOARD_REPLAY_TEXTS``)."""
+    return render(BOARD_REPLAY_TEXTS[code], values)
+
+
 def board_odds_text(odds: Any) -> str:
     """A board battle's Monte Carlo odds (``engine.tactical.odds.BoardOdds``) in words,
     labelled as the estimate they are, with their 95% bounds."""
