@@ -262,3 +262,33 @@ def test_a_live_order_for_an_area_not_attacked_is_a_warning(taktyczne):
     problems = [(p.line, p.code, p.severity) for p in check(game, state, orders)]
     assert (1, "live_not_attacked", "warning") in problems
     assert not [p for p in problems if p[2] == "error"]
+
+
+def test_the_commands_show_a_waiting_battle_and_take_battle_turn_files(taktyczne, tmp_path, capsys):
+    """pbem show --battle draws the battle waiting for its next battle turn (the board, the
+    units' names, whose turn); pbem check says what is wrong with a battle turn's lines;
+    pbem process plays it; pbem verify replays it."""
+    from cli_helpers import pbem
+    from adjudicator.service.gamedir import create_game, demo_seeds, process_turn
+    game, state = taktyczne
+    create_game(tmp_path, game, "live", initial=attrs.evolve(state, game_id="live"),
+                seeds=demo_seeds("live"), created="2026-11-27")
+    process_turn(tmp_path, game, "live 23\nmove 2 tank_2 22 -> 23\n", seeds=demo_seeds("live"))
+    code, out = pbem(capsys, "show", "-g", tmp_path, "--battle", "23", "--no-color")
+    assert code == 0, out
+    assert "battle turn 1 is Red's (the attacker)" in out and "a1   Red        Tank II on" in out
+    code, out = pbem(capsys, "show", "-g", tmp_path, "--battle", "23", "--svg", tmp_path / "b.svg")
+    assert code == 0 and (tmp_path / "b.svg").read_text(encoding="utf-8").startswith("<svg")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("board a1 -> G4a G5a G6a G7a G8a\nboard d1 -> G2d\n", encoding="utf-8")
+    code, out = pbem(capsys, "check", bad, "-g", tmp_path, "--no-color")
+    assert code != 0
+    assert "bad.txt:1: error: a1 has 4 movement points in a battle turn; the paths take 5" in out
+    assert "bad.txt:2: error:" in out and "d1" in out
+    good = tmp_path / "good.txt"
+    good.write_text("board a1 -> G4a G5a\n", encoding="utf-8")
+    code, out = pbem(capsys, "process", good, "-g", tmp_path, "--no-color")
+    assert code == 0, out
+    assert "battle turn 1 in 23: Red (attacker) played; attacker a1 moves G4a > G5a" in " ".join(out.split())
+    code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")
+    assert code == 0, out
