@@ -114,3 +114,46 @@ def test_an_edition_without_a_board_has_no_board_battles():
     game = load_game("aa1941")
     from adjudicator.service.games import initial_state
     assert planned_board_battles(game, initial_state(game, "x"), parse_orders("pass", game)) == []
+
+
+def test_pbem_check_prints_the_board_battles_on_a_real_game_folder(game, state, tmp_path, capsys,
+                                                                    monkeypatch):
+    """End to end: a game folder started on the position, ``pbem check ORDERS -g DIR``."""
+    from adjudicator.cli import main
+    from adjudicator.service import gamedir
+    monkeypatch.setenv("COLUMNS", "200")
+    directory = tmp_path / "game"
+    gamedir.create_game(directory, game, state.game_id, None, "2026-01-01", initial=state)
+    orders = tmp_path / "red.txt"
+    orders.write_text(ORDERS, encoding="utf-8")
+    assert main(["check", str(orders), "-g", str(directory)]) == 0
+    out = capsys.readouterr().out
+    assert "Board battles these orders start" in out
+    assert "Red's plan: wedge, advance, target guns_first, fire at 5" in out
+    assert "An estimate from" in out and "OK: orders for Red" in out
+    assert main(["check", str(orders), "-g", str(directory), "--no-odds"]) == 0
+    assert "Board battles" not in capsys.readouterr().out
+
+
+def test_pbem_check_json_carries_the_board_battles_as_the_schema_says(game, state, tmp_path, capsys):
+    import json
+
+    from adjudicator.cli import main
+    from adjudicator.service import gamedir
+    from test_cli_ux import validate
+    directory = tmp_path / "game"
+    gamedir.create_game(directory, game, state.game_id, None, "2026-01-01", initial=state)
+    orders = tmp_path / "red.txt"
+    orders.write_text(ORDERS, encoding="utf-8")
+    assert main(["check", str(orders), "-g", str(directory), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    validate(data, "check")
+    assert data["battles"] == [] and len(data["board_battles"]) == 1
+    battle = data["board_battles"][0]
+    assert battle["forces"]["defender"] == {"units": {"at_gun": 1, "tank_3": 1}, "mines": 2}
+    assert battle["plans"]["attacker"] == "wedge, advance, target guns_first, fire at 5"
+    odds = battle["odds"]
+    assert odds["method"] == "monte_carlo" and odds["runs"] >= 200
+    assert abs(odds["wins"]["attacker"] + odds["wins"]["defender"] - 1) < 1e-9
+    low, high = odds["intervals"]["attacker"]
+    assert low <= odds["wins"]["attacker"] <= high
