@@ -216,9 +216,15 @@ def cmd_check(args, console: Console) -> int:
         battles = [] if errors or args.no_odds else [
             (s, check_odds(s, game.ruleset.dice_sides, exact=args.exact_odds))
             for s in planned_battles(game, state, orders)]
+        board_battles = None                     # an edition with a battle board: its battles
+        if game.tables.get("board") is not None:
+            from ..service.board_check import board_battles_with_odds
+            board_battles = () if errors or args.no_odds else board_battles_with_odds(
+                game, state, orders)
         emit(check_json(game, state, notes=notes, syntax_errors=syntax_errors,
                         problems=problems, header=header, battles=battles,
-                        threshold=args.warn_below, reading=result.reading))
+                        threshold=args.warn_below, reading=result.reading,
+                        board_battles=board_battles))
         return EXIT_REJECTED if errors else EXIT_OK
     from ..present.check_view import reading_lines
     for row in reading_lines(result.reading):     # what each line says, canonically
@@ -236,6 +242,11 @@ def cmd_check(args, console: Console) -> int:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below,
                                exact=args.exact_odds)
+        from ..present.board_check_view import board_battle_lines
+        from ..service.board_check import board_battles_with_odds
+        for row in board_battle_lines(game, board_battles_with_odds(game, state, orders),
+                                      threshold=args.warn_below):
+            console.print(escape(row), highlight=False, soft_wrap=True)
     if errors:
         note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
         console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")

@@ -37,7 +37,8 @@ from .victory import check_victory
 from .whose_orders import foreign_owner
 from .working import WorkingBoard
 
-__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate", "planned_battles"]
+__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "checked_events", "adjudicate",
+           "planned_battles"]
 
 
 @attrs.frozen
@@ -65,6 +66,17 @@ def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
         del ctx         # the board freed before collection resumes (see engine.collector)
     _remember_check(game, state, orders, tuple(problems))
     return problems
+
+
+def checked_events(game: Game, state: GameState, orders: OrderSet) -> tuple[Event, ...]:
+    """The events of the turn as ``check`` plays it (no dice: a battle is the attacker's
+    best case): what a check shows besides its problems, such as Taktyczne Starcie's board
+    battles with the forces and plans they would be fought with."""
+    with collector_paused():
+        ctx = _play(game, state, orders, None)
+        events = tuple(ctx.events)
+        del ctx
+    return events
 
 
 # The last few checks (``check`` is pure and its inputs are frozen, so equal inputs give the
@@ -108,7 +120,10 @@ def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
     with what the edition's rules add before the first battle as the turn plays them
     (``at_step`` at the end of the combat move and the start of Conduct Combat: Global
     1940's paratroopers dropped, the defenders' aircraft scrambled by their standing
-    orders)."""
+    orders).  None for an edition whose turn has no ``conduct_combat`` step (Taktyczne
+    Starcie fights its own battles: ``checked_events``)."""
+    if "conduct_combat" not in game.ruleset.plan.steps:
+        return []
     ctx = _context(game, state, orders, None)
     if not _preflight(ctx, state):
         return []

@@ -17,6 +17,8 @@ from typing import ClassVar
 
 import attrs
 
+from .tactical import BattlePlan
+
 
 class Phase(str, Enum):
     PURCHASE = "purchase"
@@ -260,6 +262,26 @@ class MiddleEastOrder(StandingChoice):
     to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""
 
     kind: ClassVar[str] = "middle_east"
+
+
+@attrs.frozen
+class PlanOrder(Order):
+    """``plan 34: wedge, advance, target tanks, fire at 4`` (Taktyczne Starcie): the
+    attacker's battle plan for the board battle in ``space`` this turn; its squares name
+    unit type keys (``engine/taktyczne/plans.py``)."""
+
+    kind: ClassVar[str] = "plan"
+    space: str
+    plan: BattlePlan = BattlePlan()
+    line: int = 0
+
+
+class DefencePlanOrder(StandingChoice):
+    """``defend 22: line, hold`` (Taktyczne Starcie): the power's standing battle plan for
+    board battles in ``space`` (``None``: all its areas) when it is attacked; the engine's
+    standing kind ``defence_plan``, value the plan's canonical text (``model.plan_text``)."""
+
+    kind: ClassVar[str] = "defence_plan"
 
 
 @attrs.frozen

@@ -292,6 +292,27 @@ PROBLEMS: dict[str, str] = {
     "ts_sea_occupied": "another player's units are in {sea}: no shipyard over it (L27.5)",
     "ts_no_shipyard": "you have no shipyard over {space}: a carrier is built into a shipyard's sea (L27.12)",
     "ts_build_where": "a {what} is built as 'build factory 44', 'build shipyard 44 over S05', 'build airfield 44' or 'build carrier S05', not in {space}",
+    # Taktyczne Starcie battle plans as orders (engine/taktyczne/plans.py)
+    "plan_formation_unknown": "the plan for {area} names the formation '{formation}', which the board "
+                              "does not have (known: {known}); the plan is fought in 'line'",
+    "plan_square_unknown": "the plan for {area}: '{square}' is no square of a side's half: a column "
+                           "A-{last_column} and a row 1-{rows}, such as 'G3'",
+    "plan_square_row": "the plan for {area}: a {unit} deploys in its side's rows {low}-{high} "
+                       "(counted from its own edge), and {square} is not one of them",
+    "plan_mine_row": "the plan for {area}: mines go in the side's rows {low}-{high} (counted from "
+                     "its own edge), and {square} is not one of them",
+    "plan_square_twice": "the plan for {area} puts two things on {square}: one unit or mine a square",
+    "plan_unit_not_on_board": "the plan for {area} places a {unit}, which does not fight on the battle "
+                              "board (tanks, warships, anti-tank and long-range guns do)",
+    "plan_unit_wrong_board": "the plan for {area} places a {unit}, which does not fight on the "
+                             "{battle} board",
+    "plan_not_attacked": "there is a battle plan for {area}, but no attack on it this turn: the plan "
+                         "is not used",
+    "plan_unit_not_in_battle": "the plan for {area} names {square} for one {unit} more than fight "
+                               "there: that square is not used",
+    "plan_too_many_mines": "the plan for {area} names mine square {square}, but the side has only "
+                           "{count} mines there: that square is not used",
+    "plan_unreadable": "a standing battle plan that cannot be read: {reason}",
 }
 
 PLACEMENT_CODES = frozenset({

@@ -218,7 +218,7 @@ def board_fight(ctx: TurnContext, area: str, dice, run: CombatRun) -> None:
     defender, attackers, defenders = ctx.mechanic(PENDING, dict).pop(area)
     battle = "sea" if ctx.board.map[area].is_sea else "land"
     forces, names = board_forces(ctx, battle, {ATTACKER: attackers, DEFENDER: defenders})
-    plans = plans_for(ctx, area, ctx.power, defender)
+    plans = plans_for(ctx, area, ctx.power, defender, forces=forces)
     event = fight_board_battle(ctx, area, ctx.power, defender, forces, plans)
     ctx.emit(event)
     apply_battle(ctx, event, names, attackers)
