@@ -152,3 +152,26 @@ def test_a_turn_with_a_board_battle_plays_reports_and_round_trips():
     assert "Moves and attacks (in the order written)" in text
     assert "Red attacks Blue in 23 on the land board: Red wins" in text
     assert "Blue is eliminated" in text
+
+
+def test_every_problem_and_event_of_the_main_turn_has_its_sentence():
+    """Codes and parameters in the engine, the words in ``present.wording``."""
+    import re
+
+    from adjudicator.model.events import Event
+    from adjudicator.model.taktyczne import MainMapUnitsTaken, PlayerEliminated, TurnLimitReached
+    from adjudicator.present.wording import EVENT_TEXTS, PROBLEMS, event_text
+    folder = ROOT / "adjudicator" / "engine" / "taktyczne"
+    source = "\n".join((folder / f).read_text() for f in
+                       ("main_turn.py", "stacking.py", "board_battles.py", "elimination.py"))
+    codes = set(re.findall(r'OrderFailed\(\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'found\.append\(\("([a-z_]+)"', source))      # stacking's problems
+    assert {"ts_stack_over", "ts_single_origin", "ts_attacked_twice"} <= codes
+    assert codes <= set(PROBLEMS), codes - set(PROBLEMS)
+    for cls in (BoardBattleFought, MainMapUnitsTaken, PlayerEliminated, TurnLimitReached):
+        assert issubclass(cls, Event) and cls.kind in EVENT_TEXTS
+    assert event_text(MainMapUnitsTaken("S07", "red", "blue", {"ferry": 1}, {"aa_gun_sea": 1})) == \
+        "red takes S07 from blue: 1 ferry captured, 1 aa_gun_sea destroyed"
+    assert event_text(TurnLimitReached(10, (("red", 7, 20), ("blue", 7, 12)), "red")) == (
+        "the turn limit: the game ends after round 10; red 7 areas and 20 points, "
+        "blue 7 areas and 12 points; red wins")
