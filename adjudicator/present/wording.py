@@ -9,6 +9,8 @@ shown by display name, lists joined with commas.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import string
 from collections.abc import Mapping
 from typing import Any
@@ -673,6 +675,7 @@ PROBLEMS.update({
     "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
     "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
     "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
+    "ts_aboard_lands_only": "a {unit} aboard a ferry moves only by landing on a bordering land area; {target} is a sea (its ferry carries it there, G8)",
     "ts_no_ferry": "a {unit} goes to sea only aboard an own ferry, and there is none of yours in {space}",
     "ts_ferry_over": "a ferry carries land units worth at most {limit} points (L27.19); in {space} that would be {points}",
     "ts_ferries_over": "the ferries in one sea carry at most {limit} points of land units (L27.20); in {space} that would be {points}",
@@ -705,7 +708,7 @@ EVENT_TEXTS["ts_live_battle_turn"] = ("battle turn {turn} in {area}: {power} ({s
 def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     """The parts of a ``ts_board_battle`` sentence: the winner and each power's losses."""
     winner = params.get("winner")
-    losses = [f"{power_name(game, power)} loses {', '.join(lost)}"
+    losses = [f"{power_name(game, power)} loses {units_text(game, dict(sorted(Counter(lost).items())))}"
               for power, lost in params.get("losses", ()) if lost]
     return {"winner_text": f"{power_name(game, winner)} wins" if winner else "no one wins",
             "losses_text": "; " + "; ".join(losses) if losses else "",

@@ -19,6 +19,7 @@ from ...model.taktyczne import BoardBattleFought
 from ..context import TurnContext
 from ..errors import OrderFailed
 from ..tactical.plan import fight
+from . import plans
 from .fought import battle_fought
 from .live_turn import pause, wants_live
 from .plans import plans_for
@@ -27,8 +28,9 @@ __all__ = ["board_rules", "board_forces", "fight_board_battle", "plans_for"]
 
 
 def board_rules(ctx: TurnContext) -> BoardRules:
-    """The edition's battle board (``maps/<edition>/board.toml``, in ``Game.tables``)."""
-    rules = ctx.game.tables.get("board")
+    """The edition's battle board (``plans.board_rules``); an order needing it fails
+    without one."""
+    rules = plans.board_rules(ctx)
     if rules is None:
         raise OrderFailed("ts_no_board")
     return rules

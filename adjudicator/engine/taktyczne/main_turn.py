@@ -130,6 +130,8 @@ def move(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target
         domain = board.utype(piece).domain
         if domain == Domain.SEA and not sea:
             raise OrderFailed("ts_ship_on_land", unit=piece.type, target=target)
+        if domain == Domain.LAND and sea and piece.carried_by is not None:
+            raise OrderFailed("ts_aboard_lands_only", unit=piece.type, target=target)   # G8
         if domain == Domain.LAND and sea:
             ferry = _ferry_with_room(ctx, target, piece)
             _put(piece, target, ferry.uid)
