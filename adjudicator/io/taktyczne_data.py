@@ -13,7 +13,10 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from ..model.errors import DataError
+from ..model.game import Game
 from ..model.taktyczne import CostTable, MainMap, ObjectPrice, UnitCost
 from .loader import read_map
 from .paths import MAPS_DIR
@@ -134,6 +137,15 @@ def load_costs(folder: str | Path = "taktyczne") -> CostTable:
     """The cost table of a data folder (a name under ``maps/`` or a path)."""
     doc, where = _read(folder, COSTS_FILE)
     return cost_table(doc, where)
+
+
+def with_costs(game: Game) -> Game:
+    """``game`` with its folder's cost table attached (``Game.costs``) when its units.toml
+    prices objects (Taktyczne Starcie's); other games unchanged."""
+    doc, where = _read(Path(game.source_dir), COSTS_FILE)
+    if not isinstance(doc.get("object"), dict):
+        return game
+    return attrs.evolve(game, costs=cost_table(doc, where))
 
 
 def cost_table(doc: dict[str, Any], where: str = COSTS_FILE) -> CostTable:

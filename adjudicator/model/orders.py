@@ -294,6 +294,31 @@ class Keep(Order):
     line: int = 0
 
 
+@attrs.frozen
+class Recruit(Order):
+    """``recruit 2 tank_1 44`` (Taktyczne Starcie, at the start of the turn [L19.16]):
+    buy ``units`` and place them at once in ``space``, where an object of the buyer's
+    produces them (a factory's area, a shipyard's sea)."""
+
+    kind: ClassVar[str] = "recruit"
+    units: tuple[UnitGroup, ...]
+    space: str
+    line: int = 0
+
+
+@attrs.frozen
+class Build(Order):
+    """``build factory 44``, ``build shipyard 44 over S05``, ``build carrier S05``
+    (Taktyczne Starcie, at the end of the turn [L19.16, L27.2]): buy the object ``what``
+    in ``space`` (a shipyard over the sea ``over``; a carrier into a sea)."""
+
+    kind: ClassVar[str] = "build"
+    what: str
+    space: str
+    over: str = ""
+    line: int = 0
+
+
 class LiberationOrder(StandingChoice):
     """``liberation: <units>``: the units the power places free when its capital is
     liberated (Global 1940's France [L597-L599]; the engine's standing kind

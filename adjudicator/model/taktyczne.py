@@ -238,3 +238,31 @@ class TurnLimitReached(Event):
     round: int
     standings: tuple[tuple[str, int, int], ...]
     winner: str
+
+
+# --------------------------------------------------------------------------- economy events
+
+@attrs.frozen
+class UnitsRecruited(Event):
+    """Units bought at the start of a turn and placed in ``space`` (L19.16, L27.2)."""
+
+    kind: ClassVar[str] = "ts_recruited"
+    power: str
+    space: str
+    units: tuple[tuple[str, int], ...]
+    cost: int
+    points_left: int
+
+
+@attrs.frozen
+class ObjectBuilt(Event):
+    """An object (or a carrier) bought at the end of a turn (L19.16, L27.2-L27.8):
+    ``what`` in ``space`` (a shipyard over the sea ``over``) for ``price`` points."""
+
+    kind: ClassVar[str] = "ts_built"
+    power: str
+    what: str
+    space: str
+    price: int
+    points_left: int
+    over: str = ""

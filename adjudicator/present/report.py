@@ -23,7 +23,6 @@ from pathlib import Path
 from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -64,6 +63,7 @@ from ..model.events import (
 )
 from ..model.dice import read_number
 from ..model.game import Game
+from .report_heading import section as _section
 from .wording import (
     BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, event_text,
     technology_name,
@@ -457,11 +457,6 @@ def _battle_panel(game: Game, battle: _Battle, narrow: bool = False) -> Panel:
 # --------------------------------------------------------------------------- sections
 
 
-def _section(console: Console, title: str) -> None:
-    console.print()
-    console.print(Rule(Text(title, style="bold"), align="left", style="dim"))
-
-
 def _move_phase(events: list[Event]) -> list[tuple[str, Event]]:
     """Movement events tagged with their phase (a blitz happens during a combat move)."""
     tagged = []
@@ -813,6 +808,14 @@ def _s_noncombat_moves(console, game, events, before, after):
     _moves(console, game, events, "noncombat", "Noncombat moves")
 
 
+def _s_main_turn(console, game, events, before, after):
+    """Taktyczne Starcie's main turn: its moves and attacks in the order written (the board
+    battles and what they took are sentences under "Other events"), then the areas that
+    changed hands."""
+    _moves(console, game, events, "main", "Moves and attacks (in the order written)")
+    _territory_changes(console, game, events)
+
+
 def _s_aircraft(console, game, events, before, after):
     _aircraft(console, game, events)
 
@@ -837,6 +840,9 @@ REPORT_SECTIONS: dict[str, tuple] = {
     "special_cash_purchase": (_s_purchases,),        # Europe's pre-game round
     "special_cash_placement": (_s_placements,),
 }
+from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
+REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
+REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn,)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
 FIXED_SECTIONS = ("heading", "standing orders", "other events", "victory")

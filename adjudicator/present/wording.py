@@ -9,6 +9,8 @@ shown by display name, lists joined with commas.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import string
 from collections.abc import Mapping
 from typing import Any
@@ -278,6 +280,18 @@ PROBLEMS: dict[str, str] = {
     "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
     "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
     "board_odds_runs": "the odds of a board battle take 1 to {most} simulated battles, not {runs}",
+    # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
+    "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
+    "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
+    "ts_no_airfield": "aircraft need an airfield of yours in {space} (L27.22-L27.23)",
+    "ts_blockaded": "another player's units are in {space}: your shipyard there produces nothing (blockade, L27.11)",
+    "ts_stack_full": "{space} would hold {points} points of units, more than {limit} (L19.17)",
+    "ts_too_expensive": "costs {cost} points, you have {points}",
+    "ts_no_presence": "no {what} in {space}: objects are built where your units are or an object of yours stands (L27.3)",
+    "ts_no_coast": "{sea} is not a sea bordering {space}: a shipyard stands over one (L27.5)",
+    "ts_sea_occupied": "another player's units are in {sea}: no shipyard over it (L27.5)",
+    "ts_no_shipyard": "you have no shipyard over {space}: a carrier is built into a shipyard's sea (L27.12)",
+    "ts_build_where": "a {what} is built as 'build factory 44', 'build shipyard 44 over S05', 'build airfield 44' or 'build carrier S05', not in {space}",
     # Taktyczne Starcie battle plans as orders (engine/taktyczne/plans.py)
     "plan_formation_unknown": "the plan for {area} names the formation '{formation}', which the board "
                               "does not have (known: {known}); the plan is fought in 'line'",
@@ -616,13 +630,31 @@ EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on th
 def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     """The parts of a ``ts_board_battle`` sentence: the winner and each power's losses."""
     winner = params.get("winner")
-    losses = [f"{power_name(game, power)} loses {', '.join(lost)}"
+    losses = [f"{power_name(game, power)} loses {units_text(game, dict(sorted(Counter(lost).items())))}"
               for power, lost in params.get("losses", ()) if lost]
     return {"winner_text": f"{power_name(game, winner)} wins" if winner else "no one wins",
             "losses_text": "; " + "; ".join(losses) if losses else "",
             "live_text": " (played live by mail)" if params.get("live") else "",
             "attacker": power_name(game, params.get("attacker")),
             "defender": power_name(game, params.get("defender"))}
+
+
+# Taktyczne Starcie's economy events (engine/taktyczne/economy.py), in the report's sections
+# of the steps ts_recruit and ts_build.
+ECONOMY_EVENT_TEXTS: dict[str, str] = {
+    "ts_recruited": "{power} recruits {units_text} in {space} for {cost} points ({points_left} left)",
+    "ts_built": "{power} builds a {what} in {space}{over_text} for {price} points ({points_left} left)",
+}
+
+
+def economy_event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for one of Taktyczne Starcie's economy events."""
+    import attrs
+    values = dict(attrs.asdict(event, recurse=False))
+    values["power"] = power_name(game, values["power"])
+    values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
+    values["over_text"] = f" over {values['over']}" if values.get("over") else ""
+    return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:

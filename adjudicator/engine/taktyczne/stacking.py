@@ -10,8 +10,9 @@ from collections.abc import Iterable
 
 from ...model.units import Domain
 from ..working import Piece, WorkingBoard
+from . import stack
+from .stack import stack_limit
 
-STACK_LIMIT = 12          # L19.17
 FERRY_POINTS = 8          # L27.19
 FERRY_SEA_POINTS = 12     # L27.20
 
@@ -19,18 +20,13 @@ FERRY_SEA_POINTS = 12     # L27.20
 def limits(board: WorkingBoard) -> tuple[int, int, int]:
     """(stack, one ferry's cargo, all ferries' cargo in one sea)."""
     option = board.rules.option
-    return (option("stack_limit", STACK_LIMIT), option("ferry_points", FERRY_POINTS),
+    return (stack_limit(board.game), option("ferry_points", FERRY_POINTS),
             option("ferry_sea_points", FERRY_SEA_POINTS))
 
 
 def unit_value(board: WorkingBoard, unit_type: str) -> int:
-    """A unit's map value: the cost table's ``value`` where it differs from the cost (the
-    ferry's and the carrier's 0), else its cost (L23.5)."""
-    costs = board.game.tables.get("costs")
-    entry = costs.units.get(unit_type) if costs is not None else None
-    if entry is not None:
-        return entry.map_value
-    return board.rules.units[unit_type].cost
+    """A unit's map value (``stack.unit_value``: the ferry's and the carrier's 0)."""
+    return stack.unit_value(board.game, unit_type)
 
 
 def is_ferry(board: WorkingBoard, piece: Piece | str) -> bool:
