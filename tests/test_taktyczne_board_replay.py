@@ -287,5 +287,12 @@ def test_a_battle_the_main_turn_fought_is_shown_replayed_and_verified(tmp_path, 
     assert set(on_board) <= set(forces) and all(forces[p] == k for p, k in on_board.items())
     assert sorted(k for p, k in forces.items() if p not in on_board) == sorted(
         k if k in forces.values() else forces.get(k, k) for k in lost)
+    # the main map after the turn: the attack drawn as a combat move into the battle's area
+    board = tmp_path / "board.svg"
+    assert main(["show", "-g", str(directory), "--svg", str(board)]) == 0
+    arrows = [(g.get("data-power"), g.get("data-phase"), g.get("data-path"))
+              for g in ET.fromstring(board.read_text()).iter(f"{NS}g")
+              if "arrow" in (g.get("class") or "").split()]
+    assert arrows == [("red", "combat", "22 > 23")]
     assert main(["verify", str(directory)]) == 0
     capsys.readouterr()

@@ -17,6 +17,7 @@ and ``data-path``; battle markers ``data-space`` and ``data-outcome``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -923,16 +924,32 @@ class _Drawing:
     def anchor(self, name: str) -> tuple[float, float]:
         return self.moved.get(name) or self.g.spaces[name].at
 
+    def arrow_phase(self, ev) -> str:
+        """A move's phase as its arrow draws it: ``combat`` or ``noncombat``.  An edition whose
+        turn mixes moves and attacks (Taktyczne Starcie's ``main``) has the move drawn as a
+        combat move when it ends where its power fought a board battle or captured the area
+        this turn, else as a noncombat move."""
+        if ev.phase in ("combat", "noncombat"):
+            return ev.phase
+        end = ev.path[-1] if isinstance(ev, Moved) else ev.target if isinstance(ev, Unloaded) else ev.zone
+        return "combat" if (ev.power, end) in self.attacked else "noncombat"
+
+    @functools.cached_property
+    def attacked(self) -> set[tuple[str, str]]:
+        """(power, space) of this turn's board battles (as the attacker) and captures."""
+        found = {(ev.by, ev.territory) for ev in self.events if isinstance(ev, Captured)}
+        return found | {(ev.attacker, ev.area) for ev in self.events if getattr(ev, "kind", "") == "ts_board_battle"}
+
     def moves(self) -> str:
         """One arrow per distinct (power, phase, path); units moving together are summed."""
         grouped: dict[tuple, Counter] = {}
         for ev in self.events:
             if isinstance(ev, Moved):
-                key = (ev.power, ev.phase, tuple(ev.path))
+                key = (ev.power, self.arrow_phase(ev), tuple(ev.path))
             elif isinstance(ev, Loaded):
-                key = (ev.power, ev.phase, (ev.origin, ev.zone))
+                key = (ev.power, self.arrow_phase(ev), (ev.origin, ev.zone))
             elif isinstance(ev, Unloaded):
-                key = (ev.power, "combat" if ev.amphibious else ev.phase, (ev.zone, ev.target))
+                key = (ev.power, "combat" if ev.amphibious else self.arrow_phase(ev), (ev.zone, ev.target))
             elif isinstance(ev, Landed):
                 key = (ev.power, "noncombat", tuple(ev.path))
             else:
@@ -1124,7 +1141,7 @@ class _Drawing:
         if self.g.links:
             items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
                                f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
-        moves = {getattr(ev, "phase", "") for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        moves = {self.arrow_phase(ev) for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
         if any(isinstance(ev, Landed) for ev in self.events):
             moves.add("noncombat")
         for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
