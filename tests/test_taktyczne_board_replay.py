@@ -294,5 +294,8 @@ def test_a_battle_the_main_turn_fought_is_shown_replayed_and_verified(tmp_path, 
               for g in ET.fromstring(board.read_text()).iter(f"{NS}g")
               if "arrow" in (g.get("class") or "").split()]
     assert arrows == [("red", "combat", "22 > 23")]
+    bursts = [(g.get("data-space"), g.get("data-outcome")) for g in ET.fromstring(board.read_text()).iter(f"{NS}g")
+              if g.get("class") == "battle"]
+    assert bursts == [("23", "attacker_wins" if event.winner == "red" else "defender_wins")]
     assert main(["verify", str(directory)]) == 0
     capsys.readouterr()
