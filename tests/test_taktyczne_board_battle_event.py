@@ -65,10 +65,10 @@ def test_a_live_battle_keeps_its_flag_and_an_unknown_board_event_is_refused():
 def test_board_battle_sentence_names_the_area_the_winner_and_the_losses():
     event = BoardBattleFought(
         area="23", board="land", attacker="red", defender="blue", forces=(), plans=(),
-        board_events=(), winner="blue", turns=4, losses=(("red", ("t1", "t2")), ("blue", ())))
+        board_events=(), winner="blue", turns=4, losses=(("red", ("t1", "t1")), ("blue", ())))
     text = event_text(event)
     assert text == ("red attacks blue in 23 on the land board: blue wins after 4 battle turns; "
-                    "red loses t1, t2")
+                    "red loses 2 t1")
     none = BoardBattleFought(**{**_fields(event), "winner": "", "losses": (), "live": True})
     assert event_text(none) == ("red attacks blue in 23 on the land board (played live by mail): "
                                 "no one wins after 4 battle turns")

@@ -118,3 +118,37 @@ def test_a_state_condition_may_name_its_subject(game):
     assert not holds(game, cond, "red", {}, 1, state={})[0]
     assert check_condition({"state": "x", "equals": 3}, "v")
     assert check_condition({"state": "x", "other": "y"}, "v")
+
+
+def test_a_turn_with_a_board_battle_plays_reports_and_round_trips():
+    """An attack fought on the board, then a move into the area taken (L19.42), in one
+    played turn: the last defender is eliminated (L19.49), his points go to the attacker
+    (L19.48), the attacker is the last standing (L11); the events survive the codec and the
+    report shows the moves in the order written and the battle."""
+    from adjudicator.engine.turn import adjudicate, check
+    from adjudicator.io.codec import decode_events, encode_events
+    from adjudicator.present.report import report_text
+    game = load_game("taktyczne", {"players": 2})
+    state = GameState(
+        game_id="x", map_id="taktyczne", round=1, power="red",
+        owners={"22": "red", "23": "blue", "24": "red"}, ipcs={"red": 0, "blue": 3},
+        units={"22": (Unit("tank_3", "red"), Unit("tank_2", "red")),
+               "23": (Unit("tank_2", "blue"), Unit("at_gun", "blue"), Unit("mine_land", "blue")),
+               "24": (Unit("tank_1", "red"),)})
+    orders = parse_orders("move 1 tank_3, 1 tank_2 22 -> 23\nmove 1 tank_1 24 -> 23\n", game)
+    assert [p for p in check(game, state, orders) if p.is_error] == []
+    result = adjudicate(game, state, orders, SeededDice(5))
+    battle = next(e for e in result.events if isinstance(e, BoardBattleFought))
+    assert (battle.area, battle.board, battle.winner) == ("23", "land", "red")
+    assert dict(battle.forces)[DEFENDER].mines == 1
+    assert result.state.owners["23"] == "red"
+    assert {u.owner for u in result.state.units["23"]} == {"red"}
+    assert any(u.type == "tank_1" for u in result.state.units["23"])      # followed in, line 2
+    assert result.state.extras["ts_eliminated"] == ["blue"]
+    assert result.state.extras["ts_winner"] == "red"
+    assert result.state.ipcs["red"] == 3 and result.state.ipcs["blue"] == 0
+    assert decode_events(encode_events(result.events)) == result.events
+    text = report_text(result.events, game, state, result.state)
+    assert "Moves and attacks (in the order written)" in text
+    assert "Red attacks Blue in 23 on the land board: Red wins" in text
+    assert "Blue is eliminated" in text

@@ -7,6 +7,8 @@ rules through ``pbem``'s own turn check."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.io.parser import format_orders, parse_orders, strip_positions
 from adjudicator.model.errors import OrdersSyntaxError
@@ -125,3 +127,25 @@ def test_a_plan_without_its_colon_or_area_is_a_syntax_error_not_a_crash(game):
 def test_plans_are_not_orders_of_the_other_editions():
     err = error(load_game("aa1941"), "plan Karelia: wedge")
     assert "plan" in str(err)
+
+
+WORDS = ["plan", "34", "22", "all", ":", ",", ";", "+", "and", "wedge", "line", "hold", "advance",
+         "target", "tanks", "guns", "first", "fire", "at", "4", "7", "0", "99999999", "mines",
+         "mine", "G3", "g5/f5", "N3", "A11", "T4", "AT", "tank", "IV", "2", "LR", "in", "x",
+         "formation", "will", "-", "->", "(", ")", "defend", "ö", "dig", "in"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["plan 34:", "defend 22:", "defend all:", "plan for 34:"]),
+       st.lists(st.sampled_from(WORDS), max_size=14))
+def test_any_plan_line_is_read_or_refused_with_a_message_never_a_crash(game, head, words):
+    text = head + " " + " ".join(words)
+    try:
+        orders = parse_orders(text, game)
+    except OrdersSyntaxError as err:
+        assert str(err) and all(e.line == 1 for e in getattr(err, "errors", [err]))
+        return
+    for order in orders.items:
+        assert isinstance(order, (PlanOrder, DefencePlanOrder))
+        plan_text_back = format_orders(orders, game)
+        assert strip_positions(parse_orders(plan_text_back, game)) == strip_positions(orders)

@@ -825,6 +825,13 @@ def _s_noncombat_moves(console, game, events, before, after):
     _moves(console, game, events, "noncombat", "Noncombat moves")
 
 
+def _s_main_turn(console, game, events, before, after):
+    """Taktyczne Starcie's main turn: its moves and attacks in the order written, then the
+    areas that changed hands (the board battles are replayed after it, ``_s_board_battles``)."""
+    _moves(console, game, events, "main", "Moves and attacks (in the order written)")
+    _territory_changes(console, game, events)
+
+
 def _s_aircraft(console, game, events, before, after):
     _aircraft(console, game, events)
 
@@ -851,8 +858,8 @@ REPORT_SECTIONS: dict[str, tuple] = {
 }
 from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
 REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
-# Taktyczne Starcie's board battles are fought in its main turn: replayed after its moves.
-REPORT_SECTIONS["ts_main_turn"] = (*REPORT_SECTIONS.get("ts_main_turn", ()), _s_board_battles)
+# Taktyczne Starcie's main turn: its moves and attacks, then its board battles replayed.
+REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
 FIXED_SECTIONS = ("heading", "board battles", "standing orders", "other events", "victory")

@@ -9,6 +9,8 @@ shown by display name, lists joined with commas.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import string
 from collections.abc import Mapping
 from typing import Any
@@ -674,7 +676,7 @@ EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on th
 def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     """The parts of a ``ts_board_battle`` sentence: the winner and each power's losses."""
     winner = params.get("winner")
-    losses = [f"{power_name(game, power)} loses {', '.join(lost)}"
+    losses = [f"{power_name(game, power)} loses {units_text(game, dict(sorted(Counter(lost).items())))}"
               for power, lost in params.get("losses", ()) if lost]
     return {"winner_text": f"{power_name(game, winner)} wins" if winner else "no one wins",
             "losses_text": "; " + "; ".join(losses) if losses else "",

@@ -19,14 +19,16 @@ from ...model.taktyczne import BoardBattleFought
 from ..context import TurnContext
 from ..errors import OrderFailed
 from ..tactical.plan import fight
+from . import plans
 from .plans import plans_for
 
 __all__ = ["board_rules", "board_forces", "fight_board_battle", "plans_for"]
 
 
 def board_rules(ctx: TurnContext) -> BoardRules:
-    """The edition's battle board (``maps/<edition>/board.toml``, in ``Game.tables``)."""
-    rules = ctx.game.tables.get("board")
+    """The edition's battle board (``plans.board_rules``); an order needing it fails
+    without one."""
+    rules = plans.board_rules(ctx)
     if rules is None:
         raise OrderFailed("ts_no_board")
     return rules

@@ -79,11 +79,15 @@ def standings(board) -> list[tuple[str, int, int]]:
 
 @step(TURN_LIMIT)
 def turn_limit(ctx: TurnContext, dice) -> None:
-    """A round-end step: with option ``turn_limit`` N > 0, after round N the leader of
-    ``standings`` wins (ruling turn_limit)."""
+    """The last step of every turn: with option ``turn_limit`` N > 0, after the last
+    standing player's turn of round N (the rolled order) the leader of ``standings`` wins
+    (ruling turn_limit)."""
     board = ctx.board
     limit = board.rules.option("turn_limit", 0)
     if not limit or board.round < limit or board.read_state(WINNER):
+        return
+    left = standing(board)
+    if left and ctx.power != left[-1]:
         return
     rows = standings(board)
     winner = rows[0][0] if rows else ""

@@ -52,9 +52,11 @@ class RolledTurnOrder(Rule):
         order = ctx.board.read_state(TURN_ORDER)
         if not order:
             return None
+        out = set(ctx.board.read_state("ts_eliminated") or ())     # elimination.ELIMINATED
+        playing = [p for p in order if p not in out] or list(order)
         if round_ == 0 or power not in order:
-            return order[0], round_ + 1
-        index = order.index(power)
-        if index + 1 < len(order):
-            return order[index + 1], round_
-        return order[0], round_ + 1
+            return playing[0], round_ + 1
+        later = [p for p in order[order.index(power) + 1:] if p not in out]
+        if later:
+            return later[0], round_
+        return playing[0], round_ + 1
