@@ -75,7 +75,7 @@ from .wording import (
 )
 from ..model.state import GameState
 from .board_svg import power_styles
-from .board_battle_replay import BOARD_BATTLE_KIND, battle_outcome, board_battles
+from .board_battle_replay import battle_outcome, board_battles
 from .report_board import board_figure
 from .report_board_battles import board_battle_figures, board_battle_panels
 from .report_page import PageHeading, report_page
@@ -870,7 +870,7 @@ STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move",
 def _other_events(console: Console, game: Game, events: list[Event]) -> None:
     """Events with a sentence in ``wording.EVENT_TEXTS`` (an edition's plug-ins add theirs
     there): one line each, in the order they happened."""
-    rows = [ev for ev in events if ev.kind in EVENT_TEXTS and ev.kind != BOARD_BATTLE_KIND]
+    rows = [ev for ev in events if ev.kind in EVENT_TEXTS]
     if not rows:
         return
     _section(console, "Other events")
