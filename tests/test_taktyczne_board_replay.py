@@ -85,7 +85,8 @@ def test_the_report_replays_each_board_battle_in_its_own_section(game):
                 assert f"needs {ev.need}, rolls {ev.roll}" in flat
     assert flat.count(", rolls ") == sum(isinstance(ev, ShotFired) for e in (first, second)
                                        for ev in e.board_events)
-    assert "Other events" not in text          # the replay says it all, once
+    # and a sentence each among the other events (wording.EVENT_TEXTS["ts_board_battle"])
+    assert "ann attacks bob in 34 on the land board: ann wins after 11 battle turns" in flat
     assert battle_summaries([first, second], game) == [battle_outcome(first), battle_outcome(second)]
     assert battle_outcome(first).startswith("ann wins the board battle in 34 after 11 battle turns")
 
@@ -287,5 +288,15 @@ def test_a_battle_the_main_turn_fought_is_shown_replayed_and_verified(tmp_path, 
     assert set(on_board) <= set(forces) and all(forces[p] == k for p, k in on_board.items())
     assert sorted(k for p, k in forces.items() if p not in on_board) == sorted(
         k if k in forces.values() else forces.get(k, k) for k in lost)
+    # the main map after the turn: the attack drawn as a combat move into the battle's area
+    board = tmp_path / "board.svg"
+    assert main(["show", "-g", str(directory), "--svg", str(board)]) == 0
+    arrows = [(g.get("data-power"), g.get("data-phase"), g.get("data-path"))
+              for g in ET.fromstring(board.read_text()).iter(f"{NS}g")
+              if "arrow" in (g.get("class") or "").split()]
+    assert arrows == [("red", "combat", "22 > 23")]
+    bursts = [(g.get("data-space"), g.get("data-outcome")) for g in ET.fromstring(board.read_text()).iter(f"{NS}g")
+              if g.get("class") == "battle"]
+    assert bursts == [("23", "attacker_wins" if event.winner == "red" else "defender_wins")]
     assert main(["verify", str(directory)]) == 0
     capsys.readouterr()

@@ -17,6 +17,7 @@ and ``data-path``; battle markers ``data-space`` and ``data-outcome``.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -923,16 +924,32 @@ class _Drawing:
     def anchor(self, name: str) -> tuple[float, float]:
         return self.moved.get(name) or self.g.spaces[name].at
 
+    def arrow_phase(self, ev) -> str:
+        """A move's phase as its arrow draws it: ``combat`` or ``noncombat``.  An edition whose
+        turn mixes moves and attacks (Taktyczne Starcie's ``main``) has the move drawn as a
+        combat move when it ends where its power fought a board battle or captured the area
+        this turn, else as a noncombat move."""
+        if ev.phase in ("combat", "noncombat"):
+            return ev.phase
+        end = ev.path[-1] if isinstance(ev, Moved) else ev.target if isinstance(ev, Unloaded) else ev.zone
+        return "combat" if (ev.power, end) in self.attacked else "noncombat"
+
+    @functools.cached_property
+    def attacked(self) -> set[tuple[str, str]]:
+        """(power, space) of this turn's board battles (as the attacker) and captures."""
+        found = {(ev.by, ev.territory) for ev in self.events if isinstance(ev, Captured)}
+        return found | {(ev.attacker, ev.area) for ev in self.events if getattr(ev, "kind", "") == "ts_board_battle"}
+
     def moves(self) -> str:
         """One arrow per distinct (power, phase, path); units moving together are summed."""
         grouped: dict[tuple, Counter] = {}
         for ev in self.events:
             if isinstance(ev, Moved):
-                key = (ev.power, ev.phase, tuple(ev.path))
+                key = (ev.power, self.arrow_phase(ev), tuple(ev.path))
             elif isinstance(ev, Loaded):
-                key = (ev.power, ev.phase, (ev.origin, ev.zone))
+                key = (ev.power, self.arrow_phase(ev), (ev.origin, ev.zone))
             elif isinstance(ev, Unloaded):
-                key = (ev.power, "combat" if ev.amphibious else ev.phase, (ev.zone, ev.target))
+                key = (ev.power, "combat" if ev.amphibious else self.arrow_phase(ev), (ev.zone, ev.target))
             elif isinstance(ev, Landed):
                 key = (ev.power, "noncombat", tuple(ev.path))
             else:
@@ -999,36 +1016,49 @@ class _Drawing:
         return max(0.0, min(reach, default=0.0)) + 4.0
 
     def battles(self) -> str:
+        """A burst per battle beside its space's label: a letter for the outcome, in the
+        colour of the side holding the field; a board battle's (Taktyczne Starcie's
+        ``ts_board_battle``) from its winner."""
         started = {ev.battle: ev for ev in self.events if isinstance(ev, BattleStarted)}
         out = ['<g class="battles">']
         seen: Counter = Counter()
         for ev in self.events:
-            if not isinstance(ev, BattleEnded) or ev.space not in self.g.spaces:
-                continue
-            letter = OUTCOME_LETTERS.get(ev.outcome, "?")
-            start = started.get(ev.battle)
-            winner = None
-            if start is not None and ev.outcome == "attacker_wins":
-                winner = start.attacker
-            elif start is not None and ev.outcome in ("defender_wins", "attacker_retreats") and start.defenders:
-                winner = start.defenders[0]
-            style = self.styles.get(winner)
-            fill, text = (style.strong, style.text) if style else ("#FFFFFF", INK)
-            x0, y0, x1, _ = label_box(self.g.spaces[ev.space].label, self.anchor(ev.space), self.size)
-            cx, cy = x1 + 9 + 18 * seen[ev.space], y0 + 2
-            seen[ev.space] += 1
-            burst = " ".join(
-                f"{cx + (9.5 if k % 2 == 0 else 6.2) * math.cos(k * math.pi / 8):.1f},"
-                f"{cy + (9.5 if k % 2 == 0 else 6.2) * math.sin(k * math.pi / 8):.1f}" for k in range(16))
-            attacker = self._power_name(start.attacker) if start else "?"
-            out.append(f'<g class="battle" data-space="{escape(ev.space)}" data-outcome="{escape(ev.outcome)}">'
-                       f'<title>Battle of {escape(ev.space)} ({escape(attacker)} attacking): '
-                       f'{OUTCOME_TEXT.get(letter, escape(ev.outcome))} after {ev.rounds} round(s)</title>'
-                       f'<polygon points="{burst}" fill="{fill}" stroke="{CAPTURE}" stroke-width="1.6"/>'
-                       f'<text x="{cx:.1f}" y="{cy + 3.6:.1f}" font-size="10" font-weight="bold" '
-                       f'text-anchor="middle" fill="{text}">{letter}</text></g>')
+            if isinstance(ev, BattleEnded) and ev.space in self.g.spaces:
+                start = started.get(ev.battle)
+                winner = None
+                if start is not None and ev.outcome == "attacker_wins":
+                    winner = start.attacker
+                elif start is not None and ev.outcome in ("defender_wins", "attacker_retreats") and start.defenders:
+                    winner = start.defenders[0]
+                attacker = self._power_name(start.attacker) if start else "?"
+                letter = OUTCOME_LETTERS.get(ev.outcome, "?")
+                title = (f"Battle of {ev.space} ({attacker} attacking): "
+                         f"{OUTCOME_TEXT.get(letter, ev.outcome)} after {ev.rounds} round(s)")
+                out.append(self._burst(ev.space, ev.outcome, winner, title, seen))
+            elif getattr(ev, "kind", "") == "ts_board_battle" and ev.area in self.g.spaces:
+                outcome = "attacker_wins" if ev.winner and ev.winner == ev.attacker else "defender_wins"
+                letter = OUTCOME_LETTERS[outcome]
+                title = (f"Board battle of {ev.area} ({self._power_name(ev.attacker)} attacking): "
+                         f"{OUTCOME_TEXT[letter]} after {ev.turns} battle turn(s)")
+                out.append(self._burst(ev.area, outcome, ev.winner or None, title, seen))
         out.append("</g>")
         return "\n".join(out)
+
+    def _burst(self, space: str, outcome: str, winner: str | None, title: str, seen: Counter) -> str:
+        letter = OUTCOME_LETTERS.get(outcome, "?")
+        style = self.styles.get(winner)
+        fill, text = (style.strong, style.text) if style else ("#FFFFFF", INK)
+        x0, y0, x1, _ = label_box(self.g.spaces[space].label, self.anchor(space), self.size)
+        cx, cy = x1 + 9 + 18 * seen[space], y0 + 2
+        seen[space] += 1
+        burst = " ".join(
+            f"{cx + (9.5 if k % 2 == 0 else 6.2) * math.cos(k * math.pi / 8):.1f},"
+            f"{cy + (9.5 if k % 2 == 0 else 6.2) * math.sin(k * math.pi / 8):.1f}" for k in range(16))
+        return (f'<g class="battle" data-space="{escape(space)}" data-outcome="{escape(outcome)}">'
+                f'<title>{escape(title)}</title>'
+                f'<polygon points="{burst}" fill="{fill}" stroke="{CAPTURE}" stroke-width="1.6"/>'
+                f'<text x="{cx:.1f}" y="{cy + 3.6:.1f}" font-size="10" font-weight="bold" '
+                f'text-anchor="middle" fill="{text}">{letter}</text></g>')
 
     def captures(self) -> str:
         paths = space_paths(self.g)
@@ -1052,7 +1082,8 @@ class _Drawing:
         if self.opt.units and self.state is not None:
             rows.append(self.legend_units())
         rows.append(self.legend_marks())
-        if any(isinstance(ev, BattleEnded) for ev in self.events):
+        if any(isinstance(ev, BattleEnded) or getattr(ev, "kind", "") == "ts_board_battle"
+               for ev in self.events):
             rows.append(self.legend_battles())
         relations = self.state.relations if self.state is not None else self.game.ruleset.starting_relations
         if shows_war_state(self.game, relations):
@@ -1124,7 +1155,7 @@ class _Drawing:
         if self.g.links:
             items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
                                f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
-        moves = {getattr(ev, "phase", "") for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        moves = {self.arrow_phase(ev) for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
         if any(isinstance(ev, Landed) for ev in self.events):
             moves.add("noncombat")
         for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):

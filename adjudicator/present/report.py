@@ -75,7 +75,7 @@ from .wording import (
 )
 from ..model.state import GameState
 from .board_svg import power_styles
-from .board_battle_replay import BOARD_BATTLE_KIND, battle_outcome, board_battles
+from .board_battle_replay import battle_outcome, board_battles
 from .report_board import board_figure
 from .report_board_battles import board_battle_figures, board_battle_panels
 from .report_page import PageHeading, report_page
@@ -826,9 +826,8 @@ def _s_noncombat_moves(console, game, events, before, after):
 
 
 def _s_main_turn(console, game, events, before, after):
-    """Taktyczne Starcie's main turn: its moves and attacks in the order written (the board
-    battles and what they took are sentences under "Other events"), then the areas that
-    changed hands."""
+    """Taktyczne Starcie's main turn: its moves and attacks in the order written, then the
+    areas that changed hands (the board battles are replayed after it, ``_s_board_battles``)."""
     _moves(console, game, events, "main", "Moves and attacks (in the order written)")
     _territory_changes(console, game, events)
 
@@ -859,7 +858,7 @@ REPORT_SECTIONS: dict[str, tuple] = {
 }
 from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
 REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
-# Taktyczne Starcie's board battles are fought in its main turn: replayed after its moves.
+# Taktyczne Starcie's main turn: its moves and attacks, then its board battles replayed.
 REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
@@ -871,7 +870,7 @@ STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move",
 def _other_events(console: Console, game: Game, events: list[Event]) -> None:
     """Events with a sentence in ``wording.EVENT_TEXTS`` (an edition's plug-ins add theirs
     there): one line each, in the order they happened."""
-    rows = [ev for ev in events if ev.kind in EVENT_TEXTS and ev.kind != BOARD_BATTLE_KIND]
+    rows = [ev for ev in events if ev.kind in EVENT_TEXTS]
     if not rows:
         return
     _section(console, "Other events")
