@@ -43,12 +43,17 @@ def show_board_battle(args, console: Console, game) -> int:
     if not (args.svg or args.png):
         console.print(board_battle_panel(game, battle))
         return EXIT_OK
+    title = f"{battle_title(battle, lambda key: power_name(game, key))} (turn {wanted})"
+    return save_replay(args, console, rules, battle.board_events, title)
+
+
+def save_replay(args, console: Console, rules, events, title: str) -> int:
+    """The board battle's ``events`` drawn (``--svg``/``--png``), a frame per battle turn."""
     from ..io.storage import write_atomic
     from ..present.board_battle_svg import board_replay_svg
     from .pictures import picture_targets, to_png
     svg_path, png_path = picture_targets(args)
-    title = f"{battle_title(battle, lambda key: power_name(game, key))} (turn {wanted})"
-    svg = board_replay_svg(rules, battle.board_events, title)
+    svg = board_replay_svg(rules, events, title)
     png = to_png(svg) if png_path else None
     for path, data in ((svg_path, svg.encode("utf-8")), (png_path, png)):
         if path is not None:
@@ -81,16 +86,6 @@ def show_live_battle(args, console: Console, game, rules, battle) -> int:
         console.print(escape(live_battle_text(rules, battle, lambda key: power_name(game, key))),
                       highlight=False, soft_wrap=True)
         return EXIT_OK
-    from ..io.storage import write_atomic
-    from ..present.board_battle_svg import board_replay_svg
-    from .pictures import picture_targets, to_png
-    svg_path, png_path = picture_targets(args)
     title = (f"{power_name(game, battle.attacker)} attacks {power_name(game, battle.defender)} "
              f"in {battle.area}: the live battle so far")
-    svg = board_replay_svg(rules, battle.events, title)
-    png = to_png(svg) if png_path else None
-    for path, data in ((svg_path, svg.encode("utf-8")), (png_path, png)):
-        if path is not None:
-            write_atomic(path, data, overwrite=True)
-            console.print(f"Board battle saved to {escape(str(path))}")
-    return EXIT_OK
+    return save_replay(args, console, rules, battle.events, title)
