@@ -292,3 +292,42 @@ def test_the_commands_show_a_waiting_battle_and_take_battle_turn_files(taktyczne
     assert "battle turn 1 in 23: Red (attacker) played; attacker a1 moves G4a > G5a" in " ".join(out.split())
     code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")
     assert code == 0, out
+
+
+def test_battle_turns_are_signed_by_their_players_and_name_their_turn(taktyczne, tmp_path):
+    """With players' keys, each battle turn's orders are signed by the side's player and
+    carry the game: and turn: headers; an unsigned battle turn, or one signed by the other
+    side, is refused; the game master's nmr for a missed deadline needs no signature; the
+    whole game verifies."""
+    from adjudicator.io import keys, sshsig
+    from adjudicator.model.errors import PbemError
+    from adjudicator.service.audit import verify_game
+    from adjudicator.service.gamedir import create_game, demo_seeds, process_turn
+    game, state = taktyczne
+    red = keys.new_keypair(tmp_path / "red-key", "red player")
+    blue = keys.new_keypair(tmp_path / "blue-key", "blue player")
+    d = tmp_path / "game"
+    create_game(d, game, "live", None, "2026-11-27",
+                {"red": keys.public_key_line(red), "blue": keys.public_key_line(blue)},
+                initial=attrs.evolve(state, game_id="live"), seeds=demo_seeds("live"))
+    seeds = demo_seeds("live")
+
+    def send(text, key, turn):
+        text = f"game: live\nturn: {turn}\n{text}"
+        return process_turn(d, game, text, orders_signature=sshsig.sign(text.encode(), key, "pbem-orders"),
+                            seeds=seeds)
+
+    send("live 23\nmove 2 tank_2 22 -> 23\n", red, 1)
+    with pytest.raises(PbemError, match="orders for red must be signed by the player's key"):
+        process_turn(d, game, "game: live\nturn: 2\nboard a1 -> G4a\n", seeds=seeds)
+    with pytest.raises(PbemError, match="signed by SHA256:.*expected SHA256:"):
+        send("board a1 -> G4a\n", blue, 2)                     # blue's key on red's battle turn
+    tf = send("board a1 -> G4a G5a\n", red, 2)
+    assert tf.orders_signature is not None and tf.state.power == "blue"
+    turn = 3
+    while "live_battle" in tf.state.extras:
+        tf = process_turn(d, game, "nmr 2026-11-28T12:00Z\n", seeds=seeds)            # missed
+        turn += 1
+        assert turn < 40
+    report = verify_game(d)
+    assert report.ok and report.complete, report.failure
