@@ -38,7 +38,7 @@ from adjudicator.io.turnfile import decode_game_file, decode_turn_file, encode
 from cli_helpers import pbem
 from conftest import EXAMPLE_ORDERS, PUBLISHED_GAME, snapshot
 
-RULESETS = ("aa1941", "aa1942", "europe1999", "global1940")
+RULESETS = ("aa1941", "aa1942", "europe1999", "global1940", "taktyczne")
 GAME_ID = "aa1941-example"
 
 
@@ -103,10 +103,14 @@ ROUNDS = {
     # Global: the ten slots of round 1, the UK's two (UK Europe, UK Pacific) one turn
     "global1940": ["01-germany.txt", "02-ussr.txt", "03-japan.txt", "04-usa.txt", "05-china.txt",
                    "06-uk.txt", "07-italy.txt", "08-anzac.txt", "09-france.txt"],
+    # Taktyczne Starcie: the pregame's draw, the four players of round 1 in the rolled order,
+    # round 2 (blue's attack: a land board battle) and red's round 3 (a sea board battle)
+    "taktyczne": ["01-pregame.txt", "02-red.txt", "03-blue.txt", "04-green.txt", "05-yellow.txt",
+                  "06-red.txt", "07-blue.txt", "08-green.txt", "09-yellow.txt", "10-red.txt"],
 }
 # Who moves next when the example's orders are all played (round, power).
 NEXT = {"aa1941": (2, "ussr"), "aa1942": (2, "ussr"), "europe1999": (2, "ussr"),
-        "global1940": (2, "germany")}
+        "global1940": (2, "germany"), "taktyczne": (3, "blue")}
 
 
 def test_example_has_a_full_round(example):
@@ -142,6 +146,15 @@ def _losses_and_gains(turns) -> tuple[Counter, Counter]:
             elif isinstance(e, Placed):
                 for t, n in e.units.items():
                     delta[(e.power, t)] += n
+            elif e.kind == "ts_recruited":             # Taktyczne Starcie's purchase
+                for t, n in e.units:
+                    delta[(e.power, t)] += n
+            elif e.kind == "ts_built" and e.what == "carrier":   # a carrier is a unit
+                delta[(e.power, "carrier")] += 1
+            elif e.kind == "ts_board_battle":           # a board battle's losses by power
+                for power, lost in e.losses:
+                    for t in lost:
+                        delta[(power, t)] -= 1
             elif isinstance(e, UnitsCaptured):
                 for t, n in e.units.items():
                     delta[(e.by, t)] += n
@@ -194,7 +207,11 @@ def test_units_are_conserved(played):
     directory, turns = played
     initial = decode_game_file((directory / "game.json").read_bytes(), "game.json").initial_state
     delta, pooled = _losses_and_gains(turns)
-    assert sum(-n for n in delta.values() if n < 0) > 0, "the example has casualties"
+    # Taktyczne Starcie buys every unit in the game, so its losses may net to zero per type:
+    # its board battles' losses are counted from the events
+    board_losses = sum(len(lost) for tf in turns for e in tf.events if e.kind == "ts_board_battle"
+                       for _, lost in e.losses)
+    assert sum(-n for n in delta.values() if n < 0) + board_losses > 0, "the example has casualties"
     _assert_conserved(initial, turns, turns[-1].state, "the whole game")
     state = initial                        # and turn by turn
     for tf in turns:
@@ -302,7 +319,8 @@ def test_pbem_show_draws_the_committed_game(example, capsys, monkeypatch):
                for u in units if u.damage]
     for space, damage in damaged:              # factory damage left after the repair
         assert f"({damage} damage)" in out, space
-    assert damaged or example.ruleset in ("aa1941", "europe1999")   # Europe raids cost IPCs
+    # Europe raids cost IPCs; Taktyczne Starcie has no unit that is damaged
+    assert damaged or example.ruleset in ("aa1941", "europe1999", "taktyczne")
 
 
 def test_pbem_demo_plays_the_example(example, capsys, tmp_path, monkeypatch):
@@ -832,8 +850,8 @@ def test_pbem_show_svg_draws_every_example(example, capsys, tmp_path):
     assert code == 0, out
     root = ET.fromstring((tmp_path / "b.svg").read_text("utf-8"))
     drawn: Counter = Counter()
-    for chip in root.iter():
-        if chip.get("data-count") is not None:
+    for chip in root.iter():         # units; objects kept in the state (Taktyczne) are chips too
+        if chip.get("data-count") is not None and "object" not in chip.get("class", "").split():
             drawn[(chip.get("data-space"), chip.get("data-owner"), chip.get("data-type"))] += int(
                 chip.get("data-count"))
     expected: Counter = Counter()

@@ -24,7 +24,7 @@ from adjudicator.service.games import load_game
 from test_tidewar_edition import tidewar  # noqa: F401  (fixture)
 
 PACKAGE_KINDS = tuple(KINDS)         # before any test edition's plug-in adds its own
-EDITIONS = ("aa1941", "aa1942", "europe1999", "global1940")
+EDITIONS = ("aa1941", "aa1942", "europe1999", "global1940", "taktyczne")
 HEADINGS = {"combat": "combat:\n", "noncombat": "noncombat:\n", PHASE: "combat:\n"}
 
 

@@ -15,7 +15,7 @@ from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
-    orders_argument, percentage, source_name,
+    orders_argument, percentage, source_name, chosen_turn,
 )
 
 
@@ -174,6 +174,11 @@ def _player_options(game, player_items, email_items) -> dict[str, dict]:
 def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
     game, state = load_game_dir(args.game, f"show -g {args.game}")
+    if args.battle:
+        from .board_battle_command import show_board_battle
+        return show_board_battle(args, console, game)
+    if args.turn is not None:
+        raise PbemError("--turn goes with --battle (pbem report N prints a turn's report)")
     if wants_picture(args):
         if args.json:
             raise PbemError("--json prints the position, --svg/--png draw it: give one")
@@ -216,9 +221,15 @@ def cmd_check(args, console: Console) -> int:
         battles = [] if errors or args.no_odds else [
             (s, check_odds(s, game.ruleset.dice_sides, exact=args.exact_odds))
             for s in planned_battles(game, state, orders)]
+        board_battles = None                     # an edition with a battle board: its battles
+        if game.tables.get("board") is not None:
+            from ..service.board_check import board_battles_with_odds
+            board_battles = () if errors or args.no_odds else board_battles_with_odds(
+                game, state, orders)
         emit(check_json(game, state, notes=notes, syntax_errors=syntax_errors,
                         problems=problems, header=header, battles=battles,
-                        threshold=args.warn_below, reading=result.reading))
+                        threshold=args.warn_below, reading=result.reading,
+                        board_battles=board_battles))
         return EXIT_REJECTED if errors else EXIT_OK
     from ..present.check_view import reading_lines
     for row in reading_lines(result.reading):     # what each line says, canonically
@@ -236,6 +247,11 @@ def cmd_check(args, console: Console) -> int:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below,
                                exact=args.exact_odds)
+        from ..present.board_check_view import board_battle_lines
+        from ..service.board_check import board_battles_with_odds
+        for row in board_battle_lines(game, board_battles_with_odds(game, state, orders),
+                                      threshold=args.warn_below):
+            console.print(escape(row), highlight=False, soft_wrap=True)
     if errors:
         note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
         console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")
@@ -281,15 +297,7 @@ def cmd_report(args, console: Console) -> int:
     from ..present.report import render_report
     check_report_path(args.out, args.force)
     game = game_of(args.game, f"report -g {args.game}")
-    from ..io import layout
-    turns = layout.list_turns(args.game)
-    if not turns:
-        raise PbemError(f"{args.game}: no turn has been processed yet")
-    numbers = [n for n, _, _ in turns]
-    wanted = args.turn or numbers[-1]
-    if wanted not in numbers:
-        raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
-    index = numbers.index(wanted)
+    turns, index = chosen_turn(args.game, args.turn)
     gf, _ = gamedir.read_game(args.game)
     turn = gamedir.read_turn(args.game, turns[index][2], gf)
     before = (gamedir.read_turn(args.game, turns[index - 1][2], gf).state if index
@@ -402,6 +410,8 @@ def register(sub) -> None:
                    help="picture without the last turn's moves, battles and captures")
     p.add_argument("--json", action="store_true",
                    help="print the position as JSON (docs/json.md; --power does not filter it)")
+    from .board_battle_command import battle_options
+    battle_options(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")

@@ -120,8 +120,27 @@ def odds_json(game, setup, exact, monte_carlo=None, notes=()) -> dict:
 
 # --------------------------------------------------------------------------- check
 
+def board_battle_object(planned, threshold: float) -> dict:
+    """A Taktyczne Starcie board battle of ``pbem check`` (``service.board_check``)."""
+    from collections import Counter
+
+    from ..model.plan_text import plan_text
+    battle, odds = planned.battle, planned.odds
+    forces = {side: {"units": dict(sorted(Counter(k for _, k in force.units).items())),
+                     "mines": force.mines} for side, force in battle.forces}
+    return {"area": battle.area, "board": battle.board, "attacker": battle.attacker,
+            "defender": battle.defender, "forces": forces,
+            "plans": {side: plan_text(plan) for side, plan in battle.plans},
+            "odds": {"method": odds.method, "runs": odds.runs, "interpreter": odds.interpreter,
+                     "wins": dict(odds.wins),
+                     "intervals": {side: list(odds.interval(side)) for side in odds.wins},
+                     "error_bound": odds.error_bound, "reasons": dict(odds.reasons),
+                     "turns": odds.turns, "turns_bound": odds.turns_bound},
+            "warning": odds.wins["attacker"] < threshold}
+
+
 def check_json(game, state, *, notes, syntax_errors, problems, header: str | None,
-               battles, threshold: float, reading=()) -> dict:
+               battles, threshold: float, reading=(), board_battles=None) -> dict:
     from ..present.wording import problem_text
     items = [{"kind": "syntax", "code": "syntax", "severity": "error", "line": e.line,
               "column": e.column, "params": {}, "message": e.args[0],
@@ -142,6 +161,8 @@ def check_json(game, state, *, notes, syntax_errors, problems, header: str | Non
         entry["warning"] = entry["success"] < threshold
         planned.append(entry)
     power = game.ruleset.powers.get(state.power)
+    extra = {} if board_battles is None else {
+        "board_battles": [board_battle_object(b, threshold) for b in board_battles]}
     return _header(
         "check", game_id=state.game_id, ruleset=game.ruleset.game_id, power=state.power,
         power_name=power.name if power else state.power, round=state.round,
@@ -149,7 +170,7 @@ def check_json(game, state, *, notes, syntax_errors, problems, header: str | Non
         warning_count=sum(i["severity"] == "warning" for i in items),
         notes=[{"line": n.line, "message": n.message} for n in notes],
         reading=[{"line": r.line, "written": r.written, "read": list(r.read)} for r in reading],
-        problems=items, battles=planned, warn_below=threshold)
+        problems=items, battles=planned, warn_below=threshold, **extra)
 
 
 # --------------------------------------------------------------------------- show

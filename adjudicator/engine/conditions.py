@@ -111,7 +111,10 @@ def holds(game: Game, cond: Mapping[str, Any], subject: str, owners: Mapping[str
     if "round_at_least" in cond:
         return round_ >= cond["round_at_least"], ()
     if "state" in cond:
-        return bool((state or {}).get(cond["state"])), ()
+        value = (state or {}).get(cond["state"])
+        if "equals" in cond:                       # ``equals = "subject"``: the side or power checked
+            return value == (subject if cond["equals"] == "subject" else cond["equals"]), ()
+        return bool(value), ()
     if board is None:
         raise DataError(f"condition {dict(cond)!r} needs the board (units, relations)")
     if "at_war_with" in cond:
@@ -180,7 +183,13 @@ def check_condition(cond: Any, where: str) -> list[str]:
     if key == "round_at_least":
         return [] if isinstance(cond[key], int) else [f"{where}: round_at_least must be an integer"]
     if key == "state":
-        return [] if isinstance(cond[key], str) else [f"{where}: state must be the name of a value"]
+        problems = [] if isinstance(cond[key], str) else [f"{where}: state must be the name of a value"]
+        extra = set(cond) - {"state", "equals"}
+        if extra:
+            problems.append(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
+        if "equals" in cond and not isinstance(cond["equals"], str):
+            problems.append(f"{where}: equals must be a string (\"subject\": the side or power checked)")
+        return problems
     problems = []
     extra = set(cond) - {key} - _EXTRA.get(key, set())
     if extra:

@@ -5,7 +5,8 @@ power, and while a turn is played the turn context and its dice -- returning an 
 the power's first economy, or ``[(economy, amount), ...]`` to pay named economies.  Every
 line is recorded in an event: ``IncomeCollected`` for the first economy (its ``items``),
 ``EconomyIncome`` for each other economy paid; the report only reads them.  No income is
-collected while the power's capital is in enemy hands.
+collected while the power's capital is in enemy hands (an edition whose capitals are drawn
+in the game, ``capitals = "drawn"``, leaves that to its items).
 
 An item that rolls dice (``inc.roll``) cannot be foreseen: it is left out of
 ``projected_income`` (what reports show as a power's income before collecting), unless it
@@ -117,7 +118,7 @@ def collect_income(ctx: TurnContext, dice: Any = None) -> None:
     board = ctx.board
     power = ctx.power
     economy = board.rules.powers[power].economy.key
-    if not board.capital_held_by_owner(power):
+    if board.rules.powers[power].capital and not board.capital_held_by_owner(power):
         ctx.emit(IncomeCollected(power, 0, board.ipcs.get(economy, 0), "capital_lost"))
         return
     lines = income_lines(IncomeContext(ctx.game, board.owners, power, ctx, dice))

@@ -30,14 +30,16 @@ from .collector import collector_paused
 from .movement import run_order
 from .raids import declare_raids
 from .statements import announce_statements, check_statements, conceded_to
-from .context import TurnContext
+from .context import Resume, TurnContext
+from .errors import TurnPaused
 from .steps import STEPS
 from .turn_rules import check_standing_choices, rules_with
 from .victory import check_victory
 from .whose_orders import foreign_owner
 from .working import WorkingBoard
 
-__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "adjudicate", "planned_battles"]
+__all__ = ["Problem", "TurnResult", "OrdersRejected", "check", "checked_events", "adjudicate",
+           "planned_battles"]
 
 
 @attrs.frozen
@@ -65,6 +67,17 @@ def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
         del ctx         # the board freed before collection resumes (see engine.collector)
     _remember_check(game, state, orders, tuple(problems))
     return problems
+
+
+def checked_events(game: Game, state: GameState, orders: OrderSet) -> tuple[Event, ...]:
+    """The events of the turn as ``check`` plays it (no dice: a battle is the attacker's
+    best case): what a check shows besides its problems, such as Taktyczne Starcie's board
+    battles with the forces and plans they would be fought with."""
+    with collector_paused():
+        ctx = _play(game, state, orders, None)
+        events = tuple(ctx.events)
+        del ctx
+    return events
 
 
 # The last few checks (``check`` is pure and its inputs are frozen, so equal inputs give the
@@ -108,7 +121,10 @@ def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:
     with what the edition's rules add before the first battle as the turn plays them
     (``at_step`` at the end of the combat move and the start of Conduct Combat: Global
     1940's paratroopers dropped, the defenders' aircraft scrambled by their standing
-    orders)."""
+    orders).  None for an edition whose turn has no ``conduct_combat`` step (Taktyczne
+    Starcie fights its own battles: ``checked_events``)."""
+    if "conduct_combat" not in game.ruleset.plan.steps:
+        return []
     ctx = _context(game, state, orders, None)
     if not _preflight(ctx, state):
         return []
@@ -158,16 +174,54 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
                          ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
     check_statements(ctx)
     announce_statements(ctx)
-    check_standing_choices(ctx)
+    steps = turn_steps(game, state)
+    resume = _pending(ctx)
+    if resume is not None:          # a paused turn's own turn file (a live battle's turn)
+        if resume is _STILL_PAUSED:
+            return ctx
+        steps = _resume(ctx, resume, state)
+    else:
+        check_standing_choices(ctx)
     triggers: tuple[Any, ...] = rules_with(game.ruleset, "at_step")   # rules that define at_step
-    for name in turn_steps(game, state):
+    for name in steps:
+        ctx.step = name
         for rule in triggers:
             rule.at_step(ctx, "start", name)
-        STEPS[name](ctx, dice)
+        try:
+            STEPS[name](ctx, dice)
+        except TurnPaused:
+            ctx.paused = True
+            return ctx
         for rule in triggers:
             rule.at_step(ctx, "end", name)
     _store_standing_orders(ctx)
     return ctx
+
+
+_STILL_PAUSED = object()
+
+
+def _pending(ctx: TurnContext):
+    """What an edition rule's ``pending_turn`` hook made of this turn: None (a turn like
+    any), ``_STILL_PAUSED`` (the rule played it and the paused turn still waits) or the
+    ``Resume`` of the paused turn."""
+    for rule in rules_with(ctx.game.ruleset, "pending_turn"):
+        taken = rule.pending_turn(ctx, ctx.dice)
+        if taken is True:
+            ctx.paused = True
+            return _STILL_PAUSED
+        if taken is not None and taken is not False:
+            return taken
+    return None
+
+
+def _resume(ctx: TurnContext, resume: Resume, state: GameState) -> tuple[str, ...]:
+    """Go on with the paused turn of ``resume.power``: its orders, from its paused step."""
+    ctx.board.power = resume.power
+    ctx.orders = resume.orders
+    ctx.resume = resume
+    steps = turn_steps(ctx.game, attrs.evolve(state, power=resume.power))
+    return steps[steps.index(resume.step):] if resume.step in steps else ()
 
 
 def turn_steps(game: Game, state: GameState) -> tuple[str, ...]:
@@ -199,14 +253,29 @@ def _store_standing_orders(ctx: TurnContext) -> None:
     ctx.emit(StandingOrdersChanged(power, len(defences) + len(choices)))
 
 
+def _next_turn(ctx: TurnContext, state: GameState, order: tuple[str, ...],
+               index: int) -> tuple[str, int]:
+    """Who plays next, in which round: an edition rule's ``next_turn`` (an order of play
+    kept in the state), else the next power of the data's turn order."""
+    for rule in rules_with(ctx.game.ruleset, "next_turn"):
+        found = rule.next_turn(ctx, state.power, state.round)
+        if found is not None:
+            return found
+    last_in_round = index + 1 == len(order)
+    return order[(index + 1) % len(order)], state.round + (1 if last_in_round else 0)
+
+
 def _final_state(ctx: TurnContext, state: GameState) -> GameState:
     board = ctx.board
     order = board.rules.turn_order
-    index = order.index(state.power)
-    last_in_round = index + 1 == len(order)
-    winner = conceded_to(ctx) or check_victory(ctx, state.round, last_in_round)
-    next_power = order[(index + 1) % len(order)]
-    next_round = state.round + (1 if last_in_round else 0)
+    if ctx.paused:                  # the turn goes on in a later turn file: no victory yet
+        next_power, next_round, winner = ctx.next_power or state.power, state.round, state.winner
+    else:
+        mover = state if ctx.power == state.power else attrs.evolve(state, power=ctx.power)
+        index = order.index(mover.power)    # a paused turn that went on: its power's
+        next_power, next_round = _next_turn(ctx, mover, order, index)
+        last_in_round = next_round != state.round
+        winner = conceded_to(ctx) or check_victory(ctx, state.round, last_in_round)
     return GameState(
         game_id=state.game_id, map_id=state.map_id, round=next_round, power=next_power,
         owners=dict(sorted(board.owners.items())), units=board.to_units(),

@@ -33,6 +33,16 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
   1940's China); added to the factories' capacity.
 * ``at_step(ctx, point, step)``: a named trigger point, ``point`` is ``"start"`` or ``"end"``
   of the turn step ``step`` (``ctx.dice`` is the turn's dice, None when checking).
+* ``next_turn(ctx, power, round)`` -> ``(power, round)``, or None: who plays after
+  ``power``'s turn of ``round``, when the edition's order of play is not the data's fixed
+  ``turn_order`` (Taktyczne Starcie's rolled order, kept in its state); the first rule
+  answering decides, else the next power of ``turn_order``.
+* ``pending_turn(ctx, dice)`` -> None, True or a ``context.Resume``: called before the
+  steps of every turn.  None: a turn like any.  Otherwise the rule played this turn itself
+  (a live board battle's battle turn, issue 26: a turn that paused when a step raised
+  ``errors.TurnPaused`` waits in the state): True, the paused turn still waits (the rule
+  sets ``ctx.next_power``); a ``Resume``, the paused turn goes on in this turn file from
+  its paused step, with its power and orders.
 
 The order of the rules is the order the data lists them.
 """
@@ -48,7 +58,7 @@ __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
          "placement_capacity", "may_command", "casualty_pool", "at_step",
-         "placement_spaces")
+         "placement_spaces", "next_turn", "pending_turn")
 
 _RULES: dict[str, "Rule"] = {}
 

@@ -34,6 +34,8 @@ from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
+from ..model.tactical import BoardEvent
+from ..model import live_battle, taktyczne  # noqa: F401  (their events decode without the engine)
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
 
 
@@ -124,14 +126,16 @@ for _cls in (Phase, Comparison, SubmergePolicy, Domain):
 converter.register_unstructure_hook(DefenceOrder, make_dict_unstructure_fn(
     DefenceOrder, converter, landing=override(omit_if_default=True)))
 
-# Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.
+# Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.  The
+# board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family.
+_TAGGED_BASES: tuple[type, ...] = (Event, BoardEvent)
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}
 _EVENT_STRUCTURE: dict[type, Any] = {}
-_KINDS: dict[str, type[Event]] = {}
+_KINDS: dict[type, dict[str, type]] = {}
 
 
 def _is_event(t) -> bool:
-    return isinstance(t, type) and issubclass(t, Event)
+    return isinstance(t, type) and issubclass(t, _TAGGED_BASES)
 
 
 def _unstructure_event(event: Event) -> dict:
@@ -150,10 +154,11 @@ def _structure_event(data, cls):
     if not isinstance(data, dict):
         raise TypeError(f"expected an event object, found {_describe(data)}")
     kind = data.get("kind")
-    classes = _KINDS
+    base = next(b for b in _TAGGED_BASES if issubclass(cls, b))
+    classes = _KINDS.setdefault(base, {})
     if not isinstance(kind, str) or kind not in classes:
         classes.clear()
-        classes.update(all_event_classes())     # an event class defined since last time?
+        classes.update(all_event_classes(base))     # an event class defined since last time?
     if not isinstance(kind, str) or kind not in classes:
         raise ValueError(f"unknown event kind {kind!r}")
     target = classes[kind]

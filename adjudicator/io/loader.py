@@ -40,6 +40,9 @@ DATA_FILES = ("game.toml", "units.toml", "map.toml", "setup.toml", "aliases.toml
 # use for units and spaces beyond the names and aliases of units.toml and map.toml.
 MAY_BE_MISSING = ("aliases.toml",)
 OPTIONAL_FILES = ("geometry.toml",)
+# Rules files of an edition's own that the rules hash covers when the folder has them
+# (Taktyczne Starcie's battle board, read into ``Game.tables`` by ``service.games``).
+HASHED_IF_PRESENT = ("board.toml",)
 PROFILE_FIELDS = ("cost", "attack", "defense", "move")
 DEFAULT_LOSSES = ("cheapest", "weakest")   # the default_losses option (a defender's default)
 MAX_NUMBER = 10_000         # bound on every number in the data (costs, values, counts)
@@ -69,7 +72,8 @@ def content_hash(directory: str | Path) -> str:
     adds never changes it.  Presentation files (the board's ``geometry.toml``) and the rules
     cases are not hashed: redrawing the board never invalidates a game."""
     digest = hashlib.sha256()
-    for path in sorted((p for p in Path(directory).glob("*.toml") if p.name in DATA_FILES),
+    for path in sorted((p for p in Path(directory).glob("*.toml")
+                        if p.name in DATA_FILES or p.name in HASHED_IF_PRESENT),
                        key=lambda p: p.name):
         data = path.read_bytes()
         digest.update(f"{path.name}\n{len(data)}\n".encode("utf-8"))
@@ -258,8 +262,10 @@ class _Builder:
         territories = self.territories()
         units, territories = self.player_words(units, territories)
         game_map = self.game_map(territories, options)
+        if "tangents" in self.docs["map.toml"]:
+            game_map = attrs.evolve(game_map, tangents=self.tangents(game_map))
         nations = self.nations()
-        powers = self.powers(territories, nations)
+        powers = self.playing(self.powers(territories, nations), options)
         ruleset = attrs.evolve(self.ruleset(units, powers, territories, options), nations=nations,
                                starting_relations=self.relations({**powers, **nations}),
                                objectives=self.objectives(powers))
@@ -312,7 +318,7 @@ class _Builder:
         names: dict[str, str] = {}
         pending_only: list[tuple[str, tuple[str, ...]]] = []
         profile = self.profile_name(options)
-        for i, raw in enumerate(self.entries(f, "unit")):
+        for i, raw in enumerate(self.unit_entries()):
             key = self.field(f, f"unit[{i}]", raw, "key", str)
             if key is None:
                 continue
@@ -359,6 +365,15 @@ class _Builder:
         if not units and not any(p.startswith(f) for p in self.problems):
             self.err(f, "unit", "no unit types defined")
         return units
+
+    def unit_entries(self) -> list:
+        """units.toml's ``[[unit]]`` entries; ``[unit.<key>]`` tables (Taktyczne Starcie's
+        cost table, which carries each cost's source) are read as entries with that key."""
+        table = self.docs["units.toml"].get("unit", [])
+        if isinstance(table, dict):
+            return [{"key": key, **raw} if isinstance(raw, dict) else raw
+                    for key, raw in table.items()]
+        return self.entries("units.toml", "unit")
 
     def profiles(self) -> dict[str, str]:
         """The ``[profiles]`` units.toml describes: name -> description."""
@@ -572,6 +587,23 @@ class _Builder:
                        adjacency={k: frozenset(v) for k, v in adjacency.items()},
                        canals=canals, closed_zones=closed)
 
+    def tangents(self, game_map: GameMap) -> dict[str, frozenset[str]]:
+        """map.toml's ``tangents``: pairs of spaces touching at a single point (L15 of
+        Taktyczne Starcie), never bordering too."""
+        f = "map.toml"
+        found: dict[str, set[str]] = {}
+        for i, pair in enumerate(self.entries(f, "tangents")):
+            e = f"tangents[{i}]"
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(self.known(f, e, game_map.territories, p) for p in pair)):
+                self.err(f, e, "must be a pair of two spaces of the map")
+            elif pair[0] == pair[1] or game_map.adjacent(*pair):
+                self.err(f, e, f"{pair[0]} and {pair[1]} must be two spaces that do not border")
+            else:
+                found.setdefault(pair[0], set()).add(pair[1])
+                found.setdefault(pair[1], set()).add(pair[0])
+        return {k: frozenset(v) for k, v in sorted(found.items())}
+
     def _canals(self, territories, adjacency):
         f = "map.toml"
         for i, raw in enumerate(self.entries(f, "canal")):
@@ -746,7 +778,9 @@ class _Builder:
             if key in powers:
                 self.err(f, e, "defined twice")
                 continue
-            vals = {n: self.field(f, e, raw, n, str) for n in ("name", "side", "capital", "capital_city")}
+            drawn = self.docs[f].get("capitals") == "drawn"
+            vals = {n: self.field(f, e, raw, n, str, "" if drawn and n.startswith("capital") else ...)
+                    for n in ("name", "side", "capital", "capital_city")}
             ipcs = self.field(f, e, raw, "starting_ipcs", int)
             aliases = self.str_list(f, e, raw, "aliases")
             for word in dict.fromkeys(map(_fold, (key, *aliases))):
@@ -760,7 +794,11 @@ class _Builder:
                                 economies=self._economies(f, e, raw, territories), **vals)
         for key, p in powers.items():
             e = f"power '{key}'"
-            if self.known(f, e + " capital", territories, p.capital):
+            if self.docs[f].get("capitals") == "drawn":
+                if p.capital:
+                    self.err(f, e, "the capitals are drawn in the game (capitals = \"drawn\"): "
+                                   "no power has one in the data")
+            elif self.known(f, e + " capital", territories, p.capital):
                 if territories[p.capital].capital_of != key:
                     self.err(f, e, f"capital '{p.capital}' is not marked capital = \"{key}\" in map.toml")
             income = sum(t.ipc for t in territories.values() if t.original_owner == key)
@@ -776,10 +814,30 @@ class _Builder:
                     self.err("map.toml", f"territory '{t.key}'", f"{field} '{value}' is not {what}")
         return powers
 
+    dropped: frozenset[str] = frozenset()
+    dropped_sides: frozenset[str] = frozenset()
+
+    def playing(self, powers: dict[str, Power], options: dict) -> dict[str, Power]:
+        """The powers in the game: with an option ``players`` (Taktyczne Starcie's 2 to 4),
+        the first that many of the turn order; the others are not in the game."""
+        if "players" not in options:
+            return powers
+        f = "game.toml"
+        count, order = options["players"], self.str_list(f, "turn_order", self.docs[f], "turn_order")
+        low = self.field(f, "min_players", self.docs[f], "min_players", int, 1) or 1
+        if not isinstance(count, int) or isinstance(count, bool) or not low <= count <= len(order):
+            self.err(f, "options", f"players must be a whole number from {low} to {len(order)}, "
+                                   f"not {count!r}")
+            return powers
+        self.dropped = frozenset(order[count:])
+        self.dropped_sides = frozenset(p.side for k, p in powers.items() if k in self.dropped)
+        return {k: p for k, p in powers.items() if k not in self.dropped}
+
     def ruleset(self, units, powers, territories, options) -> Ruleset:
         f = "game.toml"
         doc = self.docs[f]
-        order = self.str_list(f, "turn_order", doc, "turn_order")
+        order = tuple(p for p in self.str_list(f, "turn_order", doc, "turn_order")
+                      if p not in self.dropped)
         for p in order:
             if p not in powers:
                 self.err(f, "turn_order", f"unknown power '{p}'")
@@ -846,7 +904,15 @@ class _Builder:
             income=self.str_list(f, "turn", raw, "income") or ("territories",),
             order_kinds=self.str_list(f, "turn", raw, "orders"),
             rules=self.str_list(f, "turn", raw, "rules"),
-            raid=self.field(f, "turn", raw, "raid", str, "factory_damage") or "factory_damage")
+            raid=self.field(f, "turn", raw, "raid", str, "factory_damage") or "factory_damage",
+            move_phase=self._move_phase(raw))
+
+    def _move_phase(self, raw: dict) -> str:
+        phase = self.field("game.toml", "turn", raw, "move_phase", str, "") or ""
+        if phase not in ("", "combat", "noncombat"):
+            self.err("game.toml", "turn", f"move_phase must be 'combat' or 'noncombat', not '{phase}'")
+            return ""
+        return phase
 
     def _victory(self, table, powers):
         f = "game.toml"
@@ -858,6 +924,9 @@ class _Builder:
             condition = self.field(f, e, raw, "condition", dict)
             name = self.field(f, e, raw, "name", str, table) or table
             held = self.field(f, e, raw, "held", dict, None)
+            if side in self.dropped_sides - sides or (
+                    isinstance(check, str) and check[6:] in self.dropped):
+                continue                  # the rule of a power not in this game
             if side is not None and side not in sides:
                 self.err(f, e, f"unknown side '{side}' (known: {', '.join(sorted(sides))})")
             if check is not None and check != "end_of_round" and not (

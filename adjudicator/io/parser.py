@@ -815,6 +815,8 @@ def parse_orders_partial(text: str, game: Game, power: str | None = None, *,
     if power is not None:
         power = names.resolve_power(power)
     builder = _Builder(names, power)
+    if game.ruleset.plan.move_phase:          # one phase of moves: no header needed
+        builder.section = Phase(game.ruleset.plan.move_phase)
     reader = _LineReader(game, edition_kinds(game), builder)
     # The limits, line endings and game:/turn: headers first (orders_text), then the mail
     # around the orders (loose_text), judged on the lines the parser would read.
@@ -998,8 +1000,9 @@ class _LineReader:
             builder.error(line, len(code) - len(code.lstrip()) + 1,
                           f"'{_first_word(code)}' is not an order: {_line_start(self.kinds)}", verb)
             return False
-        if _foreign_kind(code, self.kinds) is not None:
+        if _foreign_kind(code, self.kinds) is not None and _line_verb(code, self.kinds) is None:
             # another edition's verb ("repair" in 1941): never read as units without a verb
+            # (unless one of this edition's kinds has it too: Taktyczne's 'defend 22: line')
             builder.error(line, len(code) - len(code.lstrip()) + 1,
                           f"'{_first_word(code)}' orders do not exist in "
                           f"{self.game.ruleset.title or self.game.ruleset.game_id}")

@@ -28,7 +28,8 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
     ipcs germany 30
     state berlin_held_by_allies: true   # a value an edition's rule keeps (declared with
     state lanes_taken red: 2            #   turn_rules.declare_state; per power: the power
-                                        #   after the key); true/false, integers, words
+                                        #   after the key); true/false, integers, words,
+    state ts_objects: {"44": {"factory": 1}}   # or JSON lists and objects
     standing uk: defend all: submerge never    # another power's standing defence orders
     orders:                             # the orders text, up to "end"
       combat:
@@ -60,6 +61,7 @@ another edition is refused).  A case is a block of lines (``#`` starts a comment
                                         # these events in this order (others may come between)
     expect no event aircraft_lost
     expect turn ussr round 2            # whose turn is next, and the round
+    expect state ts_objects: {"44": {"factory": 2}}   # a value an edition's rule keeps
     expect winner Axis                  # or: expect no winner
     expect next germany round 1         # whose turn comes next (and in which round)
     expect unreadable line 1 "do not exist"   # the orders are refused when read (below)
@@ -89,6 +91,7 @@ Problem codes are those of ``present.wording``.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -150,7 +153,13 @@ _EXPECT = re.compile(r"^expect\s+(no\s+)?(\w+)\s*(.*)$", re.I)
 
 
 def word_value(text: str):
-    """An option's or a state value's text: true/false, an integer, else the word."""
+    """An option's or a state value's text: true/false, an integer, a JSON list or object
+    (``[...]``, ``{...}``: an edition's structured state), else the word."""
+    if text[:1] in "[{":
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise DataError(f"not a JSON list or object: {text} ({exc})") from None
     low = text.casefold()
     if low in ("true", "false"):
         return low == "true"
@@ -261,7 +270,7 @@ def parse_cases(text: str, file: str = "<cases>") -> list[Case]:
             kind = f"no_{kind}" if negated else kind
             known = ("valid", "rejected", "warning", "skipped", "units", "no_units", "owner",
                      "ipcs", "damage", "event", "no_event", "sequence", "winner", "no_winner",
-                     "turn", "next", "no_warning", "errors", "unreadable", "relation")
+                     "turn", "next", "no_warning", "errors", "unreadable", "relation", "state")
             if kind not in known:
                 fail(number, f"unknown expectation '{kind}' (known: {', '.join(known)})")
             turn()["expect"].append(Expectation(kind, (args,) if args else (), number))

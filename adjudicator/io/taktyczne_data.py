@@ -13,9 +13,13 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from ..model.errors import DataError
+from ..model.game import Game
 from ..model.taktyczne import CostTable, MainMap, ObjectPrice, UnitCost
 from .loader import read_map
+from . import tomlcache
 from .paths import MAPS_DIR
 from .storage import read_toml
 
@@ -134,6 +138,19 @@ def load_costs(folder: str | Path = "taktyczne") -> CostTable:
     """The cost table of a data folder (a name under ``maps/`` or a path)."""
     doc, where = _read(folder, COSTS_FILE)
     return cost_table(doc, where)
+
+
+def with_costs(game: Game) -> Game:
+    """``game`` with its folder's cost table attached (``Game.costs``) when its units.toml
+    prices objects (Taktyczne Starcie's); other games unchanged."""
+    path = Path(game.source_dir) / COSTS_FILE
+    try:        # the loader has read and parsed this text already (tomlcache keeps it)
+        doc = tomlcache.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return game
+    if not isinstance(doc.get("object"), dict):
+        return game
+    return attrs.evolve(game, costs=cost_table(doc, str(path)))
 
 
 def cost_table(doc: dict[str, Any], where: str = COSTS_FILE) -> CostTable:

@@ -48,6 +48,9 @@ class GameMap:
     adjacency: dict[str, frozenset[str]]
     canals: tuple[Canal, ...] = ()
     closed_zones: frozenset[str] = frozenset()   # no ship may enter or leave (Turkish straits)
+    # spaces touching at a single point only (Taktyczne Starcie's tangent relation, L15):
+    # no move crosses it; an edition's rules read it (a capital's exclusion zone)
+    tangents: dict[str, frozenset[str]] = attrs.field(factory=dict)
 
     def __getitem__(self, key: str) -> Territory:
         return self.territories[key]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -34,11 +34,17 @@ class Game:
     source_dir: str = ""
     edition: str = ""
     geometry: Geometry | None = None   # the board picture's shapes; None: no picture
+    # Taktyczne Starcie's cost table (``model.taktyczne.CostTable``: unit costs, object
+    # prices), attached from the folder's units.toml when it has object prices; else None.
+    costs: Any = attrs.field(default=None, eq=False, repr=False)
     # The engine's projection of a power's income (set by ``editions.prepare``: the
     # edition's income items that depend only on the board); layers above the engine
     # (reports) read income through ``projected_income``, never re-deriving it.
     income_projector: Callable[["Game", Any, str], int] | None = attrs.field(
         default=None, eq=False, repr=False)
+    # An edition's own tables read beside the A&A-shaped files (``service.games``):
+    # Taktyczne Starcie's battle board rules (``board``).
+    tables: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
     def projected_income(self, owners, power: str) -> int:
         """What ``power`` would collect with ``owners`` in control (its capital held)."""

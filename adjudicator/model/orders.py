@@ -17,6 +17,8 @@ from typing import ClassVar
 
 import attrs
 
+from .tactical import BattlePlan
+
 
 class Phase(str, Enum):
     PURCHASE = "purchase"
@@ -263,12 +265,57 @@ class MiddleEastOrder(StandingChoice):
 
 
 @attrs.frozen
+class PlanOrder(Order):
+    """``plan 34: wedge, advance, target tanks, fire at 4`` (Taktyczne Starcie): the
+    attacker's battle plan for the board battle in ``space`` this turn; its squares name
+    unit type keys (``engine/taktyczne/plans.py``)."""
+
+    kind: ClassVar[str] = "plan"
+    space: str
+    plan: BattlePlan = BattlePlan()
+    line: int = 0
+
+
+class DefencePlanOrder(StandingChoice):
+    """``defend 22: line, hold`` (Taktyczne Starcie): the power's standing battle plan for
+    board battles in ``space`` (``None``: all its areas) when it is attacked; the engine's
+    standing kind ``defence_plan``, value the plan's canonical text (``model.plan_text``)."""
+
+    kind: ClassVar[str] = "defence_plan"
+
+
+@attrs.frozen
 class Keep(Order):
     """``keep <n>`` (Europe 1999, the pre-game round [L250-L251]): the phasing power takes
     ``amount`` IPCs of its side's special cash for turn 1."""
 
     kind: ClassVar[str] = "keep"
     amount: int
+    line: int = 0
+
+
+@attrs.frozen
+class Recruit(Order):
+    """``recruit 2 tank_1 44`` (Taktyczne Starcie, at the start of the turn [L19.16]):
+    buy ``units`` and place them at once in ``space``, where an object of the buyer's
+    produces them (a factory's area, a shipyard's sea)."""
+
+    kind: ClassVar[str] = "recruit"
+    units: tuple[UnitGroup, ...]
+    space: str
+    line: int = 0
+
+
+@attrs.frozen
+class Build(Order):
+    """``build factory 44``, ``build shipyard 44 over S05``, ``build carrier S05``
+    (Taktyczne Starcie, at the end of the turn [L19.16, L27.2]): buy the object ``what``
+    in ``space`` (a shipyard over the sea ``over``; a carrier into a sea)."""
+
+    kind: ClassVar[str] = "build"
+    what: str
+    space: str
+    over: str = ""
     line: int = 0
 
 

@@ -84,7 +84,10 @@ class TurnPlan:
     ``income``: the items of a power's income (``engine.income``).
     ``order_kinds``: the order statements this edition accepts.
     ``rules``: the edition rules played (``engine.turn_rules``: hooks for the whole turn).
-    ``raid``: what a strategic bombing raid's dice do (``engine.raids.RAID_EFFECTS``)."""
+    ``raid``: what a strategic bombing raid's dice do (``engine.raids.RAID_EFFECTS``).
+    ``move_phase``: the phase of moves written under no ``combat:``/``noncombat:`` header,
+    for an edition whose turn has one phase of moves (Taktyczne Starcie: ``combat``);
+    empty: moves need a header."""
 
     steps: tuple[str, ...]
     round_end: tuple[str, ...] = ()
@@ -95,6 +98,7 @@ class TurnPlan:
     order_kinds: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     raid: str = "factory_damage"
+    move_phase: str = ""
 
 
 # Options the engine offers every edition, whatever its game.toml lists (name -> default).

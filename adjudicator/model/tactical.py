@@ -26,7 +26,7 @@ ZONES = (LINE, OWN_HALF, ENEMY_BEYOND_DEPLOY)
 
 # A doctrine's choices (the plan interpreter's vocabulary).
 STANCES = ("advance", "hold")
-TARGET_PRIORITIES = ("best", "highest_rank", "nearest", "guns_first")
+TARGET_PRIORITIES = ("best", "highest_rank", "nearest", "guns_first", "tanks_first")
 
 
 def other_side(side: str) -> str:
@@ -120,7 +120,8 @@ class Doctrine:
 @attrs.frozen
 class BattlePlan:
     """A side's plan: a named formation, optional own squares for some units
-    (``(unit id, "C2")``), optional own mine squares, and a doctrine."""
+    (``(unit id, "C2")``, or ``(kind key, "C2")`` for the next unit of that kind in the
+    deployment order), optional own mine squares, and a doctrine."""
 
     formation: str = "line"
     squares: tuple[tuple[str, str], ...] = ()

@@ -15,6 +15,8 @@ from typing import ClassVar
 import attrs
 
 from .board import GameMap
+from .events import Event
+from .tactical import BattlePlan, BoardEvent, BoardForce
 
 LABEL = "a Taktyczne Starcie variant on an invented map with house costs"
 
@@ -120,7 +122,9 @@ class Setup:
 # --------------------------------------------------------------------------- setup events
 
 @attrs.frozen
-class SetupEvent:
+class SetupEvent(Event):
+    """An event of the drawn start: kept in the pregame's turn file like any event."""
+
     kind: ClassVar[str] = "setup_event"
 
 
@@ -173,3 +177,92 @@ class StartGranted(SetupEvent):
     player: str
     points: int
     factory: str
+
+
+# --------------------------------------------------------------------------- main-turn events
+
+@attrs.frozen
+class BoardBattleFought(Event):
+    """A battle of the main map fought on the tactical board (L31): who attacked ``area``
+    (``board`` ``land`` or ``sea``), each side's force and the plan it used (side names
+    ``model.tactical.ATTACKER``/``DEFENDER``), exactly the board's events in order, the
+    winning power ("" for none), the battle turns played, and what each power lost on the
+    main map (unit ids or types).  ``live``: played battle turn by battle turn by mail."""
+
+    kind: ClassVar[str] = "ts_board_battle"
+    area: str
+    board: str
+    attacker: str
+    defender: str
+    forces: tuple[tuple[str, BoardForce], ...]
+    plans: tuple[tuple[str, BattlePlan], ...]
+    board_events: tuple[BoardEvent, ...]
+    winner: str
+    turns: int
+    losses: tuple[tuple[str, tuple[str, ...]], ...]
+    live: bool = False
+
+
+@attrs.frozen
+class MainMapUnitsTaken(Event):
+    """An area attacked that held only main-map units (L19.43-L19.44): empty ferries and
+    carriers ``captured`` (the attacker's default, ruling capture_empty), loaded ferries and
+    AA guns ``destroyed`` ({unit type: count})."""
+
+    kind: ClassVar[str] = "ts_main_map_taken"
+    area: str
+    attacker: str
+    defender: str
+    captured: dict[str, int]
+    destroyed: dict[str, int]
+
+
+@attrs.frozen
+class PlayerEliminated(Event):
+    """``player`` has no unit and no area left (L19.49); ``by`` (who took his last area or
+    unit) takes his ``points`` (L19.48, ruling G32)."""
+
+    kind: ClassVar[str] = "ts_player_eliminated"
+    player: str
+    by: str
+    points: int
+
+
+@attrs.frozen
+class TurnLimitReached(Event):
+    """The tournament turn limit (option ``turn_limit``, ruling turn_limit): after round
+    ``round`` the game ends; ``standings`` ``(player, land areas, points)`` best first;
+    ``winner`` "" for a tie at the top (a draw)."""
+
+    kind: ClassVar[str] = "ts_turn_limit"
+    round: int
+    standings: tuple[tuple[str, int, int], ...]
+    winner: str
+
+
+# --------------------------------------------------------------------------- economy events
+
+@attrs.frozen
+class UnitsRecruited(Event):
+    """Units bought at the start of a turn and placed in ``space`` (L19.16, L27.2)."""
+
+    kind: ClassVar[str] = "ts_recruited"
+    power: str
+    space: str
+    units: tuple[tuple[str, int], ...]
+    cost: int
+    points_left: int
+
+
+@attrs.frozen
+class ObjectBuilt(Event):
+    """An object (or a carrier) bought at the end of a turn (L19.16, L27.2-L27.8):
+    ``what`` in ``space`` (a shipyard over the sea ``over``) for ``price`` points."""
+
+    kind: ClassVar[str] = "ts_built"
+    power: str
+    what: str
+    space: str
+    price: int
+    points_left: int
+    over: str = ""

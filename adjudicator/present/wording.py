@@ -9,6 +9,8 @@ shown by display name, lists joined with commas.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import string
 from collections.abc import Mapping
 from typing import Any
@@ -278,6 +280,49 @@ PROBLEMS: dict[str, str] = {
     "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
     "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
     "board_odds_runs": "the odds of a board battle take 1 to {most} simulated battles, not {runs}",
+    # -- live board battles (issue 26, t26live: engine/taktyczne/live.py)
+    "board_live_order_repeated": "{piece} has a board line already this battle turn (each unit acts once, L31.11)",
+    "board_live_too_many": "{count} board lines in one battle turn; at most {most}",
+    "board_live_target_gone": "the target was destroyed earlier in this battle turn: the unit moved without firing",
+    "board_live_unit_gone": "the unit was destroyed earlier in this battle turn: its line was skipped",
+    "board_not_live": "board lines are for a live board battle's battle turn; no live battle waits for this power",
+    "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
+    "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
+    "live_not_attacked": "'live {area}' names an area no attack of this turn reaches: no battle is played live there",
+    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
+    # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
+    "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
+    "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
+    "ts_no_airfield": "aircraft need an airfield of yours in {space} (L27.22-L27.23)",
+    "ts_blockaded": "another player's units are in {space}: your shipyard there produces nothing (blockade, L27.11)",
+    "ts_stack_full": "{space} would hold {points} points of units, more than {limit} (L19.17)",
+    "ts_too_expensive": "costs {cost} points, you have {points}",
+    "ts_no_presence": "no {what} in {space}: objects are built where your units are or an object of yours stands (L27.3)",
+    "ts_no_coast": "{sea} is not a sea bordering {space}: a shipyard stands over one (L27.5)",
+    "ts_sea_occupied": "another player's units are in {sea}: no shipyard over it (L27.5)",
+    "ts_no_shipyard": "you have no shipyard over {space}: a carrier is built into a shipyard's sea (L27.12)",
+    "ts_build_where": "a {what} is built as 'build factory 44', 'build shipyard 44 over S05', 'build airfield 44' or 'build carrier S05', not in {space}",
+    # Taktyczne Starcie battle plans as orders (engine/taktyczne/plans.py)
+    "plan_formation_unknown": "the plan for {area} names the formation '{formation}', which the board "
+                              "does not have (known: {known}); the plan is fought in 'line'",
+    "plan_square_unknown": "the plan for {area}: '{square}' is no square of a side's half: a column "
+                           "A-{last_column} and a row 1-{rows}, such as 'G3'",
+    "plan_square_row": "the plan for {area}: a {unit} deploys in its side's rows {low}-{high} "
+                       "(counted from its own edge), and {square} is not one of them",
+    "plan_mine_row": "the plan for {area}: mines go in the side's rows {low}-{high} (counted from "
+                     "its own edge), and {square} is not one of them",
+    "plan_square_twice": "the plan for {area} puts two things on {square}: one unit or mine a square",
+    "plan_unit_not_on_board": "the plan for {area} places a {unit}, which does not fight on the battle "
+                              "board (tanks, warships, anti-tank and long-range guns do)",
+    "plan_unit_wrong_board": "the plan for {area} places a {unit}, which does not fight on the "
+                             "{battle} board",
+    "plan_not_attacked": "there is a battle plan for {area}, but no attack on it this turn: the plan "
+                         "is not used",
+    "plan_unit_not_in_battle": "the plan for {area} names {square} for one {unit} more than fight "
+                               "there: that square is not used",
+    "plan_too_many_mines": "the plan for {area} names mine square {square}, but the side has only "
+                           "{count} mines there: that square is not used",
+    "plan_unreadable": "a standing battle plan that cannot be read: {reason}",
 }
 
 PLACEMENT_CODES = frozenset({
@@ -372,6 +417,33 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out["rule_text"] = VICTORY_RULES.get(rule, rule.replace("_", " "))
     if code in ("research_rolled", "technology_gained"):
         out.update(_research_values(params))
+    if code == "ts_board_battle":
+        out.update(_board_battle_values(params, game))
+    if code == "ts_live_battle_turn":
+        skipped = params.get("skipped", ())
+        out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
+                          else "played")
+        out["skipped_text"] = (f", {len(skipped)} line(s) skipped" if skipped else "")
+        out["next_text"] = (f"; {power_name(game, params['next_power'])} plays next"
+                            if params.get("next_power") else "; the battle is over")
+        out["board_text"] = "".join(f"; {board_event_text(e)}" for e in params.get("board_events", ())
+                                    if e.kind != "board_turn_started")
+        out["power"] = power_name(game, params.get("power"))
+    if code == "ts_live_battle_started":
+        out.update(attacker=power_name(game, params.get("attacker")),
+                   defender=power_name(game, params.get("defender")),
+                   next_power=power_name(game, params.get("next_power")))
+    if code == "ts_main_map_taken":
+        out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
+                   captured_text=units_text(game, params["captured"]),
+                   destroyed_text=units_text(game, params["destroyed"]))
+    if code == "ts_player_eliminated":
+        out.update(player=power_name(game, params["player"]))
+    if code == "ts_turn_limit":
+        out["standings_text"] = ", ".join(
+            f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
+        winner = params["winner"]
+        out["winner_text"] = f"{power_name(game, winner)} wins" if winner else "no one wins"
     return out
 
 
@@ -506,6 +578,52 @@ def board_event_text(event: Any) -> str:
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
+# A board battle of the main turn replayed in the report and by ``pbem show --battle``
+# (present/board_battle_replay.py): a sentence per board event, the side named with its power.
+BOARD_REPLAY_TEXTS: dict[str, str] = {
+    "title": "Board battle in {area} ({board} board): {attacker} attacks {defender}{live}",
+    "side": "the {side} ({power})",
+    "nothing": "nothing",
+    "mines_count": ", {count} mines",
+    "force": "{who} brings {units}{mines}",
+    "plan": "{who} plays by the plan: {plan}",
+    "formation": "formation {formation}",
+    "squares": "own squares {squares}",
+    "mine_squares": "{count} mine squares of its own",
+    "doctrine": "{stance}, {target}, fires when it needs {fire_at} or less",
+    "deployed": "{who} deploys {placed}",
+    "mines_laid": "{who} lays {count} mines, their squares secret",
+    "turn": "Battle turn {turn}: {who}",
+    "idle": "no move, no shot",
+    "moved": "{unit} moves {path}",
+    "gap": "{gap} squares between",
+    "gun_shot": "a gun's shot",
+    "shot": "{unit} fires at {target} ({gap}): needs {need}, rolls {roll}: {verdict}",
+    "shot_back": "{unit} fires back at {target} ({gap}): needs {need}, rolls {roll}: {verdict}",
+    "hit": "a hit, {target} is destroyed",
+    "miss": "a miss",
+    "mine": "a mine of {who} on {square} destroys {unit}",
+    "guns_lost": "{who} loses its long-range guns with the battle: {units}",
+    "end": "The battle ends after battle turn {turn}: {who} wins, {reason}",
+    "won": "{winner} wins the board battle in {area} after {turns} battle turns: {reason}",
+    "no_winner": "the board battle in {area} ends after {turns} battle turns without a winner: {reason}",
+    "lost": "{power} loses on the main map: {units}",
+}
+
+
+# A doctrine's target priority (``model.tactical.TARGET_PRIORITIES``) in words.
+BOARD_TARGET_WORDS: dict[str, str] = {
+    "best": "targets by the best exchange", "highest_rank": "targets the highest rank first",
+    "nearest": "targets the nearest first", "guns_first": "targets guns first",
+    "tanks_first": "targets tanks and warships first",
+}
+
+
+def board_replay_text(code: str, **values: Any) -> str:
+    """A sentence of a board battle's replay (``BOARD_REPLAY_TEXTS``)."""
+    return render(BOARD_REPLAY_TEXTS[code], values)
+
+
 def board_odds_text(odds: Any) -> str:
     """A board battle's Monte Carlo odds (``engine.tactical.odds.BoardOdds``) in words,
     labelled as the estimate they are, with their 95% bounds."""
@@ -548,6 +666,73 @@ def setup_event_text(event: Any) -> str:
     outcome = CAPITAL_OUTCOMES.get(values.get("outcome", ""), "")
     values["outcome_text"] = render(outcome, values) if outcome else ""
     return render(SETUP_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
+
+
+# Taktyczne Starcie's main turn: its problems and events (engine/taktyczne/main_turn.py).
+PROBLEMS.update({
+    "ts_one_area": "a unit moves one bordering area a turn (L19.19): write one move per area, not {path}",
+    "ts_not_bordering": "{target} does not border {space} (tangent areas do not count, L19.19)",
+    "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
+    "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
+    "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
+    "ts_aboard_lands_only": "a {unit} aboard a ferry moves only by landing on a bordering land area; {target} is a sea (its ferry carries it there, G8)",
+    "ts_no_ferry": "a {unit} goes to sea only aboard an own ferry, and there is none of yours in {space}",
+    "ts_ferry_over": "a ferry carries land units worth at most {limit} points (L27.19); in {space} that would be {points}",
+    "ts_ferries_over": "the ferries in one sea carry at most {limit} points of land units (L27.20); in {space} that would be {points}",
+    "ts_stack_over": "the units in one area are worth at most {limit} points (L19.17); in {space} that would be {points}",
+    "ts_attack_over": "an attack brings at most {limit} points (L23.74); this one on {target} brings {points}",
+    "ts_attacked_twice": "{target} has already been attacked this turn: an area is attacked from one area once a turn (L19.35, ruling G9)",
+    "ts_single_origin": "an area is attacked by units from one area (L19.35): {target} is attacked from {space} on this line already",
+    "ts_cannot_attack": "a {unit} cannot attack {target}: only units that fight on the board of its terrain attack (L19.47)",
+    "ts_no_board": "this edition has no battle board (board.toml)",
+})
+EVENT_TEXTS.update({
+    "ts_main_map_taken": "{attacker} takes {area} from {defender}: {captured_text} captured, {destroyed_text} destroyed",
+    "ts_player_eliminated": "{player} is eliminated (no unit and no area left); {by} takes his {points} points",
+    "ts_turn_limit": "the turn limit: the game ends after round {round}; {standings_text}; {winner_text}",
+})
+
+
+# Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
+EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
+                                  "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+# Live board battles (issue 26, t26live: model.live_battle events).
+EVENT_TEXTS["ts_live_battle_started"] = ("{attacker} attacks {defender} in {area} on the {board} board, "
+                                         "played live by mail: the turn waits for the battle; "
+                                         "{next_power} plays the first battle turn")
+EVENT_TEXTS["ts_live_battle_turn"] = ("battle turn {turn} in {area}: {power} ({side}) {by_text}"
+                                      "{skipped_text}{board_text}{next_text}")
+
+
+def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of a ``ts_board_battle`` sentence: the winner and each power's losses."""
+    winner = params.get("winner")
+    losses = [f"{power_name(game, power)} loses {units_text(game, dict(sorted(Counter(lost).items())))}"
+              for power, lost in params.get("losses", ()) if lost]
+    return {"winner_text": f"{power_name(game, winner)} wins" if winner else "no one wins",
+            "losses_text": "; " + "; ".join(losses) if losses else "",
+            "live_text": " (played live by mail)" if params.get("live") else "",
+            "attacker": power_name(game, params.get("attacker")),
+            "defender": power_name(game, params.get("defender"))}
+
+
+# Taktyczne Starcie's economy events (engine/taktyczne/economy.py), in the report's sections
+# of the steps ts_recruit and ts_build.
+ECONOMY_EVENT_TEXTS: dict[str, str] = {
+    "ts_recruited": "{power} recruits {units_text} in {space} for {cost} points ({points_left} left)",
+    "ts_built": "{power} builds a {what} in {space}{over_text} for {price} points ({points_left} left)",
+}
+
+
+def economy_event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for one of Taktyczne Starcie's economy events."""
+    import attrs
+    values = dict(attrs.asdict(event, recurse=False))
+    values["power"] = power_name(game, values["power"])
+    values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
+    values["over_text"] = f" over {values['over']}" if values.get("over") else ""
+    return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
 def correction_text(event: Any, game: Game | None = None) -> str:

@@ -3,7 +3,8 @@
 This is what ``pbem check`` does, as a function: every syntax error (line, column,
 suggestion), every rules problem found on the lines that parsed, and the odds of each
 battle the combat moves would start (exact, or an estimate with its error bound when the
-exact odds would take over a second: ``quick_odds``).  ``present.check_view.check_text`` turns the
+exact odds would take over a second: ``quick_odds``), and of each board battle
+(Taktyczne Starcie: always an estimate, ``board_check``).  ``present.check_view.check_text`` turns the
 result into the plain text a reply mail carries.
 """
 
@@ -56,6 +57,7 @@ class CheckResult:
     problems: tuple[Problem, ...]
     battles: tuple[PlannedBattle, ...] = ()
     reading: tuple[LineReading, ...] = ()
+    board_battles: tuple = ()      # service.board_check.PlannedBoardBattle (Taktyczne Starcie)
 
     @property
     def error_count(self) -> int:
@@ -88,7 +90,9 @@ def check_orders(game: Game, state: GameState, text: str, *, odds: bool = True,
         battles = tuple(PlannedBattle(s, check_odds(s, game.ruleset.dice_sides,
                                                     exact=exact_odds))
                         for s in planned_battles(game, state, orders))
-        result = attrs.evolve(result, battles=battles)
+        from .board_check import board_battles_with_odds
+        result = attrs.evolve(result, battles=battles,
+                              board_battles=board_battles_with_odds(game, state, orders))
     return result
 
 

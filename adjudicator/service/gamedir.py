@@ -629,7 +629,12 @@ def _keeper_fields(game, game_id: str, initial: GameState, players: dict[str, Pl
     from ..io import keys, sshsig  # cryptography: only to sign or verify
     if not dice_keepers:
         return None
+    from ..engine.turn_rules import rules_with
     ruleset = game.ruleset
+    if rules_with(ruleset, "next_turn"):
+        raise PbemError(f"{ruleset.title} decides its order of play in the game (a rule's "
+                        "next_turn), and dice keepers follow the data's fixed turn order: "
+                        "play it with the game master's dice (no --keepers)")
     given = {} if dice_keepers == keeper_rules.OPPONENTS else dict(dice_keepers)
     for power, keeper in given.items():
         if power not in ruleset.powers or (keeper != GAME_MASTER and keeper not in ruleset.powers):

@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 
 from .. import editions
-from ..io import loader
+from ..io import loader, taktyczne_data
 from ..model.game import Game
 
 
@@ -20,10 +20,20 @@ def load_game(name_or_path: str | Path,
     bare = isinstance(name_or_path, str) and not any(c in name_or_path for c in "/\\")
     edition = editions.get(name_or_path) if bare else None
     source = edition.data if edition is not None else name_or_path
-    game = loader.load_game(source, options)
+    game = taktyczne_data.with_costs(loader.load_game(source, options))
     if edition is None and game.ruleset.game_id in editions.names():
         edition = editions.get(game.ruleset.game_id)
-    return _with_plugin_grammar(editions.prepare(game, edition))
+    return _with_plugin_grammar(editions.prepare(_with_tables(game), edition))
+
+
+def _with_tables(game: Game) -> Game:
+    """An edition folder with a battle board (``board.toml``: Taktyczne Starcie) gets its
+    board rules in ``Game.tables``, for the engine's main turn."""
+    from ..io.tactical_data import BOARD_FILE, load_board
+    folder = Path(game.source_dir) if game.source_dir else None
+    if folder is None or not (folder / BOARD_FILE).is_file():
+        return game
+    return attrs.evolve(game, tables={"board": load_board(folder)})
 
 
 def _with_plugin_grammar(game: Game) -> Game:

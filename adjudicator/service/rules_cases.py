@@ -60,7 +60,7 @@ def _units(game: Game, names: Names, case: Case, line: int, space: str, text: st
     power_word, _, groups = text.partition(" ")
     try:
         owner = _owner_key(game, names, power_word)
-        orders = parse_orders(f"place {groups} {space}", game)
+        orders = parse_orders(f"place {groups} {space}", _placing(game))
     except (UnknownName, OrdersSyntaxError) as exc:
         raise DataError(f"{case.file}:{line}: {exc}") from None
     out: list[Unit] = []
@@ -68,6 +68,16 @@ def _units(game: Game, names: Names, case: Case, line: int, space: str, text: st
         cargo = tuple(Unit(g.type, owner) for g in group.cargo or () for _ in range(g.count))
         out += [Unit(group.type, owner, cargo)] * group.count
     return out
+
+
+def _placing(game: Game) -> Game:
+    """``game``, reading ``place`` lines even if its edition has no such order (Taktyczne
+    Starcie places with ``recruit``): the case's unit lists are read as placements."""
+    kinds = game.ruleset.plan.order_kinds
+    if not kinds or "place" in kinds:
+        return game
+    plan = attrs.evolve(game.ruleset.plan, order_kinds=(*kinds, "place"))
+    return attrs.evolve(game, ruleset=attrs.evolve(game.ruleset, plan=plan))
 
 
 def _owner_key(game: Game, names: Names, word: str) -> str:
@@ -123,11 +133,11 @@ def _state(names: Names, case: Case, line: int, text: str, extras: dict) -> None
     if not sep or len(words) not in (1, 2) or not value_text.strip():
         raise DataError(f"{case.file}:{line}: expected 'state KEY: VALUE' or "
                         f"'state KEY POWER: VALUE'")
-    value = word_value(value_text.strip())
     try:
+        value = word_value(value_text.strip())
         power = names.resolve_power(words[1]) if len(words) == 2 else None
         checked_state(words[0], value, power)
-    except (UnknownName, ValueError) as exc:
+    except (UnknownName, ValueError, DataError) as exc:
         raise DataError(f"{case.file}:{line}: {exc}") from None
     if power is None:
         extras[words[0]] = value
@@ -403,6 +413,19 @@ def evaluate(game: Game, case: Case, exp: Expectation, problems: list[Problem], 
         a, b = key.split("|")
         got = game.ruleset.relation(a, b, state.relations)
         return None if got == want else f"{a}-{b}: expected {want}, found {got}"
+    if kind == "state":
+        head, sep, value_text = text.partition(":")
+        words = head.split()
+        if not sep or len(words) not in (1, 2) or not value_text.strip():
+            raise DataError(f"{case.file}:{exp.line}: expected 'expect state KEY[ POWER]: VALUE'")
+        try:
+            want = word_value(value_text.strip())
+        except DataError as exc:
+            raise DataError(f"{case.file}:{exp.line}: {exc}") from None
+        got = state.extras.get(words[0])
+        if len(words) == 2:
+            got = (got or {}).get(names.resolve_power(words[1]))
+        return None if got == want else f"state {head.strip()}: expected {want!r}, found {got!r}"
     if kind == "owner":
         space, who = _split_space(names, case, exp.line, text)
         want = None if who.casefold() == "neutral" else _owner_key(game, names, who)

@@ -5,7 +5,8 @@ PLAN); its version is part of the rules, and any change of what it chooses must 
 
 Version 1, in words (docs/taktyczne-board.md says the same):
 
-* Deployment: units named in the plan go on their squares; the others fill the
+* Deployment: units named in the plan go on their squares (a plan naming a kind key
+  names the next unit of that kind in the order below); the others fill the
   formation's squares in order, tanks and warships by rank (highest first, then id) from
   ``front``, guns (by kind, then id) from ``guns``; mines from the plan's squares, then the
   formation's ``mines``.  A formation too short goes on with the free squares nearest the
@@ -15,7 +16,9 @@ Version 1, in words (docs/taktyczne-board.md says the same):
   gun always needs a 6).
 * A tank or warship looks at every square it can reach this battle turn (``hold``: only
   its own square) and every enemy it could fire at from there with a roll needed of at
-  most ``fire_at``.  It takes the best by the doctrine's ``target`` priority, then by the
+  most ``fire_at``.  It takes the best by the doctrine's ``target`` priority (``best``:
+  none; ``highest_rank``; ``nearest``; ``guns_first``; ``tanks_first``: tanks and warships
+  before guns), then by the
   exchange's value: the target's worth times the chance to kill it with all its shots,
   less its own worth times the chance that the target survives and kills it firing back
   (worth: the rank; a gun 1); then fewer steps, then the square nearest its own edge and
@@ -68,10 +71,7 @@ def deploy(board: BoardBattle, side: str, force: BoardForce, plan: BattlePlan) -
         raise OrderFailed("board_formation_unknown", formation=plan.formation,
                           known=sorted(rules.formations))
     kinds = dict(force.units)
-    named = dict(plan.squares)
-    for pid in named:
-        if pid not in kinds:
-            raise OrderFailed("board_plan_unit_unknown", piece=pid)
+    named = named_squares(rules, force, plan)
     taken = {own_square(rules, side, sq) for sq in named.values()}
     front = [own_square(rules, side, s) for s in formation.front]
     guns = [own_square(rules, side, s) for s in formation.guns]
@@ -96,6 +96,25 @@ def deploy(board: BoardBattle, side: str, force: BoardForce, plan: BattlePlan) -
         chosen.append(_first_free(rules, side, listed, set(chosen), low, high))
     if force.mines or plan.mines:
         board.lay_mines(side, chosen)
+
+
+def named_squares(rules: BoardRules, force: BoardForce, plan: BattlePlan) -> dict[str, str]:
+    """Unit id -> the plan's own square for it.  A plan may name a unit by its id, or by
+    its kind key: the next unit of that kind, in the deployment order, not named by id."""
+    kinds = dict(force.units)
+    by_id = {who: sq for who, sq in plan.squares if who in kinds}
+    waiting = {}
+    for pid, key in sorted(force.units, key=lambda u: _deploy_order(rules, u)):
+        if pid not in by_id:
+            waiting.setdefault(key, []).append(pid)
+    named = dict(by_id)
+    for who, square in plan.squares:
+        if who in kinds:
+            continue
+        if not waiting.get(who):
+            raise OrderFailed("board_plan_unit_unknown", piece=who)
+        named[waiting[who].pop(0)] = square
+    return named
 
 
 def check_doctrine(doctrine: Doctrine) -> None:
@@ -262,6 +281,8 @@ def _rank_key(board: BoardBattle, piece: Piece, square: Square, enemy: Piece,
         first = (max(abs(square[0] - enemy.square[0]), abs(square[1] - enemy.square[1])),)
     elif doctrine.target == "guns_first":
         first = (enemy_kind.mobile,)
+    elif doctrine.target == "tanks_first":
+        first = (not enemy_kind.mobile,)
     else:
         first = ()
     return (*first, -value)

@@ -1,0 +1,345 @@
+"""Taktyczne Starcie's main turn (digest §1.5 step 3, ruling G3): the mover's ``move``
+orders carried out one by one in the order written, moves and attacks mixed.
+
+* Every unit except aircraft moves one bordering area per turn (L19.19-L19.22).  A land unit
+  boards an own ferry by moving into its sea and lands by moving from the sea into a
+  bordering land area; each is its one move, so a unit that boarded this turn lands next
+  turn (L19.24-L19.28, ruling G8); a ferry that moves carries its cargo.
+* After every order the 12-point stack holds (``stacking``): an order that would break it is
+  refused whole.
+* Entering an area of another player's units is an attack, by units from the one area the
+  order starts in (L19.35); an area is attacked once per turn (ruling G9); the attacking
+  points are at most the stack (L23.74); only units that fight on the board of the area's
+  terrain attack (L19.47).  The battle is fought through the fight kind ``ts_board``
+  (``board_battles.fight_board_battle``).
+* The winner takes the area with its objects and the loser's empty ferries and carriers; a
+  loaded ferry, AA guns and aircraft of the loser are destroyed (L19.39-L19.44, rulings
+  capture_empty, aircraft_lost); a lost attack loses the attacking units (ruling G10).
+* An area held only by objects or nobody is entered freely and taken (L19.36).
+
+Aircraft (main-map air war, L23) are not carried out by this step: their orders are refused
+with ``ts_air_war_waits``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...model.events import Moved, OrderSkipped, UnitsCaptured
+from ...model.orders import Move
+from ...model.tactical import ATTACKER, DEFENDER
+from ...model.taktyczne import BoardBattleFought, MainMapUnitsTaken
+from ...model.units import Domain
+from ..battles import FIGHTS, CombatRun, fight_kind
+from ..capture import set_owner
+from ..context import TurnContext
+from ..errors import OrderFailed, TurnPaused
+from ..movement import describe_order
+from ..steps import step
+from ..turn_rules import declare_flag, declare_state
+from ..working import Piece, count_types
+from . import elimination
+from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
+                            survivors)
+from .stacking import is_ferry, limits, points, stack_problems, unit_value
+
+MAIN_TURN = "ts_main_turn"
+BOARD_FIGHT = "ts_board"
+MOVED = "ts_moved"              # Piece.marks: the unit has made its one move this turn
+ATTACKED = "ts_attacked"        # TurnContext.mechanic: area attacked this turn -> (line, origin)
+PENDING = "ts_pending_attack"   # TurnContext.mechanic: the attack the fight kind fights
+
+
+@step(MAIN_TURN)
+def main_turn(ctx: TurnContext, dice) -> None:
+    """Every ``move`` order in the order written (ruling G3), then the game's end: the last
+    player standing (L11)."""
+    orders = sorted((o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
+                     if isinstance(o, Move)), key=lambda o: o.line)
+    resume, ctx.resume = ctx.resume, None
+    for index, order in enumerate(orders):
+        ctx.order_index = index
+        if resume is not None and index <= resume.order:    # a paused turn going on: the
+            if index == resume.order:                       # orders before were carried out
+                resume_attack(ctx, order, resume.outcome)
+            continue
+        try:
+            carry_out(ctx, order)
+        except OrderFailed as failure:
+            if ctx.checking:
+                ctx.error(order.line, failure.code, **failure.params)
+            else:
+                ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
+                                      dict(failure.params)))
+    elimination.last_standing(ctx)
+
+
+def carry_out(ctx: TurnContext, order: Move) -> None:
+    """One order: a move, a boarding, a landing, or an attack."""
+    board = ctx.board
+    if len(order.path) != 2:
+        raise OrderFailed("ts_one_area", path=list(order.path))
+    origin, target = order.path
+    if target not in board.map.neighbours(origin):
+        raise OrderFailed("ts_not_bordering", space=origin, target=target)
+    pieces = choose(ctx, order, origin)
+    if any(board.utype(p).domain == Domain.AIR for p in pieces):
+        raise OrderFailed("ts_air_war_waits")
+    attacked = ctx.mechanic(ATTACKED, dict)
+    first = attacked.get(target)
+    if first is not None and first[0] == order.line and first[1] != origin:
+        raise OrderFailed("ts_single_origin", target=target, space=first[1])     # L19.35
+    enemies = [p for p in board.at(target) if p.owner != ctx.power]
+    if enemies:
+        attack(ctx, order, pieces, origin, target, enemies)
+    else:
+        move(ctx, order, pieces, origin, target)
+
+
+def choose(ctx: TurnContext, order: Move, origin: str) -> list[Piece]:
+    """The units the order names: the mover's in ``origin`` (land units aboard his
+    ferries there too) that have not moved this turn, lowest uid first."""
+    board = ctx.board
+    chosen: list[Piece] = []
+    for group in order.units:
+        found = [p for p in board.at(origin, include_cargo=True)
+                 if p.owner == ctx.power and p.type == group.type and MOVED not in p.marks
+                 and p not in chosen and _movable_from(board, p)]
+        if len(found) < max(group.count, 1):
+            raise OrderFailed("ts_units_missing", count=max(group.count, 1), unit=group.type,
+                              space=origin, found=len(found))
+        chosen.extend(found[:group.count] if group.count else found)
+    return chosen
+
+
+def _movable_from(board, piece: Piece) -> bool:
+    """On the board, or a land unit aboard a ferry (it lands); not aircraft on a carrier."""
+    if piece.carried_by is None:
+        return True
+    return board.utype(piece).domain == Domain.LAND
+
+
+# ------------------------------------------------------------------------------- moves
+
+def move(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target: str) -> None:
+    """Into an area with no other player's units: own, empty, or objects only (L19.36)."""
+    board = ctx.board
+    before = [(p, p.space, p.carried_by, set(p.marks)) for p in pieces]
+    sea = board.map[target].is_sea
+    for piece in pieces:
+        domain = board.utype(piece).domain
+        if domain == Domain.SEA and not sea:
+            raise OrderFailed("ts_ship_on_land", unit=piece.type, target=target)
+        if domain == Domain.LAND and sea and piece.carried_by is not None:
+            raise OrderFailed("ts_aboard_lands_only", unit=piece.type, target=target)   # G8
+        if domain == Domain.LAND and sea:
+            ferry = _ferry_with_room(ctx, target, piece)
+            _put(piece, target, ferry.uid)
+        else:
+            _put(piece, target, None)
+        if domain == Domain.SEA:
+            for cargo in board.cargo_of(piece):
+                cargo.space = target
+    problems = stack_problems(board, (target, origin), ctx.power)
+    if problems:
+        for piece, space, carried_by, marks in before:
+            piece.space, piece.carried_by, piece.marks = space, carried_by, marks
+            for cargo in board.cargo_of(piece):
+                cargo.space = space
+        code, params = problems[0]
+        raise OrderFailed(code, **params)
+    ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
+    if not sea:
+        take_area(ctx, target)
+
+
+def _put(piece: Piece, space: str, carried_by: int | None) -> None:
+    piece.carried_by = carried_by
+    piece.space = space
+    piece.marks.add(MOVED)
+
+
+def _ferry_with_room(ctx: TurnContext, sea: str, piece: Piece) -> Piece:
+    """The mover's first ferry in ``sea`` with room for ``piece`` (L27.19)."""
+    board = ctx.board
+    _, room, _ = limits(board)
+    value = unit_value(board, piece.type)
+    ferries = [p for p in board.at(sea) if p.owner == ctx.power and is_ferry(board, p)]
+    if not ferries:
+        raise OrderFailed("ts_no_ferry", unit=piece.type, space=sea)
+    for ferry in ferries:
+        if points(board, board.cargo_of(ferry)) + value <= room:
+            return ferry
+    raise OrderFailed("ts_ferry_over", space=sea, points=value + min(
+        points(board, board.cargo_of(f)) for f in ferries), limit=room)
+
+
+def take_area(ctx: TurnContext, area: str) -> None:
+    """The mover takes a land area (with its objects: they belong to its holder, L19.39,
+    L27.28); its former holder may be eliminated."""
+    board = ctx.board
+    previous = board.owners.get(area)
+    if previous == ctx.power:
+        return
+    set_owner(ctx, area, ctx.power, previous, liberated=False)
+    if previous:
+        elimination.check(ctx, previous)
+
+
+# ----------------------------------------------------------------------------- attacks
+
+def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target: str,
+           enemies: list[Piece]) -> None:
+    board = ctx.board
+    attacked = ctx.mechanic(ATTACKED, dict)
+    if target in attacked:
+        raise OrderFailed("ts_attacked_twice", target=target)        # ruling G9
+    battle = "sea" if board.map[target].is_sea else "land"
+    kinds = board_rules(ctx).kinds
+    for piece in pieces:
+        kind = kinds.get(piece.type)
+        if kind is None or kind.battle != battle:
+            raise OrderFailed("ts_cannot_attack", unit=piece.type, target=target)   # L19.47
+    stack, _, _ = limits(board)
+    value = points(board, pieces)
+    if value > stack:
+        raise OrderFailed("ts_attack_over", target=target, points=value, limit=stack)   # L23.74
+    attacked[target] = (order.line, origin)
+    defender = enemies[0].owner
+    mine = board_rules(ctx).mines.get(battle)
+    fighters = [p for p in enemies if p.type == mine
+                or ((k := kinds.get(p.type)) is not None and k.battle == battle)]
+    ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
+    for piece in pieces:
+        piece.marks.add(MOVED)
+    if not fighters:                                      # only main-map units (L19.43)
+        settle_main_map(ctx, target, defender, enemies)
+        _occupy(ctx, pieces, target)
+        return
+    ctx.mechanic(PENDING, dict)[target] = (defender, pieces, enemies)
+    FIGHTS[BOARD_FIGHT](ctx, target, ctx.dice, CombatRun())
+
+
+@fight_kind(BOARD_FIGHT)
+def board_fight(ctx: TurnContext, area: str, dice, run: CombatRun) -> None:
+    """The fight kind of a main-map attack on defended units: the board battle
+    (``fight_board_battle``), then its result on the main map."""
+    defender, attackers, defenders = ctx.mechanic(PENDING, dict).pop(area)
+    battle = "sea" if ctx.board.map[area].is_sea else "land"
+    forces, names = board_forces(ctx, battle, {ATTACKER: attackers, DEFENDER: defenders})
+    plans = plans_for(ctx, area, ctx.power, defender, forces=forces)
+    try:
+        event = fight_board_battle(ctx, area, ctx.power, defender, forces, plans)
+    except TurnPaused:                       # a live battle: the turn goes on when it ends
+        keep_paused(ctx, attackers)
+        raise
+    ctx.emit(event)
+    apply_battle(ctx, event, names, attackers)
+
+
+# A turn paused at a live board battle (``live_turn``) is kept in the state: the units that
+# moved before it (their one move is made) and the attackers, as unit flags; the areas
+# attacked, as state.  When the battle ends the turn goes on from the attack's order.
+MOVED_BEFORE_PAUSE = declare_flag("ts_moved_before_pause")
+ATTACKING = declare_flag("ts_attacking")
+ATTACKED_BEFORE_PAUSE = declare_state("ts_attacked_before_pause", dict)
+
+
+def keep_paused(ctx: TurnContext, attackers: list[Piece]) -> None:
+    board = ctx.board
+    for piece in board.pieces.values():
+        if MOVED in piece.marks:
+            board.set_flag(piece, MOVED_BEFORE_PAUSE)
+    for piece in attackers:
+        board.set_flag(piece, ATTACKING)
+    board.write_state(ATTACKED_BEFORE_PAUSE, {area: [line, origin] for area, (line, origin)
+                                              in sorted(ctx.mechanic(ATTACKED, dict).items())})
+
+
+def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought) -> None:
+    """The attack of ``order`` whose live battle ``event`` ended: its result on the main
+    map, as ``board_fight`` applies a battle by plan."""
+    board = ctx.board
+    attackers = []
+    for piece in list(board.pieces.values()):
+        if MOVED_BEFORE_PAUSE in piece.flags:
+            piece.marks.add(MOVED)
+            board.set_flag(piece, MOVED_BEFORE_PAUSE, on=False)
+        if ATTACKING in piece.flags:
+            attackers.append(piece)
+            board.set_flag(piece, ATTACKING, on=False)
+    attacked = ctx.mechanic(ATTACKED, dict)
+    for area, (line, origin) in board.read_state(ATTACKED_BEFORE_PAUSE, default={}).items():
+        attacked[area] = (line, origin)
+    board.extras.pop(ATTACKED_BEFORE_PAUSE, None)
+    defenders = [p for p in board.at(event.area) if p.owner == event.defender]
+    _, names = board_forces(ctx, event.board, {ATTACKER: attackers, DEFENDER: defenders})
+    apply_battle(ctx, event, names, attackers)
+
+
+def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, dict[str, int]],
+                 attackers: list[Piece]) -> None:
+    """A board battle's result on the main map (L19.39-L19.46)."""
+    board = ctx.board
+    area = event.area
+    for side in (ATTACKER, DEFENDER):
+        kept = survivors(event, side)
+        for name, uid in names[side].items():
+            piece = board.pieces.get(uid)
+            if name not in kept and piece is not None:
+                board.remove(piece)
+    board_mine = board_rules(ctx).mines.get(event.board)
+    spent = mines_lost(event)
+    for piece in [p for p in board.at(area) if p.owner == event.defender and p.type == board_mine]:
+        if spent <= 0:
+            break
+        board.remove(piece)
+        spent -= 1
+    if event.winner == event.attacker:
+        rest = [p for p in board.at(area) if p.owner == event.defender]
+        settle_main_map(ctx, area, event.defender, rest)
+        _occupy(ctx, [p for p in attackers if p.uid in board.pieces], area)
+    else:
+        for piece in attackers:                            # ruling G10: the attack is lost
+            if board.pieces.get(piece.uid) is piece:
+                board.remove(piece)
+    elimination.check(ctx, event.defender)
+    elimination.check(ctx, event.attacker)
+
+
+def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable[Piece]) -> None:
+    """The loser's units left in a taken area: empty ferries and carriers captured (the
+    attacker's default, ruling capture_empty), everything else destroyed: loaded ferries
+    with their cargo, AA guns, aircraft (rulings L19.40, L19.43-L19.44, aircraft_lost)."""
+    board = ctx.board
+    captured: list[Piece] = []
+    destroyed: list[Piece] = []
+    for piece in list(pieces):
+        if board.pieces.get(piece.uid) is not piece:
+            continue
+        ut = board.utype(piece)
+        if ut.cargo is not None and ut.cargo.domain == Domain.AIR:
+            for plane in board.cargo_of(piece):           # ruling aircraft_lost
+                destroyed.extend(board.remove(plane))
+        if ut.cargo is not None and not board.cargo_of(piece):
+            piece.owner = ctx.power
+            piece.captured = True
+            piece.marks.add(MOVED)
+            captured.append(piece)
+        else:
+            destroyed.extend(board.remove(piece))
+    if captured or destroyed:
+        ctx.emit(MainMapUnitsTaken(area, ctx.power, defender, count_types(captured),
+                                   count_types(destroyed)))
+    if captured:
+        ctx.emit(UnitsCaptured(area, ctx.power, defender, count_types(captured)))
+
+
+def _occupy(ctx: TurnContext, pieces: list[Piece], area: str) -> None:
+    """The attack's survivors stand in ``area`` (a landing leaves its ferry) and the mover
+    takes it if it is land."""
+    for piece in pieces:
+        piece.carried_by = None
+        piece.space = area
+    if not ctx.board.map[area].is_sea:
+        take_area(ctx, area)

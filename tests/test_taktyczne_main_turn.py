@@ -1,0 +1,177 @@
+"""Taktyczne Starcie's main turn (issue 26): the pieces the rules cases
+(maps/taktyczne/cases/main-turn.txt) do not show one by one: the board battle seam (a
+battle's survivors read back from its event, as a live battle's will be), the stack values
+of the cost table, the defender's mines on the board, the moves without a phase header, the
+board in the rules hash and the victory condition naming its subject."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.engine.conditions import check_condition, holds
+from adjudicator.engine.tactical import fight
+from adjudicator.engine.taktyczne.board_battles import mines_lost, survivors
+from adjudicator.engine.taktyczne.stacking import area_points, stack_problems, unit_value
+from adjudicator.engine.working import WorkingBoard
+from adjudicator.io.loader import content_hash
+from adjudicator.io.parser import parse_orders
+from adjudicator.model.dice import SeededDice
+from adjudicator.model.orders import Move, Phase
+from adjudicator.model.state import GameState, Unit
+from adjudicator.model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce
+from adjudicator.model.taktyczne import BoardBattleFought
+from adjudicator.service.games import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("taktyczne")
+
+
+def _event(game, forces, seed) -> tuple[BoardBattleFought, set[str]]:
+    plans = {ATTACKER: BattlePlan(), DEFENDER: BattlePlan()}
+    board = fight(game.tables["board"], "land", forces, plans, SeededDice(seed))
+    event = BoardBattleFought(
+        area="23", board="land", attacker="red", defender="blue", forces=tuple(forces.items()),
+        plans=tuple(plans.items()), board_events=tuple(board.events),
+        winner={ATTACKER: "red", DEFENDER: "blue"}[board.result.winner], turns=board.result.turn,
+        losses=())
+    return event, set(board.pieces)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_survivors_read_from_the_event_are_the_pieces_left_on_the_board(game, seed):
+    """The main turn applies a battle from its event alone (a live battle ends with the
+    same event): hits, mines and lost guns read back give exactly the board's survivors."""
+    forces = {ATTACKER: BoardForce(units=(("a1", "tank_3"), ("a2", "tank_1"), ("a3", "lrg"))),
+              DEFENDER: BoardForce(units=(("d1", "tank_2"), ("d2", "at_gun"), ("d3", "lrg")),
+                                   mines=3)}
+    event, left = _event(game, forces, seed)
+    assert survivors(event, ATTACKER) | survivors(event, DEFENDER) == left
+    used = sum(1 for e in event.board_events if e.kind == "board_mine_exploded")
+    assert mines_lost(event) == (3 if event.winner == "red" else used)
+
+
+def test_checking_settles_a_battle_for_the_attacker():
+    event = BoardBattleFought(
+        area="23", board="land", attacker="red", defender="blue",
+        forces=((ATTACKER, BoardForce(units=(("a1", "tank_1"),))),
+                (DEFENDER, BoardForce(units=(("d1", "tank_4"),), mines=2))),
+        plans=(), board_events=(), winner="red", turns=0, losses=())
+    assert survivors(event, ATTACKER) == {"a1"} and survivors(event, DEFENDER) == set()
+    assert mines_lost(event) == 2
+
+
+def _board(game, units: dict[str, tuple[Unit, ...]]) -> WorkingBoard:
+    state = GameState(game_id="t", map_id="taktyczne", round=1, power="red", owners={"23": "red"},
+                      ipcs={"red": 0, "blue": 0}, units=units)
+    return WorkingBoard(game, state)
+
+
+def test_stack_values_come_from_the_cost_table(game):
+    """L23.5 a unit's cost is its value; L27.12, L27.15 ferries and carriers count 0."""
+    board = _board(game, {})
+    assert [unit_value(board, k) for k in ("tank_1", "tank_3", "warship_4", "ferry", "carrier")] \
+        == [2, 4, 5, 0, 0]
+    assert game.ruleset.units["ferry"].cost == 5          # what it costs is not what it counts
+
+
+def test_cargo_counts_by_its_kind(game):
+    """L27.20 land units aboard ferries do not count in the sea; aircraft aboard a carrier
+    do (ruling G7)."""
+    board = _board(game, {"S07": (Unit("ferry", "red", (Unit("tank_3", "red"), Unit("tank_3", "red"))),
+                                  Unit("carrier", "red", (Unit("fighter", "red"),)),
+                                  Unit("warship_3", "red"))})
+    assert area_points(board, "S07", "red") == 3 + 4
+    assert stack_problems(board, ["S07"], "red") == []
+    over = _board(game, {"S07": (Unit("ferry", "red", (Unit("tank_4", "red"), Unit("tank_4", "red"))),)})
+    assert stack_problems(over, ["S07"], "red") == [
+        ("ts_ferry_over", {"space": "S07", "points": 10, "limit": 8})]
+
+
+def test_moves_need_no_header_in_taktyczne_but_still_do_elsewhere(game):
+    orders = parse_orders("move 1 tank_1 22 -> 23\n", game)
+    assert orders.combat == (Move(Phase.COMBAT, orders.combat[0].units, ("22", "23"), 1),)
+    with pytest.raises(Exception, match="combat:"):
+        parse_orders("move 1 inf Karelia -> Archangel\n", load_game("aa1942"))
+
+
+def test_the_battle_board_is_in_the_rules_hash(tmp_path):
+    folder = tmp_path / "taktyczne"
+    shutil.copytree(ROOT / "maps" / "taktyczne", folder)
+    before = content_hash(folder)
+    path = folder / "board.toml"
+    path.write_text(path.read_text() + "\n# changed\n")
+    assert content_hash(folder) != before
+
+
+def test_a_state_condition_may_name_its_subject(game):
+    cond = {"state": "ts_winner", "equals": "subject"}
+    assert check_condition(cond, "v") == []
+    assert holds(game, cond, "red", {}, 1, state={"ts_winner": "red"})[0]
+    assert not holds(game, cond, "blue", {}, 1, state={"ts_winner": "red"})[0]
+    assert not holds(game, cond, "red", {}, 1, state={})[0]
+    assert check_condition({"state": "x", "equals": 3}, "v")
+    assert check_condition({"state": "x", "other": "y"}, "v")
+
+
+def test_a_turn_with_a_board_battle_plays_reports_and_round_trips():
+    """An attack fought on the board, then a move into the area taken (L19.42), in one
+    played turn: the last defender is eliminated (L19.49), his points go to the attacker
+    (L19.48), the attacker is the last standing (L11); the events survive the codec and the
+    report shows the moves in the order written and the battle."""
+    from adjudicator.engine.turn import adjudicate, check
+    from adjudicator.io.codec import decode_events, encode_events
+    from adjudicator.present.report import report_text
+    game = load_game("taktyczne", {"players": 2})
+    state = GameState(
+        game_id="x", map_id="taktyczne", round=1, power="red",
+        owners={"22": "red", "23": "blue", "24": "red"}, ipcs={"red": 0, "blue": 3},
+        units={"22": (Unit("tank_3", "red"), Unit("tank_2", "red")),
+               "23": (Unit("tank_2", "blue"), Unit("at_gun", "blue"), Unit("mine_land", "blue")),
+               "24": (Unit("tank_1", "red"),)})
+    orders = parse_orders("move 1 tank_3, 1 tank_2 22 -> 23\nmove 1 tank_1 24 -> 23\n", game)
+    assert [p for p in check(game, state, orders) if p.is_error] == []
+    result = adjudicate(game, state, orders, SeededDice(5))
+    battle = next(e for e in result.events if isinstance(e, BoardBattleFought))
+    assert (battle.area, battle.board, battle.winner) == ("23", "land", "red")
+    assert dict(battle.forces)[DEFENDER].mines == 1
+    assert result.state.owners["23"] == "red"
+    assert {u.owner for u in result.state.units["23"]} == {"red"}
+    assert any(u.type == "tank_1" for u in result.state.units["23"])      # followed in, line 2
+    assert result.state.extras["ts_eliminated"] == ["blue"]
+    assert result.state.extras["ts_winner"] == "red"
+    assert result.state.ipcs["red"] == 3 and result.state.ipcs["blue"] == 0
+    assert decode_events(encode_events(result.events)) == result.events
+    text = report_text(result.events, game, state, result.state)
+    assert "Moves and attacks (in the order written)" in text
+    assert "Red attacks Blue in 23 on the land board: Red wins" in text
+    assert "Blue is eliminated" in text
+
+
+def test_every_problem_and_event_of_the_main_turn_has_its_sentence():
+    """Codes and parameters in the engine, the words in ``present.wording``."""
+    import re
+
+    from adjudicator.model.events import Event
+    from adjudicator.model.taktyczne import MainMapUnitsTaken, PlayerEliminated, TurnLimitReached
+    from adjudicator.present.wording import EVENT_TEXTS, PROBLEMS, event_text
+    folder = ROOT / "adjudicator" / "engine" / "taktyczne"
+    source = "\n".join((folder / f).read_text() for f in
+                       ("main_turn.py", "stacking.py", "board_battles.py", "elimination.py"))
+    codes = set(re.findall(r'OrderFailed\(\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'found\.append\(\("([a-z_]+)"', source))      # stacking's problems
+    assert {"ts_stack_over", "ts_single_origin", "ts_attacked_twice"} <= codes
+    assert codes <= set(PROBLEMS), codes - set(PROBLEMS)
+    for cls in (BoardBattleFought, MainMapUnitsTaken, PlayerEliminated, TurnLimitReached):
+        assert issubclass(cls, Event) and cls.kind in EVENT_TEXTS
+    assert event_text(MainMapUnitsTaken("S07", "red", "blue", {"ferry": 1}, {"aa_gun_sea": 1})) == \
+        "red takes S07 from blue: 1 ferry captured, 1 aa_gun_sea destroyed"
+    assert event_text(TurnLimitReached(10, (("red", 7, 20), ("blue", 7, 12)), "red")) == (
+        "the turn limit: the game ends after round 10; red 7 areas and 20 points, "
+        "blue 7 areas and 12 points; red wins")
