@@ -252,8 +252,8 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
         for piece in attackers:                            # ruling G10: the attack is lost
             if board.pieces.get(piece.uid) is piece:
                 board.remove(piece)
-    elimination.check(ctx, event.defender)
-    elimination.check(ctx, event.attacker)
+    elimination.check(ctx, event.defender, by=event.attacker)
+    elimination.check(ctx, event.attacker, by=event.defender)     # his last units lost attacking
 
 
 def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable[Piece]) -> None:
