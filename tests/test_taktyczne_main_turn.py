@@ -259,3 +259,25 @@ def test_no_order_sequence_breaks_the_stack(two_player):
                     assert ferry_cargo(board, piece) <= ferry
 
     run()
+
+
+def test_an_order_refused_halfway_leaves_the_position_as_it_was(two_player):
+    """A warship sails, then the tank of the same order may not step from ferry to ferry:
+    the whole order is refused (skipped when played) and nothing of it stays."""
+    from adjudicator.engine.context import TurnContext
+    from adjudicator.engine.taktyczne.main_turn import main_turn
+    from adjudicator.model.orders import OrderSet, UnitGroup
+    game = two_player
+    state = GameState(game_id="p", map_id="taktyczne", round=1, power="red", owners={},
+                      ipcs={"red": 0, "blue": 0},
+                      units={"S07": (Unit("warship_1", "red"), Unit("ferry", "red", (Unit("tank_2", "red"),))),
+                             "S08": (Unit("ferry", "red"),)})
+    move = Move(Phase.COMBAT, (UnitGroup(1, "warship_1"), UnitGroup(1, "tank_2")), ("S07", "S08"), 1)
+    board = WorkingBoard(game, state)
+    before = board.to_units()
+    ctx = TurnContext(game=game, board=board, orders=OrderSet(power="red", items=(move,)),
+                      mode="play", dice=SeededDice(1))
+    main_turn(ctx, ctx.dice)
+    assert [e.reason for e in ctx.events if e.kind == "order_skipped"] == ["ts_aboard_lands_only"]
+    assert board.to_units() == before
+    assert [p.uid for p in board.at("S07")] == [1, 2] and [p.uid for p in board.at("S08")] == [4]

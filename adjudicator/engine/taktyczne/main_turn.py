@@ -119,31 +119,40 @@ def move(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target
     board = ctx.board
     before = [(p, p.space, p.carried_by, set(p.marks)) for p in pieces]
     sea = board.map[target].is_sea
-    for piece in pieces:
-        domain = board.utype(piece).domain
-        if domain == Domain.SEA and not sea:
-            raise OrderFailed("ts_ship_on_land", unit=piece.type, target=target)
-        if domain == Domain.LAND and sea and piece.carried_by is not None:
-            raise OrderFailed("ts_aboard_lands_only", unit=piece.type, target=target)   # G8
-        if domain == Domain.LAND and sea:
-            ferry = _ferry_with_room(ctx, target, piece)
-            _put(piece, target, ferry.uid)
-        else:
-            _put(piece, target, None)
-        if domain == Domain.SEA:
-            for cargo in board.cargo_of(piece):
-                cargo.space = target
-    problems = stack_problems(board, (target, origin), ctx.power)
-    if problems:
-        for piece, space, carried_by, marks in before:
+    try:
+        for piece in pieces:
+            _step(ctx, piece, target, sea)
+        problems = stack_problems(board, (target, origin), ctx.power)
+        if problems:
+            code, params = problems[0]
+            raise OrderFailed(code, **params)
+    except OrderFailed:
+        for piece, space, carried_by, marks in before:     # the order is refused whole
             piece.space, piece.carried_by, piece.marks = space, carried_by, marks
             for cargo in board.cargo_of(piece):
                 cargo.space = space
-        code, params = problems[0]
-        raise OrderFailed(code, **params)
+        raise
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
     if not sea:
         take_area(ctx, target)
+
+
+def _step(ctx: TurnContext, piece: Piece, target: str, sea: bool) -> None:
+    """One unit of a move into ``target``: a ship sails with its cargo, a land unit boards
+    an own ferry at sea (G8) or steps or lands on land."""
+    board = ctx.board
+    domain = board.utype(piece).domain
+    if domain == Domain.SEA and not sea:
+        raise OrderFailed("ts_ship_on_land", unit=piece.type, target=target)
+    if domain == Domain.LAND and sea and piece.carried_by is not None:
+        raise OrderFailed("ts_aboard_lands_only", unit=piece.type, target=target)   # G8
+    if domain == Domain.LAND and sea:
+        _put(piece, target, _ferry_with_room(ctx, target, piece).uid)
+    else:
+        _put(piece, target, None)
+    if domain == Domain.SEA:
+        for cargo in board.cargo_of(piece):
+            cargo.space = target
 
 
 def _put(piece: Piece, space: str, carried_by: int | None) -> None:
