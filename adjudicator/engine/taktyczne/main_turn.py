@@ -64,7 +64,16 @@ def main_turn(ctx: TurnContext, dice) -> None:
             else:
                 ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
                                       dict(failure.params)))
+    scuttle_unused(ctx)
     elimination.last_standing(ctx)
+
+
+def scuttle_unused(ctx: TurnContext) -> None:
+    """A ``scuttle`` line for an area the mover did not attack this turn does nothing."""
+    attacked = ctx.mechanic(ATTACKED, dict)
+    for order in ctx.orders.of("scuttle"):
+        if order.space not in attacked:
+            ctx.warn(order.line, "ts_scuttle_unused", space=order.space)
 
 
 def carry_out(ctx: TurnContext, order: Move) -> None:
@@ -267,9 +276,11 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
 
 def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable[Piece]) -> None:
     """The loser's units left in a taken area: empty ferries and carriers captured (the
-    attacker's default, ruling capture_empty), everything else destroyed: loaded ferries
-    with their cargo, AA guns, aircraft (rulings L19.40, L19.43-L19.44, aircraft_lost)."""
+    attacker's default, ruling capture_empty; destroyed with a ``scuttle`` order for the
+    area, L19.43), everything else destroyed: loaded ferries with their cargo, AA guns,
+    aircraft (rulings L19.40, L19.43-L19.44, aircraft_lost)."""
     board = ctx.board
+    scuttle = any(o.space == area for o in ctx.orders.of("scuttle"))
     captured: list[Piece] = []
     destroyed: list[Piece] = []
     for piece in list(pieces):
@@ -279,7 +290,7 @@ def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable
         if ut.cargo is not None and ut.cargo.domain == Domain.AIR:
             for plane in board.cargo_of(piece):           # ruling aircraft_lost
                 destroyed.extend(board.remove(plane))
-        if ut.cargo is not None and not board.cargo_of(piece):
+        if ut.cargo is not None and not board.cargo_of(piece) and not scuttle:
             piece.owner = ctx.power
             piece.captured = True
             piece.marks.add(MOVED)
