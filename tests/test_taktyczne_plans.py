@@ -239,3 +239,29 @@ def test_check_plans_errs_on_the_order_line(game):
                          PlanOrder("Sea Zone 4", BattlePlan(squares=(("tank_4", "G1"),)), 10)])
     check_plans(ctx, RULES)
     assert [(p.line, p.code) for p in ctx.problems] == [(9, "plan_square_row"), (10, "plan_unit_wrong_board")]
+
+
+LAND_KINDS = ["tank_1", "tank_2", "tank_3", "tank_4", "at_gun", "lrg", "warship_1", "fighter"]
+ANY_SQUARE = st.from_regex(r"[A-P](1[0-2]|[1-9])", fullmatch=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(LAND_KINDS[:6]), max_size=8), st.integers(0, 4),
+       st.sampled_from(["line", "wedge", "arrow"]),
+       st.lists(st.tuples(st.sampled_from(LAND_KINDS), ANY_SQUARE), max_size=10),
+       st.lists(ANY_SQUARE, max_size=6), st.sampled_from([ATTACKER, DEFENDER]))
+def test_a_fitted_plan_always_deploys(kinds, mines, formation, squares, mine_squares, side):
+    """Whatever the plan says, fitted to the force it deploys without an error, and every
+    square it kept is where its unit or mine stands (the others are the formation's)."""
+    from adjudicator.engine.tactical import BoardBattle
+    from adjudicator.engine.tactical.plan import deploy
+    force = BoardForce(tuple((f"u{i}", k) for i, k in enumerate(kinds)), mines)
+    plan = BattlePlan(formation, tuple(squares), tuple(mine_squares))
+    fitted, dropped = fit_plan(RULES, "land", force, plan)
+    assert len(fitted.squares) + len(fitted.mines) + len(dropped) >= len(squares) + len(mine_squares)
+    board = BoardBattle(RULES, "land", FixedDice([]))
+    deploy(board, side, force, fitted)
+    placed = {e.square for e in board.events if isinstance(e, PieceDeployed)}
+    suffix = "a" if side == ATTACKER else "d"
+    assert {sq + suffix for _, sq in fitted.squares} <= placed
+    assert set(map(lambda s: own_square(RULES, side, s), fitted.mines)) <= board.mines[side]

@@ -133,6 +133,20 @@ def game_of(game_dir: str, command: str = "COMMAND"):
     return game
 
 
+def chosen_turn(game_dir: str, wanted: int | None) -> tuple[list, int]:
+    """The game's turn files ``(number, power, path)`` and the index of turn ``wanted`` (None:
+    the last); a clear error when none was processed or there is no such turn."""
+    from ..io import layout
+    turns = layout.list_turns(game_dir)
+    if not turns:
+        raise PbemError(f"{game_dir}: no turn has been processed yet")
+    numbers = [n for n, _, _ in turns]
+    wanted = wanted or numbers[-1]
+    if wanted not in numbers:
+        raise PbemError(f"{game_dir}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
+    return turns, numbers.index(wanted)
+
+
 def load_game_dir(game_dir: str, command: str = "COMMAND"):
     from ..service import gamedir
     game = game_of(game_dir, command)

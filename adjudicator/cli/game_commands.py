@@ -15,7 +15,7 @@ from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
-    orders_argument, percentage, source_name,
+    orders_argument, percentage, source_name, chosen_turn,
 )
 
 
@@ -174,6 +174,11 @@ def _player_options(game, player_items, email_items) -> dict[str, dict]:
 def cmd_show(args, console: Console) -> int:
     from ..present.board_view import render_board
     game, state = load_game_dir(args.game, f"show -g {args.game}")
+    if args.battle:
+        from .board_battle_command import show_board_battle
+        return show_board_battle(args, console, game)
+    if args.turn is not None:
+        raise PbemError("--turn goes with --battle (pbem report N prints a turn's report)")
     if wants_picture(args):
         if args.json:
             raise PbemError("--json prints the position, --svg/--png draw it: give one")
@@ -292,15 +297,7 @@ def cmd_report(args, console: Console) -> int:
     from ..present.report import render_report
     check_report_path(args.out, args.force)
     game = game_of(args.game, f"report -g {args.game}")
-    from ..io import layout
-    turns = layout.list_turns(args.game)
-    if not turns:
-        raise PbemError(f"{args.game}: no turn has been processed yet")
-    numbers = [n for n, _, _ in turns]
-    wanted = args.turn or numbers[-1]
-    if wanted not in numbers:
-        raise PbemError(f"{args.game}: no turn {wanted} (turns {numbers[0]}-{numbers[-1]} exist)")
-    index = numbers.index(wanted)
+    turns, index = chosen_turn(args.game, args.turn)
     gf, _ = gamedir.read_game(args.game)
     turn = gamedir.read_turn(args.game, turns[index][2], gf)
     before = (gamedir.read_turn(args.game, turns[index - 1][2], gf).state if index
@@ -413,6 +410,8 @@ def register(sub) -> None:
                    help="picture without the last turn's moves, battles and captures")
     p.add_argument("--json", action="store_true",
                    help="print the position as JSON (docs/json.md; --power does not filter it)")
+    from .board_battle_command import battle_options
+    battle_options(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")

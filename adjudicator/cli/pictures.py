@@ -44,12 +44,11 @@ def save_board(console: Console, args, game, state, events=(), title: str | None
     if game.geometry is None:
         raise PbemError(f"{game.ruleset.title or game.game_id} has no board picture yet: "
                         f"{Path(game.source_dir or 'maps') / 'geometry.toml'} is missing")
-    svg_path = _target(args.svg, ".svg") if args.svg else None
-    png_path = _target(args.png, ".png") if args.png else None
+    svg_path, png_path = picture_targets(args)
     png = None
     svg = board_svg(game, state, events, BoardOptions(title=title))
     if png_path:
-        png = _to_png(svg)
+        png = to_png(svg)
     if svg_path:
         write_atomic(svg_path, svg.encode("utf-8"), overwrite=True)
         console.print(f"Board saved to {escape(str(svg_path))}")
@@ -58,7 +57,13 @@ def save_board(console: Console, args, game, state, events=(), title: str | None
         console.print(f"Board saved to {escape(str(png_path))}")
 
 
-def _to_png(svg: str) -> bytes:
+def picture_targets(args) -> tuple[Path | None, Path | None]:
+    """The checked ``--svg`` and ``--png`` paths (None for one not asked for)."""
+    return (_target(args.svg, ".svg") if args.svg else None,
+            _target(args.png, ".png") if args.png else None)
+
+
+def to_png(svg: str) -> bytes:
     try:
         import cairosvg
     except (ImportError, OSError):

@@ -28,6 +28,7 @@ register(Edition("global1940", "Axis & Allies Global 1940 (Second Edition)", "gl
 
 register(Edition("taktyczne", "Taktyczne Starcie (a variant on an invented map with house costs)",
                  "taktyczne", plugins=("adjudicator.engine.taktyczne.edition",
-                          "adjudicator.engine.taktyczne.main_turn")))
+                          "adjudicator.engine.taktyczne.main_turn",
+                          "adjudicator.engine.taktyczne.live_turn")))
 
 __all__ = ["Edition", "get", "names", "prepare", "register", "unregister"]

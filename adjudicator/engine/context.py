@@ -14,7 +14,7 @@ from ..model.orders import OrderSet, StandingOrders
 from ..model.problems import ERROR, WARNING, Problem
 from .working import Piece, WorkingBoard
 
-__all__ = ["Landing", "Problem", "TurnContext"]
+__all__ = ["Landing", "Problem", "Resume", "TurnContext"]
 
 T = TypeVar("T")
 
@@ -27,6 +27,22 @@ class Landing:
     target: str
     cargo: list[int]          # piece uids, still aboard until the sea battle is over
     line: int
+
+
+@attrs.frozen
+class Resume:
+    """A paused turn going on (``turn_rules`` hook ``pending_turn``): the ``power`` whose
+    turn it is, its ``orders``, the ``step`` it paused in and the ``order`` (index in the
+    orders of the kinds that step carries out, ``TurnContext.order_index``) being carried
+    out then; ``outcome`` what the pause produced for that order (a live battle's
+    ``BoardBattleFought``).  A step that can pause reads ``TurnContext.resume`` and skips
+    what it did before."""
+
+    power: str
+    orders: OrderSet
+    step: str
+    order: int = 0
+    outcome: Any = None
 
 
 @attrs.define
@@ -49,6 +65,15 @@ class TurnContext:
     # (``production.Purchases``), aircraft landings (``aircraft.Flights``), an edition's
     # rules -- not new fields of the context or of ``Piece``.
     mechanics: dict[str, Any] = attrs.field(factory=dict)
+    # A turn that pauses and goes on in later turn files (a live board battle, issue 26):
+    # the step running and the index of the order it carries out (kept by what pauses),
+    # the paused turn going on (``Resume``), whether it paused now, and who moves next when
+    # that is not the next power in the turn order.
+    step: str = ""
+    order_index: int = 0
+    resume: Resume | None = None
+    paused: bool = False
+    next_power: str | None = None
 
     @property
     def power(self) -> str:

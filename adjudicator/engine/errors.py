@@ -17,3 +17,10 @@ class OrderFailed(Exception):
     def __str__(self) -> str:
         detail = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
         return f"{self.code}({detail})"
+
+
+class TurnPaused(Exception):
+    """A step stops the turn where it stands, to go on in a later turn file: what it waits
+    for (a live board battle) and where the turn goes on were kept in the state by the rule
+    that raised this (``TurnContext.step`` and ``order_index`` say where the turn stood;
+    ``TurnContext.next_power`` who moves next).  The turn runner catches it."""

@@ -30,7 +30,8 @@ from .collector import collector_paused
 from .movement import run_order
 from .raids import declare_raids
 from .statements import announce_statements, check_statements, conceded_to
-from .context import TurnContext
+from .context import Resume, TurnContext
+from .errors import TurnPaused
 from .steps import STEPS
 from .turn_rules import check_standing_choices, rules_with
 from .victory import check_victory
@@ -173,16 +174,54 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
                          ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
     check_statements(ctx)
     announce_statements(ctx)
-    check_standing_choices(ctx)
+    steps = turn_steps(game, state)
+    resume = _pending(ctx)
+    if resume is not None:          # a paused turn's own turn file (a live battle's turn)
+        if resume is _STILL_PAUSED:
+            return ctx
+        steps = _resume(ctx, resume, state)
+    else:
+        check_standing_choices(ctx)
     triggers: tuple[Any, ...] = rules_with(game.ruleset, "at_step")   # rules that define at_step
-    for name in turn_steps(game, state):
+    for name in steps:
+        ctx.step = name
         for rule in triggers:
             rule.at_step(ctx, "start", name)
-        STEPS[name](ctx, dice)
+        try:
+            STEPS[name](ctx, dice)
+        except TurnPaused:
+            ctx.paused = True
+            return ctx
         for rule in triggers:
             rule.at_step(ctx, "end", name)
     _store_standing_orders(ctx)
     return ctx
+
+
+_STILL_PAUSED = object()
+
+
+def _pending(ctx: TurnContext):
+    """What an edition rule's ``pending_turn`` hook made of this turn: None (a turn like
+    any), ``_STILL_PAUSED`` (the rule played it and the paused turn still waits) or the
+    ``Resume`` of the paused turn."""
+    for rule in rules_with(ctx.game.ruleset, "pending_turn"):
+        taken = rule.pending_turn(ctx, ctx.dice)
+        if taken is True:
+            ctx.paused = True
+            return _STILL_PAUSED
+        if taken is not None and taken is not False:
+            return taken
+    return None
+
+
+def _resume(ctx: TurnContext, resume: Resume, state: GameState) -> tuple[str, ...]:
+    """Go on with the paused turn of ``resume.power``: its orders, from its paused step."""
+    ctx.board.power = resume.power
+    ctx.orders = resume.orders
+    ctx.resume = resume
+    steps = turn_steps(ctx.game, attrs.evolve(state, power=resume.power))
+    return steps[steps.index(resume.step):] if resume.step in steps else ()
 
 
 def turn_steps(game: Game, state: GameState) -> tuple[str, ...]:
@@ -229,10 +268,14 @@ def _next_turn(ctx: TurnContext, state: GameState, order: tuple[str, ...],
 def _final_state(ctx: TurnContext, state: GameState) -> GameState:
     board = ctx.board
     order = board.rules.turn_order
-    index = order.index(state.power)
-    next_power, next_round = _next_turn(ctx, state, order, index)
-    last_in_round = next_round != state.round
-    winner = conceded_to(ctx) or check_victory(ctx, state.round, last_in_round)
+    if ctx.paused:                  # the turn goes on in a later turn file: no victory yet
+        next_power, next_round, winner = ctx.next_power or state.power, state.round, state.winner
+    else:
+        mover = state if ctx.power == state.power else attrs.evolve(state, power=ctx.power)
+        index = order.index(mover.power)    # a paused turn that went on: its power's
+        next_power, next_round = _next_turn(ctx, mover, order, index)
+        last_in_round = next_round != state.round
+        winner = conceded_to(ctx) or check_victory(ctx, state.round, last_in_round)
     return GameState(
         game_id=state.game_id, map_id=state.map_id, round=next_round, power=next_power,
         owners=dict(sorted(board.owners.items())), units=board.to_units(),

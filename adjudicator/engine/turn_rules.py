@@ -37,6 +37,12 @@ Hooks (``ctx`` is the ``TurnContext``; ``board`` its ``WorkingBoard``):
   ``power``'s turn of ``round``, when the edition's order of play is not the data's fixed
   ``turn_order`` (Taktyczne Starcie's rolled order, kept in its state); the first rule
   answering decides, else the next power of ``turn_order``.
+* ``pending_turn(ctx, dice)`` -> None, True or a ``context.Resume``: called before the
+  steps of every turn.  None: a turn like any.  Otherwise the rule played this turn itself
+  (a live board battle's battle turn, issue 26: a turn that paused when a step raised
+  ``errors.TurnPaused`` waits in the state): True, the paused turn still waits (the rule
+  sets ``ctx.next_power``); a ``Resume``, the paused turn goes on in this turn file from
+  its paused step, with its power and orders.
 
 The order of the rules is the order the data lists them.
 """
@@ -52,7 +58,7 @@ __all__ = ["Rule", "register_rule", "known_rules", "rules_with", "HOOKS"]
 
 HOOKS = ("may_enter", "on_enter", "move_bonus", "on_capture", "after_battle",
          "placement_capacity", "may_command", "casualty_pool", "at_step",
-         "placement_spaces", "next_turn")
+         "placement_spaces", "next_turn", "pending_turn")
 
 _RULES: dict[str, "Rule"] = {}
 

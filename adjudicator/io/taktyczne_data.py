@@ -19,6 +19,7 @@ from ..model.errors import DataError
 from ..model.game import Game
 from ..model.taktyczne import CostTable, MainMap, ObjectPrice, UnitCost
 from .loader import read_map
+from . import tomlcache
 from .paths import MAPS_DIR
 from .storage import read_toml
 
@@ -142,10 +143,14 @@ def load_costs(folder: str | Path = "taktyczne") -> CostTable:
 def with_costs(game: Game) -> Game:
     """``game`` with its folder's cost table attached (``Game.costs``) when its units.toml
     prices objects (Taktyczne Starcie's); other games unchanged."""
-    doc, where = _read(Path(game.source_dir), COSTS_FILE)
+    path = Path(game.source_dir) / COSTS_FILE
+    try:        # the loader has read and parsed this text already (tomlcache keeps it)
+        doc = tomlcache.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return game
     if not isinstance(doc.get("object"), dict):
         return game
-    return attrs.evolve(game, costs=cost_table(doc, where))
+    return attrs.evolve(game, costs=cost_table(doc, str(path)))
 
 
 def cost_table(doc: dict[str, Any], where: str = COSTS_FILE) -> CostTable:

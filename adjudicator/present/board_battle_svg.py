@@ -18,6 +18,7 @@ frame a ``g`` of class ``frame`` with ``data-turn``."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -44,7 +45,8 @@ from ..model.tactical import (
 from .wording import BOARD_END_REASONS
 
 CELL = 22
-LEFT, TOP, BOTTOM, GAP = 34.0, 44.0, 34.0, 18.0
+LEFT, TOP, BOTTOM, GAP = 34.0, 44.0, 58.0, 18.0
+RESULT_CHARS = 46                  # a line of the result under a frame (10 px bold in 300)
 HEADER = 40.0
 PER_ROW = 4                        # frames side by side
 MAX_EVENTS = 50_000                # far above a capped battle's events
@@ -243,9 +245,13 @@ def _frame(rules: BoardRules, frame: _Frame, x: float, y: float) -> str:
     if frame.hidden:
         hidden = ", ".join(f"{side} {count}" for side, count in frame.hidden)
         out.append(f'<text x="{LEFT:g}" y="{foot:g}" font-size="10" fill="{INK}">hidden mines: {hidden}</text>')
-    if frame.result:
+    if frame.result:            # the winner, then why, each on its own line (a frame is narrow)
+        head, _, why = frame.result.partition(": ")
+        parts = [head, *textwrap.wrap(why, RESULT_CHARS)]
+        lines = "".join(f'<tspan x="{LEFT:g}" dy="{0 if i == 0 else 12}">{escape(part)}</tspan>'
+                        for i, part in enumerate(parts))
         out.append(f'<text class="result" x="{LEFT:g}" y="{foot + 13:g}" font-size="10" font-weight="bold" '
-                   f'fill="{INK}">{escape(frame.result)}</text>')
+                   f'fill="{INK}">{lines}</text>')
     out.append("</g>")
     return "\n".join(out)
 

@@ -17,7 +17,9 @@ and ``data-path``; battle markers ``data-space`` and ``data-outcome``.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
 from html import escape
@@ -33,6 +35,7 @@ from .board_facilities import (
     DAMAGE_RED, cross_out, damage_badge, damaged_counts, facility_groups, facility_item, facility_kind,
     is_minor_factory,
 )
+from .board_objects import drawn_capitals, map_objects, object_chip, object_symbol_key
 from .board_war import shows_war_state, war_rows
 from .card_room import Room
 
@@ -65,6 +68,9 @@ KNOWN_COLOURS = {
     "anzac": ("#56B4E9", "#B7DEF5"),
     "france": ("#0072B2", "#8CBCDD"),
     "middle_east": ("#F0E442", "#FAF4B0"),   # yellow (Europe 1999 [L212]; no Japan there)
+    # Taktyczne Starcie's players are colours: the Okabe-Ito colour nearest each name
+    "red": ("#D55E00", "#EC9C74"), "blue": ("#0072B2", "#8CBCDD"),
+    "green": ("#009E73", "#A8DFCB"), "yellow": ("#F0E442", "#FAF4B0"),
 }
 SPARE_COLOURS = [("#CC79A7", "#E8BDD5"), ("#0072B2", "#8CBCDD"), ("#56B4E9", "#B7DEF5"),
                  ("#8B5A2B", "#D2B48C"), ("#000000", "#A0A0A0")]
@@ -219,9 +225,33 @@ SYMBOLS = {
     "tactical_bomber": f'<path d="M7 0.6L8 3.8L13.4 5.6L13.4 6.6L8 6L7.8 8.4L9.6 9.4L4.4 9.4L6.2 8.4'
                        f'L6 6L0.6 6.6L0.6 5.6L6 3.8Z" fill="C" {_STROKE}/>'
                        f'<circle cx="7" cy="5.2" r="1.5" fill="{INK}"/>',
+    # Taktyczne Starcie: a warship (its rank as pips, below), an anti-tank gun (a barrel
+    # on a trail), a mine, a missile; objects kept in the state (present/board_objects.py):
+    # a shipyard (a hull on the ways over water), any other object (a ringed dot).
+    "warship": f'<path d="M0.6 5.6L13.4 5.6L11.8 8.8L2 8.8Z" fill="C" {_STROKE}/>'
+               f'<path d="M4 5.6V3.8H10V5.6" fill="C" {_STROKE}/>',
+    "at_gun": f'<rect x="1" y="1.5" width="12" height="7" fill="C" {_STROKE}/>'
+              f'<path d="M3 7.2L7 5L11 7.2M7 5L11.6 2.6" stroke="{INK}" stroke-width="1.1" fill="none"/>',
+    "mine": f'<circle cx="7" cy="5" r="3.4" fill="C" {_STROKE}/>'
+            f'<path d="M7 0.6V1.6M7 8.4V9.4M2.6 5H3.6M10.4 5H11.4" {_STROKE}/>',
+    "missile": f'<path d="M1 5L4 3H12L13.4 5L12 7H4Z" fill="C" {_STROKE}/>'
+               f'<path d="M4 3L2.4 1.4M4 7L2.4 8.6" {_STROKE}/>',
+    "shipyard": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
+                f'<path d="M2.6 3.2H11.4L10 5.8H4Z" fill="#FFFFFF" {_STROKE}/>'
+                f'<path d="M2.4 7.8Q4 6.8 5.6 7.8T8.8 7.8T12 7.8" fill="none" stroke="{INK}" '
+                f'stroke-width="0.9"/>',
+    "object": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
+              f'<circle cx="7" cy="5" r="2.2" fill="#FFFFFF" {_STROKE}/>',
 }
 ALIASES = {"armour": "tank", "armor": "tank", "aagun": "aa_gun", "aa": "aa_gun",
-           "antiaircraft": "aa_gun", "factory": FACTORY_TYPE, "sub": "submarine"}
+           "antiaircraft": "aa_gun", "factory": FACTORY_TYPE, "sub": "submarine",
+           # Taktyczne Starcie's keys (maps/taktyczne/units.toml)
+           "atgun": "at_gun", "lrg": "artillery", "aagunland": "aa_gun", "aagunsea": "aa_gun",
+           "ferry": "transport", "mineland": "mine", "minesea": "mine",
+           "nuclearmissile": "missile", "antimissile": "missile"}
+# A unit type whose key ends in a rank (Taktyczne Starcie's tank_3, warship_2) is drawn as
+# the symbol of the rest of its key with that many pips on top.
+RANKED = re.compile(r"^(.+?)_([1-9])$")
 DOMAIN_FALLBACK = {Domain.LAND: "infantry", Domain.AIR: "fighter", Domain.SEA: "destroyer"}
 
 
@@ -234,6 +264,9 @@ def symbol_key(game: Game, unit_type: str) -> str:
     if kind:
         return kind
     key = unit_type.lower().replace("-", "_").replace(" ", "_")
+    ranked = RANKED.match(key)
+    if ranked and ranked.group(1) in SYMBOLS:
+        key = ranked.group(1)
     key = ALIASES.get(key.replace("_", ""), ALIASES.get(key, key))
     if key in SYMBOLS:
         return key
@@ -242,8 +275,28 @@ def symbol_key(game: Game, unit_type: str) -> str:
 
 
 def _symbol(game: Game, unit_type: str, colour: str, x: float, y: float, scale: float = 1.0) -> str:
-    body = SYMBOLS[symbol_key(game, unit_type)].replace('"C"', f'"{colour}"')
+    body = SYMBOLS[symbol_key(game, unit_type)].replace('"C"', f'"{colour}"') + rank_pips(unit_type)
     return f'<g transform="translate({x:.1f},{y:.1f}) scale({scale:g})">{body}</g>'
+
+
+def unit_rank(unit_type: str) -> int:
+    """The rank a unit type's key ends in (``tank_3``: 3), 0 for none."""
+    ranked = RANKED.match(unit_type.lower())
+    return int(ranked.group(2)) if ranked and ranked.group(1) in SYMBOLS else 0
+
+
+def rank_pips(unit_type: str) -> str:
+    """A ranked unit's rank as white pips with a dark rim along the symbol's top edge."""
+    rank = unit_rank(unit_type)
+    first = 7 - 1.5 * (rank - 1)
+    return "".join(f'<circle class="pip" cx="{first + 3 * i:g}" cy="1.2" r="1.15" fill="#FFFFFF" '
+                   f'stroke="{INK}" stroke-width="0.6"/>' for i in range(rank))
+
+
+def title_size(title: str, width: float) -> float:
+    """The title's font size: 17, smaller for a title too long for the board's width (about
+    0.6 em a character in bold), never below 11."""
+    return round(max(11.0, min(17.0, (width - 24) / (0.6 * max(len(title), 1)))), 1)
 
 
 def _chip_width(count: int) -> float:
@@ -309,6 +362,7 @@ class _Drawing:
             self.owners = dict(state.owners)
         self.unit_order = {k: i for i, k in enumerate(game.ruleset.units)}
         self.nation_tags = nation_tags(game, self.styles)
+        self.drawn_capitals = drawn_capitals(state.extras if state is not None else None)
         self.facilities = {k for k in game.ruleset.units if facility_kind(game, k)}
         self.blocks: dict[str, tuple[float, float, float, float]] = {}   # label + badges + units
         self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
@@ -331,12 +385,14 @@ class _Drawing:
             f"<title>{escape(title)}</title>",
             self.defs(),
             f'<rect width="{w:g}" height="{total_h:g}" fill="#FFFFFF"/>',
-            f'<text x="12" y="23" font-size="17" font-weight="bold" fill="{INK}">{escape(title)}</text>',
+            f'<text x="12" y="23" font-size="{title_size(title, w):g}" font-weight="bold" '
+            f'fill="{INK}">{escape(title)}</text>',
             f'<g transform="translate(0,{HEADER:g})">',
             f'<rect width="{w:g}" height="{h:g}" fill="{GAP_FILL}"/>',
             '<g clip-path="url(#pbem-board)">',
             self.spaces(),
             self.links(),
+            self.shipyard_links(),
             self.captures(),
             self.moves(),
             "</g>",
@@ -520,9 +576,13 @@ class _Drawing:
             items.append((wd, f'<rect x="0" y="0" width="{wd}" height="10" rx="5" fill="#FFFFFF" '
                               f'stroke="{INK}" stroke-width="0.7"/><text class="pb-small" x="{wd / 2:g}" '
                               f'y="8" fill="{INK}">{t.ipc}</text>'))
-        if t.capital_of:
-            items.append((11, _star(5.5, 5, 5.6, self.styles[t.capital_of].strong
-                                    if t.capital_of in self.styles else "#FFFFFF")))
+        capital_of = t.capital_of or self.drawn_capitals.get(name)
+        if capital_of:
+            star = _star(5.5, 5, 5.6, self.styles[capital_of].strong
+                         if capital_of in self.styles else "#FFFFFF")
+            items.append((11, star if t.capital_of else
+                          f'<g class="capital" data-space="{escape(name)}" data-of="{escape(capital_of)}">'
+                          f'<title>{escape(self._power_name(capital_of))}\'s capital</title>{star}</g>'))
         elif owner and t.is_land:           # a nation without a colour: its initials, plain
             tag = self.nation_tags.get(owner)
             if tag:
@@ -531,6 +591,7 @@ class _Drawing:
                                                 f'<text class="pb-small" x="{3 + 3 * len(tag)}" y="8" '
                                                 f'fill="{INK}">{escape(tag)}</text>'))
         items += self.facility_items(name)
+        items += self.object_items(name, owner)
         if getattr(t, "victory_city", False):
             items.append((11, f'<g class="victory-city"><circle cx="5.5" cy="5" r="4.6" fill="#FFFFFF" '
                               f'stroke="{INK}" stroke-width="1"/><circle cx="5.5" cy="5" r="2" fill="{INK}"/></g>'))
@@ -566,6 +627,33 @@ class _Drawing:
                                        _symbol(self.game, key, colour, 0, 0),
                                        self._power_name(owner), self._unit_name(key, n)))
         return items
+
+    def object_items(self, name: str, holder: str | None) -> list[tuple[float, str]]:
+        """Objects the state keeps in ``name`` (present/board_objects.py), in the colour of
+        the area's holder (they belong to whoever holds it)."""
+        extras = self.state.extras if self.state is not None else None
+        colour = self.styles[holder].strong if holder in self.styles else "#FFFFFF"
+        who = self._power_name(holder) if holder else ""
+        return [object_chip(obj, holder or "", SYMBOLS[object_symbol_key(obj.kind)].replace(
+                    '"C"', f'"{colour}"'), who) for obj in map_objects(extras, name)]
+
+    def shipyard_links(self) -> str:
+        """A dashed line in the holder's colour from each shipyard's area to the sea it stands
+        over (its label to the sea's)."""
+        extras = self.state.extras if self.state is not None else None
+        out = []
+        for name in self.g.spaces:
+            for obj in map_objects(extras, name):
+                if not obj.sea or obj.sea not in self.g.spaces:
+                    continue
+                holder = self.owners.get(name)
+                colour = self.styles[holder].strong if holder in self.styles else INK
+                (x0, y0), (x1, y1) = self.g.spaces[name].at, self.g.spaces[obj.sea].at
+                out.append(f'<line class="shipyard-link" data-space="{escape(name)}" '
+                           f'data-sea="{escape(obj.sea)}" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" '
+                           f'y2="{y1:.1f}" stroke="{colour}" stroke-width="2.2" stroke-dasharray="5 3" '
+                           f'stroke-linecap="round"/>')
+        return f'<g class="shipyard-links">{"".join(out)}</g>' if out else ""
 
     def _unit_counts(self, name: str) -> Counter:
         """(owner, type) -> count of the units a card of ``name`` shows (cargo too, not
@@ -836,16 +924,32 @@ class _Drawing:
     def anchor(self, name: str) -> tuple[float, float]:
         return self.moved.get(name) or self.g.spaces[name].at
 
+    def arrow_phase(self, ev) -> str:
+        """A move's phase as its arrow draws it: ``combat`` or ``noncombat``.  An edition whose
+        turn mixes moves and attacks (Taktyczne Starcie's ``main``) has the move drawn as a
+        combat move when it ends where its power fought a board battle or captured the area
+        this turn, else as a noncombat move."""
+        if ev.phase in ("combat", "noncombat"):
+            return ev.phase
+        end = ev.path[-1] if isinstance(ev, Moved) else ev.target if isinstance(ev, Unloaded) else ev.zone
+        return "combat" if (ev.power, end) in self.attacked else "noncombat"
+
+    @functools.cached_property
+    def attacked(self) -> set[tuple[str, str]]:
+        """(power, space) of this turn's board battles (as the attacker) and captures."""
+        found = {(ev.by, ev.territory) for ev in self.events if isinstance(ev, Captured)}
+        return found | {(ev.attacker, ev.area) for ev in self.events if getattr(ev, "kind", "") == "ts_board_battle"}
+
     def moves(self) -> str:
         """One arrow per distinct (power, phase, path); units moving together are summed."""
         grouped: dict[tuple, Counter] = {}
         for ev in self.events:
             if isinstance(ev, Moved):
-                key = (ev.power, ev.phase, tuple(ev.path))
+                key = (ev.power, self.arrow_phase(ev), tuple(ev.path))
             elif isinstance(ev, Loaded):
-                key = (ev.power, ev.phase, (ev.origin, ev.zone))
+                key = (ev.power, self.arrow_phase(ev), (ev.origin, ev.zone))
             elif isinstance(ev, Unloaded):
-                key = (ev.power, "combat" if ev.amphibious else ev.phase, (ev.zone, ev.target))
+                key = (ev.power, "combat" if ev.amphibious else self.arrow_phase(ev), (ev.zone, ev.target))
             elif isinstance(ev, Landed):
                 key = (ev.power, "noncombat", tuple(ev.path))
             else:
@@ -912,36 +1016,49 @@ class _Drawing:
         return max(0.0, min(reach, default=0.0)) + 4.0
 
     def battles(self) -> str:
+        """A burst per battle beside its space's label: a letter for the outcome, in the
+        colour of the side holding the field; a board battle's (Taktyczne Starcie's
+        ``ts_board_battle``) from its winner."""
         started = {ev.battle: ev for ev in self.events if isinstance(ev, BattleStarted)}
         out = ['<g class="battles">']
         seen: Counter = Counter()
         for ev in self.events:
-            if not isinstance(ev, BattleEnded) or ev.space not in self.g.spaces:
-                continue
-            letter = OUTCOME_LETTERS.get(ev.outcome, "?")
-            start = started.get(ev.battle)
-            winner = None
-            if start is not None and ev.outcome == "attacker_wins":
-                winner = start.attacker
-            elif start is not None and ev.outcome in ("defender_wins", "attacker_retreats") and start.defenders:
-                winner = start.defenders[0]
-            style = self.styles.get(winner)
-            fill, text = (style.strong, style.text) if style else ("#FFFFFF", INK)
-            x0, y0, x1, _ = label_box(self.g.spaces[ev.space].label, self.anchor(ev.space), self.size)
-            cx, cy = x1 + 9 + 18 * seen[ev.space], y0 + 2
-            seen[ev.space] += 1
-            burst = " ".join(
-                f"{cx + (9.5 if k % 2 == 0 else 6.2) * math.cos(k * math.pi / 8):.1f},"
-                f"{cy + (9.5 if k % 2 == 0 else 6.2) * math.sin(k * math.pi / 8):.1f}" for k in range(16))
-            attacker = self._power_name(start.attacker) if start else "?"
-            out.append(f'<g class="battle" data-space="{escape(ev.space)}" data-outcome="{escape(ev.outcome)}">'
-                       f'<title>Battle of {escape(ev.space)} ({escape(attacker)} attacking): '
-                       f'{OUTCOME_TEXT.get(letter, escape(ev.outcome))} after {ev.rounds} round(s)</title>'
-                       f'<polygon points="{burst}" fill="{fill}" stroke="{CAPTURE}" stroke-width="1.6"/>'
-                       f'<text x="{cx:.1f}" y="{cy + 3.6:.1f}" font-size="10" font-weight="bold" '
-                       f'text-anchor="middle" fill="{text}">{letter}</text></g>')
+            if isinstance(ev, BattleEnded) and ev.space in self.g.spaces:
+                start = started.get(ev.battle)
+                winner = None
+                if start is not None and ev.outcome == "attacker_wins":
+                    winner = start.attacker
+                elif start is not None and ev.outcome in ("defender_wins", "attacker_retreats") and start.defenders:
+                    winner = start.defenders[0]
+                attacker = self._power_name(start.attacker) if start else "?"
+                letter = OUTCOME_LETTERS.get(ev.outcome, "?")
+                title = (f"Battle of {ev.space} ({attacker} attacking): "
+                         f"{OUTCOME_TEXT.get(letter, ev.outcome)} after {ev.rounds} round(s)")
+                out.append(self._burst(ev.space, ev.outcome, winner, title, seen))
+            elif getattr(ev, "kind", "") == "ts_board_battle" and ev.area in self.g.spaces:
+                outcome = "attacker_wins" if ev.winner and ev.winner == ev.attacker else "defender_wins"
+                letter = OUTCOME_LETTERS[outcome]
+                title = (f"Board battle of {ev.area} ({self._power_name(ev.attacker)} attacking): "
+                         f"{OUTCOME_TEXT[letter]} after {ev.turns} battle turn(s)")
+                out.append(self._burst(ev.area, outcome, ev.winner or None, title, seen))
         out.append("</g>")
         return "\n".join(out)
+
+    def _burst(self, space: str, outcome: str, winner: str | None, title: str, seen: Counter) -> str:
+        letter = OUTCOME_LETTERS.get(outcome, "?")
+        style = self.styles.get(winner)
+        fill, text = (style.strong, style.text) if style else ("#FFFFFF", INK)
+        x0, y0, x1, _ = label_box(self.g.spaces[space].label, self.anchor(space), self.size)
+        cx, cy = x1 + 9 + 18 * seen[space], y0 + 2
+        seen[space] += 1
+        burst = " ".join(
+            f"{cx + (9.5 if k % 2 == 0 else 6.2) * math.cos(k * math.pi / 8):.1f},"
+            f"{cy + (9.5 if k % 2 == 0 else 6.2) * math.sin(k * math.pi / 8):.1f}" for k in range(16))
+        return (f'<g class="battle" data-space="{escape(space)}" data-outcome="{escape(outcome)}">'
+                f'<title>{escape(title)}</title>'
+                f'<polygon points="{burst}" fill="{fill}" stroke="{CAPTURE}" stroke-width="1.6"/>'
+                f'<text x="{cx:.1f}" y="{cy + 3.6:.1f}" font-size="10" font-weight="bold" '
+                f'text-anchor="middle" fill="{text}">{letter}</text></g>')
 
     def captures(self) -> str:
         paths = space_paths(self.g)
@@ -965,7 +1082,8 @@ class _Drawing:
         if self.opt.units and self.state is not None:
             rows.append(self.legend_units())
         rows.append(self.legend_marks())
-        if any(isinstance(ev, BattleEnded) for ev in self.events):
+        if any(isinstance(ev, BattleEnded) or getattr(ev, "kind", "") == "ts_board_battle"
+               for ev in self.events):
             rows.append(self.legend_battles())
         relations = self.state.relations if self.state is not None else self.game.ruleset.starting_relations
         if shows_war_state(self.game, relations):
@@ -1004,6 +1122,10 @@ class _Drawing:
                           f'{style.initials}</text>{self._text(31, style.name)}'))
         items.append((170, f'<rect x="0" y="-7" width="26" height="14" fill="url(#pbem-neutral)" '
                            f'stroke="{INK}" stroke-width="0.7"/>{self._text(31, "neutral (impassable)")}'))
+        free = [t for t in self.gmap.land() if not t.impassable and not self.owners.get(t.key)]
+        if free and self.state is not None:       # Taktyczne Starcie: land nobody has taken
+            items.append((140, f'<rect x="0" y="-7" width="26" height="14" fill="{NEUTRAL_FILL}" '
+                               f'stroke="{INK}" stroke-width="0.7"/>{self._text(31, "land nobody holds")}'))
         items.append((100, f'<rect x="0" y="-7" width="26" height="14" fill="{SEA_FILL}" stroke="{SEA_EDGE}"/>'
                            f'{self._text(31, "sea zone")}'))
         items.append((240, f'<rect x="0" y="-4" width="26" height="8" fill="{GAP_FILL}"/>'
@@ -1020,10 +1142,12 @@ class _Drawing:
         return "Units", items
 
     def legend_marks(self):
-        items = [(70, _star(6, 0, 6.2, "#FFFFFF") + self._text(16, "capital")),
-                 (90, f'<rect x="0" y="-5" width="17" height="10" rx="5" fill="#FFFFFF" stroke="{INK}" '
-                      f'stroke-width="0.7"/><text class="pb-small" x="8.5" y="3">3</text>'
-                      f'{self._text(22, "IPC value")}')]
+        items = [(70, _star(6, 0, 6.2, "#FFFFFF") + self._text(16, "capital"))]
+        if any(t.ipc for t in self.gmap.land()):
+            items.append((90, f'<rect x="0" y="-5" width="17" height="10" rx="5" fill="#FFFFFF" stroke="{INK}" '
+                              f'stroke-width="0.7"/><text class="pb-small" x="8.5" y="3">3</text>'
+                              f'{self._text(22, "IPC value")}'))
+        items += self.legend_objects()
         if any(getattr(t, "victory_city", False) for t in self.gmap.land()):
             items.append((95, f'<circle cx="5" cy="0" r="4.6" fill="#FFFFFF" stroke="{INK}"/>'
                               f'<circle cx="5" cy="0" r="2" fill="{INK}"/>{self._text(15, "victory city")}'))
@@ -1031,7 +1155,7 @@ class _Drawing:
         if self.g.links:
             items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
                                f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
-        moves = {getattr(ev, "phase", "") for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        moves = {self.arrow_phase(ev) for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
         if any(isinstance(ev, Landed) for ev in self.events):
             moves.add("noncombat")
         for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
@@ -1047,6 +1171,20 @@ class _Drawing:
             items.append((150, f'<rect x="0" y="-7" width="26" height="14" fill="none" stroke="{CAPTURE}" '
                                f'stroke-width="3" stroke-dasharray="7 4"/>{self._text(31, "captured this turn")}'))
         return "Marks", items
+
+    def legend_objects(self):
+        """The objects the state keeps (present/board_objects.py) that the board shows."""
+        extras = self.state.extras if self.state is not None else None
+        kinds = {obj.kind for name in self.g.spaces for obj in map_objects(extras, name)}
+        texts = {"factory": "factory", "shipyard": "shipyard (its sea beside it; a dashed line to the sea)",
+                 "airfield": "airfield"}
+        items = []
+        for kind in sorted(kinds, key=lambda k: (k not in texts, list(texts).index(k) if k in texts else 0, k)):
+            text = texts.get(kind, kind.replace("_", " "))
+            body = SYMBOLS[object_symbol_key(kind)].replace('"C"', '"#FFFFFF"')
+            items.append((30 + 6.4 * len(text), f'<g transform="translate(0,-5)">{body}</g>'
+                                                + self._text(18, text)))
+        return items
 
     def legend_facilities(self):
         """Bases (when the ruleset has them), damage counters and damaged ships (when the

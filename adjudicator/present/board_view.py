@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model.game import Game
+from .board_objects import drawn_capitals, map_objects
 from .report import power_adjective, power_colour, power_name, power_style, power_text, unit_name
 from ..model.state import GameState, Unit
 
@@ -97,15 +98,28 @@ def units_text(game: Game, units: tuple[Unit, ...], home: str | None = None) -> 
     return text
 
 
-def _marks(game: Game, key: str) -> str:
+def _marks(game: Game, key: str, state: GameState | None = None) -> str:
+    """A territory's marks: capital (in the map data, or drawn in the game: "capital of
+    Blue" when another's), victory city, and the objects the state keeps there
+    (present/board_objects.py: "factory", "2 factories", "shipyard over S05")."""
     terr = game.map.territories.get(key)
     if terr is None:
         return ""
     marks = []
+    extras = state.extras if state is not None else None
+    drawn = drawn_capitals(extras).get(key)
     if terr.capital_of:
         marks.append("capital")
+    elif drawn:
+        holder = state.owners.get(key) if state is not None else None
+        marks.append("capital" if drawn == holder else f"capital of {power_name(game, drawn)}")
     if terr.victory_city:
         marks.append(f"victory city {terr.victory_city}")
+    for obj in map_objects(extras, key):
+        what = obj.kind.replace("_", " ")
+        if obj.count > 1:
+            what = f"{obj.count} {'factories' if obj.kind == 'factory' else what + 's'}"
+        marks.append(f"{what} over {obj.sea}" if obj.sea else what)
     return ", ".join(marks)
 
 
@@ -156,10 +170,12 @@ def _power_table(game: Game, state: GameState, key: str) -> Table | None:
     territories = [t for t, o in state.owners.items() if o == key]
     if not territories:
         return None
+    drawn = drawn_capitals(state.extras)
 
     def sort_key(t: str):
         terr = game.map.territories.get(t)
-        return (not (terr and terr.capital_of == key), _natural_key(t))
+        capital = (terr and terr.capital_of == key) or drawn.get(t) == key
+        return (not capital, _natural_key(t))
 
     title = power_text(game, key)
     title.append(f" — {treasury_text(game, state, key)} IPCs, income {territory_income(game, state, key)}",
@@ -172,7 +188,7 @@ def _power_table(game: Game, state: GameState, key: str) -> Table | None:
     table.add_column("Units", overflow="fold")
     for t in sorted(territories, key=sort_key):
         terr = game.map.territories.get(t)
-        table.add_row(t, str(terr.ipc) if terr else "?", _marks(game, t),
+        table.add_row(t, str(terr.ipc) if terr else "?", _marks(game, t, state),
                       units_text(game, state.units_at(t), home=key))
     return table
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+from functools import partial
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -74,7 +75,9 @@ from .wording import (
 )
 from ..model.state import GameState
 from .board_svg import power_styles
+from .board_battle_replay import battle_outcome, board_battles
 from .report_board import board_figure
+from .report_board_battles import board_battle_figures, board_battle_panels
 from .report_page import PageHeading, report_page
 
 REPORT_WIDTH = 100
@@ -205,8 +208,12 @@ def _battle_summary_line(game: Game | None, battle: "_Battle") -> str:
 
 
 def battle_summaries(events: Iterable[Event], game: Game | None = None) -> list[str]:
-    """One line per finished battle, in the order fought (e.g. for CLI output)."""
-    return [_battle_summary_line(game, b) for b in _group_battles(list(events)) if b.ended]
+    """One line per finished battle, in the order fought (e.g. for CLI output); board
+    battles (Taktyczne Starcie) after the others."""
+    events = list(events)
+    lines = [_battle_summary_line(game, b) for b in _group_battles(events) if b.ended]
+    name = partial(power_name, game) if game is not None else str
+    return lines + [battle_outcome(b, name) for b in board_battles(events)]
 
 
 # --------------------------------------------------------------------------- battles
@@ -786,9 +793,19 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
             if section not in shown:
                 shown.add(section)
                 section(console, game, events, state_before, state_after)
+    if _s_board_battles not in shown:            # an edition whose steps do not place them
+        _s_board_battles(console, game, events, state_before, state_after)
     _standing_orders(console, game, events)
     _other_events(console, game, events)
     _victory(console, game, events)
+
+
+def _s_board_battles(console, game, events, before, after):
+    """Each board battle replayed move by move (``report_board_battles``): after the step
+    that fights them, or after the turn's steps."""
+    if board_battles(events):
+        _section(console, "Board battles")
+        board_battle_panels(console, game, events)
 
 
 def _s_purchases(console, game, events, before, after):
@@ -809,9 +826,8 @@ def _s_noncombat_moves(console, game, events, before, after):
 
 
 def _s_main_turn(console, game, events, before, after):
-    """Taktyczne Starcie's main turn: its moves and attacks in the order written (the board
-    battles and what they took are sentences under "Other events"), then the areas that
-    changed hands."""
+    """Taktyczne Starcie's main turn: its moves and attacks in the order written, then the
+    areas that changed hands (the board battles are replayed after it, ``_s_board_battles``)."""
     _moves(console, game, events, "main", "Moves and attacks (in the order written)")
     _territory_changes(console, game, events)
 
@@ -842,10 +858,11 @@ REPORT_SECTIONS: dict[str, tuple] = {
 }
 from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
 REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
-REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn,)
+# Taktyczne Starcie's main turn: its moves and attacks, then its board battles replayed.
+REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
-FIXED_SECTIONS = ("heading", "standing orders", "other events", "victory")
+FIXED_SECTIONS = ("heading", "board battles", "standing orders", "other events", "victory")
 STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
                   "land_aircraft", "collect_income")
 
@@ -922,8 +939,9 @@ def report_html(events: Iterable[Event], game: Game, state_before: GameState | N
         console = _recording_console(width)
         render_report(events, game, console, state_before, state_after)
         codes.append(console.export_html(inline_styles=True, code_format="{code}"))
+    figures = board_figure(events, game, state_after) + board_battle_figures(events, game)
     return report_page(page_heading(events, game, state_before, state_after), codes[0],
-                       board_figure(events, game, state_after), phone_code=codes[1])
+                       figures, phone_code=codes[1])
 
 
 def report_document(path: str | os.PathLike, events: Iterable[Event], game: Game,

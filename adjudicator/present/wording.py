@@ -280,6 +280,16 @@ PROBLEMS: dict[str, str] = {
     "board_too_many_units": "more units than free squares in the own rows {low}-{high}",
     "board_doctrine": "a doctrine's {part} is one of {known}, not '{value}'",
     "board_odds_runs": "the odds of a board battle take 1 to {most} simulated battles, not {runs}",
+    # -- live board battles (issue 26, t26live: engine/taktyczne/live.py)
+    "board_live_order_repeated": "{piece} has a board line already this battle turn (each unit acts once, L31.11)",
+    "board_live_too_many": "{count} board lines in one battle turn; at most {most}",
+    "board_live_target_gone": "the target was destroyed earlier in this battle turn: the unit moved without firing",
+    "board_live_unit_gone": "the unit was destroyed earlier in this battle turn: its line was skipped",
+    "board_not_live": "board lines are for a live board battle's battle turn; no live battle waits for this power",
+    "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
+    "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
+    "live_not_attacked": "'live {area}' names an area no attack of this turn reaches: no battle is played live there",
+    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
     # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
     "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
     "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
@@ -409,6 +419,20 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(_research_values(params))
     if code == "ts_board_battle":
         out.update(_board_battle_values(params, game))
+    if code == "ts_live_battle_turn":
+        skipped = params.get("skipped", ())
+        out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
+                          else "played")
+        out["skipped_text"] = (f", {len(skipped)} line(s) skipped" if skipped else "")
+        out["next_text"] = (f"; {power_name(game, params['next_power'])} plays next"
+                            if params.get("next_power") else "; the battle is over")
+        out["board_text"] = "".join(f"; {board_event_text(e)}" for e in params.get("board_events", ())
+                                    if e.kind != "board_turn_started")
+        out["power"] = power_name(game, params.get("power"))
+    if code == "ts_live_battle_started":
+        out.update(attacker=power_name(game, params.get("attacker")),
+                   defender=power_name(game, params.get("defender")),
+                   next_power=power_name(game, params.get("next_power")))
     if code == "ts_main_map_taken":
         out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
                    captured_text=units_text(game, params["captured"]),
@@ -554,6 +578,52 @@ def board_event_text(event: Any) -> str:
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
+# A board battle of the main turn replayed in the report and by ``pbem show --battle``
+# (present/board_battle_replay.py): a sentence per board event, the side named with its power.
+BOARD_REPLAY_TEXTS: dict[str, str] = {
+    "title": "Board battle in {area} ({board} board): {attacker} attacks {defender}{live}",
+    "side": "the {side} ({power})",
+    "nothing": "nothing",
+    "mines_count": ", {count} mines",
+    "force": "{who} brings {units}{mines}",
+    "plan": "{who} plays by the plan: {plan}",
+    "formation": "formation {formation}",
+    "squares": "own squares {squares}",
+    "mine_squares": "{count} mine squares of its own",
+    "doctrine": "{stance}, {target}, fires when it needs {fire_at} or less",
+    "deployed": "{who} deploys {placed}",
+    "mines_laid": "{who} lays {count} mines, their squares secret",
+    "turn": "Battle turn {turn}: {who}",
+    "idle": "no move, no shot",
+    "moved": "{unit} moves {path}",
+    "gap": "{gap} squares between",
+    "gun_shot": "a gun's shot",
+    "shot": "{unit} fires at {target} ({gap}): needs {need}, rolls {roll}: {verdict}",
+    "shot_back": "{unit} fires back at {target} ({gap}): needs {need}, rolls {roll}: {verdict}",
+    "hit": "a hit, {target} is destroyed",
+    "miss": "a miss",
+    "mine": "a mine of {who} on {square} destroys {unit}",
+    "guns_lost": "{who} loses its long-range guns with the battle: {units}",
+    "end": "The battle ends after battle turn {turn}: {who} wins, {reason}",
+    "won": "{winner} wins the board battle in {area} after {turns} battle turns: {reason}",
+    "no_winner": "the board battle in {area} ends after {turns} battle turns without a winner: {reason}",
+    "lost": "{power} loses on the main map: {units}",
+}
+
+
+# A doctrine's target priority (``model.tactical.TARGET_PRIORITIES``) in words.
+BOARD_TARGET_WORDS: dict[str, str] = {
+    "best": "targets by the best exchange", "highest_rank": "targets the highest rank first",
+    "nearest": "targets the nearest first", "guns_first": "targets guns first",
+    "tanks_first": "targets tanks and warships first",
+}
+
+
+def board_replay_text(code: str, **values: Any) -> str:
+    """A sentence of a board battle's replay (``BOARD_REPLAY_TEXTS``)."""
+    return render(BOARD_REPLAY_TEXTS[code], values)
+
+
 def board_odds_text(odds: Any) -> str:
     """A board battle's Monte Carlo odds (``engine.tactical.odds.BoardOdds``) in words,
     labelled as the estimate they are, with their 95% bounds."""
@@ -627,6 +697,13 @@ EVENT_TEXTS.update({
 # Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
 EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
                                   "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+# Live board battles (issue 26, t26live: model.live_battle events).
+EVENT_TEXTS["ts_live_battle_started"] = ("{attacker} attacks {defender} in {area} on the {board} board, "
+                                         "played live by mail: the turn waits for the battle; "
+                                         "{next_power} plays the first battle turn")
+EVENT_TEXTS["ts_live_battle_turn"] = ("battle turn {turn} in {area}: {power} ({side}) {by_text}"
+                                      "{skipped_text}{board_text}{next_text}")
 
 
 def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from ..context import TurnContext
 from ..errors import OrderFailed
 from ..tactical.plan import fight
 from . import plans
+from .fought import battle_fought
+from .live_turn import pause, wants_live
 from .plans import plans_for
 
 __all__ = ["board_rules", "board_forces", "fight_board_battle", "plans_for"]
@@ -85,20 +87,12 @@ def fight_board_battle(ctx: TurnContext, area: str, attacker: str, defender: str
             forces=tuple(forces.items()), plans=tuple(plans.items()), board_events=(),
             winner=attacker, turns=0, losses=((attacker, ()), (defender, tuple(
                 sorted(kinds.get(DEFENDER, {}).values())))))
-    played = fight(board_rules(ctx), battle, forces, plans, ctx.dice)
-    result = played.result
-    assert result is not None
-    winner = {ATTACKER: attacker, DEFENDER: defender}.get(result.winner, "")
-    lost = {side: tuple(sorted(kinds.get(side, {})[pid] for pid in kinds.get(side, {})
-                               if pid not in played.pieces))
-            for side in (ATTACKER, DEFENDER)}
-    if winner != attacker:                   # a lost attack loses every attacker (ruling G10)
-        lost[ATTACKER] = tuple(sorted(kinds.get(ATTACKER, {}).values()))
-    return BoardBattleFought(
-        area=area, board=battle, attacker=attacker, defender=defender,
-        forces=tuple(forces.items()), plans=tuple(plans.items()),
-        board_events=tuple(played.events), winner=winner, turns=result.turn,
-        losses=((attacker, lost[ATTACKER]), (defender, lost[DEFENDER])))
+    if wants_live(ctx, area):      # played live: the turn pauses (TurnPaused), unless the
+        played = pause(ctx, board_rules(ctx), area, battle, attacker, defender,   # battle
+                       dict(forces), dict(plans))                    # ended at deployment
+    else:
+        played = fight(board_rules(ctx), battle, forces, plans, ctx.dice)
+    return battle_fought(area, battle, attacker, defender, forces, plans, played, played.events)
 
 
 def survivors(event: BoardBattleFought, side: str) -> set[str]:

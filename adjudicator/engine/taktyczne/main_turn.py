@@ -33,9 +33,10 @@ from ...model.units import Domain
 from ..battles import FIGHTS, CombatRun, fight_kind
 from ..capture import set_owner
 from ..context import TurnContext
-from ..errors import OrderFailed
+from ..errors import OrderFailed, TurnPaused
 from ..movement import describe_order
 from ..steps import step
+from ..turn_rules import declare_flag, declare_state
 from ..working import Piece, count_types
 from . import elimination
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
@@ -55,7 +56,13 @@ def main_turn(ctx: TurnContext, dice) -> None:
     player standing (L11)."""
     orders = sorted((o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
                      if isinstance(o, Move)), key=lambda o: o.line)
-    for order in orders:
+    resume, ctx.resume = ctx.resume, None
+    for index, order in enumerate(orders):
+        ctx.order_index = index
+        if resume is not None and index <= resume.order:    # a paused turn going on: the
+            if index == resume.order:                       # orders before were carried out
+                resume_attack(ctx, order, resume.outcome)
+            continue
         try:
             carry_out(ctx, order)
         except OrderFailed as failure:
@@ -239,8 +246,52 @@ def board_fight(ctx: TurnContext, area: str, dice, run: CombatRun) -> None:
     battle = "sea" if ctx.board.map[area].is_sea else "land"
     forces, names = board_forces(ctx, battle, {ATTACKER: attackers, DEFENDER: defenders})
     plans = plans_for(ctx, area, ctx.power, defender, forces=forces)
-    event = fight_board_battle(ctx, area, ctx.power, defender, forces, plans)
+    try:
+        event = fight_board_battle(ctx, area, ctx.power, defender, forces, plans)
+    except TurnPaused:                       # a live battle: the turn goes on when it ends
+        keep_paused(ctx, attackers)
+        raise
     ctx.emit(event)
+    apply_battle(ctx, event, names, attackers)
+
+
+# A turn paused at a live board battle (``live_turn``) is kept in the state: the units that
+# moved before it (their one move is made) and the attackers, as unit flags; the areas
+# attacked, as state.  When the battle ends the turn goes on from the attack's order.
+MOVED_BEFORE_PAUSE = declare_flag("ts_moved_before_pause")
+ATTACKING = declare_flag("ts_attacking")
+ATTACKED_BEFORE_PAUSE = declare_state("ts_attacked_before_pause", dict)
+
+
+def keep_paused(ctx: TurnContext, attackers: list[Piece]) -> None:
+    board = ctx.board
+    for piece in board.pieces.values():
+        if MOVED in piece.marks:
+            board.set_flag(piece, MOVED_BEFORE_PAUSE)
+    for piece in attackers:
+        board.set_flag(piece, ATTACKING)
+    board.write_state(ATTACKED_BEFORE_PAUSE, {area: [line, origin] for area, (line, origin)
+                                              in sorted(ctx.mechanic(ATTACKED, dict).items())})
+
+
+def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought) -> None:
+    """The attack of ``order`` whose live battle ``event`` ended: its result on the main
+    map, as ``board_fight`` applies a battle by plan."""
+    board = ctx.board
+    attackers = []
+    for piece in list(board.pieces.values()):
+        if MOVED_BEFORE_PAUSE in piece.flags:
+            piece.marks.add(MOVED)
+            board.set_flag(piece, MOVED_BEFORE_PAUSE, on=False)
+        if ATTACKING in piece.flags:
+            attackers.append(piece)
+            board.set_flag(piece, ATTACKING, on=False)
+    attacked = ctx.mechanic(ATTACKED, dict)
+    for area, (line, origin) in board.read_state(ATTACKED_BEFORE_PAUSE, default={}).items():
+        attacked[area] = (line, origin)
+    board.extras.pop(ATTACKED_BEFORE_PAUSE, None)
+    defenders = [p for p in board.at(event.area) if p.owner == event.defender]
+    _, names = board_forces(ctx, event.board, {ATTACKER: attackers, DEFENDER: defenders})
     apply_battle(ctx, event, names, attackers)
 
 

@@ -12,9 +12,11 @@ best exchange, every possible shot (the interpreter's own defaults; docs/taktycz
   board, each plan is fitted to them (``fit_plan``) so that ``plan.fight`` never fails on a
   plan: a square the rules or the forces cannot use is left out (the formation fills in),
   with a warning on the attacker's order.
-* ``check_plans(ctx, rules)``: the attacker's plan orders against the board rules (errors
-  on their lines); ``check_standing_plan`` the same for a standing plan (the standing
-  kind's check).
+* ``check_plans(ctx, rules)``: the turn's ``plan`` orders and the standing plans written
+  in it against the board rules (``plan_problems``: errors on their lines), run by the rule
+  ``ts_battle_plans`` at the start of the turn, which also warns after the main turn about
+  a plan for an area not attacked (``check_attacked``); ``check_standing_plan`` is the
+  standing kind's check that a kept value reads as a plan.
 
 A plan's squares name unit types (``tank_4``); the interpreter deploys the units of that
 type on them in its own order (``plan.named_squares``).

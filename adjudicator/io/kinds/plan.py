@@ -7,7 +7,7 @@ Its grammar fragment is here (``PLAN_GRAMMAR``, covered by the rules hash as a p
 is); model ``model.orders.PlanOrder`` (a later line for the same area replaces the
 earlier); issued by the power whose turn it is; checked against the board rules and read by
 ``engine.taktyczne.plans`` (``check_plans``, ``plans_for``); its battle shown in the report's
-combat section.
+main turn section (``ts_main_turn``).
 """
 
 from __future__ import annotations
@@ -51,4 +51,4 @@ def write_plan(order: PlanOrder, names) -> str:
 kind("plan", ["PLAN"], ["plan"], "plan 34: wedge, advance, target tanks, fire at 4",
      PLAN_CONTEXT, COMBAT, grammar=PLAN_GRAMMAR, model=PlanOrder, issuer=MOVER,
      engine=["taktyczne.plans.check_plans", "taktyczne.plans.plans_for"],
-     problems=PLAN_PROBLEMS, report="conduct_combat")(build_plan)(write_plan)
+     problems=PLAN_PROBLEMS, report="ts_main_turn")(build_plan)(write_plan)

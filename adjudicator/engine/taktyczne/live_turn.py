@@ -1,0 +1,169 @@
+"""Live board battles in the turn files (issue 26): the main turn pauses at a live battle,
+each battle turn is a turn file of its own, and the main turn goes on when the battle ends.
+
+* ``pause`` (called by the board battle seam, ``board_battles.fight_board_battle``, for a
+  live battle while the turn is played): deploys both sides by their plans, keeps the
+  ``LiveBattle`` and the mover's orders in the state (``live_battle``), emits
+  ``LiveBattleStarted`` and raises ``TurnPaused``: the turn file ends there, and the next
+  one is the attacker's first battle turn (``TurnContext.next_power``).
+* The rule ``live_battles`` (hook ``pending_turn``): while a battle waits, each turn file's
+  orders are the side's ``board`` lines (or the game master's ``nmr`` after a missed
+  deadline: the side's plan plays), checked and played by ``live``; ``LiveBattleTurn``
+  records it.  When the battle ends the kept state is dropped, ``BoardBattleFought``
+  (``live`` True) is emitted and the paused turn goes on (``Resume``: the mover, its
+  orders, the step and order it stopped at, the event as the outcome).
+
+Everything is in the turn files (orders, dice, events, state), so ``pbem verify`` replays
+it like any turn.  The mines of both sides are in the kept position, published with the
+state: in a live battle they are not secret (a limit noted in docs/taktyczne-board.md).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any
+
+import cattrs
+
+from ...model.live_battle import BoardAction, LiveBattle, LiveBattleStarted, LiveBattleTurn
+from ...model.events import all_event_classes
+from ...model.orders import Order, OrderSet
+from ...model.tactical import BattlePlan, BoardForce, BoardRules
+from ..context import Resume, TurnContext
+from ..errors import TurnPaused
+from ..tactical.battle import BoardBattle
+from ..turn_rules import Rule, declare_state, register_rule
+from . import live, plans
+from .fought import battle_fought
+
+LIVE_BATTLE = declare_state("live_battle", dict)
+LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
+
+
+def board_rules(ctx: TurnContext) -> BoardRules:
+    """The edition's battle board (``Game.tables["board"]``)."""
+    found = plans.board_rules(ctx)
+    if found is None:
+        raise ValueError(f"the edition {ctx.game.edition!r} has no battle board for live battles")
+    return found
+
+
+def wants_live(ctx: TurnContext, area: str) -> bool:
+    """Whether the board battle of ``area`` is played live: the game's option
+    ``live_battles``, or this turn's ``live <area>`` order."""
+    if ctx.board.rules.option(live.LIVE_OPTION, False):
+        return True
+    return any(getattr(o, "space", None) == area for o in ctx.orders.of("live"))
+
+
+def pause(ctx: TurnContext, rules: BoardRules, area: str, battle: str, attacker: str,
+          defender: str, forces: dict[str, BoardForce], plans: dict[str, BattlePlan]) -> BoardBattle:
+    """Start the live board battle of ``area`` and pause the turn (``TurnPaused``); only
+    a battle that ended at its deployment (nothing to fight) comes back, as its board."""
+    board, kept = live.open_battle(
+        rules, area, battle, attacker, defender, forces, plans, ctx.dice, mover=ctx.power,
+        round=ctx.board.round,
+        resume=(("step", ctx.step), ("order", str(ctx.order_index))))
+    if kept is None:
+        return board
+    ctx.board.write_state(LIVE_BATTLE, {"battle": live.to_plain(kept),
+                                        "orders": orders_to_plain(ctx.orders)})
+    ctx.emit(LiveBattleStarted(area, battle, attacker, defender, kept.events, attacker))
+    ctx.next_power = attacker
+    raise TurnPaused()
+
+
+@register_rule
+class LiveBattles(Rule):
+    """A live board battle's battle turns, each its own turn file (hook ``pending_turn``)."""
+
+    name = "live_battles"
+    doc = ("a board battle played live by mail: the main turn pauses, each battle turn is "
+           "one side's 'board' orders in a turn file of its own, the side's plan plays a "
+           "missed one, and the main turn goes on when the battle ends")
+
+    def at_step(self, ctx: TurnContext, point: str, step: str) -> None:
+        """After the main turn, a ``live`` order for an area nobody attacked is a warning."""
+        if point == "end" and step == plans.MAIN_TURN:
+            attacked = ctx.mechanic(plans.ATTACKED, dict)
+            for order in ctx.orders.of("live"):
+                if order.space not in attacked:
+                    ctx.warn(order.line, "live_not_attacked", area=order.space)
+
+    def pending_turn(self, ctx: TurnContext, dice) -> Resume | bool | None:
+        kept = ctx.board.read_state(LIVE_BATTLE)
+        if not kept:
+            for order in ctx.orders.of("board"):
+                ctx.error(order.line, "board_not_live")
+            return None
+        try:
+            battle = live.from_plain(kept.get("battle"))
+        except live.LiveStateError as exc:
+            ctx.error(0, "board_live_state", detail=str(exc))
+            return True
+        side = battle.side_to_move
+        ctx.next_power = battle.power_of(side)
+        others = [o for o in ctx.orders.items if o.kind not in LIVE_KINDS]
+        if others:
+            ctx.error(others[0].line, "board_live_other_orders", count=len(others))
+        if ctx.power != battle.power_of(side):
+            ctx.error(0, "board_live_wrong_power", power=ctx.power, side=side,
+                      waits_for=battle.power_of(side))
+            return True
+        rules = board_rules(ctx)
+        actions: tuple[BoardAction, ...] = ctx.orders.of("board")
+        for problem in live.check_battle_turn(rules, battle, actions):
+            (ctx.error if problem.is_error else ctx.warn)(problem.line, problem.code, **problem.params)
+        if ctx.checking or any(p.is_error for p in ctx.problems):
+            return True
+        missed = bool(ctx.orders.of("nmr"))
+        turn = live.play_battle_turn(rules, battle, None if missed else actions, dice)
+        after = turn.live
+        ctx.emit(LiveBattleTurn(battle.area, ctx.power, turn.side, turn.board.turn, turn.events,
+                                turn.by_plan, tuple((s.line, s.piece, s.code) for s in turn.skipped),
+                                "" if after is None else after.power_of(after.side_to_move)))
+        for skip in turn.skipped:
+            ctx.warn(skip.line, skip.code, piece=skip.piece)
+        if after is not None:
+            ctx.board.write_state(LIVE_BATTLE, dict(kept, battle=live.to_plain(after)))
+            ctx.next_power = after.power_of(after.side_to_move)
+            return True
+        fought = battle_fought(battle.area, battle.board, battle.attacker, battle.defender,
+                               dict(battle.forces), dict(battle.plans), turn.board,
+                               battle.events + turn.events, live=True)
+        ctx.board.extras.pop(LIVE_BATTLE, None)
+        ctx.next_power = None
+        ctx.emit(fought)
+        where = dict(battle.resume)
+        try:
+            orders = orders_from_plain(kept.get("orders"), battle.mover)
+            order = int(where.get("order", "0"))
+        except (live.LiveStateError, ValueError) as exc:
+            ctx.error(0, "board_live_state", detail=str(exc))
+            return True
+        return Resume(battle.mover, orders, where.get("step", ""), order, fought)
+
+
+# --------------------------------------------------------------------------- orders kept
+
+_orders = cattrs.Converter()
+_orders.register_unstructure_hook_func(lambda t: isinstance(t, type) and issubclass(t, enum.Enum),
+                                       lambda value: value.value)
+
+
+def orders_to_plain(orders: OrderSet) -> dict[str, Any]:
+    """The paused turn's orders as plain JSON values, to go on with them later."""
+    items = [dict(_orders.unstructure(o), kind=o.kind) for o in orders.items]
+    return json.loads(json.dumps({"power": orders.power, "items": items}))
+
+
+def orders_from_plain(raw: Any, power: str) -> OrderSet:
+    """The orders ``orders_to_plain`` kept (their source text is in the paused turn's file)."""
+    classes = all_event_classes(Order)          # kind -> class, for orders as for events
+    try:
+        items = tuple(_orders.structure({k: v for k, v in item.items() if k != "kind"},
+                                        classes[item["kind"]]) for item in raw["items"])
+        return OrderSet(raw.get("power") or power, items)
+    except (KeyError, TypeError, ValueError, AttributeError, cattrs.BaseValidationError) as exc:
+        raise live.LiveStateError(f"the paused turn's orders kept in the state cannot be read ({exc!r})") from None

@@ -1,0 +1,31 @@
+"""A live board battle waiting for its next battle turn, for the players who must write it:
+the board now (``board_text``: mines left out, they are secret), each unit's name, kind and
+square as ``board`` lines name them, and whose battle turn it is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..model.live_battle import LiveBattle
+from ..model.tactical import ATTACKER, BoardRules
+from .board_battle import board_text
+
+
+def live_battle_text(rules: BoardRules, battle: LiveBattle, power_name: Callable[[str], str] = str) -> str:
+    side = battle.side_to_move
+    lines = [f"Live board battle in {battle.area} ({battle.board}): "
+             f"{power_name(battle.attacker)} attacks {power_name(battle.defender)}; "
+             f"battle turn {battle.position.turn + 1} is {power_name(battle.power_of(side))}'s "
+             f"(the {side}).", "", board_text(rules, battle.position.pieces), ""]
+    for piece in sorted(battle.position.pieces, key=lambda p: (p.side != ATTACKER, p.id)):
+        kind = rules.kinds.get(piece.kind)
+        name = kind.name if kind else piece.kind
+        lines.append(f"  {piece.id:<4} {power_name(battle.power_of(piece.side)):<10} {name} on "
+                     f"{_square(rules, piece.square)}")
+    lines += ["", "Write one line per unit that acts, e.g.: board a1 -> G4a G5a, fire at d1"]
+    return "\n".join(lines)
+
+
+def _square(rules: BoardRules, square) -> str:
+    from ..model.tactical import square_name
+    return square_name(rules, square)
