@@ -17,6 +17,7 @@ from adjudicator.io.codec import DecodeError, canonical_json
 from adjudicator.model.events import Event, all_event_classes
 from adjudicator.model.orders import DefenceOrder, StandingOrders, SubmergePolicy
 from adjudicator.model.state import GameState, Unit
+from adjudicator.model.tactical import BattlePlan, BoardEvent, BoardForce, Doctrine
 
 names = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=8)
 keys_ = st.sampled_from(["ussr", "germany", "uk", "japan", "usa", "Ü-boat", "sz 5", ""])
@@ -121,6 +122,20 @@ def test_standing_orders_enums_as_values():
 
 # -------------------------------------------------------------------- events
 
+_board_forces = st.builds(BoardForce, units=st.lists(st.tuples(names, names), max_size=3).map(tuple),
+                          mines=st.integers(0, 5))
+_battle_plans = st.builds(
+    BattlePlan, formation=names, squares=st.lists(st.tuples(names, names), max_size=2).map(tuple),
+    mines=st.lists(names, max_size=2).map(tuple),
+    doctrine=st.builds(Doctrine, stance=names, target=names, fire_at=st.integers(2, 6)))
+
+
+def _board_events():
+    """Every event class of the tactical board (``model.tactical.BoardEvent``)."""
+    return st.one_of([_strategy_for(c) for c in sorted(all_event_classes(BoardEvent).values(),
+                                                         key=lambda c: c.kind)])
+
+
 def _strategy_for(cls):
     overrides = {}
     for a in attrs.fields(cls):
@@ -135,6 +150,8 @@ def _strategy_for(cls):
             overrides[a.name] = st.dictionaries(names, st.integers(0, 50), max_size=4)
         elif t.startswith("tuple[str"):
             overrides[a.name] = st.lists(names, max_size=4).map(tuple)
+        elif t == "tuple[int, int]":            # two dice (Taktyczne Starcie's capital roll)
+            overrides[a.name] = st.tuples(st.integers(1, 6), st.integers(1, 6))
         elif t.startswith("tuple[int"):
             overrides[a.name] = st.lists(st.integers(1, 6), max_size=12).map(tuple)
         elif t == "tuple[tuple[str, int], ...]":
@@ -145,6 +162,21 @@ def _strategy_for(cls):
         elif t == "dict[str, dict[str, int]]":
             overrides[a.name] = st.dictionaries(names, st.dictionaries(
                 names, st.integers(1, 50), max_size=3), max_size=2)
+        elif t == "tuple[tuple[str, int, int], ...]":
+            overrides[a.name] = st.lists(st.tuples(names, st.integers(0, 50), st.integers(0, 99)),
+                                         max_size=4).map(tuple)
+        elif t == "tuple[tuple[int, str, str], ...]":
+            overrides[a.name] = st.lists(st.tuples(st.integers(0, 50), names, names),
+                                         max_size=3).map(tuple)
+        elif t == "tuple[tuple[str, tuple[str, ...]], ...]":
+            overrides[a.name] = st.lists(st.tuples(names, st.lists(names, max_size=3).map(tuple)),
+                                         max_size=3).map(tuple)
+        elif t == "tuple[tuple[str, BoardForce], ...]":   # Taktyczne Starcie's board battle
+            overrides[a.name] = st.lists(st.tuples(names, _board_forces), max_size=2).map(tuple)
+        elif t == "tuple[tuple[str, BattlePlan], ...]":
+            overrides[a.name] = st.lists(st.tuples(names, _battle_plans), max_size=2).map(tuple)
+        elif t == "tuple[BoardEvent, ...]":
+            overrides[a.name] = st.lists(_board_events(), max_size=4).map(tuple)
         elif t == "Edit":                       # a game master's correction
             overrides[a.name] = _strategy_for(Edit)
         elif "RetreatCondition" in t:

@@ -175,3 +175,109 @@ def test_every_problem_and_event_of_the_main_turn_has_its_sentence():
     assert event_text(TurnLimitReached(10, (("red", 7, 20), ("blue", 7, 12)), "red")) == (
         "the turn limit: the game ends after round 10; red 7 areas and 20 points, "
         "blue 7 areas and 12 points; red wins")
+
+
+# ------------------------------------------------------------------ the stack, as a property
+
+AREAS = ("21", "22", "23", "24", "26", "31", "S07", "S08")
+LAND_TYPES = ("tank_1", "tank_2", "tank_3", "tank_4", "at_gun", "aa_gun_land", "mine_land")
+SEA_TYPES = ("warship_1", "warship_2", "warship_4", "ferry", "aa_gun_sea")
+
+
+def _position(game, draw, st):
+    """Red and Blue units on a few areas (each stack legal at the start), random owners."""
+    units, owners = {}, {}
+    for area in AREAS:
+        owner = draw(st.sampled_from(("red", "blue", None)))
+        sea = game.map[area].is_sea
+        if owner is None:
+            continue
+        if not sea:
+            owners[area] = owner
+        types = draw(st.lists(st.sampled_from(SEA_TYPES if sea else LAND_TYPES), max_size=5))
+        here, total = [], 0
+        for t in types:
+            value = game.costs.units[t].map_value
+            if total + value <= 12:
+                cargo = ()
+                if t == "ferry" and owner == "red" and draw(st.booleans()):
+                    cargo = (Unit("tank_2", "red"), Unit("tank_2", "red"))
+                here.append(Unit(t, owner, cargo))
+                total += value
+        if here:
+            units[area] = tuple(here)
+    return units, owners
+
+
+@pytest.fixture(scope="module")
+def two_player():
+    return load_game("taktyczne", {"players": 2})
+
+
+def test_no_order_sequence_breaks_the_stack(two_player):
+    """L19.17, L27.19, L27.20 after every order: whatever Red writes, in any order, the
+    position after the main turn has no area over 12 points and no ferry over 8 (orders that
+    would break it are refused; battles fought with seeded dice)."""
+    from hypothesis import HealthCheck, event, given, settings
+    from hypothesis import strategies as st
+
+    from adjudicator.engine.context import TurnContext
+    from adjudicator.engine.taktyczne.main_turn import main_turn
+    from adjudicator.engine.taktyczne.stacking import ferry_cargo, is_ferry, limits
+    from adjudicator.model.orders import OrderSet, UnitGroup
+    game = two_player
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data(), st.integers(0, 10_000))
+    def run(data, seed):
+        units, owners = _position(game, data.draw, st)
+        state = GameState(game_id="p", map_id="taktyczne", round=1, power="red", owners=owners,
+                          ipcs={"red": 0, "blue": 0}, units=units)
+        moves = []
+        reds = {area: sorted({u.type for unit in here for u in (unit, *unit.cargo) if u.owner == "red"})
+                for area, here in units.items()}
+        reds = {area: kinds for area, kinds in reds.items() if kinds} or {"22": ["tank_1"]}
+        for line in range(1, data.draw(st.integers(1, 8)) + 1):
+            origin = data.draw(st.sampled_from(sorted(reds)))          # mostly units that are there
+            near = sorted(game.map.neighbours(origin))
+            target = data.draw(st.sampled_from([a for a in near if a in AREAS] or near))
+            kind = data.draw(st.sampled_from(reds[origin]))
+            moves.append(Move(Phase.COMBAT, (UnitGroup(data.draw(st.integers(1, 2)), kind),),
+                              (origin, target), line))
+        board = WorkingBoard(game, state)
+        ctx = TurnContext(game=game, board=board, orders=OrderSet(power="red", items=tuple(moves)),
+                          mode="play", dice=SeededDice(seed))
+        main_turn(ctx, ctx.dice)
+        for ev in ctx.events:
+            event(ev.kind if ev.kind != "order_skipped" else f"skipped {ev.reason}")
+        stack, ferry, _ = limits(board)
+        for area in {p.space for p in board.pieces.values()}:
+            for owner in ("red", "blue"):
+                assert area_points(board, area, owner) <= stack, (area, owner)
+            for piece in board.at(area):
+                if is_ferry(board, piece):
+                    assert ferry_cargo(board, piece) <= ferry
+
+    run()
+
+
+def test_an_order_refused_halfway_leaves_the_position_as_it_was(two_player):
+    """A warship sails, then the tank of the same order may not step from ferry to ferry:
+    the whole order is refused (skipped when played) and nothing of it stays."""
+    from adjudicator.engine.context import TurnContext
+    from adjudicator.engine.taktyczne.main_turn import main_turn
+    from adjudicator.model.orders import OrderSet, UnitGroup
+    game = two_player
+    state = GameState(game_id="p", map_id="taktyczne", round=1, power="red", owners={},
+                      ipcs={"red": 0, "blue": 0},
+                      units={"S07": (Unit("warship_1", "red"), Unit("ferry", "red", (Unit("tank_2", "red"),))),
+                             "S08": (Unit("ferry", "red"),)})
+    move = Move(Phase.COMBAT, (UnitGroup(1, "warship_1"), UnitGroup(1, "tank_2")), ("S07", "S08"), 1)
+    board = WorkingBoard(game, state)
+    before = board.to_units()
+    ctx = TurnContext(game=game, board=board, orders=OrderSet(power="red", items=(move,)),
+                      mode="play", dice=SeededDice(1))
+    main_turn(ctx, ctx.dice)
+    assert [e.reason for e in ctx.events if e.kind == "order_skipped"] == ["ts_aboard_lands_only"]
+    assert board.to_units() == before
+    assert [p.uid for p in board.at("S07")] == [1, 2] and [p.uid for p in board.at("S08")] == [4]

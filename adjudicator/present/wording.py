@@ -676,6 +676,7 @@ PROBLEMS.update({
     "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
     "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
     "ts_aboard_lands_only": "a {unit} aboard a ferry moves only by landing on a bordering land area; {target} is a sea (its ferry carries it there, G8)",
+    "ts_scuttle_unused": "'scuttle {space}': you do not attack {space} in this turn, so the line does nothing",
     "ts_no_ferry": "a {unit} goes to sea only aboard an own ferry, and there is none of yours in {space}",
     "ts_ferry_over": "a ferry carries land units worth at most {limit} points (L27.19); in {space} that would be {points}",
     "ts_ferries_over": "the ferries in one sea carry at most {limit} points of land units (L27.20); in {space} that would be {points}",

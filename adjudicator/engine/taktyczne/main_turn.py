@@ -71,7 +71,16 @@ def main_turn(ctx: TurnContext, dice) -> None:
             else:
                 ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
                                       dict(failure.params)))
+    scuttle_unused(ctx)
     elimination.last_standing(ctx)
+
+
+def scuttle_unused(ctx: TurnContext) -> None:
+    """A ``scuttle`` line for an area the mover did not attack this turn does nothing."""
+    attacked = ctx.mechanic(ATTACKED, dict)
+    for order in ctx.orders.of("scuttle"):
+        if order.space not in attacked:
+            ctx.warn(order.line, "ts_scuttle_unused", space=order.space)
 
 
 def carry_out(ctx: TurnContext, order: Move) -> None:
@@ -126,31 +135,40 @@ def move(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target
     board = ctx.board
     before = [(p, p.space, p.carried_by, set(p.marks)) for p in pieces]
     sea = board.map[target].is_sea
-    for piece in pieces:
-        domain = board.utype(piece).domain
-        if domain == Domain.SEA and not sea:
-            raise OrderFailed("ts_ship_on_land", unit=piece.type, target=target)
-        if domain == Domain.LAND and sea and piece.carried_by is not None:
-            raise OrderFailed("ts_aboard_lands_only", unit=piece.type, target=target)   # G8
-        if domain == Domain.LAND and sea:
-            ferry = _ferry_with_room(ctx, target, piece)
-            _put(piece, target, ferry.uid)
-        else:
-            _put(piece, target, None)
-        if domain == Domain.SEA:
-            for cargo in board.cargo_of(piece):
-                cargo.space = target
-    problems = stack_problems(board, (target, origin), ctx.power)
-    if problems:
-        for piece, space, carried_by, marks in before:
+    try:
+        for piece in pieces:
+            _step(ctx, piece, target, sea)
+        problems = stack_problems(board, (target, origin), ctx.power)
+        if problems:
+            code, params = problems[0]
+            raise OrderFailed(code, **params)
+    except OrderFailed:
+        for piece, space, carried_by, marks in before:     # the order is refused whole
             piece.space, piece.carried_by, piece.marks = space, carried_by, marks
             for cargo in board.cargo_of(piece):
                 cargo.space = space
-        code, params = problems[0]
-        raise OrderFailed(code, **params)
+        raise
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
     if not sea:
         take_area(ctx, target)
+
+
+def _step(ctx: TurnContext, piece: Piece, target: str, sea: bool) -> None:
+    """One unit of a move into ``target``: a ship sails with its cargo, a land unit boards
+    an own ferry at sea (G8) or steps or lands on land."""
+    board = ctx.board
+    domain = board.utype(piece).domain
+    if domain == Domain.SEA and not sea:
+        raise OrderFailed("ts_ship_on_land", unit=piece.type, target=target)
+    if domain == Domain.LAND and sea and piece.carried_by is not None:
+        raise OrderFailed("ts_aboard_lands_only", unit=piece.type, target=target)   # G8
+    if domain == Domain.LAND and sea:
+        _put(piece, target, _ferry_with_room(ctx, target, piece).uid)
+    else:
+        _put(piece, target, None)
+    if domain == Domain.SEA:
+        for cargo in board.cargo_of(piece):
+            cargo.space = target
 
 
 def _put(piece: Piece, space: str, carried_by: int | None) -> None:
@@ -303,15 +321,17 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
         for piece in attackers:                            # ruling G10: the attack is lost
             if board.pieces.get(piece.uid) is piece:
                 board.remove(piece)
-    elimination.check(ctx, event.defender)
-    elimination.check(ctx, event.attacker)
+    elimination.check(ctx, event.defender, by=event.attacker)
+    elimination.check(ctx, event.attacker, by=event.defender)     # his last units lost attacking
 
 
 def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable[Piece]) -> None:
     """The loser's units left in a taken area: empty ferries and carriers captured (the
-    attacker's default, ruling capture_empty), everything else destroyed: loaded ferries
-    with their cargo, AA guns, aircraft (rulings L19.40, L19.43-L19.44, aircraft_lost)."""
+    attacker's default, ruling capture_empty; destroyed with a ``scuttle`` order for the
+    area, L19.43), everything else destroyed: loaded ferries with their cargo, AA guns,
+    aircraft (rulings L19.40, L19.43-L19.44, aircraft_lost)."""
     board = ctx.board
+    scuttle = any(o.space == area for o in ctx.orders.of("scuttle"))
     captured: list[Piece] = []
     destroyed: list[Piece] = []
     for piece in list(pieces):
@@ -321,7 +341,7 @@ def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable
         if ut.cargo is not None and ut.cargo.domain == Domain.AIR:
             for plane in board.cargo_of(piece):           # ruling aircraft_lost
                 destroyed.extend(board.remove(plane))
-        if ut.cargo is not None and not board.cargo_of(piece):
+        if ut.cargo is not None and not board.cargo_of(piece) and not scuttle:
             piece.owner = ctx.power
             piece.captured = True
             piece.marks.add(MOVED)

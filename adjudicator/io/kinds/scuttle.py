@@ -1,0 +1,40 @@
+"""``scuttle 23``: Taktyczne Starcie's attacker destroys the empty ferries and carriers he
+takes in an area this turn instead of capturing them (L19.43, L27.16, L27.30-L27.31).
+
+Its grammar fragment is here (``SCUTTLE_GRAMMAR``, covered by the rules hash as a plug-in's
+is); model ``model.taktyczne.ScuttleOrder``; issued by the power whose turn it is; read by
+the main turn (``engine.taktyczne.main_turn``: ``settle_main_map``, and ``scuttle_unused``
+after the last order); what it destroyed is in the report's other events.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...model.taktyczne import ScuttleOrder
+from .base import COMBAT, MOVER, is_tree, kind
+
+if TYPE_CHECKING:
+    from lark import Tree
+
+SCUTTLE_GRAMMAR = """
+scuttle: SCUTTLE name
+SCUTTLE.4: /(scuttle|sink\\s+captured|destroy\\s+captured)(\\s+(in|at))?\\b/i
+"""
+
+
+def build_scuttle(b, line, tree: Tree) -> None:
+    name = next(c for c in tree.children if is_tree(c))
+    space = b.resolve_place(line, name.children)
+    if space is not None:
+        b.add(ScuttleOrder(space, line.number))
+
+
+def write_scuttle(order: ScuttleOrder, names) -> str:
+    return f"scuttle {order.space}"
+
+
+kind("scuttle", ["SCUTTLE"], ["scuttle"], "scuttle 34", {"WORD", "INT", "$END"}, COMBAT,
+     grammar=SCUTTLE_GRAMMAR, model=ScuttleOrder, issuer=MOVER,
+     engine=["taktyczne.main_turn.settle_main_map", "taktyczne.main_turn.scuttle_unused"],
+     problems=["ts_scuttle_unused"], report="other events")(build_scuttle)(write_scuttle)
