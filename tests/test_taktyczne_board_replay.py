@@ -14,8 +14,8 @@ import pytest
 
 from adjudicator.engine.tactical.geometry import square_name
 from adjudicator.io.loader import load_game as load_bare_game
-from adjudicator.model.tactical import (BattleTurnStarted, BoardBattleEnded, MineExploded,
-                                        PieceMoved, ShotFired)
+from adjudicator.model.tactical import (ATTACKER, DEFENDER, BattleTurnStarted, BoardBattleEnded,
+                                        BoardForce, MineExploded, PieceMoved, ShotFired)
 from adjudicator.present.board_battle_replay import (battle_outcome, find_board_battle,
                                                      replay_lines)
 from adjudicator.present.report import battle_summaries, report_html, report_text
@@ -300,3 +300,23 @@ def test_a_battle_the_main_turn_fought_is_shown_replayed_and_verified(tmp_path, 
     assert bursts == [("23", "attacker_wins" if event.winner == "red" else "defender_wins")]
     assert main(["verify", str(directory)]) == 0
     capsys.readouterr()
+
+
+SEA_FORCES = {ATTACKER: BoardForce(units=(("w1", "warship_4"), ("w2", "warship_2"), ("w3", "warship_1"))),
+              DEFENDER: BoardForce(units=(("v1", "warship_3"), ("v2", "warship_3")), mines=2)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sea_battle_replays_and_draws_from_its_events_alone(game, seed):
+    event, finished = fought_battle(seed, area="S05", board="sea", forces=SEA_FORCES, plans={})
+    lines = [text for _, text in replay_lines(event, RULES)]
+    assert lines[0] == "Board battle in S05 (sea board): ann attacks bob"
+    assert "the attacker (ann) brings w1 (Warship IV), w2 (Warship II), w3 (Warship I)" in lines
+    shots = [ev for ev in event.board_events if isinstance(ev, ShotFired)]
+    assert sum(bool(re.search(r" fires (back )?at ", line)) for line in lines) == len(shots)
+    page = report_html([event], game)
+    svg = re.search(r'<figure data-area="S05">(<svg.*?</svg>)', page, re.S).group(1)
+    frames = [g for g in ET.fromstring(svg).iter(f"{NS}g") if g.get("class") == "frame"]
+    last = {g.get("data-piece"): g.get("data-square") for g in frames[-1].iter(f"{NS}g")
+            if g.get("class") == "piece"}
+    assert last == {p.id: square_name(RULES, p.square) for p in finished.pieces.values()}
