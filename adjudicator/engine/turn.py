@@ -174,7 +174,7 @@ def _play(game: Game, state: GameState, orders: OrderSet, dice: DiceSource | Non
                          ctx.board.ipcs.get(game.ruleset.powers[state.power].economy.key, 0)))
     check_statements(ctx)
     announce_statements(ctx)
-    steps = turn_steps(game, state)
+    steps = turn_steps(game, state, ctx)
     resume = _pending(ctx)
     if resume is not None:          # a paused turn's own turn file (a live battle's turn)
         if resume is _STILL_PAUSED:
@@ -220,18 +220,29 @@ def _resume(ctx: TurnContext, resume: Resume, state: GameState) -> tuple[str, ..
     ctx.board.power = resume.power
     ctx.orders = resume.orders
     ctx.resume = resume
-    steps = turn_steps(ctx.game, attrs.evolve(state, power=resume.power))
+    steps = turn_steps(ctx.game, attrs.evolve(state, power=resume.power), ctx)
     return steps[steps.index(resume.step):] if resume.step in steps else ()
 
 
-def turn_steps(game: Game, state: GameState) -> tuple[str, ...]:
+def turn_steps(game: Game, state: GameState, ctx: TurnContext | None = None) -> tuple[str, ...]:
     """The steps of this turn: the edition's pre-game steps in round 0, else its steps and,
-    after the last power of a round, its round-end steps."""
+    in the last turn of a round, its round-end steps."""
     plan = game.ruleset.plan
     if state.round == 0:
         return plan.pregame
+    return plan.steps + (plan.round_end if _ends_round(game, state, ctx) else ())
+
+
+def _ends_round(game: Game, state: GameState, ctx: TurnContext | None) -> bool:
+    """Whether this turn is the last of its round: as an edition rule's ``next_turn`` says
+    (the order of play it keeps), else for the last power of the data's turn order."""
+    if ctx is not None:
+        for rule in rules_with(game.ruleset, "next_turn"):
+            found = rule.next_turn(ctx, state.power, state.round)
+            if found is not None:
+                return found[1] != state.round
     order = game.ruleset.turn_order
-    return plan.steps + (plan.round_end if order.index(state.power) + 1 == len(order) else ())
+    return order.index(state.power) + 1 == len(order)
 
 
 def _store_standing_orders(ctx: TurnContext) -> None:

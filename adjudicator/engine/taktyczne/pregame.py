@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...model.taktyczne import MainMap
 from ..steps import step
 from ..turn_rules import Rule, register_rule
+from .elimination import eliminated
 from .setup import draw_setup
 from .state import CAPITALS, FACTORY, TURN_ORDER, add_object
 
@@ -42,8 +43,9 @@ def draw_start(ctx, dice) -> None:
 
 @register_rule
 class RolledTurnOrder(Rule):
-    """Every round is played in the order the pregame rolled (L19.1-L19.2): round 1 starts
-    with its first player; after the pregame's one turn, round 1 begins."""
+    """Every round is played in the order the pregame rolled (L19.1-L19.2), without the
+    players eliminated (L19.48-L19.49): round 1 starts with the first of the roll; after
+    the pregame's one turn, round 1 begins."""
 
     name = "ts_turn_order"
     doc = "the rolled turn order (state ts_turn_order) drives every round after the pregame"
@@ -52,11 +54,10 @@ class RolledTurnOrder(Rule):
         order = ctx.board.read_state(TURN_ORDER)
         if not order:
             return None
-        out = set(ctx.board.read_state("ts_eliminated") or ())     # elimination.ELIMINATED
+        out = set(eliminated(ctx.board))
         playing = [p for p in order if p not in out] or list(order)
-        if round_ == 0 or power not in order:
-            return playing[0], round_ + 1
-        later = [p for p in order[order.index(power) + 1:] if p not in out]
-        if later:
-            return later[0], round_
-        return playing[0], round_ + 1
+        if round_ == 0:
+            return playing[0], 1
+        later = order[order.index(power) + 1:] if power in order else []
+        later = [p for p in later if p not in out]
+        return (later[0], round_) if later else (playing[0], round_ + 1)
