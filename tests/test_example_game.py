@@ -104,13 +104,15 @@ ROUNDS = {
     "global1940": ["01-germany.txt", "02-ussr.txt", "03-japan.txt", "04-usa.txt", "05-china.txt",
                    "06-uk.txt", "07-italy.txt", "08-anzac.txt", "09-france.txt"],
     # Taktyczne Starcie: the pregame's draw, the four players of round 1 in the rolled order,
-    # round 2 (blue's attack: a land board battle) and red's round 3 (a sea board battle)
+    # round 2 (blue's attack: a land board battle), red's round 3 (a sea board battle) and
+    # blue's (red's capital taken, red eliminated)
     "taktyczne": ["01-pregame.txt", "02-red.txt", "03-blue.txt", "04-green.txt", "05-yellow.txt",
-                  "06-red.txt", "07-blue.txt", "08-green.txt", "09-yellow.txt", "10-red.txt"],
+                  "06-red.txt", "07-blue.txt", "08-green.txt", "09-yellow.txt", "10-red.txt",
+                  "11-blue.txt"],
 }
 # Who moves next when the example's orders are all played (round, power).
 NEXT = {"aa1941": (2, "ussr"), "aa1942": (2, "ussr"), "europe1999": (2, "ussr"),
-        "global1940": (2, "germany"), "taktyczne": (3, "blue")}
+        "global1940": (2, "germany"), "taktyczne": (3, "green")}
 
 
 def test_example_has_a_full_round(example):
@@ -850,11 +852,11 @@ def test_pbem_show_svg_draws_every_example(example, capsys, tmp_path):
     assert code == 0, out
     root = ET.fromstring((tmp_path / "b.svg").read_text("utf-8"))
     drawn: Counter = Counter()
-    for chip in root.iter():         # units; objects kept in the state (Taktyczne) are chips too
+    for chip in root.iter():
         if chip.get("data-count") is not None and "object" not in chip.get("class", "").split():
             drawn[(chip.get("data-space"), chip.get("data-owner"), chip.get("data-type"))] += int(
                 chip.get("data-count"))
-    expected: Counter = Counter()
+    expected: Counter = Counter()      # units (Taktyczne Starcie's objects are chips too)
     for space, units in state.units.items():
         for unit in units:
             for u in (unit, *unit.cargo):
