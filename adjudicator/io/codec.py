@@ -206,6 +206,21 @@ def group_units(units) -> list[dict]:
     return out
 
 
+class UnitGroups(list):
+    """A space's unit groups (``group_units``) with the unit tuple they were made from
+    (``units``): ``canonical_json`` writes the text of a tuple once per indentation, and
+    states share the tuples of the spaces a turn left as they were
+    (``WorkingBoard.to_units``)."""
+
+    __slots__ = ("units",)
+
+
+def _unit_groups(units: tuple[Unit, ...]) -> UnitGroups:
+    groups = UnitGroups(group_units(units))
+    groups.units = units
+    return groups
+
+
 _PLAIN_GROUP = frozenset({"type", "owner", "count"})
 _DAMAGED_GROUP = _PLAIN_GROUP | {"damage"}
 _SHARED_UNITS: dict[tuple[str, str, int], Unit] = {}   # (type, owner, damage) -> one frozen Unit
@@ -322,7 +337,7 @@ def encode_state(state: GameState) -> dict:
         "standing_orders": {p: converter.unstructure(state.standing_orders[p], StandingOrders)
                             for p in sorted(state.standing_orders)},
         "turn_number": state.turn_number,
-        "units": {s: group_units(state.units[s]) for s in sorted(state.units)},
+        "units": {s: _unit_groups(state.units[s]) for s in sorted(state.units)},
         "winner": state.winner,
     } | ({"relations": dict(sorted(state.relations.items()))} if state.relations else {}) \
       | ({"extras": state.extras} if state.extras else {})
@@ -498,6 +513,10 @@ _INFINITY = float("inf")
 # thousand of them, turn after turn
 _GROUP_TEXT: dict[tuple[int, str, str, str], str] = {}
 _MAX_GROUP_TEXTS = 20_000
+# (id of a unit tuple, line start) -> (the tuple, kept so the id stays its own; the text
+# of its groups): a state's spaces, most of them as they were the turn before
+_UNITS_TEXT: dict[tuple[int, str], tuple[tuple, str]] = {}
+_MAX_UNITS_TEXTS = 20_000
 
 
 def _group_text(group: dict, newline: str) -> str | None:
@@ -526,6 +545,17 @@ def _write(value, out: list, newline: str) -> None:
     kind = type(value)
     if kind is str:
         out.append(_encode_str(value))
+    elif kind is UnitGroups:
+        units = value.units
+        key = (id(units), newline)
+        found = _UNITS_TEXT.get(key)
+        if found is None or found[0] is not units:
+            text: list[str] = []
+            _write(list(value), text, newline)
+            if len(_UNITS_TEXT) >= _MAX_UNITS_TEXTS:
+                _UNITS_TEXT.clear()
+            found = _UNITS_TEXT[key] = (units, "".join(text))
+        out.append(found[1])
     elif kind is dict or (kind is not list and kind is not tuple and isinstance(value, dict)):
         if not value:
             out.append("{}")
