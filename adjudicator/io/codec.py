@@ -517,6 +517,10 @@ _MAX_GROUP_TEXTS = 20_000
 # of its groups): a state's spaces, most of them as they were the turn before
 _UNITS_TEXT: dict[tuple[int, str], tuple[tuple, str]] = {}
 _MAX_UNITS_TEXTS = 20_000
+# line start -> (a copy of the last large dict of str keys and values written there, its
+# text): a state's owners, most turns as they were the turn before
+_NAMES_TEXT: dict[str, tuple[dict, str]] = {}
+_NAMES_MIN = 32
 
 
 def _group_text(group: dict, newline: str) -> str | None:
@@ -566,19 +570,30 @@ def _write(value, out: list, newline: str) -> None:
             if text is not None:
                 out.append(text)
                 return
+        if len(value) >= _NAMES_MIN:              # a state's owners: as the turn before?
+            last = _NAMES_TEXT.get(newline)
+            if last is not None and last[0] == value:
+                out.append(last[1])
+                return
         for key in value:
             if type(key) is not str and not isinstance(key, str):
                 raise TypeError("canonical JSON keys must be strings")
         first = True
+        start = len(out)
+        names = True                       # every key and value a str
         for key, item in sorted(value.items()):
             if type(item) is str:          # most values (owners...): written here at once
                 out.append(("{" if first else ",") + inner + _encode_str(key) + ": "
                            + _encode_str(item))
             else:
+                names = False
                 out.append(("{" if first else ",") + inner + _encode_str(key) + ": ")
                 _write(item, out, inner)
             first = False
         out.append(newline + "}")
+        if names and len(value) >= _NAMES_MIN:
+            # equal to a dict of str values only if its values are equal strs: same text
+            _NAMES_TEXT[newline] = (dict(value), "".join(out[start:]))
     elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
         if not value:
             out.append("[]")
