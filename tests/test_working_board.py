@@ -31,6 +31,33 @@ def assert_indexes_agree(board, spaces, carriers):
         assert board.cargo_of(carrier) == scan_cargo(board, carrier)
 
 
+def act(board, kind, a, b, removed):
+    """One change of the engine's kinds to the ``a``-th piece (``b``: another piece, a
+    space); removed pieces are added to ``removed``."""
+    pieces = list(board.pieces.values())
+    piece, other = pieces[a % len(pieces)], pieces[b % len(pieces)]
+    if kind == "move":
+        piece.space = SPACES[b % len(SPACES)]
+    elif kind == "board" and other is not piece:
+        piece.carried_by, piece.space = other.uid, other.space
+    elif kind == "unload":
+        piece.carried_by = None
+    elif kind == "remove":
+        removed += board.remove(piece)
+    elif kind == "add":
+        board.add_new("infantry", piece.owner, SPACES[b % len(SPACES)])
+    elif kind == "damage":
+        piece.damage += 1
+    elif kind == "owner":
+        piece.owner = other.owner
+    elif kind == "type":
+        piece.type = other.type
+    elif kind == "flag":
+        piece.flags = piece.flags | {"frozen"}
+    elif kind == "same":   # an equal value set again: the space may be rebuilt or kept
+        piece.owner = str(piece.owner)
+
+
 actions = st.lists(st.tuples(st.sampled_from(["move", "board", "unload", "remove", "add"]),
                              st.integers(0, 10_000), st.integers(0, 10_000)),
                    min_size=1, max_size=60)
@@ -42,18 +69,7 @@ def test_indexes_follow_moves_loads_removals_and_new_pieces(actions):
     board = WorkingBoard(GAME, STATE)
     removed = []
     for kind, a, b in actions:
-        pieces = list(board.pieces.values())
-        piece, other = pieces[a % len(pieces)], pieces[b % len(pieces)]
-        if kind == "move":
-            piece.space = SPACES[b % len(SPACES)]
-        elif kind == "board" and other is not piece:
-            piece.carried_by, piece.space = other.uid, other.space
-        elif kind == "unload":
-            piece.carried_by = None
-        elif kind == "remove":
-            removed += board.remove(piece)
-        elif kind == "add":
-            board.add_new("infantry", piece.owner, SPACES[b % len(SPACES)])
+        act(board, kind, a, b, removed)
     for gone in removed:                      # a removed piece that moves stays off the board
         gone.space = SPACES[0]
         assert gone.uid not in board.pieces
@@ -112,28 +128,7 @@ def test_to_units_keeps_only_the_spaces_left_as_they_were(actions, shuffled):
                                                for s, u in canonical.units.items()})
     board = WorkingBoard(GAME, start)
     for kind, a, b in actions:
-        pieces = list(board.pieces.values())
-        piece, other = pieces[a % len(pieces)], pieces[b % len(pieces)]
-        if kind == "move":
-            piece.space = SPACES[b % len(SPACES)]
-        elif kind == "board" and other is not piece:
-            piece.carried_by, piece.space = other.uid, other.space
-        elif kind == "unload":
-            piece.carried_by = None
-        elif kind == "remove":
-            board.remove(piece)
-        elif kind == "add":
-            board.add_new("infantry", piece.owner, SPACES[b % len(SPACES)])
-        elif kind == "damage":
-            piece.damage += 1
-        elif kind == "owner":
-            piece.owner = other.owner
-        elif kind == "type":
-            piece.type = other.type
-        elif kind == "flag":
-            piece.flags = piece.flags | {"frozen"}
-        else:              # an equal value set again: the space may be rebuilt or kept
-            piece.owner = str(piece.owner)
+        act(board, kind, a, b, [])
     units = board.to_units()
     assert units == rebuilt_units(board)
     assert list(units) == sorted(units)
