@@ -210,7 +210,7 @@ class UnitGroups(list):
     """A space's unit groups (``group_units``) with the unit tuple they were made from
     (``units``): ``canonical_json`` writes the text of a tuple once per indentation, and
     states share the tuples of the spaces a turn left as they were
-    (``WorkingBoard.to_units``)."""
+    (``WorkingBoard.to_units``).  Its text is its tuple's: not to be changed."""
 
     __slots__ = ("units",)
 
