@@ -56,3 +56,43 @@ def test_tuples_bools_and_int_subclasses_are_written_as_defined(value):
 def test_values_json_cannot_write_are_refused(bad):
     with pytest.raises((ValueError, TypeError)):
         codec.canonical_json(bad)
+
+
+names = st.dictionaries(st.sampled_from([f"t{i}" for i in range(40)]),
+                        st.sampled_from(["uk", "germany", "ussr", "é"]), min_size=30)
+changes = st.lists(st.tuples(st.sampled_from([f"t{i}" for i in range(40)]),
+                             st.sampled_from(["uk", "japan", 1, True, None, ["uk"]])), max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=names, steps=st.lists(changes, min_size=1, max_size=4), depth=st.integers(0, 2))
+def test_large_dicts_of_names_written_again_as_defined(first, steps, depth):
+    """A large dict of str values is written once per line start and reused while an equal
+    one follows (a state's owners, turn after turn): the next, changed (a value no longer
+    a str, another name), equal but another object, or mutated in place, is written as
+    defined."""
+    value = first
+    for change in steps:
+        for copy in (False, True):      # the object itself, then an equal copy
+            nested = dict(value) if copy else value
+            for _ in range(depth):
+                nested = {"state": nested}
+            assert codec.canonical_json(nested) == (codec._dump(nested, 0) + "\n").encode()
+        for key, item in change:         # in place: the text written before is stale
+            value[key] = item
+
+
+def test_a_states_spaces_are_written_as_defined_again_and_after_a_change():
+    """A space's unit groups written before (``codec.UnitGroups``, by its tuple) give the
+    text of the groups, also after the state moved on."""
+    import attrs
+
+    from adjudicator.service.games import initial_state, load_game
+    state = initial_state(load_game("aa1941"), "units-text")
+    space = next(s for s, units in state.units.items() if len(units) > 2)
+    later = attrs.evolve(state, units={**state.units, space: state.units[space][1:]})
+    for each in (state, later, state, later):
+        plain = codec.encode_state(each)
+        assert isinstance(plain["units"][space], codec.UnitGroups)
+        as_lists = {**plain, "units": {s: list(g) for s, g in plain["units"].items()}}
+        assert codec.canonical_json(plain) == (codec._dump(as_lists, 0) + "\n").encode()

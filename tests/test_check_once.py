@@ -67,3 +67,42 @@ def test_invalid_orders_are_never_played(plays):
     with pytest.raises(OrdersRejected):                       # different orders: checked again
         adjudicate(GAME, state, bad, dice())
     assert "play" not in plays
+
+
+QUIET = "buy 2 inf\nnoncombat:\nmove 1 inf Karelia -> Archangel\nplace 2 inf Russia\n"
+UNPLACED = "buy 2 inf\nnoncombat:\nmove 1 inf Karelia -> Archangel\n"   # placed for us
+
+
+def _played_again(state, orders, problems):
+    """The turn played as ``adjudicate`` plays a turn whose check it cannot reuse."""
+    ctx = turn._play(GAME, state, orders, dice())
+    return turn._result(ctx, state, list(problems))
+
+
+def test_a_turn_without_battles_or_dice_is_played_once(plays):
+    """Its check meets nothing that depends on the mode (``TurnContext.mode_dependent``):
+    the check's board and events are the result, the same as playing the turn again."""
+    state = initial_state(GAME, "g")
+    orders = parse_orders(QUIET, GAME, power=state.power)
+    result = adjudicate(GAME, state, orders, dice())
+    assert plays == ["check"]
+    assert result == _played_again(state, orders, result.problems)
+    assert result.state.units["Archangel"] != state.units["Archangel"]   # the move was made
+
+
+def test_a_turn_whose_check_asked_the_mode_is_played_again(plays):
+    """Units bought and not placed: the check warns, the play places them (it asks
+    ``checking``), so the check's result is not kept."""
+    state = initial_state(GAME, "g")
+    orders = parse_orders(UNPLACED, GAME, power=state.power)
+    result = adjudicate(GAME, state, orders, dice())
+    assert plays == ["check", "play"]
+    assert [p.code for p in result.problems] == ["units_not_placed"]
+    assert result == _played_again(state, orders, result.problems)
+
+
+def test_a_turn_with_a_battle_is_played_again(plays):
+    state = initial_state(GAME, "g")
+    result = adjudicate(GAME, state, parse_orders(VALID, GAME, power=state.power), dice())
+    assert plays == ["check", "play"]
+    assert any(type(e).__name__ == "DiceRolled" for e in result.events)

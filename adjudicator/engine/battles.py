@@ -234,7 +234,10 @@ def conduct_combat(ctx: TurnContext, dice: DiceSource | None) -> None:
     """Fight every battle in order (``FIGHTS``), then land defending aircraft whose carrier
     sank."""
     run = CombatRun()
-    for space, kind in battle_order(ctx):
+    battles = battle_order(ctx)
+    if battles:
+        ctx.mode_dependent = True           # fought with dice, or won when checking
+    for space, kind in battles:
         FIGHTS[kind](ctx, space, dice, run)
     land_displaced_defenders(ctx)
 

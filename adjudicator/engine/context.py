@@ -60,7 +60,7 @@ class TurnContext:
     contested_at_start: frozenset[str] = frozenset()  # sea zones with any enemy unit at the start
     raids: dict[str, list[int]] = attrs.field(factory=dict)      # territory -> raiding bomber uids
     bombarded: set[int] = attrs.field(factory=set)                # ships that bombarded this turn
-    dice: Any = None           # the turn's dice (None when checking): for rules and income items
+    _dice: Any = None          # ``dice``: the turn's dice (None when checking): for rules and income items
     # Per-turn state of each mechanic, under the mechanic's name (``mechanic``): purchases
     # (``production.Purchases``), aircraft landings (``aircraft.Flights``), an edition's
     # rules -- not new fields of the context or of ``Piece``.
@@ -74,6 +74,11 @@ class TurnContext:
     resume: Resume | None = None
     paused: bool = False
     next_power: str | None = None
+    # Whether the turn so far could go otherwise in the other mode: something asked the mode
+    # or the dice (``checking``, ``dice``), a battle was fought, an income item rolled.  A
+    # check that ends with this False played the turn exactly as ``play`` with any dice
+    # would: ``turn.adjudicate`` keeps its result instead of playing the turn again.
+    mode_dependent: bool = False
 
     @property
     def power(self) -> str:
@@ -81,7 +86,13 @@ class TurnContext:
 
     @property
     def checking(self) -> bool:
+        self.mode_dependent = True
         return self.mode == "check"
+
+    @property
+    def dice(self) -> Any:
+        self.mode_dependent = True
+        return self._dice
 
     def error(self, line: int, code: str, **params: Any) -> None:
         self._problem(Problem(line, code, params, ERROR))

@@ -44,7 +44,11 @@ class IncomeContext:
 
     def roll(self, n: int, label: str) -> tuple[int, ...]:
         """``n`` dice for this item (none when checking or projecting)."""
-        if self.dice is None or n <= 0:
+        if n <= 0:
+            return ()
+        if self.ctx is not None:
+            self.ctx.mode_dependent = True      # no dice when checking: the modes differ
+        if self.dice is None:
             return ()
         return tuple(self.dice.roll(n, label))
 

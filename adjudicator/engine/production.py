@@ -390,7 +390,7 @@ def _place_leftovers(ctx: TurnContext, used: dict[str, int], refused: set[str]) 
     # No "placed at your factories or refunded" after an error placing that very type: the
     # error already says what is wrong, and the orders are refused.
     unmentioned = {k: n for k, n in leftovers.items() if k not in refused}
-    if ctx.checking and unmentioned:
+    if unmentioned and ctx.checking:
         ctx.warn(0, "units_not_placed", units=unmentioned)
     for unit_type, n in leftovers.items():
         ut = board.rules.units[unit_type]

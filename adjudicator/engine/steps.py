@@ -1,6 +1,8 @@
 """The steps of a power's turn, by the names an edition's ``[turn] steps`` lists.
 
-Each step is a function of the turn context (and the dice, ``None`` when checking).  The
+Each step is a function of the turn context (and the dice, ``None`` when checking; a step
+that works otherwise without them asks ``ctx.checking`` or ``ctx.dice``, which marks the
+turn ``mode_dependent``: a check that never did is the play, see ``turn.adjudicate``).  The
 turn runner (``engine.turn``) runs the edition's steps in order, then stores the standing
 orders and checks victory.  A new edition adds a step by registering a function here
 under a new name and listing it in its data."""

@@ -63,8 +63,14 @@ def check(game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
     """Every problem with ``orders`` for the power whose turn it is (no errors: valid)."""
     with collector_paused():
         ctx = _play(game, state, orders, None)
-        problems = sorted(ctx.problems, key=lambda p: (p.line, p.severity))
+        problems = _checked(ctx, game, state, orders)
         del ctx         # the board freed before collection resumes (see engine.collector)
+    return problems
+
+
+def _checked(ctx: TurnContext, game: Game, state: GameState, orders: OrderSet) -> list[Problem]:
+    """The problems the check ``ctx`` found, in order, remembered for ``adjudicate``."""
+    problems = sorted(ctx.problems, key=lambda p: (p.line, p.severity))
     _remember_check(game, state, orders, tuple(problems))
     return problems
 
@@ -103,17 +109,33 @@ def _checked_before(game: Game, state: GameState, orders: OrderSet) -> list[Prob
 
 def adjudicate(game: Game, state: GameState, orders: OrderSet, dice: DiceSource) -> TurnResult:
     """Play the turn.  Raises ``OrdersRejected`` if ``check`` finds any error (the check is
-    not run again when the same orders were just checked in the same position)."""
-    problems = _checked_before(game, state, orders)
-    if problems is None:
-        problems = check(game, state, orders)
-    if any(p.is_error for p in problems):
-        raise OrdersRejected(problems)
+    not run again when the same orders were just checked in the same position).
+
+    A turn the check played without anything that depends on the mode (no battle, no die,
+    nothing that asked whether it was checking: ``TurnContext.mode_dependent``) is not
+    played again: the check's board and events are the play's."""
+    result = None
     with collector_paused():
-        ctx = _play(game, state, orders, dice)
-        result = TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
-        del ctx         # the board freed before collection resumes (see engine.collector)
+        problems = _checked_before(game, state, orders)
+        if problems is None:
+            ctx = _play(game, state, orders, None)
+            problems = _checked(ctx, game, state, orders)
+            if not ctx.mode_dependent and not any(p.is_error for p in problems):
+                result = _result(ctx, state, problems)
+                if ctx.mode_dependent:          # victory or the last step asked the mode
+                    result = None
+            del ctx     # the board freed before collection resumes (see engine.collector)
+        if any(p.is_error for p in problems):
+            raise OrdersRejected(problems)
+        if result is None:
+            ctx = _play(game, state, orders, dice)
+            result = _result(ctx, state, problems)
+            del ctx
     return result
+
+
+def _result(ctx: TurnContext, state: GameState, problems: list[Problem]) -> TurnResult:
+    return TurnResult(_final_state(ctx, state), tuple(ctx.events), tuple(problems))
 
 
 def planned_battles(game: Game, state: GameState, orders: OrderSet) -> list:

@@ -46,6 +46,8 @@ class Piece:                  # builds hundreds, twice: check and play)
     # as soon as a turn is done with them, not by the cyclic garbage collector (which cost a
     # quarter of ``pbem verify``'s time when every turn left two boards behind).
     _board: "weakref.ref[WorkingBoard] | None" = attrs.field(default=None, eq=False, repr=False)
+    # The state's unit a piece of the starting position was made from (``to_units``).
+    _unit: Unit | None = attrs.field(default=None, eq=False, repr=False)
 
     # Moving a piece (setting ``space`` or ``carried_by``) keeps its board's indexes right.
     @property
@@ -83,7 +85,7 @@ _new = object.__new__
 
 
 def _new_piece(uid: int, type_: str, owner: str, space: str, carried_by: int | None,
-               damage: int, flags, board) -> Piece:
+               damage: int, flags, board, unit: Unit | None = None) -> Piece:
     """``Piece(uid, type_, owner, space, carried_by, start_space=space, damage=damage,
     flags=flags, board=board)``, at a third of the cost (a board is built for every turn
     checked or played): unset fields read the class's defaults."""
@@ -93,6 +95,7 @@ def _new_piece(uid: int, type_: str, owner: str, space: str, carried_by: int | N
     piece.moved_in = set()
     piece.marks = set()
     piece._board = board
+    piece._unit = unit
     if carried_by is not None:
         piece._carried_by = carried_by
     if damage:
@@ -133,6 +136,10 @@ class WorkingBoard:
         # unit type -> count named by the move order being checked (``movement.do_move``):
         # abilities that pair units moving together read it (``blitz_with``)
         self.moving_together: dict[str, int] = {}
+        # The spaces a piece entered or left (moved, aboard or ashore, added, removed): the
+        # others keep their starting units unless a piece changed (``to_units``).
+        self._touched: set[str] = set()
+        self._start_units: dict[str, tuple[Unit, ...]] = dict(state.units)
         self._add_start(state)
 
     # -- construction ---------------------------------------------------------------------
@@ -150,7 +157,7 @@ class WorkingBoard:
             on_board = self._on_board.setdefault(space, {})
             for unit in units:
                 piece = _new_piece(uid, unit.type, unit.owner, space, None, unit.damage,
-                                   unit.flags, ref)
+                                   unit.flags, ref, unit)
                 pieces[uid] = in_space[uid] = on_board[uid] = piece
                 parent = uid
                 uid += 1
@@ -158,7 +165,7 @@ class WorkingBoard:
                     cargo_of = aboard.setdefault(parent, {})
                     for cargo in unit.cargo:
                         piece = _new_piece(uid, cargo.type, cargo.owner, space, parent,
-                                           cargo.damage, cargo.flags, ref)
+                                           cargo.damage, cargo.flags, ref, cargo)
                         pieces[uid] = in_space[uid] = cargo_of[uid] = piece
                         uid += 1
         self._next_uid = uid
@@ -174,6 +181,7 @@ class WorkingBoard:
         return piece
 
     def _index(self, piece: Piece, space: str, carried_by: int | None) -> None:
+        self._touched.add(space)
         self._in_space.setdefault(space, {})[piece.uid] = piece
         if carried_by is None:
             self._on_board.setdefault(space, {})[piece.uid] = piece
@@ -181,6 +189,7 @@ class WorkingBoard:
             self._aboard.setdefault(carried_by, {})[piece.uid] = piece
 
     def _unindex(self, piece: Piece) -> None:
+        self._touched.add(piece.space)
         self._in_space.get(piece.space, {}).pop(piece.uid, None)
         if piece.carried_by is None:
             self._on_board.get(piece.space, {}).pop(piece.uid, None)
@@ -198,32 +207,63 @@ class WorkingBoard:
         return self._add(type_, owner, space)
 
     def to_units(self) -> dict[str, tuple[Unit, ...]]:
-        """Pieces back into per-space unit tuples (cargo nested), in a canonical order."""
-        by_space: dict[str, list[Unit]] = {}
-        aboard = self._aboard
+        """Pieces back into per-space unit tuples (cargo nested), in a canonical order.
+
+        A space no piece entered or left, whose pieces are unchanged, keeps the state's
+        tuple when that tuple is one this method made (so in canonical order): a turn
+        rebuilds only the spaces it touched."""
+        units: dict[str, tuple[Unit, ...]] = {}
+        rebuild: list[str] = []
+        touched, in_space = self._touched, self._in_space
+        for space, start in self._start_units.items():
+            if space in touched or _CANONICAL.get(id(start)) is not start:
+                rebuild.append(space)
+                continue
+            for piece in in_space.get(space, {}).values():
+                unit = piece._unit
+                if (piece.type is not unit.type or piece.owner is not unit.owner
+                        or piece.damage != unit.damage or piece.flags or unit.flags):
+                    rebuild.append(space)
+                    break
+            else:
+                if start:
+                    units[space] = start
+        rebuild.extend(touched.difference(self._start_units))
+        for space, made in self._units_at(rebuild).items():
+            units[space] = made
+        if len(_CANONICAL) > _MAX_CANONICAL:
+            _CANONICAL.clear()
+        for made in units.values():
+            _CANONICAL[id(made)] = made
+        return dict(sorted(units.items()))
+
+    def _units_at(self, spaces: Iterable[str]) -> dict[str, tuple[Unit, ...]]:
+        """The canonical unit tuples of ``spaces`` (those with a piece)."""
+        aboard, on_board = self._aboard, self._on_board
         plain: dict[tuple, Unit] = {}             # units are frozen: equal ones are shared
-        for piece in self.pieces.values():        # in id order
-            if piece._carried_by is not None:
+        out: dict[str, tuple[Unit, ...]] = {}
+        for space in spaces:
+            here = on_board.get(space)
+            if not here:
                 continue
-            found = aboard.get(piece.uid)
-            units = by_space.get(piece._space)
-            if units is None:
-                units = by_space[piece._space] = []
-            if found:
-                # cargo units that sort alike are equal: their order among themselves is moot
-                cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage, tuple(sorted(c.flags)))
-                                      for c in found.values()], key=_cargo_key))
-                units.append(Unit(piece.type, piece.owner, cargo, piece.damage,
-                                  tuple(sorted(piece.flags))))
-                continue
-            key = (piece.type, piece.owner, piece.damage, piece.flags)
-            unit = plain.get(key)
-            if unit is None:
-                unit = plain[key] = Unit(piece.type, piece.owner, (), piece.damage,
-                                         tuple(sorted(piece.flags)))
-            units.append(unit)
-        return {space: tuple(sorted(units, key=_unit_key))
-                for space, units in sorted(by_space.items())}
+            units: list[Unit] = []
+            for piece in sorted(here.values(), key=_uid):     # in id order
+                found = aboard.get(piece.uid)
+                if found:
+                    # cargo units that sort alike are equal: their order among themselves is moot
+                    cargo = tuple(sorted([Unit(c.type, c.owner, (), c.damage, tuple(sorted(c.flags)))
+                                          for c in found.values()], key=_cargo_key))
+                    units.append(Unit(piece.type, piece.owner, cargo, piece.damage,
+                                      tuple(sorted(piece.flags))))
+                    continue
+                key = (piece.type, piece.owner, piece.damage, piece.flags)
+                unit = plain.get(key)
+                if unit is None:
+                    unit = plain[key] = Unit(piece.type, piece.owner, (), piece.damage,
+                                             tuple(sorted(piece.flags)))
+                units.append(unit)
+            out[space] = tuple(sorted(units, key=_unit_key))
+        return out
 
     # -- queries --------------------------------------------------------------------------
     def types_with(self, ability: str) -> frozenset[str]:
@@ -424,6 +464,12 @@ class WorkingBoard:
                 del self.pieces[p.uid]
                 p._board = None
         return gone
+
+
+# id -> a unit tuple ``to_units`` made (kept, so the id stays its own): a state's tuple found
+# here is in canonical order, and a space of a new board left as it was keeps it
+_CANONICAL: dict[int, tuple[Unit, ...]] = {}
+_MAX_CANONICAL = 20_000
 
 
 def _uid(piece: Piece) -> int:

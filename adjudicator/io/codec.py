@@ -211,6 +211,21 @@ def group_units(units) -> list[dict]:
     return out
 
 
+class UnitGroups(list):
+    """A space's unit groups (``group_units``) with the unit tuple they were made from
+    (``units``): ``canonical_json`` writes the text of a tuple once per indentation, and
+    states share the tuples of the spaces a turn left as they were
+    (``WorkingBoard.to_units``).  Its text is its tuple's: not to be changed."""
+
+    __slots__ = ("units",)
+
+
+def _unit_groups(units: tuple[Unit, ...]) -> UnitGroups:
+    groups = UnitGroups(group_units(units))
+    groups.units = units
+    return groups
+
+
 _PLAIN_GROUP = frozenset({"type", "owner", "count"})
 _DAMAGED_GROUP = _PLAIN_GROUP | {"damage"}
 _SHARED_UNITS: dict[tuple[str, str, int], Unit] = {}   # (type, owner, damage) -> one frozen Unit
@@ -327,7 +342,7 @@ def encode_state(state: GameState) -> dict:
         "standing_orders": {p: converter.unstructure(state.standing_orders[p], StandingOrders)
                             for p in sorted(state.standing_orders)},
         "turn_number": state.turn_number,
-        "units": {s: group_units(state.units[s]) for s in sorted(state.units)},
+        "units": {s: _unit_groups(state.units[s]) for s in sorted(state.units)},
         "winner": state.winner,
     } | ({"relations": dict(sorted(state.relations.items()))} if state.relations else {}) \
       | ({"extras": state.extras} if state.extras else {})
@@ -503,6 +518,14 @@ _INFINITY = float("inf")
 # thousand of them, turn after turn
 _GROUP_TEXT: dict[tuple[int, str, str, str], str] = {}
 _MAX_GROUP_TEXTS = 20_000
+# (id of a unit tuple, line start) -> (the tuple, kept so the id stays its own; the text
+# of its groups): a state's spaces, most of them as they were the turn before
+_UNITS_TEXT: dict[tuple[int, str], tuple[tuple, str]] = {}
+_MAX_UNITS_TEXTS = 20_000
+# line start -> (a copy of the last large dict of str keys and values written there, its
+# text): a state's owners, most turns as they were the turn before
+_NAMES_TEXT: dict[str, tuple[dict, str]] = {}
+_NAMES_MIN = 32
 
 
 def _group_text(group: dict, newline: str) -> str | None:
@@ -531,6 +554,17 @@ def _write(value, out: list, newline: str) -> None:
     kind = type(value)
     if kind is str:
         out.append(_encode_str(value))
+    elif kind is UnitGroups:
+        units = value.units
+        key = (id(units), newline)
+        found = _UNITS_TEXT.get(key)
+        if found is None or found[0] is not units:
+            text: list[str] = []
+            _write(list(value), text, newline)
+            if len(_UNITS_TEXT) >= _MAX_UNITS_TEXTS:
+                _UNITS_TEXT.clear()
+            found = _UNITS_TEXT[key] = (units, "".join(text))
+        out.append(found[1])
     elif kind is dict or (kind is not list and kind is not tuple and isinstance(value, dict)):
         if not value:
             out.append("{}")
@@ -541,19 +575,30 @@ def _write(value, out: list, newline: str) -> None:
             if text is not None:
                 out.append(text)
                 return
+        if len(value) >= _NAMES_MIN:              # a state's owners: as the turn before?
+            last = _NAMES_TEXT.get(newline)
+            if last is not None and last[0] == value:
+                out.append(last[1])
+                return
         for key in value:
             if type(key) is not str and not isinstance(key, str):
                 raise TypeError("canonical JSON keys must be strings")
         first = True
+        start = len(out)
+        names = True                       # every key and value a str
         for key, item in sorted(value.items()):
             if type(item) is str:          # most values (owners...): written here at once
                 out.append(("{" if first else ",") + inner + _encode_str(key) + ": "
                            + _encode_str(item))
             else:
+                names = False
                 out.append(("{" if first else ",") + inner + _encode_str(key) + ": ")
                 _write(item, out, inner)
             first = False
         out.append(newline + "}")
+        if names and len(value) >= _NAMES_MIN:
+            # equal to a dict of str values only if its values are equal strs: same text
+            _NAMES_TEXT[newline] = (dict(value), "".join(out[start:]))
     elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
         if not value:
             out.append("[]")
