@@ -73,5 +73,6 @@ def test_odds_of_a_small_battle_needs_no_numpy():
     assert "adjudicator.engine.combat.chain" in loaded
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
     for absent in ("adjudicator.engine.turn", "adjudicator.io.turnfile",
-                   "adjudicator.service.gamedir", "cryptography"):
+                   "adjudicator.service.gamedir", "cryptography",
+                   "adjudicator.present.report", "rich.progress"):    # no report, no bar
         assert absent not in loaded, absent
