@@ -76,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         out = console(no_color, quiet=args.log_quiet)
     log.info("pbem %s started", args.command)
-    status = _run(args, out, errors)
+    from ..io import gamecache
+    gamecache.use()                     # the command's game kept between runs (io.gamecache)
+    try:
+        status = _run(args, out, errors)
+    finally:
+        gamecache.use(False)            # not for a library caller in the same process
     log.info("pbem %s ended with exit status %d", args.command, status)
     return status
 
