@@ -70,10 +70,12 @@ def test_status_prints_without_rich():
 
 
 def test_odds_of_a_small_battle_needs_no_numpy():
+    modules_of("odds", "3 inf, 1 tank", "vs", "4 inf")    # the prepared game into the cache
     loaded = modules_of("odds", "3 inf, 1 tank", "vs", "4 inf")
     assert "adjudicator.engine.combat.chain" in loaded
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
     for absent in ("adjudicator.engine.turn", "adjudicator.io.turnfile",
                    "adjudicator.service.gamedir", "cryptography",
-                   "adjudicator.present.report", "rich.progress"):    # no report, no bar
+                   "adjudicator.present.report", "rich.progress",     # no report, no bar
+                   "adjudicator.model.events", "adjudicator.engine.income"):  # no event classes
         assert absent not in loaded, absent
