@@ -108,3 +108,17 @@ def test_the_command_line_keeps_its_game_and_turns_the_cache_off_after(tmp_path,
         assert not gamecache.enabled
     finally:
         usercache.forget()
+
+
+def test_the_oldest_entries_go(cache):
+    import os
+    cache.mkdir(exist_ok=True)
+    for i in range(gamecache.MAX_ENTRIES + 5):
+        old = cache / f"game-{i:040x}.pickle"
+        old.write_bytes(b"x")
+        os.utime(old, ns=(i * 10**9, i * 10**9))
+    load_game("aa1941")
+    left = entries(cache)
+    assert len(left) == gamecache.MAX_ENTRIES
+    assert f"game-{0:040x}.pickle" not in left
+    assert f"game-{gamecache.MAX_ENTRIES + 4:040x}.pickle" in left

@@ -89,3 +89,16 @@ def store(name: str, game) -> None:
     except Exception:       # something in it does not pickle: not kept
         return
     usercache.write_private(path, data)
+    _prune(path.parent)
+
+
+MAX_ENTRIES = 32            # games kept (each code change makes new ones: the oldest go)
+
+
+def _prune(folder: Path) -> None:
+    try:
+        kept = sorted(folder.glob("game-*.pickle"), key=lambda p: p.stat().st_mtime_ns)
+        for old in kept[:-MAX_ENTRIES]:
+            old.unlink()
+    except OSError:
+        pass
