@@ -14,15 +14,10 @@ from adjudicator.service.games import load_game
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PBEM_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
-    usercache.forget()
+def cache(private_cache):
     gamecache.use()
-    yield folder
+    yield private_cache
     gamecache.use(False)
-    usercache.forget()
 
 
 def entries(folder):

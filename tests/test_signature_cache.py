@@ -17,14 +17,9 @@ GAME = paths.ROOT / "turns" / "aa1941-example" / "game"
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PBEM_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
-    usercache.forget()
+def cache(private_cache):
     gamedir._GAMES_READ.clear()
-    yield folder
-    usercache.forget()
+    yield private_cache
     gamedir._GAMES_READ.clear()
 
 
