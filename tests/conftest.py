@@ -65,3 +65,16 @@ def _tournament_announcements_in_words():
     ``pbem tournament`` command installs them (tests also call the service directly)."""
     from adjudicator.cli.tournament_writers import use_tournament_writers
     use_tournament_writers()
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    """A user's cache folder of the test's own (``io.usercache``), looked for afresh before
+    and after."""
+    from adjudicator.io import usercache
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
+    usercache.forget()
+    yield folder
+    usercache.forget()

@@ -133,6 +133,27 @@ def test_unpacked_wheel_runs_from_anywhere(built, tmp_path):
     assert result.returncode == 0 and result.stdout.strip() == f"pbem {adjudicator.__version__}"
 
 
+def test_pip_install_compiles_every_module(built, tmp_path):
+    """``pip install`` of the wheel leaves a ``.pyc`` beside every module, also with
+    ``PYTHONDONTWRITEBYTECODE`` set (the sessions set it): the first run of an installed
+    ``pbem`` compiles nothing (issue 24: without bytecode a command takes 2-4 times as long;
+    benchmarks/README.md)."""
+    wheel, _ = built
+    target = tmp_path / "site"
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+         "--target", str(target), str(wheel)],
+        capture_output=True, text=True, timeout=600, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    modules = sorted((target / "adjudicator").rglob("*.py"))
+    assert len(modules) > 100
+    tag = sys.implementation.cache_tag
+    missing = [m for m in modules
+               if not (m.parent / "__pycache__" / f"{m.stem}.{tag}.pyc").is_file()]
+    assert not missing, [str(m.relative_to(target)) for m in missing[:5]]
+
+
 def test_checkout_reads_the_top_level_folders():
     """In a checkout (editable install) the single source is the repository's folders."""
     assert paths.MAPS_DIR == ROOT / "maps"

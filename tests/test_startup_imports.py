@@ -1,9 +1,8 @@
 """One-line commands load only what they use (issues 24 and 25): ``pbem status`` and
 ``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds calculator
 (and status no lark: naming the order kinds does not load the parser; no tomllib: the map
-data comes from the cache),
-no rich beyond the console (no tables, no progress bars), and a command builds only its
-own module's parser; ``pbem odds`` of a small battle loads the battle engine, not the turn's."""
+data comes from the cache), no rich beyond the console for check (no tables, no progress
+bars) and none for status, and a command builds only its own module's parser; ``pbem odds`` of a small battle loads the battle engine, not the turn's."""
 
 from __future__ import annotations
 
@@ -61,17 +60,22 @@ def test_check_without_odds_loads_no_numerics():
         assert absent not in loaded, absent
 
 
-def test_status_renders_with_the_console_alone():
+def test_status_prints_without_rich():
+    """Its lines are plain text (cli/plain_output.py): rich is not imported at all (it
+    was, for the console alone, before issue 24's plain output)."""
     loaded = modules_of("status", "-g", str(GAME))
-    assert "rich.console" in loaded                      # it did print
-    assert not set(RICH_EXTRAS) & loaded, sorted(set(RICH_EXTRAS) & loaded)
+    assert "adjudicator.cli.plain_output" in loaded      # it did print
+    assert not {m for m in loaded if m.split(".")[0] == "rich"}, sorted(loaded)[:5]
     assert "adjudicator.present.report" not in loaded
 
 
 def test_odds_of_a_small_battle_needs_no_numpy():
+    modules_of("odds", "3 inf, 1 tank", "vs", "4 inf")    # the prepared game into the cache
     loaded = modules_of("odds", "3 inf, 1 tank", "vs", "4 inf")
     assert "adjudicator.engine.combat.chain" in loaded
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
     for absent in ("adjudicator.engine.turn", "adjudicator.io.turnfile",
-                   "adjudicator.service.gamedir", "cryptography"):
+                   "adjudicator.service.gamedir", "cryptography",
+                   "adjudicator.present.report", "rich.progress",     # no report, no bar
+                   "adjudicator.model.events", "adjudicator.engine.income"):  # no event classes
         assert absent not in loaded, absent

@@ -14,13 +14,8 @@ from adjudicator.io import paths, tomlcache, usercache
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PBEM_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
-    usercache.forget()
-    yield folder
-    usercache.forget()
+def cache(private_cache):
+    return private_cache
 
 
 def test_toml_is_parsed_once_and_a_changed_text_afresh(cache):

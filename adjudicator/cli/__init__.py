@@ -55,36 +55,47 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     if is_quick(words):
         summary_parser().parse_args(argv)           # prints the help or version and exits
-    from rich.markup import escape
-
     from .common import EXIT_INPUT, console, error_console
     parser = build_parser(command_of(words))
     args = parser.parse_args(argv)
     no_color = True if args.no_color else None      # None: rich reads NO_COLOR itself
-    errors = error_console(no_color)
+
+    def errors():                                   # rich is loaded only to show an error
+        return error_console(no_color)
+
     try:
         configure_logs(args.log_verbosity, args.log_quiet, args.log_file)
     except OSError as err:
-        errors.print(f"[red bold]error:[/] --log-file {escape(args.log_file)}: "
-                     f"{escape(err.strerror or str(err))}", markup=True)
+        from rich.markup import escape
+        errors().print(f"[red bold]error:[/] --log-file {escape(args.log_file)}: "
+                       f"{escape(err.strerror or str(err))}", markup=True)
         return EXIT_INPUT
-    out = console(no_color, quiet=args.log_quiet)
+    if getattr(args, "plain_output", False):       # a few plain lines: no rich (plain_output)
+        from .plain_output import PlainOutput
+        out = PlainOutput(no_color, quiet=args.log_quiet)
+    else:
+        out = console(no_color, quiet=args.log_quiet)
     log.info("pbem %s started", args.command)
-    status = _run(args, out, errors)
+    from ..io import gamecache
+    gamecache.use()                     # the command's game kept between runs (io.gamecache)
+    try:
+        status = _run(args, out, errors)
+    finally:
+        gamecache.use(False)            # not for a library caller in the same process
     log.info("pbem %s ended with exit status %d", args.command, status)
     return status
 
 
 def _run(args, out, errors) -> int:
-    from rich.markup import escape
-
+    """``args.func``, its failures as messages on ``errors()`` (a console)."""
     from ..model.errors import OrdersSyntaxError, PbemError
     from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_REJECTED
     try:
         return args.func(args, out)
     except PbemError as err:
+        from rich.markup import escape
         shown_error(str(err))
-        errors.print(f"[red bold]error:[/] {escape(str(err))}", markup=True)
+        errors().print(f"[red bold]error:[/] {escape(str(err))}", markup=True)
         rejected = getattr(err, "problems", None) or isinstance(err, OrdersSyntaxError)
         status = EXIT_REJECTED if rejected else EXIT_INPUT
         _json_error(args, "rejected" if rejected else "usage", str(err), status)
@@ -94,18 +105,20 @@ def _run(args, out, errors) -> int:
     except OSError as err:  # a path the user gave cannot be read or written
         if os.environ.get("PBEM_DEBUG"):
             raise
+        from rich.markup import escape
         where = f"{err.filename}: " if err.filename else ""
         shown_error(where + (err.strerror or str(err)))
-        errors.print(f"[red bold]error:[/] {escape(where + (err.strerror or str(err)))}",
+        errors().print(f"[red bold]error:[/] {escape(where + (err.strerror or str(err)))}",
                      markup=True)
         _json_error(args, "usage", where + (err.strerror or str(err)), EXIT_INPUT)
         return EXIT_INPUT
     except Exception as err:  # a bug, not bad input: say so plainly
         if os.environ.get("PBEM_DEBUG"):
             raise
+        from rich.markup import escape
         log.debug("internal error", exc_info=True)
         shown_error(f"internal error: {type(err).__name__}: {err}")
-        errors.print(f"[red bold]internal error:[/] {escape(type(err).__name__)}: "
+        errors().print(f"[red bold]internal error:[/] {escape(type(err).__name__)}: "
                      f"{escape(str(err))}\n"
                      "This is a bug in pbem. Run with PBEM_DEBUG=1 for details.")
         _json_error(args, "internal", f"{type(err).__name__}: {err}", EXIT_INTERNAL)

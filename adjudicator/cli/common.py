@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..model.errors import OrdersSyntaxError, PbemError
 from .logs import OutputTee, has_log_file
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 # Exit statuses (docs/cli.md): 0 ok; 1 orders rejected, audit failed, copies diverge (the
 # command worked and the answer is "no"); 2 usage error (bad arguments, a missing or
@@ -39,6 +40,7 @@ def game_option(p) -> None:
 def console(no_color: bool | None = None, quiet: bool = False) -> Console:
     """stdout.  ``no_color`` None: colours unless NO_COLOR is set (rich reads it).  With
     ``quiet`` or a log file (cli/logs.py) the output goes through the log's tee."""
+    from rich.console import Console
     if quiet or has_log_file():
         return Console(file=OutputTee(sys.stdout, quiet), highlight=False,
                        soft_wrap=False, no_color=no_color)
@@ -66,6 +68,8 @@ def read_text(path: str, what: str, limit: int | None = None) -> str:
 
 
 def print_problems(console: Console, problems, path: str, game=None) -> None:
+    from rich.markup import escape
+
     from ..present.wording import problem_text
     for p in problems:
         colour = "red" if p.severity == "error" else "yellow"
@@ -76,6 +80,7 @@ def print_problems(console: Console, problems, path: str, game=None) -> None:
 
 def print_syntax_errors(console: Console, err: OrdersSyntaxError, path: str) -> int:
     """Every error of an orders file that does not parse, each with its line and column."""
+    from rich.markup import escape
     errors = getattr(err, "errors", None) or [err]
     for e in errors:
         console.print(f"[red]{escape(path)}: error:[/] {escape(str(e))}", markup=True,
@@ -213,5 +218,6 @@ def percentage(text: str) -> float:
 
 def error_console(no_color: bool | None = None) -> Console:
     """stderr, one message per line (long lines are not wrapped, so they stay greppable)."""
+    from rich.console import Console
     return Console(stderr=True, highlight=False, soft_wrap=True, no_color=no_color)
 

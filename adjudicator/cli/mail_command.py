@@ -12,12 +12,14 @@ import signal
 import threading
 import time
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, read_bytes, source_name
+from .plain_output import PlainOutput
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _config(args):
@@ -36,6 +38,10 @@ def mail_renderers():
 
 
 def _say(console: Console, text: str) -> None:
+    if isinstance(console, PlainOutput):            # no rich for plain lines
+        console.line(text)
+        return
+    from rich.markup import escape
     console.print(escape(text), highlight=False, soft_wrap=True)
 
 
@@ -207,6 +213,7 @@ def cmd_mail_init(args, console: Console) -> int:
     if path.exists() and not args.force:
         raise PbemError(f"{path} already exists; refusing to overwrite it (--force replaces it)")
     write_atomic(path, template(role).encode("utf-8"), overwrite=args.force)
+    from rich.markup import escape
     console.print(f"Wrote {escape(str(path))}: replace the example values (address, the "
                   "servers, the password source); every key is explained in it and in "
                   "docs/mail.md.", soft_wrap=True, highlight=False)
@@ -265,4 +272,4 @@ def register(sub) -> None:
 
     p = sub.add_parser("status", help="whose turn, since when, and the last turn in one line")
     game_option(p)
-    p.set_defaults(func=cmd_status)
+    p.set_defaults(func=cmd_status, plain_output=True)

@@ -21,7 +21,7 @@ from ..model.state import GameState
 from ..present.check_view import (
     OUTCOME_COLUMNS, OUTCOME_LEGEND, estimate_notes, outcome_shares, percentages,
 )
-from ..present.report import format_units
+from ..present.wording import format_units
 
 
 def _pct(p: float) -> str:

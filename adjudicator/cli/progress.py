@@ -9,7 +9,6 @@ import os
 import time
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 DEFAULT_DELAY = 0.5
 
@@ -31,7 +30,7 @@ class ProgressBar:
         self.console = console or Console(stderr=True, no_color=no_color)
         self.started = time.monotonic()
         self.delay = _delay()
-        self._bar: Progress | None = None
+        self._bar = None            # a rich Progress, once the work has run for the delay
         self._task = None
 
     def __enter__(self) -> "ProgressBar":
@@ -43,6 +42,9 @@ class ProgressBar:
         if self._bar is None:
             if not self.console.is_terminal or time.monotonic() - self.started < self.delay:
                 return
+            from rich.progress import (     # only when a bar shows: a quick command loads none
+                BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn,
+            )
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TimeRemainingColumn(),
                                  console=self.console, transient=True)

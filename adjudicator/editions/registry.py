@@ -138,7 +138,15 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
                         + "\n".join(f"  - {p}" for p in problems))
     ruleset = attrs.evolve(game.ruleset, units=units)
     return attrs.evolve(game, ruleset=ruleset, edition=edition.name if edition else game.edition,
-                        income_projector=income.projected_income)
+                        income_projector=projected_income)
+
+
+def projected_income(game: Game, owners, power: str) -> int:
+    """``engine.income.projected_income``, imported on first use: a game read back from
+    the cache (``io.gamecache``) for a command that shows no income (``pbem odds``) does
+    not load the turn engine's income and what it imports."""
+    from ..engine.income import projected_income as project
+    return project(game, owners, power)
 
 
 def _unknown_territories(game: Game, cond, where: str) -> list[str]:

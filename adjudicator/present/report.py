@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterable
 from functools import partial
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from rich import box
@@ -67,7 +67,7 @@ from ..model.game import Game
 from .report_heading import section as _section
 from .wording import (
     BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, event_text,
-    technology_name,
+    format_units, technology_name, unit_name,
 )
 from .wording import (
     AIRCRAFT_LOST, CASUALTY_REASONS, INCOME_REASONS, LANDED, VICTORY_RULES, battle_summary,
@@ -158,20 +158,6 @@ def power_colour(game: Game, key: str | None) -> str:
 
 def power_text(game: Game, key: str | None) -> Text:
     return Text(power_name(game, key), style=power_style(game, key))
-
-
-def unit_name(game: Game, key: str, count: int = 1) -> str:
-    """Display name of a unit type, plural when ``count`` != 1."""
-    unit = game.ruleset.units.get(key)
-    if unit is None:
-        return key
-    return unit.name if count == 1 else unit.display_plural
-
-
-def format_units(game: Game, units: Mapping[str, int], empty: str = "nothing") -> str:
-    """``{"infantry": 3, "tank": 1}`` -> ``"3 Infantry, 1 Tank"`` (event order kept)."""
-    parts = [f"{n} {unit_name(game, key, n)}" for key, n in units.items() if n]
-    return ", ".join(parts) if parts else empty
 
 
 def format_path(path: Iterable[str]) -> str:

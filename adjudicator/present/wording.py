@@ -352,10 +352,18 @@ VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capital
 
 
 def unit_name(game: Game | None, key: str, count: int = 1) -> str:
+    """Display name of a unit type, plural when ``count`` != 1."""
     ut = game.ruleset.units.get(key) if game else None
     if ut is None:
         return key
     return ut.name if count == 1 else ut.display_plural
+
+
+def format_units(game: Game | None, units: Mapping[str, int], empty: str = "nothing") -> str:
+    """``{"infantry": 3, "tank": 1}`` -> ``"3 Infantry, 1 Tank"`` (event order kept, none of
+    a type left out)."""
+    parts = [f"{n} {unit_name(game, key, n)}" for key, n in units.items() if n]
+    return ", ".join(parts) if parts else empty
 
 
 def units_text(game: Game | None, units: Mapping[str, int]) -> str:

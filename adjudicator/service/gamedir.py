@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from ..io import fs, hmac_dice, orders_text, versions
+from ..io import fs, hmac_dice, orders_text, signature_cache, versions
 from ..model.errors import OrdersSyntaxError, PbemError
 from ..model.state import GameState
 from ..io.layout import (
@@ -77,15 +77,24 @@ class SecondOrders(PbemError):
 
 def _check_signed(path: Path, data: bytes, signature_key) -> bytes:
     """Verify ``path``'s detached signature before its contents are decoded; the
-    signature file's bytes."""
-    from ..io import sshsig  # cryptography: only to sign or verify
+    signature file's bytes.  A signature this user's pbem verified before is not checked
+    again (``io.signature_cache``: no cryptography for it)."""
     sig = read_regular(sig_path(path), "signature file", MAX_SIGNATURE_BYTES)
+    cached = isinstance(signature_key, str)
+    if cached and signature_cache.known(_TURN_NAMESPACE, signature_key, data, sig):
+        return sig
+    from ..io import sshsig  # cryptography: only to sign or verify
     try:
         sshsig.verify(data, sig, signature_key, sshsig.NAMESPACE_TURN, strict=True)
     except PbemError as exc:
         raise PbemError(f"{path}: its signature does not verify ({exc}); run 'pbem verify' "
                         "for details") from None
+    if cached:
+        signature_cache.remember(_TURN_NAMESPACE, signature_key, data, sig)
     return sig
+
+
+_TURN_NAMESPACE = "pbem-turn"       # sshsig.NAMESPACE_TURN, without importing cryptography
 
 
 def game_signing_key(raw: dict) -> str | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 
 from .. import editions
-from ..io import loader, taktyczne_data
+from ..io import gamecache, loader, taktyczne_data
 from ..model.game import Game
 
 
@@ -20,10 +20,24 @@ def load_game(name_or_path: str | Path,
     bare = isinstance(name_or_path, str) and not any(c in name_or_path for c in "/\\")
     edition = editions.get(name_or_path) if bare else None
     source = edition.data if edition is not None else name_or_path
+    entry = None
+    if gamecache.enabled:
+        directory = loader.game_dir(source)
+        entry = gamecache.key(directory, loader.DATA_FILES + loader.OPTIONAL_FILES
+                              + loader.HASHED_IF_PRESENT, options,
+                              edition.name if edition is not None else None)
+        kept = gamecache.load(entry)
+        if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], Game):
+            if kept[0] is not None:
+                editions.get(kept[0]).load_plugins()     # what prepare did besides checking
+            return kept[1]
     game = taktyczne_data.with_costs(loader.load_game(source, options))
     if edition is None and game.ruleset.game_id in editions.names():
         edition = editions.get(game.ruleset.game_id)
-    return _with_plugin_grammar(editions.prepare(_with_tables(game), edition))
+    game = _with_plugin_grammar(editions.prepare(_with_tables(game), edition))
+    if entry is not None:
+        gamecache.store(entry, (edition.name if edition is not None else None, game))
+    return game
 
 
 def _with_tables(game: Game) -> Game:
@@ -34,6 +48,7 @@ def _with_tables(game: Game) -> Game:
     if folder is None or not (folder / BOARD_FILE).is_file():
         return game
     return attrs.evolve(game, tables={"board": load_board(folder)})
+
 
 
 def _with_plugin_grammar(game: Game) -> Game:

@@ -27,7 +27,6 @@ be built, it turns that factory into ``into``, which places only as many units a
 
 from __future__ import annotations
 
-from ...model.events import UnitsChanged
 from ..conditions import original_owner
 from .base import Ability, register
 
@@ -70,6 +69,7 @@ class Factory(Ability):
             piece.type = into
             cap = damage_cap(new_type, board.map[space].ipc)
             piece.damage = min(piece.damage, cap)
+        from ...model.events import UnitsChanged   # here: the odds load no event classes
         for old, news in sorted(changed.items()):
             for new, n in sorted(news.items()):
                 ctx.emit(UnitsChanged(space, new_owner, old, new, n))

@@ -8,9 +8,6 @@ from collections import Counter
 from collections.abc import Mapping
 
 from ...model.dice import DiceSource
-from ...model.events import (
-    BattleEnded, BestOfRolled, Casualties, DiceRolled, Event, Retreated, Submerged,
-)
 from .board import Board
 from .casualties import apply_hits
 from .lowluck import roll_groups
@@ -102,6 +99,9 @@ def run_battle(board: Board, dice: DiceSource, names: Mapping[str, str] | None =
                record: bool = True) -> BattleResult:
     """``resolve_battle`` on a prepared ``Board`` (reused by Monte Carlo runs).  With
     ``record=False`` no events are built (the result is otherwise identical)."""
+    from ...model.events import (     # here: the odds (this module's rules) load no events
+        BattleEnded, BestOfRolled, Casualties, DiceRolled, Event, Retreated, Submerged,
+    )
     setup = board.setup
     bid = setup.battle_id
     track = _Tracker(board)

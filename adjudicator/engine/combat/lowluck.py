@@ -21,11 +21,14 @@ A group without such units is counted in pips as before, with one die.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...model.dice import DiceSource, read_number
-from ...model.events import LowLuckBestOfRolled, LowLuckRolled
 from .board import AIMED
 from .model import ATT, DEF, SIDE_NAMES, BattleState, Volley, group_points
+
+if TYPE_CHECKING:
+    from ...model.events import LowLuckRolled
 
 
 def group_key(board, state: BattleState, v: Volley) -> tuple[int, str, int]:
@@ -39,6 +42,7 @@ def roll_groups(board, state: BattleState, vols: Sequence[Volley], dice: DiceSou
                 battle: str, rnd: int) -> tuple[list[int], list[LowLuckRolled]]:
     """Roll one stage with Low Luck: (hits per volley -- a group's hits on its first
     volley --, one event per group, in volley order)."""
+    from ...model.events import LowLuckBestOfRolled, LowLuckRolled   # here: odds need none
     sides = dice.sides
     groups: dict[tuple[int, str, int], list[int]] = {}
     for i, v in enumerate(vols):
