@@ -227,7 +227,8 @@ def _pending(ctx: TurnContext):
     """What an edition rule's ``pending_turn`` hook made of this turn: None (a turn like
     any), ``_STILL_PAUSED`` (the rule played it and the paused turn still waits) or the
     ``Resume`` of the paused turn."""
-    for rule in rules_with(ctx.game.ruleset, "pending_turn"):
+    hooks: tuple[Any, ...] = rules_with(ctx.game.ruleset, "pending_turn")
+    for rule in hooks:
         taken = rule.pending_turn(ctx, ctx.dice)
         if taken is True:
             ctx.paused = True
@@ -259,7 +260,8 @@ def _ends_round(game: Game, state: GameState, ctx: TurnContext | None) -> bool:
     """Whether this turn is the last of its round: as an edition rule's ``next_turn`` says
     (the order of play it keeps), else for the last power of the data's turn order."""
     if ctx is not None:
-        for rule in rules_with(game.ruleset, "next_turn"):
+        hooks: tuple[Any, ...] = rules_with(game.ruleset, "next_turn")
+        for rule in hooks:
             found = rule.next_turn(ctx, state.power, state.round)
             if found is not None:
                 return found[1] != state.round
@@ -290,7 +292,8 @@ def _next_turn(ctx: TurnContext, state: GameState, order: tuple[str, ...],
                index: int) -> tuple[str, int]:
     """Who plays next, in which round: an edition rule's ``next_turn`` (an order of play
     kept in the state), else the next power of the data's turn order."""
-    for rule in rules_with(ctx.game.ruleset, "next_turn"):
+    hooks: tuple[Any, ...] = rules_with(ctx.game.ruleset, "next_turn")
+    for rule in hooks:
         found = rule.next_turn(ctx, state.power, state.round)
         if found is not None:
             return found

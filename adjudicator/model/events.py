@@ -637,7 +637,7 @@ def all_event_classes(base: type = Event) -> dict[str, type]:
     """Map ``kind`` tag -> event class, for reading event logs back from files (``base``:
     another tagged family, such as the board battle's ``model.tactical.BoardEvent``)."""
     found: dict[str, type] = {}
-    stack = list(base.__subclasses__())
+    stack: list[Any] = list(base.__subclasses__())
     while stack:
         cls = stack.pop()
         stack.extend(cls.__subclasses__())

@@ -70,7 +70,6 @@ def deploy(board: BoardBattle, side: str, force: BoardForce, plan: BattlePlan) -
     if formation is None:
         raise OrderFailed("board_formation_unknown", formation=plan.formation,
                           known=sorted(rules.formations))
-    kinds = dict(force.units)
     named = named_squares(rules, force, plan)
     taken = {own_square(rules, side, sq) for sq in named.values()}
     front = [own_square(rules, side, s) for s in formation.front]
