@@ -27,7 +27,7 @@ class AttackerFirstStrike(Ability):
 class AttackerFirstStrikeStep(BattleStep):
     name = "attacker_first_strike"
 
-    def claims(self, board, slot, side_idx, summ, enemy):
+    def claims(self, board, slot, side_idx, enemy):
         return (side_idx == ATT and board.is_sea and not enemy.anti_sub
                 and AttackerFirstStrike.name in slot.tags)
 

@@ -39,7 +39,7 @@ class SurpriseStrikeStep(BattleStep):
 
     name = "surprise_strike"
 
-    def claims(self, board, slot, side_idx, summ, enemy):
+    def claims(self, board, slot, side_idx, enemy):
         return board.is_sea and not enemy.anti_sub and "surprise_strike" in slot.tags
 
     def volleys(self, board, side_idx, side, summ, enemy):

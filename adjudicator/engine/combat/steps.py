@@ -23,16 +23,10 @@ class MainFire(BattleStep):
 
     def volleys(self, board, side_idx, side, summ, enemy):
         step = "attack" if side_idx == ATT else "defence"
-        claimers = _claimers(board, self.name)
+        fire = _unclaimed(board, self.name, side_idx, enemy)
         slots = board.slots[side_idx]
-        splits: dict[int, list[tuple[int, int]]] = {}
-        for i, n in enumerate(summ.present):
-            if not n:
-                continue
-            s = slots[i]
-            if not s.can_fire or any(o.claims(board, s, side_idx, summ, enemy) for o in claimers):
-                continue
-            splits[i] = [(n, s.value)]
+        splits = {i: [(n, slots[i].value)] for i, n in enumerate(summ.present)
+                  if n and fire[i]}
         for ability in fire_value_hooks(board, side_idx):
             splits = ability.fire_values(board, side_idx, summ, splits)
         out: dict[tuple[str, int, int], list] = {}
@@ -53,14 +47,18 @@ class MainFire(BattleStep):
         return [Volley(*v) for v in out.values()]
 
 
-def _claimers(board, name: str) -> list:
-    """The other steps of the board's stages that may claim a unit's fire (``claims``)."""
+def _unclaimed(board, name: str, side_idx: int, enemy) -> tuple[bool, ...]:
+    """Per slot of ``side_idx``: can it fire in step ``name``, no other step of the board's
+    stages claiming its fire (``BattleStep.claims``) against ``enemy``?"""
     cache = board._fire_hooks
-    key = ("claimers", name)
+    key = ("unclaimed", name, side_idx, enemy)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = [get_step(n) for stage in board.stages for n in stage
-                              if n != name and type(get_step(n)).claims is not BattleStep.claims]
+        claimers = [get_step(n) for stage in board.stages for n in stage
+                    if n != name and type(get_step(n)).claims is not BattleStep.claims]
+        found = cache[key] = tuple(
+            s.can_fire and not any(o.claims(board, s, side_idx, enemy) for o in claimers)
+            for s in board.slots[side_idx])
     return found
 
 
