@@ -35,6 +35,11 @@ class BattleStep:
     def claims(self, board, slot, side_idx: int, enemy: SideSummary) -> bool:
         return False
 
+    def may_fire(self, board) -> bool:
+        """False when the step fires no die in this battle whatever its states (surprise
+        strikes on land): the exact odds then skip its stage."""
+        return True
+
 
 def register_step(cls: type[BattleStep]) -> type[BattleStep]:
     _STEPS[cls.name] = cls()

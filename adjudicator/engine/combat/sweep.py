@@ -277,9 +277,13 @@ class Sweep:
         self.dists = HitDists(sides, board.low_luck, tail=prune * 1e-6)
         self.cap = board.round_cap
         self.n_stages = len(board.stages)
-        # stages made only of first-round steps (AA fire): nobody fires in them after round 1
-        self.later_silent = tuple(all(get_step(n).first_round_only for n in stage)
-                                  for stage in board.stages)
+        # stages where nobody can fire in this battle (surprise strikes on land), and stages
+        # made only of first-round steps (AA fire): nobody fires in them after round 1
+        silent = tuple(not any(get_step(n).may_fire(board) for n in stage)
+                       for stage in board.stages)
+        self.first_silent = silent
+        self.later_silent = tuple(q or all(get_step(n).first_round_only for n in stage)
+                                  for q, stage in zip(silent, board.stages))
         self.prune = prune
         self.progress = progress
         self.terminal: dict[tuple, float] = {}
@@ -456,8 +460,7 @@ class Sweep:
                     continue
                 if plan is None:
                     S = np.flatnonzero(z)
-                    ops = self._ops(a, S, s, b == 0) if b == 0 or not self.later_silent[s] \
-                        else None
+                    ops = self._ops(a, S, s, b == 0) if self._live(b, s) else None
                 else:
                     S, ops = plan[s]
                 own, ids, rows, lo = self._apply(a, ops, z)
@@ -503,12 +506,15 @@ class Sweep:
                 z = _pad(z, len(adds[s])).copy()
                 z[:len(adds[s])] += adds[s]
             S = np.flatnonzero(z)
-            ops = self._ops(a, S, s, b == 0) if S.size and (b == 0 or not self.later_silent[s]) \
-                else None
+            ops = self._ops(a, S, s, b == 0) if S.size and self._live(b, s) else None
             plan.append((S, ops))
             if ops is not None:
                 z = self._apply(a, ops, z)[0]
         return plan
+
+    def _live(self, b: int, s: int) -> bool:
+        """May anybody fire in stage ``s`` of the dice of round bucket ``b``?"""
+        return not (self.first_silent if b == 0 else self.later_silent)[s]
 
     def _cut(self, w: np.ndarray) -> np.ndarray:
         small = (w > 0) & (w < self.prune)
