@@ -106,8 +106,11 @@ class BatchRows:
         same = np.zeros(ri.size, dtype=bool)
         rest = np.flatnonzero(~q)
         if rest.size:
-            for i in np.unique(ri[rest]).tolist():
-                pos = rest[ri[rest] == i]
+            rows = ri[rest]                      # (in row order: ``np.nonzero``)
+            cut = (np.flatnonzero(rows[1:] != rows[:-1]) + 1).tolist()
+            for lo, hi in zip([0, *cut], [*cut, rest.size]):
+                pos = rest[lo:hi]
+                i = int(rows[lo])
                 a = int(R[i])
                 code = self._route_codes(a, di[pos], b)
                 same[pos[code == 1]] = True
@@ -216,7 +219,7 @@ class BatchRows:
             tables.append((np.array(pos), tab.classes[g], tab.dims[g], joint))
         # the attacker's fire at each source, per row
         pats = [self._apatterns(int(a), S, s, False) for a in R.tolist()]
-        classes = {p.items[k][0] for _, p in pats for k in set(_.tolist()) if p.items[k][0]}
+        classes = {p.items[k][0] for ids, p in pats for k in set(ids.tolist()) if p.items[k][0]}
         if len(classes) != 1:
             return None
         cls = classes.pop()
@@ -224,7 +227,7 @@ class BatchRows:
                                              for k in set(ids.tolist()) if p.items[k][0]]))
         cells = int(np.prod([d + 1 for d in dims]))
         succ_d = D.grid(cls, dims, S).reshape(n, cells)
-        weights = np.zeros((r, n, cells))
+        weights = np.zeros((n, r, cells))                          # sources x rows x cells
         for i, (ids, p) in enumerate(pats):
             mats = np.zeros((len(p.items), cells))
             for k in set(ids.tolist()):
@@ -237,15 +240,15 @@ class BatchRows:
                     full = np.zeros(tuple(d + 1 for d in dims))
                     full[tuple(slice(0, d + 1) for d in kd)] = joint.reshape([d + 1 for d in kd])
                     mats[k] = full.ravel()
-            weights[i] = mats[ids]
+            weights[:, i] = mats[ids]
         lo = int(succ_d.min())
         width = int(succ_d.max()) + 1 - lo
-        flat = np.arange(r * n).reshape(r, n, 1) * width + (succ_d - lo)[None]
+        flat = np.arange(n * r).reshape(n, r, 1) * width + (succ_d - lo)[:, None]
         md = np.bincount(flat.ravel(), weights=weights.ravel(),
-                         minlength=r * n * width).reshape(r, n, width)
-        stay_d = md[:, np.arange(n), S - lo]
+                         minlength=n * r * width).reshape(n, r, width)
+        stay_d = md[np.arange(n), :, S - lo].T                     # rows x sources
         out = _Stack()
-        out.S, out.lo, out.md, out.groups = S, lo, np.ascontiguousarray(md.transpose(1, 0, 2)), []
+        out.S, out.lo, out.md, out.groups = S, lo, md, []
         out.stay = np.zeros((r, n))
         for pos, classes_a, dims_a, joint in tables:
             succ = A.grid(classes_a, dims_a, R[pos]).reshape(pos.size, -1)
