@@ -2,7 +2,7 @@
 same sweep playing every row alone, the calculator before the batches: random land battles
 with AA guns of Spring 1942 (a die aimed at each aircraft) and Global 1940 (three dice a
 gun, the attacker choosing the losses), with bombardment and retreats, and random sea
-battles (several target classes: the rows' operators are built row by row then), to 1e-12.
+battles (several target classes: the rows are then played one by one), to 1e-12.
 Both are also checked against the state chain by tests/test_odds_first_round.py and
 tests/test_odds_sea.py."""
 
@@ -36,7 +36,8 @@ def row_by_row(setup, sides=6):
 
 @pytest.fixture
 def paths(monkeypatch):
-    """How often the rows were played together, and with operators built together."""
+    """How often rows were played together, and whether their operators could be built
+    together ("fast") or not ("slow")."""
     seen = {"rows": 0, "fast": 0, "slow": 0}
     rows, fast = BatchRows._rows, BatchRows._stack_fast
 
@@ -78,9 +79,10 @@ def test_sea_battles_together_as_alone(setup):
     assert_same(setup, reference=row_by_row)
 
 
-def test_both_ways_of_building_are_used(paths):
+def test_rows_together_in_land_battles_alone_at_sea(paths):
     """An AA battle plays rows together with operators built together; a sea battle with
-    submarines, aircraft and ships (hits of several classes) builds them row by row."""
+    submarines, aircraft and ships (hits of several classes) finds that it cannot and plays
+    its rows one by one."""
     game = GAMES["aa1942"]
     units = game.ruleset.units
     uid = itertools.count(1)

@@ -86,6 +86,11 @@ class _Plane:
         rows = rows[rows < self.a.shape[0]]
         return bool(rows.size) and bool(self.a[rows].any())
 
+    def peek_rows(self, rows: np.ndarray, n: int) -> np.ndarray:
+        """The masses of ``rows`` over the first ``n`` columns, left in place."""
+        self._fit(int(rows.max()) + 1, n)
+        return self.a[rows, :n]
+
     def take_rows(self, rows: np.ndarray, n: int) -> np.ndarray:
         """The masses of ``rows`` (distinct) over the first ``n`` columns, taken out."""
         self._fit(int(rows.max()) + 1, n)

@@ -2,11 +2,13 @@
 
 Rows of the same ``Board.progress`` never feed each other (every change raises it), so once
 the rows of lower progress are done, their masses are final and they can be played out
-together: their masses as one matrix (rows x defender states), each stage's operators
-stacked (``_Stack``: every row's own, from ``Sweep._build_ops``, padded to common shapes),
-and a stage's products one batched ``np.matmul`` instead of one call per row.  A battle
-with AA guns has many such rows (one per AA result for each state of the land units); a
-battle without them mostly one, played as before (``Sweep._row``).
+together: their masses as one matrix (rows x defender states), the routes between rounds
+decided for all their pairs at once, and each stage's operators built for all rows at once
+(``_Stack``; where each side's fire aims at one tuple of target classes, as in land
+battles: otherwise the rows are played one by one, ``Sweep._row``).  A stage's product is
+one per row over its own sources (the union of a batch's sources is half as large again).
+A battle with AA guns has many such rows (one per AA result for each state of the land
+units); a battle without them mostly one, played as before.
 
 Every step is the one ``Sweep._row`` takes for each row of the batch (routes between
 rounds, the return of pairs that stay themselves taken out with ``1 / (1 - p_stay)``,
@@ -49,8 +51,16 @@ class BatchRows:
             for a in rows:                    # mass entering within a round: row by row
                 self._row(b, a)
             return
-        W = self.pairs[b].take_rows(R, len(self.D))
         kept: dict[int, _Stack] = {}
+        S = np.flatnonzero(self.pairs[b].peek_rows(R, len(self.D)).any(axis=0))
+        for s in range(self.n_stages):
+            if self._live(b, s) and S.size:
+                kept[s] = self._stack_fast(R, S, s)
+                if kept[s] is None:       # several target classes (sea battles): stacking
+                    for a in rows:        # every row's own operators gains nothing
+                        self._row(b, a)
+                    return
+        W = self.pairs[b].take_rows(R, len(self.D))
         while True:
             W = self._cut(W)
             Z0, selfish = self._route_rows(R, W, b)
