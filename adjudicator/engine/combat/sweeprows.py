@@ -276,21 +276,24 @@ class BatchRows:
         lo, width = ops.lo, ops.md.shape[2]
         own = np.zeros((R.size, max(len(self.D), Z.shape[1])))
         moved, ids = [], []
-        w_lo, w_hi = ops.band
+        has = zs != 0
+        by_row = np.nonzero(has.T)                 # (row, source) pairs in row order
+        cut = np.searchsorted(by_row[0], np.arange(R.size + 1))
+        w0s, w1s = _bounds(has, *ops.band)
         for (pos, joint, succ), (c_lo, c_hi) in zip(ops.groups, ops.cells):
+            c0s, c1s = _bounds(has, c_lo, c_hi)
             for j, i in enumerate(pos.tolist()):
                 # one product per row, over its own sources and the cells and defender
                 # states they reach: rows of a batch meet different defender states
-                src = np.flatnonzero(zs[:, i])
-                if not src.size:
+                if cut[i] == cut[i + 1]:
                     continue
-                c0, c1 = int(c_lo[src].min()), int(c_hi[src].max())
-                w0, w1 = int(w_lo[src].min()), int(w_hi[src].max())
+                src = by_row[1][cut[i]:cut[i + 1]]
+                c0, c1, w0, w1 = c0s[i], c1s[i], w0s[i], w1s[i]
                 y = zs[src, i, None] * ops.md[src, i, w0:w1]       # sources x band
                 out = joint[src, c0:c1].T @ y                      # cells x band
                 to = succ[j, c0:c1]
                 here = to == R[i]
-                own[i, lo + w0:lo + w1] = here.astype(float) @ out
+                own[i, lo + w0:lo + w1] = here @ out
                 if not dry:
                     block = np.zeros((c1 - c0, width))
                     block[:, w0:w1] = out
@@ -328,6 +331,15 @@ def _within(x: np.ndarray, y: np.ndarray) -> bool:
     """Is every element of ``x`` in the sorted array ``y``?"""
     pos = np.minimum(np.searchsorted(y, x), y.size - 1)
     return bool((y[pos] == x).all())
+
+
+def _bounds(has: np.ndarray, first: np.ndarray, last: np.ndarray) -> tuple[list, list]:
+    """Per row (column of ``has``, sources x rows): the least ``first`` and the greatest
+    ``last`` over the sources it has, as lists of ints (0, 0 for a row without any)."""
+    big = np.iinfo(np.int64).max
+    lo = np.where(has, first[:, None], big).min(axis=0)
+    hi = np.where(has, last[:, None], 0).max(axis=0)
+    return np.where(lo == big, 0, lo).tolist(), hi.tolist()
 
 
 def _span(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
