@@ -13,7 +13,6 @@ import itertools
 import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from test_combat import Army, sea
 from test_odds_first_round import GAMES, aa_battles
 from test_odds_sea import fleets
