@@ -27,9 +27,12 @@ class AttackerFirstStrike(Ability):
 class AttackerFirstStrikeStep(BattleStep):
     name = "attacker_first_strike"
 
-    def claims(self, board, slot, side_idx, summ, enemy):
+    def claims(self, board, slot, side_idx, enemy):
         return (side_idx == ATT and board.is_sea and not enemy.anti_sub
                 and AttackerFirstStrike.name in slot.tags)
+
+    def may_fire(self, board):
+        return board.is_sea
 
     def volleys(self, board, side_idx, side, summ, enemy):
         if side_idx != ATT or not board.is_sea or enemy.anti_sub:

@@ -39,8 +39,11 @@ class SurpriseStrikeStep(BattleStep):
 
     name = "surprise_strike"
 
-    def claims(self, board, slot, side_idx, summ, enemy):
+    def claims(self, board, slot, side_idx, enemy):
         return board.is_sea and not enemy.anti_sub and "surprise_strike" in slot.tags
+
+    def may_fire(self, board):
+        return board.is_sea
 
     def volleys(self, board, side_idx, side, summ, enemy):
         if not board.is_sea or enemy.anti_sub:

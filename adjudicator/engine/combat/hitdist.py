@@ -67,6 +67,7 @@ class HitDists:
         self.tail = tail
         self._binom: dict[tuple[int, int], np.ndarray] = {}
         self._group: dict[tuple, np.ndarray] = {}
+        self._prefix: dict[tuple, np.ndarray] = {}
 
     def binomial(self, n: int, target: int, dice: int = 1) -> np.ndarray:
         key = (n, target, dice)
@@ -91,11 +92,22 @@ class HitDists:
                     scale, total = group_points(members, self.sides)
                     found = np.convolve(found, low_luck_pmf(total, self.sides ** scale))
             else:
-                found = np.ones(1)
-                for n, t, _, d in volleys:
-                    found = np.convolve(found, self.binomial(n, t, d))
+                found = self._convolved(volleys)
                 if self.tail:
                     found = np.where(found < self.tail, 0.0, found)
                     found = found[:int(np.flatnonzero(found)[-1]) + 1]
             self._group[volleys] = found
+        return found
+
+    def _convolved(self, volleys) -> np.ndarray:
+        """The convolution of the volleys' binomials in their order, before the tail is cut;
+        kept per prefix (the fire of states that differ only in their last units, such as
+        the aircraft left after AA fire, shares the rest)."""
+        if not volleys:
+            return np.ones(1)
+        found = self._prefix.get(volleys)
+        if found is None:
+            n, t, _, d = volleys[-1]
+            head = self._convolved(volleys[:-1])
+            found = self._prefix[volleys] = np.convolve(head, self.binomial(n, t, d))
         return found

@@ -22,7 +22,8 @@ class BattleStep:
 
     ``first_round_only``: the step fires only in round 1 (AA fire, bombardment).
     ``volleys`` returns the volleys of one side; ``claims`` says whether a slot fires in
-    this step *instead of* the ordinary fire of the same round."""
+    this step *instead of* the ordinary fire of the same round: from the slot and the
+    enemy alone (the answer is kept per side and enemy, ``steps.claimed_slots``)."""
 
     name: ClassVar[str] = ""
     first_round_only: ClassVar[bool] = False
@@ -31,8 +32,13 @@ class BattleStep:
                 enemy: SideSummary) -> list[Volley]:
         return []
 
-    def claims(self, board, slot, side_idx: int, summ: SideSummary, enemy: SideSummary) -> bool:
+    def claims(self, board, slot, side_idx: int, enemy: SideSummary) -> bool:
         return False
+
+    def may_fire(self, board) -> bool:
+        """False when the step fires no die in this battle whatever its states (surprise
+        strikes on land): the exact odds then skip its stage."""
+        return True
 
 
 def register_step(cls: type[BattleStep]) -> type[BattleStep]:

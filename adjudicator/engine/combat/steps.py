@@ -22,45 +22,56 @@ class MainFire(BattleStep):
     name = "main_fire"
 
     def volleys(self, board, side_idx, side, summ, enemy):
-        step = "attack" if side_idx == ATT else "defence"
-        claimers = _claimers(board, self.name)
-        slots = board.slots[side_idx]
-        splits: dict[int, list[tuple[int, int]]] = {}
-        for i, n in enumerate(summ.present):
-            if not n:
-                continue
-            s = slots[i]
-            if not s.can_fire or any(o.claims(board, s, side_idx, summ, enemy) for o in claimers):
-                continue
-            splits[i] = [(n, s.value)]
-        for ability in fire_value_hooks(board, side_idx):
-            splits = ability.fire_values(board, side_idx, summ, splits)
+        fire = _unclaimed(board, self.name, side_idx, enemy)
+        key = ("main", side_idx, summ, fire)
+        parts = board._fire_hooks.get(key)
+        if parts is None:
+            parts = board._fire_hooks[key] = self._parts(board, side_idx, summ, fire)
         out: dict[tuple[str, int, int], list] = {}
         tmask = enemy.tmask
+        for cls, key, v in parts:
+            if not tmask >> cls & 1:
+                continue
+            if key in out:
+                out[key][3] += v[3]
+            else:
+                out[key] = list(v)
+        return [Volley(*v) for v in out.values()]
+
+    @staticmethod
+    def _parts(board, side_idx, summ, fire) -> tuple:
+        """``(class, merge key, volley fields)`` of every slot that fires, in loss order,
+        whatever the enemy's classes (kept per side summary: ``volleys`` filters them by
+        the enemy's view)."""
+        step = "attack" if side_idx == ATT else "defence"
+        slots = board.slots[side_idx]
+        splits = {i: [(n, slots[i].value)] for i, n in enumerate(summ.present)
+                  if n and fire[i]}
+        for ability in fire_value_hooks(board, side_idx):
+            splits = ability.fire_values(board, side_idx, summ, splits)
+        out = []
         for i, parts in sorted(splits.items()):
             s = slots[i]
             cls = board.fire_class(s, summ.anti_sub)
-            if not tmask >> cls & 1:
-                continue
             for n, value in parts:
-                if n <= 0 or value <= 0:
-                    continue
-                key = (s.key, value, s.dice)
-                if key in out:
-                    out[key][3] += n
-                else:
-                    out[key] = [side_idx, step, s.key, n, value, cls, s.dice]
-        return [Volley(*v) for v in out.values()]
+                if n > 0 and value > 0:
+                    out.append((cls, (s.key, value, s.dice),
+                                (side_idx, step, s.key, n, value, cls, s.dice)))
+        return tuple(out)
 
 
-def _claimers(board, name: str) -> list:
-    """The other steps of the board's stages that may claim a unit's fire (``claims``)."""
+def _unclaimed(board, name: str, side_idx: int, enemy) -> tuple[bool, ...]:
+    """Per slot of ``side_idx``: can it fire in step ``name``, no other step of the board's
+    stages claiming its fire (``BattleStep.claims``) against ``enemy``?"""
     cache = board._fire_hooks
-    key = ("claimers", name)
+    key = ("unclaimed", name, side_idx, enemy)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = [get_step(n) for stage in board.stages for n in stage
-                              if n != name and type(get_step(n)).claims is not BattleStep.claims]
+        claimers = [get_step(n) for stage in board.stages for n in stage
+                    if n != name and type(get_step(n)).claims is not BattleStep.claims]
+        found = cache[key] = tuple(
+            s.can_fire and not any(o.claims(board, s, side_idx, enemy) for o in claimers)
+            for s in board.slots[side_idx])
     return found
 
 

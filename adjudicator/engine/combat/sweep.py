@@ -10,7 +10,7 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
 * Side states are numbered (``SideSpace``); pair masses live in dense planes, one row per
   attacker state and one column per defender state.
 * Rows are processed in order of ``Board.progress`` (every change raises it), one row at a
-  time.  For a row ``a`` and the masses ``z`` over its defender states, the attacker's
+  time (in the last round bucket, rows of the same progress together: ``sweeprows``).  For a row ``a`` and the masses ``z`` over its defender states, the attacker's
   marginals form a matrix ``G`` (next attacker state x defender state, built from the
   defender's fire, which depends only on the defender state and what it sees of the
   attacker), the defender's a matrix ``M`` (defender state x next defender state, from the
@@ -47,7 +47,9 @@ from .board import AIMED, Board
 from .hitdist import HitDists
 from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
+from .arrays import sorted_union, unique_inverse
 from .sidespace import SideSpace
+from .sweeprows import BatchRows
 from .stepbase import get_step
 from .steps import later_volleys, side_volleys
 
@@ -79,6 +81,23 @@ class _Plane:
         self._fit(row + 1, vec.shape[0])
         self.a[row, :vec.shape[0]] += vec
 
+    def holds(self, rows: np.ndarray) -> bool:
+        """Is there mass in any of ``rows``?"""
+        rows = rows[rows < self.a.shape[0]]
+        return bool(rows.size) and bool(self.a[rows].any())
+
+    def peek_rows(self, rows: np.ndarray, n: int) -> np.ndarray:
+        """The masses of ``rows`` over the first ``n`` columns, left in place."""
+        self._fit(int(rows.max()) + 1, n)
+        return self.a[rows, :n]
+
+    def take_rows(self, rows: np.ndarray, n: int) -> np.ndarray:
+        """The masses of ``rows`` (distinct) over the first ``n`` columns, taken out."""
+        self._fit(int(rows.max()) + 1, n)
+        out = self.a[rows, :n]
+        self.a[rows, :n] = 0.0
+        return out
+
     def take(self, row: int, n: int) -> np.ndarray:
         out = np.zeros(n)
         if row < self.a.shape[0]:
@@ -102,30 +121,6 @@ def _pad(vec: np.ndarray, n: int) -> np.ndarray:
     out = np.zeros(n)
     out[:vec.shape[0]] = vec
     return out
-
-
-def unique_inverse(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(arr, return_inverse=True)`` for a 1-d integer array, without the
-    masked-array machinery ``np.unique`` loads on first use."""
-    order = np.argsort(arr, kind="stable")
-    srt = arr[order]
-    new = np.empty(srt.size, dtype=bool)
-    new[:1] = True
-    np.not_equal(srt[1:], srt[:-1], out=new[1:])
-    inv = np.empty(arr.size, dtype=np.int64)
-    inv[order] = np.cumsum(new) - 1
-    return srt[new], inv
-
-
-def sorted_union(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``np.union1d`` of two sorted arrays of distinct integers, without the masked-array
-    machinery ``np.unique`` loads on first use (a third of a small sea battle's time)."""
-    both = np.concatenate((x, y))
-    both.sort(kind="stable")
-    keep = np.empty(both.size, dtype=bool)
-    keep[:1] = True
-    np.not_equal(both[1:], both[:-1], out=keep[1:])
-    return both[keep]
 
 
 def _groups(keys: np.ndarray):
@@ -265,11 +260,13 @@ def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
     return out
 
 
-class Sweep:
+class Sweep(BatchRows):
     """The exact odds of one battle (``run``, then read ``terminal``, ``rounds``)."""
 
     def __init__(self, board: Board, sides: int, prune: float = 1e-15,
-                 progress: Callable[[float], None] | None = None):
+                 progress: Callable[[float], None] | None = None, batch: bool = True):
+        """``batch``: rows of the last bucket with the same progress are played out
+        together (``sweeprows``); False plays every row alone (the tests compare both)."""
         if not prune > 0:
             raise ValueError("prune must be positive")
         self.board = board
@@ -277,11 +274,16 @@ class Sweep:
         self.dists = HitDists(sides, board.low_luck, tail=prune * 1e-6)
         self.cap = board.round_cap
         self.n_stages = len(board.stages)
-        # stages made only of first-round steps (AA fire): nobody fires in them after round 1
-        self.later_silent = tuple(all(get_step(n).first_round_only for n in stage)
-                                  for stage in board.stages)
+        # stages where nobody can fire in this battle (surprise strikes on land), and stages
+        # made only of first-round steps (AA fire): nobody fires in them after round 1
+        silent = tuple(not any(get_step(n).may_fire(board) for n in stage)
+                       for stage in board.stages)
+        self.first_silent = silent
+        self.later_silent = tuple(q or all(get_step(n).first_round_only for n in stage)
+                                  for q, stage in zip(silent, board.stages))
         self.prune = prune
         self.progress = progress
+        self.batch = batch
         self.terminal: dict[tuple, float] = {}
         self.rounds: list[float] = []
         self.pruned_mass = 0.0
@@ -314,9 +316,16 @@ class Sweep:
         for b in range(self.cap + 1):
             heap = self.heaps[b]
             while heap:
-                _, a = heapq.heappop(heap)
+                pot, a = heapq.heappop(heap)
                 self.queued.discard((b, a))
-                self._row(b, a)
+                if b < self.cap or not self.batch or not heap or heap[0][0] != pot:
+                    self._row(b, a)
+                    continue
+                rows = [a]                # same progress: they never feed each other
+                while heap and heap[0][0] == pot:
+                    rows.append(heapq.heappop(heap)[1])
+                    self.queued.discard((b, rows[-1]))
+                self._rows(b, rows)
         if self.progress is not None:
             self.progress(1.0)
 
@@ -376,7 +385,11 @@ class Sweep:
     def _quiet_mask(self, a: int, S: np.ndarray, rnd: int) -> np.ndarray:
         if rnd < 1:
             return np.zeros(S.size, dtype=bool)
-        ta = int(self.A.trait[a])
+        return self._quiet_mask_t(int(self.A.trait[a]), S, rnd)
+
+    def _quiet_mask_t(self, ta: int, S: np.ndarray, rnd: int) -> np.ndarray:
+        """Per defender state of ``S``: is nothing to decide between rounds ``rnd`` and
+        ``rnd + 1`` for it and an attacker of traits ``ta`` (``rules.quiet``)?"""
         key = (ta, rnd)
         table = self._quiet.get(key)
         n = len(self.D.trait_list)
@@ -456,8 +469,7 @@ class Sweep:
                     continue
                 if plan is None:
                     S = np.flatnonzero(z)
-                    ops = self._ops(a, S, s, b == 0) if b == 0 or not self.later_silent[s] \
-                        else None
+                    ops = self._ops(a, S, s, b == 0) if self._live(b, s) else None
                 else:
                     S, ops = plan[s]
                 own, ids, rows, lo = self._apply(a, ops, z)
@@ -503,12 +515,15 @@ class Sweep:
                 z = _pad(z, len(adds[s])).copy()
                 z[:len(adds[s])] += adds[s]
             S = np.flatnonzero(z)
-            ops = self._ops(a, S, s, b == 0) if S.size and (b == 0 or not self.later_silent[s]) \
-                else None
+            ops = self._ops(a, S, s, b == 0) if S.size and self._live(b, s) else None
             plan.append((S, ops))
             if ops is not None:
                 z = self._apply(a, ops, z)[0]
         return plan
+
+    def _live(self, b: int, s: int) -> bool:
+        """May anybody fire in stage ``s`` of the dice of round bucket ``b``?"""
+        return not (self.first_silent if b == 0 else self.later_silent)[s]
 
     def _cut(self, w: np.ndarray) -> np.ndarray:
         small = (w > 0) & (w < self.prune)

@@ -1,0 +1,30 @@
+"""Small integer-array helpers for the exact odds, without the masked-array machinery
+``np.unique`` loads on first use (15-40 ms in a process that computes one battle)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def unique_inverse(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(arr, return_inverse=True)`` for a 1-d integer array, without the
+    masked-array machinery ``np.unique`` loads on first use."""
+    order = np.argsort(arr, kind="stable")
+    srt = arr[order]
+    new = np.empty(srt.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(srt[1:], srt[:-1], out=new[1:])
+    inv = np.empty(arr.size, dtype=np.int64)
+    inv[order] = np.cumsum(new) - 1
+    return srt[new], inv
+
+
+def sorted_union(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.union1d`` of two sorted arrays of distinct integers, without the masked-array
+    machinery ``np.unique`` loads on first use (a third of a small sea battle's time)."""
+    both = np.concatenate((x, y))
+    both.sort(kind="stable")
+    keep = np.empty(both.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(both[1:], both[:-1], out=keep[1:])
+    return both[keep]
