@@ -3,7 +3,8 @@
     python benchmarks/bench_editions.py [--repeat K] [--rounds R]
 
 For each edition with an example game in turns/, times parse, check and adjudicate of every
-turn of its published example round, with the dice it was played with (median of K rounds).
+turn of its published example round, with the dice it was played with (median of K rounds);
+an edition without the A&A units (Taktyczne Starcie) has no 30-vs-30 battle.
 An edition without one (Global 1940) is played by benchmarks/long_game.py for R rounds
 (default 8: a mid-game position, every power at war) and its last round is timed the same way,
 with its busiest turn (the most check + adjudicate time) shown too; "x1941" is the ratio of
@@ -147,6 +148,11 @@ def main(argv=None) -> None:
             game = load_game(edition)
             load = time.perf_counter() - t0
             turns = edition_turns(edition, args.repeat, args.rounds, Path(tmp))
+            if "infantry" not in game.ruleset.units:
+                # Taktyczne Starcie: no dice battle of A&A units (its board odds: its own bench)
+                cells = [f"{turns[k] * 1e3:8.1f}" for k in ("parse", "check", "adjudicate", "busiest")]
+                print(f"{edition:<10} {load * 1e3:8.0f} {' '.join(cells)} {'':>6}   {'-':>13}")
+                continue
             seconds, peak, states, wins = odds_time(game, args.repeat)
             work = turns["check"] + turns["adjudicate"]
             baseline = baseline or work
