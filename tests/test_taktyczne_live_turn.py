@@ -23,7 +23,7 @@ from adjudicator.io.parser import parse_orders
 from adjudicator.io.tactical_data import load_board
 from adjudicator.model.dice import SeededDice
 from adjudicator.model.events import IncomeCollected, Moved, OrderSkipped
-from adjudicator.model.live_battle import LiveBattleStarted, LiveBattleTurn
+from adjudicator.model.live_battle_events import LiveBattleStarted, LiveBattleTurn
 from adjudicator.model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce, Doctrine
 from adjudicator.model.taktyczne import BoardBattleFought
 from adjudicator.service.games import initial_state, load_game

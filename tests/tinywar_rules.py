@@ -24,7 +24,7 @@ class AmbushStep(BattleStep):
     def _fires(self, board, slot, side_idx) -> bool:
         return side_idx == DEF and not board.is_sea and "ambush" in slot.tags
 
-    def claims(self, board, slot, side_idx, summ, enemy):
+    def claims(self, board, slot, side_idx, enemy):
         return self._fires(board, slot, side_idx)
 
     def volleys(self, board, side_idx, side, summ, enemy):

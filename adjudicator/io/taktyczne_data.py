@@ -17,7 +17,11 @@ import attrs
 
 from ..model.errors import DataError
 from ..model.game import Game
-from ..model.taktyczne import CostTable, MainMap, ObjectPrice, UnitCost
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:        # the values are loaded with the first map or table read: loading
+    # any game (``service.games``) imports this module, and ``pbem odds`` loads no events
+    from ..model.taktyczne import CostTable, MainMap, ObjectPrice, UnitCost
 from .loader import read_map
 from . import tomlcache
 from .paths import MAPS_DIR
@@ -81,6 +85,7 @@ def cell_relations(cells: tuple[tuple[str, ...], ...]
 
 def main_map(doc: dict[str, Any], where: str = MAP_FILE) -> MainMap:
     """``MainMap`` from a parsed map document; ``where`` names it in errors."""
+    from ..model.taktyczne import MainMap
     game_map = read_map(doc, where)
     cells = _cells(doc, where)
     names = set(game_map.territories)
@@ -155,6 +160,7 @@ def with_costs(game: Game) -> Game:
 
 def cost_table(doc: dict[str, Any], where: str = COSTS_FILE) -> CostTable:
     """``CostTable`` from a parsed cost document; ``where`` names it in errors."""
+    from ..model.taktyczne import CostTable
     units = _entries(doc, "unit", where)
     objects = _entries(doc, "object", where)
     return CostTable(
@@ -191,6 +197,7 @@ def _common(where: str, entry: Any) -> tuple[str, bool, str, str]:
 
 
 def _unit(where: str, key: str, entry: Any) -> UnitCost:
+    from ..model.taktyczne import UnitCost
     name, house, source, reason = _common(where, entry)
     value = _number(where, entry, "value") if "value" in entry else None
     return UnitCost(key=key, name=name, cost=_number(where, entry, "cost", 1), house=house,
@@ -198,6 +205,7 @@ def _unit(where: str, key: str, entry: Any) -> UnitCost:
 
 
 def _object(where: str, key: str, entry: Any) -> ObjectPrice:
+    from ..model.taktyczne import ObjectPrice
     name, house, source, reason = _common(where, entry)
     per = entry.get("per", "area")
     if per not in OBJECT_COUNTS:

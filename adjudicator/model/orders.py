@@ -487,3 +487,14 @@ class OrderSet:
     def directive_for(self, space: str) -> BattleDirective | None:
         found = [b for b in self.battles if b.space == space]
         return found[-1] if found else None
+
+
+@attrs.frozen
+class ScuttleOrder(Order):
+    """``scuttle 23``: the empty ferries and carriers the mover takes in ``space`` this turn
+    are destroyed instead of captured (L19.43, L27.16, L27.30-L27.31: the attacker's
+    choice; without the order they are captured, ruling capture_empty)."""
+
+    kind: ClassVar[str] = "scuttle"
+    space: str
+    line: int = 0

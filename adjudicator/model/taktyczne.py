@@ -16,7 +16,6 @@ import attrs
 
 from .board import GameMap
 from .events import Event
-from .orders import Order
 from .tactical import BattlePlan, BoardEvent, BoardForce
 
 LABEL = "a Taktyczne Starcie variant on an invented map with house costs"
@@ -267,14 +266,3 @@ class ObjectBuilt(Event):
     price: int
     points_left: int
     over: str = ""
-
-
-@attrs.frozen
-class ScuttleOrder(Order):
-    """``scuttle 23``: the empty ferries and carriers the mover takes in ``space`` this turn
-    are destroyed instead of captured (L19.43, L27.16, L27.30-L27.31: the attacker's
-    choice; without the order they are captured, ruling capture_empty)."""
-
-    kind: ClassVar[str] = "scuttle"
-    space: str
-    line: int = 0

@@ -26,7 +26,8 @@ from typing import Any
 
 import cattrs
 
-from ...model.live_battle import BoardAction, LiveBattleStarted, LiveBattleTurn
+from ...model.live_battle import BoardAction
+from ...model.live_battle_events import LiveBattleStarted, LiveBattleTurn
 from ...model.events import all_event_classes
 from ...model.orders import Order, OrderSet
 from ...model.tactical import BattlePlan, BoardForce, BoardRules

@@ -2,7 +2,7 @@
 takes in an area this turn instead of capturing them (L19.43, L27.16, L27.30-L27.31).
 
 Its grammar fragment is here (``SCUTTLE_GRAMMAR``, covered by the rules hash as a plug-in's
-is); model ``model.taktyczne.ScuttleOrder``; issued by the power whose turn it is; read by
+is); model ``model.orders.ScuttleOrder``; issued by the power whose turn it is; read by
 the main turn (``engine.taktyczne.main_turn``: ``settle_main_map``, and ``scuttle_unused``
 after the last order); what it destroyed is in the report's other events.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.taktyczne import ScuttleOrder
+from ...model.orders import ScuttleOrder
 from .base import COMBAT, MOVER, is_tree, kind
 
 if TYPE_CHECKING:
