@@ -127,3 +127,27 @@ def test_dice_keepers_are_refused_for_a_rolled_order_of_play(capsys, tmp_path):
     code, out = pbem(capsys, "new", tmp_path / "g", "--ruleset", "taktyczne", "--demo-seeds",
                      "--keepers", "opponents")
     assert code != 0 and "decides its order of play in the game" in out, out
+
+
+def test_the_plan_interpreter_version_is_in_the_rules_hash(tmp_path):
+    """board.toml names the plan interpreter (docs/taktyczne-board.md): another version
+    changes the rules hash, and this program refuses a board played by another."""
+    import shutil
+
+    from adjudicator.engine.tactical import PLAN_INTERPRETER_VERSION
+    from adjudicator.io.loader import content_hash
+    from adjudicator.io.paths import MAPS_DIR
+    from adjudicator.model.errors import DataError
+    from adjudicator.service.games import load_game
+
+    folder = tmp_path / "taktyczne"
+    shutil.copytree(MAPS_DIR / "taktyczne", folder)
+    assert load_game(str(folder)).tables["board"].interpreter == PLAN_INTERPRETER_VERSION
+    before = content_hash(folder)
+    board = folder / "board.toml"
+    text = board.read_text("utf-8")
+    board.write_text(text.replace(f"interpreter = {PLAN_INTERPRETER_VERSION}\n",
+                                  f"interpreter = {PLAN_INTERPRETER_VERSION + 1}\n", 1), "utf-8")
+    assert content_hash(folder) != before
+    with pytest.raises(DataError, match=f"plan interpreter {PLAN_INTERPRETER_VERSION + 1}"):
+        load_game(str(folder))

@@ -75,7 +75,8 @@ def board_rules(doc: dict[str, Any], where: str = BOARD_FILE) -> BoardRules:
                       battle_turn_cap=cap, kinds=kinds, mines=dict(mines),
                       formations=formations, rulings=rulings,
                       version=reader.number(doc, "version", 1, 1000),
-                      title=str(doc.get("title", "")))
+                      title=str(doc.get("title", "")),
+                      interpreter=reader.number(doc, "interpreter", 1, 1000))
 
 
 class _Reader:

@@ -94,6 +94,7 @@ class BoardRules:
     rulings: tuple[tuple[str, str], ...] = ()
     version: int = 1
     title: str = ""
+    interpreter: int = 1             # the plan interpreter's version its games are played by
 
 
 @attrs.frozen

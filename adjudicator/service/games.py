@@ -10,6 +10,7 @@ import attrs
 
 from .. import editions
 from ..io import gamecache, loader, taktyczne_data
+from ..model.errors import DataError
 from ..model.game import Game
 
 
@@ -47,7 +48,13 @@ def _with_tables(game: Game) -> Game:
     folder = Path(game.source_dir) if game.source_dir else None
     if folder is None or not (folder / BOARD_FILE).is_file():
         return game
-    return attrs.evolve(game, tables={"board": load_board(folder)})
+    board = load_board(folder)
+    from ..engine.tactical import PLAN_INTERPRETER_VERSION
+    if board.interpreter != PLAN_INTERPRETER_VERSION:
+        raise DataError(f"{folder / BOARD_FILE}: its battles by plan are played by plan "
+                        f"interpreter {board.interpreter}, and this program has interpreter "
+                        f"{PLAN_INTERPRETER_VERSION}: use the program the game was played with")
+    return attrs.evolve(game, tables={"board": board})
 
 
 
