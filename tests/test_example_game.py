@@ -105,14 +105,17 @@ ROUNDS = {
                    "06-uk.txt", "07-italy.txt", "08-anzac.txt", "09-france.txt"],
     # Taktyczne Starcie: the pregame's draw, the four players of round 1 in the rolled order,
     # round 2 (blue's attack: a land board battle), red's round 3 (a sea board battle) and
-    # blue's (red's capital taken, red eliminated)
+    # blue's (red's capital taken, red eliminated), green's and yellow's round 3, blue's
+    # round 4 (a sea battle played live by mail: its three battle-turn files, then the rest
+    # of blue's paused turn)
     "taktyczne": ["01-pregame.txt", "02-red.txt", "03-blue.txt", "04-green.txt", "05-yellow.txt",
                   "06-red.txt", "07-blue.txt", "08-green.txt", "09-yellow.txt", "10-red.txt",
-                  "11-blue.txt"],
+                  "11-blue.txt", "12-green.txt", "13-yellow.txt", "14-blue.txt",
+                  "15-blue-battle.txt", "16-yellow-battle.txt", "17-blue-battle.txt"],
 }
 # Who moves next when the example's orders are all played (round, power).
 NEXT = {"aa1941": (2, "ussr"), "aa1942": (2, "ussr"), "europe1999": (2, "ussr"),
-        "global1940": (2, "germany"), "taktyczne": (3, "green")}
+        "global1940": (2, "germany"), "taktyczne": (4, "green")}
 
 
 def test_example_has_a_full_round(example):
@@ -274,6 +277,37 @@ def test_committed_example_is_signed_by_the_demo_key(example, regenerate):
     assert report.ok, report.failure
     other = keys.public_key_line(regenerate.demo_gm_key("another-game"))
     assert verify_game(example.published, load_game, expected_gm_key=other).failure.check == "gm_key"
+
+
+def test_committed_taktyczne_example_holds_a_live_battle(capsys, regenerate):
+    """Blue's round-4 attack on S01 (`live S01`) pauses its turn; the battle is played in
+    battle-turn files of their own (blue's written board lines, yellow's missed turn played
+    by its plan after the game master's nmr), then the battle ends, is recorded as a live
+    board battle, and blue's paused turn goes on (its tank's move to 14); `pbem verify`
+    replays it all with the example's game master key."""
+    from adjudicator.io import keys
+    chosen = examples.example("taktyczne")
+    turns = published_turns(chosen.published)
+    started = [(tf.turn_number, e) for tf in turns for e in tf.events
+               if e.kind == "ts_live_battle_started"]
+    assert [(n, e.area, e.attacker, e.defender) for n, e in started] == [(14, "S01", "blue", "yellow")]
+    battle_turns = [(tf.turn_number, tf.power, e) for tf in turns for e in tf.events
+                    if e.kind == "ts_live_battle_turn"]
+    assert [(n, p, e.turn, e.by_plan) for n, p, e in battle_turns] == [
+        (15, "blue", 1, False), (16, "yellow", 2, True), (17, "blue", 3, False)]
+    assert any(e.kind == "no_moves_received" for e in turns[15].events)    # the nmr file
+    fought = [(tf.turn_number, e) for tf in turns for e in tf.events if e.kind == "ts_board_battle"]
+    live = [(n, e) for n, e in fought if e.live]
+    assert [(n, e.area) for n, e in live] == [(17, "S01")]
+    assert len(fought) == 3                     # the land and sea battles by plan, and this one
+    last = turns[16]
+    kinds = [e.kind for e in last.events]
+    assert kinds.index("ts_board_battle") < kinds.index("moved")         # the turn resumed
+    assert "live_battle" not in last.state.extras
+    assert [u.type for u in last.state.units["14"]] == ["tank_3"]
+    gm_key = keys.public_key_line(regenerate.demo_gm_key(chosen.game_id))
+    code, out = pbem(capsys, "verify", chosen.published, "--gm-key", gm_key)
+    assert code == 0, out
 
 
 def test_readme_names_the_published_key(example):
