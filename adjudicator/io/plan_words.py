@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.errors import DataError
-from ..model.tactical import BattlePlan, BoardRules, Doctrine
+from ..model.battle_plan import BattlePlan, Doctrine
 from .tactical_data import BOARD_FILE, load_board
 
 if TYPE_CHECKING:
+    from ..model.tactical import BoardRules
     from lark import Token, Tree
 
 MAX_CLAUSES = 64            # clauses in one plan line (26 squares, 26 mines, the doctrine)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.errors import DataError
-from ..model.tactical import ZONES, BoardRules, Formation, PieceKind
 from . import tomlcache
 from .paths import MAPS_DIR
+
+if TYPE_CHECKING:       # loaded with the first board read: every game's loading asks for one
+    from ..model.tactical import BoardRules, Formation, PieceKind
 
 BOARD_FILE = "board.toml"
 MAX_BYTES = 200_000
@@ -38,6 +40,7 @@ def load_board(folder: str | Path = "taktyczne") -> BoardRules:
 
 def board_rules(doc: dict[str, Any], where: str = BOARD_FILE) -> BoardRules:
     """``BoardRules`` from a parsed board document; ``where`` names it in errors."""
+    from ..model.tactical import BoardRules
     reader = _Reader(where)
     geometry = reader.table(doc, "geometry")
     columns = reader.number(geometry, "geometry.columns", 1, 26)
@@ -103,6 +106,7 @@ class _Reader:
         return value[0], value[1]
 
     def kind(self, key: str, entry: Any, per_side: int) -> PieceKind:
+        from ..model.tactical import ZONES, PieceKind
         name = f"units.{key}"
         if not isinstance(entry, dict):
             raise DataError(f"{self.where}: [{name}] is not a table")
@@ -129,6 +133,7 @@ class _Reader:
 
     def formation(self, key: str, entry: Any, columns: int,
                   rows_of: dict[str, tuple[int, int]]) -> Formation:
+        from ..model.tactical import Formation
         if not isinstance(entry, dict):
             raise DataError(f"{self.where}: [formations.{key}] is not a table")
         lists = {}

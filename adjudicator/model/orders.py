@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import attrs
 
-from .tactical import BattlePlan
+from .battle_plan import BattlePlan
 
 
 class Phase(str, Enum):

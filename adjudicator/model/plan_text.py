@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .tactical import STANCES, TARGET_PRIORITIES, BattlePlan, Doctrine
+from .battle_plan import STANCES, TARGET_PRIORITIES, BattlePlan, Doctrine
 
 MAX_PLAN_TEXT = 2_000        # characters: far above 26 squares and 26 mines
 _SQUARE = re.compile(r"^[A-Z][1-9][0-9]?$")

@@ -13,6 +13,10 @@ from typing import ClassVar
 
 import attrs
 
+from .battle_plan import (  # noqa: F401  (a side's plan, with the board)
+    STANCES, TARGET_PRIORITIES, BattlePlan, Doctrine,
+)
+
 ATTACKER, DEFENDER = "attacker", "defender"
 SIDES = (ATTACKER, DEFENDER)
 
@@ -24,9 +28,6 @@ OWN_HALF = "own_half"                          # AT guns: anywhere in the owner'
 ENEMY_BEYOND_DEPLOY = "enemy_half_beyond_deploy"   # LRGs: the enemy's rows 4-10
 ZONES = (LINE, OWN_HALF, ENEMY_BEYOND_DEPLOY)
 
-# A doctrine's choices (the plan interpreter's vocabulary).
-STANCES = ("advance", "hold")
-TARGET_PRIORITIES = ("best", "highest_rank", "nearest", "guns_first", "tanks_first")
 
 
 def other_side(side: str) -> str:
@@ -105,29 +106,6 @@ class Piece:
     side: str
     kind: str
     square: Square
-
-
-@attrs.frozen
-class Doctrine:
-    """A side's standing choices for every battle turn.  ``stance``: advance towards the
-    enemy or hold the deployment squares; ``target``: which target first; ``fire_at``: a tank
-    or warship fires only when the roll needed is at most this (6: every possible shot)."""
-
-    stance: str = "advance"
-    target: str = "best"
-    fire_at: int = 6
-
-
-@attrs.frozen
-class BattlePlan:
-    """A side's plan: a named formation, optional own squares for some units
-    (``(unit id, "C2")``, or ``(kind key, "C2")`` for the next unit of that kind in the
-    deployment order), optional own mine squares, and a doctrine."""
-
-    formation: str = "line"
-    squares: tuple[tuple[str, str], ...] = ()
-    mines: tuple[str, ...] = ()
-    doctrine: Doctrine = Doctrine()
 
 
 @attrs.frozen

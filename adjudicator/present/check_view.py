@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from ..model.game import Game
 from ..model.state import GameState
-from .board_check_view import board_battle_lines
 from .wording import problem_text
 
 
@@ -121,7 +120,9 @@ def check_text(game: Game, state: GameState, result, source: str = "orders") -> 
         where = f"{source}:{p.line}: " if p.line else f"{source}: "
         lines.append(f"{where}{p.severity}: {problem_text(p, game)}")
     lines += describe_battles(game, result.battles)
-    lines += board_battle_lines(game, result.board_battles)
+    if result.board_battles:                # Taktyczne Starcie's: its board model loads only then
+        from .board_check_view import board_battle_lines
+        lines += board_battle_lines(game, result.board_battles)
     name = game.ruleset.powers[state.power].name
     if result.ok:
         lines.append(f"OK: orders for {name}, round {state.round}, are valid.")
