@@ -160,6 +160,21 @@ def standing_syntax(name: str, model: type):
     return build, write
 
 
+def place_syntax(verb: str, model: type):
+    """The reading and writing of an order ``<verb> <space>`` built as ``model(space,
+    line)`` (Taktyczne Starcie's ``live`` and ``scuttle``): ``(build, write)``; the
+    grammar's rule holds the space as its one subtree."""
+    def build(b, line, tree: Tree) -> None:
+        where = next(c for c in tree.children if is_tree(c))
+        space = b.resolve_place(line, where.children)
+        if space is not None:
+            b.add(model(space, line.number))
+
+    def write(order, names) -> str:
+        return f"{verb} {order.space}"
+    return build, write
+
+
 # ---- writing helpers -------------------------------------------------------------------------
 
 def unit_text(key: str, count: int, names) -> str:

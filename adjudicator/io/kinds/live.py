@@ -10,13 +10,8 @@ in the report's other events.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...model.live_battle import LiveOrder
-from .base import PURCHASE, is_tree, kind
-
-if TYPE_CHECKING:
-    from lark import Tree
+from .base import PURCHASE, kind, place_syntax
 
 LIVE_GRAMMAR = """
 live: LIVE_VERB _COLON? name
@@ -24,16 +19,7 @@ LIVE_VERB.3: /live\\b/i
 """
 
 
-def build_live(b, line, tree: Tree) -> None:
-    where = next(c for c in tree.children if is_tree(c))
-    space = b.resolve_place(line, where.children)
-    if space is not None:
-        b.add(LiveOrder(space, line.number))
-
-
-def write_live(order: LiveOrder, names) -> str:
-    return f"live {order.space}"
-
+build_live, write_live = place_syntax("live", LiveOrder)
 
 kind("live", ["LIVE_VERB"], ["live"], "live 23", {"WORD", "INT", "_COLON", "$END"}, PURCHASE,
      grammar=LIVE_GRAMMAR, model=LiveOrder,

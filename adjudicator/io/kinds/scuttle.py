@@ -9,13 +9,8 @@ after the last order); what it destroyed is in the report's other events.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...model.orders import ScuttleOrder
-from .base import COMBAT, MOVER, is_tree, kind
-
-if TYPE_CHECKING:
-    from lark import Tree
+from .base import COMBAT, MOVER, kind, place_syntax
 
 SCUTTLE_GRAMMAR = """
 scuttle: SCUTTLE name
@@ -23,16 +18,7 @@ SCUTTLE.4: /(scuttle|sink\\s+captured|destroy\\s+captured)(\\s+(in|at))?\\b/i
 """
 
 
-def build_scuttle(b, line, tree: Tree) -> None:
-    name = next(c for c in tree.children if is_tree(c))
-    space = b.resolve_place(line, name.children)
-    if space is not None:
-        b.add(ScuttleOrder(space, line.number))
-
-
-def write_scuttle(order: ScuttleOrder, names) -> str:
-    return f"scuttle {order.space}"
-
+build_scuttle, write_scuttle = place_syntax("scuttle", ScuttleOrder)
 
 kind("scuttle", ["SCUTTLE"], ["scuttle"], "scuttle 34", {"WORD", "INT", "$END"}, COMBAT,
      grammar=SCUTTLE_GRAMMAR, model=ScuttleOrder, issuer=MOVER,
