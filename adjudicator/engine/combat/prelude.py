@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from .board import Board
 from .model import BattleSetup
 from .oddsresult import BattleOdds
 
@@ -27,21 +28,16 @@ def variants(setup: BattleSetup) -> list[tuple[float, BattleSetup, float]]:
     ``setup.before`` falls; ``[(1, setup, 0)]`` when nothing happens before the battle."""
     if not setup.before:
         return [(1.0, setup, 0.0)]
+    board = Board(setup)        # prices cargo as the battle's TUV figures do
     found = []
     for weight, sunk, damaged in setup.before:
         gone = set(sunk)
         hurt = set(damaged)
         attackers = tuple(attrs.evolve(u, damaged=True) if u.uid in hurt else u
                           for u in setup.attackers if u.uid not in gone)
-        lost = sum(_cost(setup, u) for u in setup.attackers if u.uid in gone)
+        lost = sum(u.type.cost + board.cargo_cost(u) for u in setup.attackers if u.uid in gone)
         found.append((weight, attrs.evolve(setup, attackers=attackers, before=()), lost))
     return found
-
-
-def _cost(setup: BattleSetup, unit) -> float:
-    """A unit's cost with its cargo (lost with it), as the battle's TUV figures count."""
-    return unit.type.cost + sum(setup.unit_types[c.type].cost for c in unit.cargo
-                                if c.type in setup.unit_types)
 
 
 def mixed_odds(setup: BattleSetup,
