@@ -101,9 +101,10 @@ def battle_units(game, text: str, what: str, power: str, start_uid: int, *,
 
 def known_technologies(game) -> tuple[str, ...]:
     """Every technology an edition's units name (Global 1940's research charts' keys)."""
+    from ..engine.research import chart
     found = {tech for t in game.ruleset.units.values() for tech in t.technologies}
-    for chart in ("research_chart_1", "research_chart_2"):
-        found.update(k.strip() for k in str(game.ruleset.option(chart, "") or "").split(",") if k.strip())
+    for number in (1, 2):
+        found.update(chart(game.ruleset, number))
     return tuple(sorted(found))
 
 
