@@ -151,3 +151,26 @@ def test_the_plan_interpreter_version_is_in_the_rules_hash(tmp_path):
     assert content_hash(folder) != before
     with pytest.raises(DataError, match=f"plan interpreter {PLAN_INTERPRETER_VERSION + 1}"):
         load_game(str(folder))
+
+
+def test_the_projected_income_counts_the_objects_in_the_state(capsys, tmp_path):
+    """Reports project a power's income from its facilities and the capitals it holds
+    (L19.50-L19.53, L27.4), read from the state, as the income step collects it."""
+    game = new_game(capsys, tmp_path)
+    play(capsys, tmp_path, game, "pass\n", "pregame.txt")
+    state, _ = gamedir.current_state(game)
+    loaded = load_game("taktyczne")
+    capitals = state.extras["ts_capitals"]
+    first, second = state.extras["ts_turn_order"][:2]
+    assert loaded.projected_income(state.owners, first, state.extras) == 1     # 1 factory x 1
+    play(capsys, tmp_path, game, f"build factory {capitals[first]}\n")
+    state, _ = gamedir.current_state(game)
+    assert loaded.projected_income(state.owners, first, state.extras) == 2     # 2 factories x 1
+    owners = dict(state.owners) | {capitals[second]: first}                   # his capital taken
+    assert loaded.projected_income(owners, first, state.extras) == 3 * 2      # 3 factories x 2
+    assert loaded.projected_income(owners, second, state.extras) == 0         # L19.53
+    code, out = pbem(capsys, "report", "-g", game, 2)
+    assert code == 0, out
+    table = out.split("Income before", 1)[1].splitlines()
+    row = next(line for line in table if line.startswith(loaded.ruleset.powers[first].name))
+    assert row.split()[1:4] == ["1", "+1", "2"], row           # before, change, now

@@ -141,12 +141,12 @@ def prepare(game: Game, edition: Edition | None = None) -> Game:
                         income_projector=projected_income)
 
 
-def projected_income(game: Game, owners, power: str) -> int:
+def projected_income(game: Game, owners, power: str, extras=None) -> int:
     """``engine.income.projected_income``, imported on first use: a game read back from
     the cache (``io.gamecache``) for a command that shows no income (``pbem odds``) does
     not load the turn engine's income and what it imports."""
     from ..engine.income import projected_income as project
-    return project(game, owners, power)
+    return project(game, owners, power, extras)
 
 
 def _unknown_territories(game: Game, cond, where: str) -> list[str]:

@@ -28,13 +28,21 @@ from .context import TurnContext
 @attrs.define
 class IncomeContext:
     """What an income item sees.  ``ctx`` and ``dice`` are None when income is projected
-    (reports) and ``dice`` is None when orders are only checked."""
+    (reports), which gives ``extras`` instead (the state's edition values, as
+    ``GameState.extras``); ``dice`` is None when orders are only checked."""
 
     game: Game
     owners: Mapping[str, str]
     power: str
     ctx: TurnContext | None = None
     dice: Any = None
+    extras: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def read_state(self, key: str, default=None):
+        """An edition value of the state: the turn's board's, else the projected state's."""
+        if self.ctx is not None:
+            return self.ctx.board.read_state(key, default=default)
+        return self.extras.get(key, default)
 
     @property
     def economies(self) -> tuple[str, ...]:
@@ -95,13 +103,14 @@ def income_lines(inc: IncomeContext, names: Iterable[str] | None = None) -> list
     return out
 
 
-def projected_income(game: Game, owners: Mapping[str, str], power: str) -> int:
-    """What ``power`` would collect with ``owners`` in control (its capital held), from
-    the items that depend only on the board: what reports show as a power's income.  An
-    owner that does not play (a nation) has none."""
+def projected_income(game: Game, owners: Mapping[str, str], power: str,
+                     extras: Mapping[str, Any] | None = None) -> int:
+    """What ``power`` would collect with ``owners`` in control (its capital held) and the
+    state's edition values ``extras``, from the items that depend only on the board: what
+    reports show as a power's income.  An owner that does not play (a nation) has none."""
     if power not in game.ruleset.powers:
         return 0
-    inc = IncomeContext(game, owners, power)
+    inc = IncomeContext(game, owners, power, extras=extras or {})
     return sum(a for _, _, a in income_lines(
         inc, [n for n in game.ruleset.plan.income if n in PROJECTED]))
 

@@ -40,17 +40,19 @@ class Game:
     # The engine's projection of a power's income (set by ``editions.prepare``: the
     # edition's income items that depend only on the board); layers above the engine
     # (reports) read income through ``projected_income``, never re-deriving it.
-    income_projector: Callable[["Game", Any, str], int] | None = attrs.field(
+    income_projector: Callable[["Game", Any, str, Any], int] | None = attrs.field(
         default=None, eq=False, repr=False)
     # An edition's own tables read beside the A&A-shaped files (``service.games``):
     # Taktyczne Starcie's battle board rules (``board``).
     tables: Mapping[str, Any] = attrs.field(factory=dict, eq=False, repr=False)
 
-    def projected_income(self, owners, power: str) -> int:
-        """What ``power`` would collect with ``owners`` in control (its capital held)."""
+    def projected_income(self, owners, power: str, extras=None) -> int:
+        """What ``power`` would collect with ``owners`` in control (its capital held) and
+        the state's edition values ``extras`` (``GameState.extras``: an edition's income may
+        count what it keeps there, as Taktyczne Starcie's objects)."""
         if self.income_projector is None:
             return self.territory_value(owners, power)
-        return self.income_projector(self, owners, power)
+        return self.income_projector(self, owners, power, extras)
 
     @property
     def game_id(self) -> str:

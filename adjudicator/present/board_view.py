@@ -36,7 +36,7 @@ def _unit_order(game: Game, key: str) -> tuple[int, str]:
 def territory_income(game: Game, state: GameState, power: str) -> int:
     """What ``power`` would collect now (the engine's projection of the edition's income
     items, ``Game.projected_income``)."""
-    return game.projected_income(state.owners, power)
+    return game.projected_income(state.owners, power, state.extras)
 
 
 def _cargo_label(game: Game, unit: Unit) -> str:

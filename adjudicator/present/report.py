@@ -713,9 +713,11 @@ def _income(console: Console, game: Game, events: list[Event],
     dash = Text("—", style="dim")
     for key in powers:
         delta = change.get(key, 0)
-        before = game.projected_income(state_before.owners, key) if state_before else None
-        after = game.projected_income(state_after.owners, key) if state_after else None
-        if before is None and after is not None:
+        before = _projected(game, state_before, key)
+        after = _projected(game, state_after, key)
+        if before is not None and after is not None:
+            delta = after - before              # what moved it: captures, or an edition's objects
+        elif before is None and after is not None:
             before = after - delta
         if after is None and before is not None:
             after = before + delta
@@ -734,6 +736,11 @@ def _income(console: Console, game: Game, events: list[Event],
             str(ipcs) if ipcs is not None else dash,
         )
     console.print(table)
+
+
+def _projected(game: Game, state: GameState | None, power: str) -> int | None:
+    """``power``'s income as the engine projects it from ``state`` (None: no state)."""
+    return None if state is None else game.projected_income(state.owners, power, state.extras)
 
 
 def _standing_orders(console: Console, game: Game, events: list[Event]) -> None:

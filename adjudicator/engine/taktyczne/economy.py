@@ -19,17 +19,14 @@ from .state import (AIRFIELD, CAPITALS, FACTORY, OBJECTS, SHIPYARD, add_object, 
 CARRIER = "carrier"
 
 
-@item("ts_facilities", projected=False)
+@item("ts_facilities")
 def facility_income(inc: IncomeContext) -> int:
     """One point per factory and shipyard held, for each capital held (L19.50-L19.52); no
-    capital held, no income (L19.53).  Read from the turn's board (nothing to project in a
-    report without it)."""
-    if inc.ctx is None:
-        return 0
-    board = inc.ctx.board
-    held = sum(1 for area in board.read_state(CAPITALS, default={}).values()
+    capital held, no income (L19.53).  The objects and capitals are the state's (the turn's
+    board, or the state a report projects)."""
+    held = sum(1 for area in inc.read_state(CAPITALS, default={}).values()
                if inc.owners.get(area) == inc.power)
-    return facilities(inc.owners, board.read_state(OBJECTS, default={}), inc.power) * held
+    return facilities(inc.owners, inc.read_state(OBJECTS, default={}), inc.power) * held
 
 
 def occupied_by_others(board, space: str, power: str) -> bool:
