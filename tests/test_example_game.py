@@ -305,6 +305,9 @@ def test_committed_taktyczne_example_holds_a_live_battle(capsys, regenerate):
     assert kinds.index("ts_board_battle") < kinds.index("moved")         # the turn resumed
     assert "live_battle" not in last.state.extras
     assert [u.type for u in last.state.units["14"]] == ["tank_3"]
+    code, out = pbem(capsys, "report", "-g", chosen.published, "16")     # the missed battle turn
+    assert code == 0 and "battle plan plays this" in out, out
+    assert "income is collected" not in out                         # a battle turn has none
     gm_key = keys.public_key_line(regenerate.demo_gm_key(chosen.game_id))
     code, out = pbem(capsys, "verify", chosen.published, "--gm-key", gm_key)
     assert code == 0, out

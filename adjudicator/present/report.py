@@ -519,9 +519,7 @@ def _header(console: Console, game: Game, events: list[Event],
         body.append("\nNo events were recorded for this turn.", style="dim")
     for ev in events:                       # a missed deadline (tournaments: the tick's NMR)
         if isinstance(ev, NoMovesReceived):
-            by = f" by {ev.deadline}" if ev.deadline else ""
-            body.append(f"\nNo moves received{by}: no purchase, no moves; standing defence "
-                        "orders apply and income is collected.", style="bold")
+            body.append("\n" + _missed_turn_text(ev, events), style="bold")
     corrections = [ev for ev in events if isinstance(ev, Corrected)]
     if corrections:
         body.append("\nNo orders were played; the game master changed the position:",
@@ -736,6 +734,18 @@ def _income(console: Console, game: Game, events: list[Event],
             str(ipcs) if ipcs is not None else dash,
         )
     console.print(table)
+
+
+def _missed_turn_text(ev: NoMovesReceived, events: list[Event]) -> str:
+    """What a missed deadline meant for this turn file: a battle turn of a live board battle
+    is played by the side's plan and collects nothing; a turn collects its income only if
+    the turn's events say so."""
+    by = f" by {ev.deadline}" if ev.deadline else ""
+    if any(e.kind == "ts_live_battle_turn" for e in events):
+        return f"No moves received{by}: the side's battle plan plays this battle turn."
+    collected = any(isinstance(e, IncomeCollected) for e in events)
+    return (f"No moves received{by}: no purchase, no moves; standing defence orders apply"
+            + (" and income is collected." if collected else "."))
 
 
 def _projected(game: Game, state: GameState | None, power: str) -> int | None:
