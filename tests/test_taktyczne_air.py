@@ -8,7 +8,6 @@ and a game played by the command line with an air move that is shot at."""
 from __future__ import annotations
 
 import json
-from collections import deque
 from pathlib import Path
 
 import pytest
@@ -28,8 +27,8 @@ from adjudicator.model.ts_air import AircraftEvacuated, OverflightFire
 from adjudicator.service import gamedir
 from adjudicator.service.games import load_game
 from cli_helpers import pbem
+from test_taktyczne_edition import play as play_orders
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -252,13 +251,7 @@ def test_a_game_turn_by_the_command_line_with_an_air_move_shot_at(capsys, tmp_pa
     assert code == 0, out
 
     def play(text: str) -> str:
-        orders = tmp_path / "orders.txt"
-        orders.write_text(text, encoding="utf-8")
-        code, out = pbem(capsys, "check", orders, "-g", game_dir)
-        assert code == 0, out
-        code, out = pbem(capsys, "process", orders, "-g", game_dir, "--demo-seeds")
-        assert code == 0, out
-        return out
+        return play_orders(capsys, tmp_path, game_dir, text)
 
     play("pass\n")
     state, _ = gamedir.current_state(game_dir)
