@@ -282,3 +282,17 @@ def test_a_game_turn_by_the_command_line_with_an_air_move_shot_at(capsys, tmp_pa
 def _events(game_dir: Path) -> list[dict]:
     latest = max((game_dir / "turns").glob("*.json"), key=lambda p: p.stat().st_mtime)
     return json.loads(latest.read_text())["events"]
+
+
+def test_a_bombers_cargo_lands_with_it_and_is_no_aircraft_of_its_own(game):
+    """An atomic bomb (air, no range) rides its bomber (G26): it lands where the bomber does
+    and never flies or evacuates alone."""
+    ctx = _ctx(game, {"22": (Unit("bomber", "red", (Unit("atomic_bomb", "red"),)),),
+                      "S07": (Unit("carrier", "red"),)},
+               {"22": "red"}, {"22": {"airfield": 1}})
+    board = ctx.board
+    (bomber,) = _planes(ctx, "22")
+    assert not air.is_aircraft(board, "atomic_bomb") and air.is_aircraft(board, bomber)
+    air.land(board, [bomber], "S07", "red")
+    assert [p.type for p in board.cargo_of(bomber)] == ["atomic_bomb"]
+    assert all(p.space == "S07" for p in board.cargo_of(bomber))

@@ -78,7 +78,10 @@ def _types(board: WorkingBoard, option: str) -> frozenset[str]:
 
 
 def is_aircraft(board: WorkingBoard, piece: Piece | str) -> bool:
-    return board.utype(piece).domain == Domain.AIR
+    """A unit that flies: of the air domain and with a range (an atomic bomb, air but
+    carried, is not one)."""
+    ut = board.utype(piece)
+    return ut.domain == Domain.AIR and ut.move > 0
 
 
 def is_carrier(board: WorkingBoard, piece: Piece | str) -> bool:
@@ -160,6 +163,8 @@ def land(board: WorkingBoard, pieces: Sequence[Piece], base: str, power: str) ->
         piece.carried_by = None
         piece.space = base
         piece.carried_by = deck.get(piece.uid) if deck else None
+        for cargo in board.cargo_of(piece):          # a bomber's atomic bomb (G26)
+            cargo.space = base
 
 
 # ---------------------------------------------------------------------------------- flights
@@ -333,8 +338,7 @@ def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause
 
 def names_aircraft(board: WorkingBoard, units: Iterable) -> bool:
     """Whether an order's unit groups name an aircraft type."""
-    return any(board.rules.units[g.type].domain == Domain.AIR for g in units
-               if g.type in board.rules.units)
+    return any(is_aircraft(board, g.type) for g in units if g.type in board.rules.units)
 
 
 def move_order(ctx: TurnContext, order, pieces: list[Piece]) -> list[Piece]:
