@@ -258,18 +258,22 @@ def test_a_game_turn_by_the_command_line_with_an_air_move_shot_at(capsys, tmp_pa
     first, second = state.extras["ts_turn_order"]
     capital, other = state.extras["ts_capitals"][first], state.extras["ts_capitals"][second]
     play(f"build airfield {capital}\n")
-    play("pass\n")
+    play("patrol all: bombers\n")                 # the second player's standing order
     loaded = load_game("taktyczne")
     over, sea = _flight(loaded, capital, other)
     code, out = pbem(capsys, "correct", "-g", game_dir, "--demo-seeds", "--reason", "an air test",
                      "--set", f"{capital}: 2 {first} bomber", "--set", f"{sea}: 1 {first} carrier",
-                     "--set", f"{over}: 4 {second} aa_gun_land", "--owner", f"{over} {second}")
+                     "--set", f"{over}: 4 {second} aa_gun_land, 1 {second} fighter",
+                     "--owner", f"{over} {second}")
     assert code == 0, out
     out = play(f"move 2 bomber {capital} -> {over} -> {sea}\n")
     code, report = pbem(capsys, "report", "-g", game_dir)
     assert code == 0, report
-    assert f"AA guns in {over} fire 4 times" in report
+    assert f"AA guns in {over} fire 4 shots" in report
     assert "rule (every AA gun fires at each overflight, L23.61)" in report
+    fired = [e for e in _events(game_dir) if e.get("kind") == "ts_overflight_fire"]
+    if any(e["shooters"] == "fighters" for e in fired):     # a bomber was left to aim at
+        assert "(why: patrol all: bombers)" in report
     state, _ = gamedir.current_state(game_dir)
     shot = sum(sum(e["lost"].values()) for e in _events(game_dir) if e.get("kind") == "ts_overflight_fire")
     aboard = [u for u in state.units.get(sea, ()) if u.type == "carrier"][0].cargo

@@ -719,7 +719,7 @@ PROBLEMS.update({
     "ts_no_carrier": "aircraft bought at a shipyard go onto a carrier of yours in its sea (L27.23); there is none in {space}",
     "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
 })
-EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {count} times at {mover}'s aircraft "
+EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {shots_text} at {mover}'s aircraft "
                                      "flying over ({leg_text}): {rolls}; {lost_text} (why: {standing})")
 EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
                                         "{to_text} (why: {standing})")
@@ -732,6 +732,7 @@ def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     path = params.get("path") or ()
     return {"mover": power_name(game, params.get("mover")),
             "shooters": "AA guns" if params.get("shooters") == "aa" else "fighters",
+            "shots_text": f"{params.get('count')} shot" + ("" if params.get("count") == 1 else "s"),
             "leg_text": {"out": "on the way out", "back": "on the way back"}.get(params.get("leg"), "moving"),
             "lost_text": f"{units_text(game, lost)} shot down" if lost else "none hit",
             "cause_text": {"battle_lost": "the battle there is lost", "base_destroyed": "the base is destroyed",
