@@ -300,3 +300,12 @@ def test_a_bombers_cargo_lands_with_it_and_is_no_aircraft_of_its_own(game):
     air.land(board, [bomber], "S07", "red")
     assert [p.type for p in board.cargo_of(bomber)] == ["atomic_bomb"]
     assert all(p.space == "S07" for p in board.cargo_of(bomber))
+
+
+def test_a_blast_sends_the_aircraft_past_the_other_areas_it_reaches(game):
+    """L23.35-L23.36 a blast spares aircraft that have somewhere to go: not into another area
+    of the same blast (``avoid``)."""
+    ctx = _ctx(game, {"23": (Unit("fighter", "blue"),)}, {"23": "blue", "24": "blue", "32": "blue"},
+               {"23": {"airfield": 1}, "24": {"airfield": 1}, "32": {"airfield": 1}}, dice=[1])
+    air.evacuate(ctx, "23", "blue", _planes(ctx, "23", "blue"), air.BLAST, avoid=("24",))
+    assert [e.to for e in ctx.events if isinstance(e, AircraftEvacuated)] == ["32"]

@@ -297,11 +297,14 @@ def routes(board: WorkingBoard, start: str, power: str) -> dict[str, tuple[str, 
     return {area: key[2] for area, key in best.items()}
 
 
-def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause: str) -> None:
+def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause: str, *,
+             avoid: Iterable[str] = ()) -> None:
     """Aircraft of ``power`` that lost their base in ``area`` (``cause``: ``battle_lost``,
     ``base_destroyed``, ``blast``) fly to another base within range and the 12-point caps:
     the bases of its standing ``evacuate`` order in the order written, then the nearest;
-    with none they are destroyed (L23.34-L23.36, L23.75-L23.76, ruling G28)."""
+    with none they are destroyed (L23.34-L23.36, L23.75-L23.76, ruling G28).  Called while
+    they are still there (before their carrier is removed: removing it removes its cargo);
+    ``avoid``: bases not to land at (the other areas of a blast)."""
     board = ctx.board
     planes = sorted((p for p in pieces if board.pieces.get(p.uid) is p and is_aircraft(board, p)),
                     key=lambda p: (-unit_value(board, p.type), p.uid))
@@ -310,7 +313,8 @@ def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause
     value, why = standing_reason(ctx, power, EVACUATE.name, area)
     listed = [] if value == NEAREST else [a.strip() for a in value.split(",")]
     room = bases(board, power)
-    room.pop(area, None)
+    for lost_base in (area, *avoid):
+        room.pop(lost_base, None)
     flights = routes(board, area, power)
     order = [a for a in dict.fromkeys(listed) if a in room and a in flights]
     order += sorted((a for a in room if a in flights and a not in order),
