@@ -309,3 +309,45 @@ def test_a_blast_sends_the_aircraft_past_the_other_areas_it_reaches(game):
                {"23": {"airfield": 1}, "24": {"airfield": 1}, "32": {"airfield": 1}}, dice=[1])
     air.evacuate(ctx, "23", "blue", _planes(ctx, "23", "blue"), air.BLAST, avoid=("24",))
     assert [e.to for e in ctx.events if isinstance(e, AircraftEvacuated)] == ["32"]
+
+
+route_fire = st.fixed_dictionaries({
+    "bombers": st.integers(0, 3), "fighters": st.integers(0, 4),
+    "guns": st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    "patrols": st.lists(st.integers(0, 2), min_size=3, max_size=3),
+    "faces": st.lists(st.integers(1, 6), min_size=40, max_size=40),
+    "leg": st.sampled_from([air.OUT, air.BACK, air.MOVE])})
+
+
+@settings(max_examples=80, deadline=None)
+@given(route_fire)
+def test_overflight_fire_is_one_shot_per_gun_and_fighter_and_hits_only_as_the_text_says(game, data):
+    """L23.27 one shot per AA gun, a six (L23.28); L23.46 one per fighter, an even roll at a
+    bomber (L23.45), a six at a fighter (L23.68): no flight loses more than its shooters'
+    hits allow, and what is not shot down flies on."""
+    if data["bombers"] + data["fighters"] == 0:
+        return
+    route = ("22", "23", "26", "31")
+    units = {"22": (Unit("bomber", "red"),) * data["bombers"] + (Unit("fighter", "red"),) * data["fighters"]}
+    for area, guns, patrol in zip(route[1:], data["guns"], data["patrols"]):
+        units[area] = (Unit("aa_gun_land", "blue"),) * guns + (Unit("fighter", "blue"),) * patrol
+    ctx = _ctx(game, units, {"22": "red", "23": "blue", "26": "blue", "31": "blue"},
+               {"22": {"airfield": 1}}, dice=data["faces"])
+    planes = _planes(ctx, "22")
+    survivors = air.fly(ctx, planes, route, leg=data["leg"])
+    fired = [e for e in ctx.events if isinstance(e, OverflightFire)]
+    over = route[1:-1] if data["leg"] == air.OUT else route[1:]
+    for event in fired:
+        assert event.area in over and event.power == "blue" and event.mover == "red"
+        index = route.index(event.area) - 1
+        assert event.count == len(event.rolls) == (data["guns"][index] if event.shooters == "aa"
+                                                   else data["patrols"][index])
+        hits = sum(event.lost.values())
+        if event.shooters == "aa":
+            assert hits <= sum(1 for r in event.rolls if r == 6)
+        else:
+            assert event.lost.get("fighter", 0) <= sum(1 for r in event.rolls if r == 6)
+            assert hits <= sum(1 for r in event.rolls if r % 2 == 0)
+    lost = sum(sum(e.lost.values()) for e in fired)
+    assert len(survivors) + lost == len(planes)
+    assert all(p.uid in ctx.board.pieces for p in survivors)
