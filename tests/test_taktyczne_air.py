@@ -351,3 +351,16 @@ def test_overflight_fire_is_one_shot_per_gun_and_fighter_and_hits_only_as_the_te
     lost = sum(sum(e.lost.values()) for e in fired)
     assert len(survivors) + lost == len(planes)
     assert all(p.uid in ctx.board.pieces for p in survivors)
+
+
+def test_aircraft_whose_airfield_is_gone_evacuate_and_others_stay(game):
+    """L23.34 an airfield destroyed (by a bomber or a long-range gun): its aircraft evacuate;
+    with the airfield still standing nothing moves."""
+    units = {"23": (Unit("fighter", "blue"),), "24": (Unit("fighter", "blue"),)}
+    owners = {"23": "blue", "24": "blue", "26": "blue"}
+    ctx = _ctx(game, units, owners, {"24": {"airfield": 1}, "26": {"airfield": 1}}, dice=[1])
+    air.airfield_lost(ctx, "23")
+    air.airfield_lost(ctx, "24")
+    assert [(e.area, e.to, e.cause) for e in ctx.events if isinstance(e, AircraftEvacuated)] == [
+        ("23", "24", air.BASE_DESTROYED)]
+    assert len(_planes(ctx, "24", "blue")) == 2

@@ -340,6 +340,20 @@ def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause
         ctx.emit(AircraftEvacuated(area, power, cause, count_types(lost), "", (), why))
 
 
+def airfield_lost(ctx: TurnContext, area: str, cause: str = BASE_DESTROYED) -> None:
+    """After an object of ``area`` is destroyed (a bomb, a long-range gun's hit, L23.34): the
+    aircraft there whose owner has no airfield there any more evacuate.  For any caller of
+    ``objects.destroy_object``; a carrier sunk is the caller's (``evacuate`` before removing
+    it)."""
+    board = ctx.board
+    here = objects(board).get(area, {})
+    for power in sorted({p.owner for p in board.at(area) if is_aircraft(board, p)}):
+        if here.get(AIRFIELD) and board.owners.get(area) == power:
+            continue
+        evacuate(ctx, area, power, [p for p in board.at(area)
+                                    if p.owner == power and is_aircraft(board, p)], cause)
+
+
 def names_aircraft(board: WorkingBoard, units: Iterable) -> bool:
     """Whether an order's unit groups name an aircraft type."""
     return any(is_aircraft(board, g.type) for g in units if g.type in board.rules.units)
