@@ -715,6 +715,7 @@ PROBLEMS.update({
     "ts_air_alone": "aircraft fly in orders of their own: an order naming aircraft names only aircraft (L23.9)",
     "ts_air_no_base": "aircraft move only to an area with an airfield of yours or a sea with a carrier of yours (L19.29, L23.9); {target} is neither",
     "ts_air_no_room": "{target} takes {room} more points of aircraft (the 12-point stack, a carrier's 12 points, L19.17, L27.13); these are worth {points}",
+    "ts_air_over_guns": "the route flies over {areas}, where another player has AA guns or based fighters: they fire at it (L23.61-L23.62)",
     "ts_evacuate_unknown": "no area {space} on the map",
     "ts_no_carrier": "aircraft bought at a shipyard go onto a carrier of yours in its sea (L27.23); there is none in {space}",
     "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",

@@ -269,15 +269,20 @@ def _shot_down(ctx, area, power, mover, flying, lost, shooters_kind, faces, leg,
 
 # ------------------------------------------------------------------------------ evacuation
 
+def guarded_areas(board: WorkingBoard, areas: Iterable[str], power: str) -> list[str]:
+    """Those of ``areas`` where an enemy of ``power`` has AA guns or fighters."""
+    enemies = _enemies(board, power)
+    return [a for a in areas if any(any(shooters(board, a, enemy)) for enemy in enemies)]
+
+
 def routes(board: WorkingBoard, start: str, power: str) -> dict[str, tuple[str, ...]]:
     """Every area within range of ``start`` -> the flight there: the fewest areas, then the
     fewest areas where an enemy has AA guns or fighters, then the first in the map's order."""
-    danger = {}
+    danger: dict[str, int] = {}
 
     def risky(area: str) -> int:
         if area not in danger:
-            danger[area] = int(any(any(shooters(board, area, enemy))
-                                   for enemy in _enemies(board, power)))
+            danger[area] = len(guarded_areas(board, (area,), power))
         return danger[area]
 
     best: dict[str, tuple[int, int, tuple[str, ...]]] = {}
@@ -377,6 +382,9 @@ def move_order(ctx: TurnContext, order, pieces: list[Piece]) -> list[Piece]:
                                        "room": room[path[-1]]}))
     if problem is not None:
         raise OrderFailed(problem[0], **problem[1])
+    guarded = guarded_areas(board, path[1:], power)
+    if guarded:                          # said by the check too: the route was the writer's
+        ctx.warn(order.line, "ts_air_over_guns", areas=guarded)
     ctx.emit(Moved(power, "main", count_types(pieces), path, order.line))
     for piece in pieces:
         piece.carried_by = None
