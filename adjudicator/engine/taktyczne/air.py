@@ -56,7 +56,7 @@ def _check_evacuate(ctx, power: str, value: str):
     if value == NEAREST:
         return None
     for area in (a.strip() for a in value.split(",")):
-        if area not in ctx.board.map:
+        if area not in ctx.board.map.territories:
             return "ts_evacuate_unknown", {"space": area}
     return None
 
