@@ -25,7 +25,8 @@ OVER.2: /(over|on)\\b/i
 """
 
 OBJECT_WORDS = {"factory": "factory", "factories": "factory", "shipyard": "shipyard",
-                "shipyards": "shipyard", "airfield": "airfield", "carrier": "carrier"}
+                "shipyards": "shipyard", "airfield": "airfield", "carrier": "carrier",
+                "silo": "silo", "launcher": "launcher"}
 
 
 def build_build(b, line, tree: Tree) -> None:
@@ -33,7 +34,7 @@ def build_build(b, line, tree: Tree) -> None:
     what = OBJECT_WORDS.get(word.value.casefold())
     if what is None:
         b.error(line, word.column, f"'{word.value}' is not something to build: "
-                                   f"factory, shipyard, airfield or carrier")
+                                   f"factory, shipyard, airfield, silo, launcher or carrier")
         return
     names = [c for c in tree.children if getattr(c, "data", "") == "name"]
     space = b.resolve(line, "space", names[0].children)
