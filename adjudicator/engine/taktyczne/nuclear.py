@@ -99,6 +99,8 @@ def remove_object(ctx: TurnContext, area: str, key: str, by: str, cause: str) ->
         return None
     was_armed = armed_in(board, area, key) > 0
     here[key] -= 1
+    if not here[key]:
+        del here[key]
     board.write_state(OBJECTS, _sorted(found))
     if was_armed:
         _set_armed(board, area, key, -1)
