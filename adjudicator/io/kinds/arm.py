@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model.orders import Arm
-from .base import PURCHASE, kind
+from .base import PURCHASE, kind, name_trees, word_choice
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -32,14 +32,11 @@ WRITTEN = {"nuclear_missile": "missile", "anti_missile": "antimissile", "atomic_
 
 
 def build_arm(b, line, tree: Tree) -> None:
-    word = next(c for c in tree.children if getattr(c, "type", "") == "WORD")
-    what = WEAPON_WORDS.get(word.value.casefold())
+    what = word_choice(b, line, tree, WEAPON_WORDS, "a weapon to arm: missile (into a silo), "
+                                                    "antimissile (into a launcher) or bomb (onto a bomber)")
     if what is None:
-        b.error(line, word.column, f"'{word.value}' is not a weapon to arm: missile (into a "
-                                   f"silo), antimissile (into a launcher) or bomb (onto a bomber)")
         return
-    where = next(c for c in tree.children if getattr(c, "data", "") == "name")
-    space = b.resolve(line, "space", where.children)
+    space = b.resolve(line, "space", name_trees(tree)[0].children)
     if space is not None:
         b.add(Arm(what, space, line.number))
 
