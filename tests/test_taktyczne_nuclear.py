@@ -96,7 +96,7 @@ def test_an_atomic_bomb_explodes_over_its_area_only(game):
     bomber = ctx.board.at("21")[0]
     ctx.board.set_flag(bomber, nuclear.ATOMIC)
     assert nuclear.carries_atomic_bomb(bomber)
-    nuclear.atomic_bomb_explodes(ctx, bomber, "23", "atomic_bomb")
+    nuclear.atomic_bomb_explodes(ctx, bomber, "23", nuclear.ATOMIC_DROP)
     assert not nuclear.carries_atomic_bomb(bomber)
     assert _types(ctx.board, "23") == [("blue", "mine_land")]
     assert _types(ctx.board, "22") == [("blue", "tank_1")]

@@ -71,7 +71,7 @@ class AntimissileHeld(Event):
 class NuclearBlast(Event):
     """A nuclear explosion over ``centre`` (``radius`` ``full``: with its bordering and
     tangent areas, L19.59, G23; ``area``: that area only, L23.65, G22) caused by ``cause``
-    (``missile``, ``silo``, ``atomic_bomb``, ``bomber_down``) in ``by``'s turn: the
+    (``missile``, ``silo``, ``atomic_drop``, ``atomic_shot_down``) in ``by``'s turn: the
     ``areas`` it reached, the units destroyed there ({area: {unit type: count}}), and the
     capitals it reached, which stand (L19.60-L19.61, G24).  Objects destroyed, and aircraft
     evacuated or lost, follow as their own events."""

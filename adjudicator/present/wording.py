@@ -850,8 +850,8 @@ EVENT_TEXTS.update({
     "ts_nuclear_blast": "a nuclear explosion ({cause_text}) over {centre}{radius_text}: {destroyed_text}{capitals_text}",
     "ts_object_destroyed": "{owner_text}{armed_text}{object_name} in {area} destroyed ({cause_text})",
 })
-_NUCLEAR_CAUSES = {"missile": "a missile", "silo": "an armed silo hit", "atomic_bomb": "an atomic bomb dropped",
-                   "bomber_down": "a bomber shot down with its atomic bomb", "bomb": "by a bomb",
+_NUCLEAR_CAUSES = {"missile": "a missile", "silo": "an armed silo hit", "atomic_drop": "an atomic bomb dropped",
+                   "atomic_shot_down": "a bomber shot down with its atomic bomb", "bomb": "by a bomb",
                    "lrg": "by a long-range gun", "blast": "by the blast"}
 _OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "factory": "factory",
                  "airfield": "airfield"}

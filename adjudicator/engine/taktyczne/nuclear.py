@@ -7,7 +7,7 @@ L23.65; rulings G22-G26).
   ``ts_arm``, order ``arm``, G26).  How many of an area's silos and launchers are armed is
   the state ``ts_armed``; the weapon goes with its silo when the area is taken.
 * An atomic bomb is bought onto an own bomber at the buying facility (G26): the bomber's
-  flag ``ts_atomic_bomb``.  Its drop (G22) and a bomber shot down with one (L23.65) are
+  flag ``ts_atomic_armed``.  Its drop (G22) and a bomber shot down with one (L23.65) are
   ``blast(..., radius="area")`` through ``atomic_bomb_explodes``.
 * ``launch 23`` (step ``ts_launch``, before the moves): the missile strikes any area
   (L19.58), unless an anti-missile stops it: the target's holder fires his automatically
@@ -40,7 +40,10 @@ HOLDER = {MISSILE: SILO, ANTI_MISSILE: LAUNCHER}          # the object a weapon 
 BOMBER = "bomber"
 
 ARMED = declare_state("ts_armed", dict)                    # area -> {silo|launcher: armed count}
-ATOMIC = declare_flag("ts_atomic_bomb")                    # a bomber carrying an atomic bomb
+ATOMIC = declare_flag("ts_atomic_armed")                   # a bomber carrying an atomic bomb
+# A blast's causes (``NuclearBlast.cause``), the words the air strike uses too.
+MISSILE_HIT, SILO_HIT, ATOMIC_DROP, ATOMIC_SHOT_DOWN = ("missile", "silo", "atomic_drop",
+                                                        "atomic_shot_down")
 
 OWN, REACH, NEVER = "own", "reach", "never"
 ANTIMISSILE = declare_standing(
@@ -169,7 +172,7 @@ def blast(ctx: TurnContext, centre: str, radius: str, cause: str) -> None:
 
 def atomic_bomb_explodes(ctx: TurnContext, bomber: Piece, area: str, cause: str) -> None:
     """``bomber``'s atomic bomb explodes over ``area`` only: dropped (``cause``
-    ``atomic_bomb``, ruling G22) or the bomber shot down there (``bomber_down``, L23.65).
+    ``ATOMIC_DROP``, ruling G22) or the bomber shot down there (``ATOMIC_SHOT_DOWN``, L23.65).
     The bomb is spent; the bomber itself is the caller's (shot down: already removed)."""
     if ctx.board.pieces.get(bomber.uid) is bomber:
         ctx.board.set_flag(bomber, ATOMIC, on=False)
@@ -258,7 +261,7 @@ def launch(ctx: TurnContext, dice) -> None:
         _set_armed(board, silo, SILO, -1)
         ctx.emit(MissileLaunched(power, silo, order.target, order.line))
         if not intercepted(ctx, order.target):
-            blast(ctx, order.target, FULL, "missile")
+            blast(ctx, order.target, FULL, MISSILE_HIT)
 
 
 def intercepted(ctx: TurnContext, target: str) -> bool:

@@ -7,7 +7,7 @@ blast centred on its area (ruling G23)."""
 from __future__ import annotations
 
 from ..context import TurnContext
-from .nuclear import FULL, SILO, blast, remove_object
+from .nuclear import FULL, SILO, SILO_HIT, blast, remove_object
 
 
 def destroy_object(ctx: TurnContext, area: str, key: str, by: str, cause: str) -> bool:
@@ -19,5 +19,5 @@ def destroy_object(ctx: TurnContext, area: str, key: str, by: str, cause: str) -
     if was_armed is None:
         return False
     if was_armed and key == SILO and cause != "blast":
-        blast(ctx, area, FULL, "silo")
+        blast(ctx, area, FULL, SILO_HIT)
     return True
