@@ -127,13 +127,15 @@ def _mine_types(ctx: TurnContext) -> frozenset[str]:
     return frozenset(rules.mines.values()) if rules is not None else frozenset()
 
 
-def blast(ctx: TurnContext, centre: str, radius: str, cause: str) -> None:
-    """A nuclear explosion over ``centre`` (``radius`` ``full`` or ``area``) in the mover's
-    turn: units and objects there destroyed, except mines (L19.59, L23.65); aircraft
-    evacuate by their owner's standing order (``air.evacuate``), else are lost (L19.59,
-    L23.35-L23.36); a capital stands, its units and objects do not (L19.60-L19.61, G24).
-    A silo destroyed by a blast does not explode in turn (ruling no_chain)."""
+def blast(ctx: TurnContext, centre: str, radius: str, cause: str, *, by: str | None = None) -> None:
+    """A nuclear explosion over ``centre`` (``radius`` ``full`` or ``area``) set off by
+    ``by`` (default: the mover; a gun's owner firing in another's turn): units and objects
+    there destroyed, except mines (L19.59, L23.65); aircraft evacuate by their owner's
+    standing order (``air.evacuate``), else are lost (L19.59, L23.35-L23.36); a capital
+    stands, its units and objects do not (L19.60-L19.61, G24).  A silo destroyed by a blast
+    does not explode in turn (ruling no_chain)."""
     board = ctx.board
+    by = by or ctx.power
     areas = reach(board, centre, radius)
     mines = _mine_types(ctx)
     destroyed: dict[str, dict[str, int]] = {}
@@ -156,13 +158,13 @@ def blast(ctx: TurnContext, centre: str, radius: str, cause: str) -> None:
         if gone:
             destroyed[area] = count_types(gone)
     held = set(capitals(board).values())
-    ctx.emit(NuclearBlast(centre, radius, cause, ctx.power, areas, destroyed,
+    ctx.emit(NuclearBlast(centre, radius, cause, by, areas, destroyed,
                           tuple(a for a in areas if a in held)))
     for area in areas:
         owner = board.owners.get(area, "")
         for key, count in sorted(objects(board).get(area, {}).items()):
             for _ in range(count):
-                remove_object(ctx, area, key, ctx.power, "blast")
+                remove_object(ctx, area, key, by, "blast")
         losers.add(owner)
     for (area, power), pieces in sorted(flying.items(), key=lambda kv: kv[0]):
         air.evacuate(ctx, area, power, pieces, air.BLAST)
@@ -260,6 +262,10 @@ def launch(ctx: TurnContext, dice) -> None:
             continue
         _set_armed(board, silo, SILO, -1)
         ctx.emit(MissileLaunched(power, silo, order.target, order.line))
+        own = sorted(a for a in reach(board, order.target, FULL)
+                     if any(p.owner == power and p.type not in _mine_types(ctx) for p in board.at(a)))
+        if own:
+            ctx.warn(order.line, "ts_blast_own_units", target=order.target, areas=own)
         if not intercepted(ctx, order.target):
             blast(ctx, order.target, FULL, MISSILE_HIT)
 
