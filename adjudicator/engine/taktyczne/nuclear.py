@@ -31,7 +31,8 @@ from ..turn_rules import declare_flag, declare_standing, declare_state, standing
 from ..working import Piece, count_types
 from . import air, elimination
 from .plans import board_rules
-from .state import FACTORY, OBJECTS, _sorted, capitals, objects, shipyard_key, shipyard_sea
+from .state import (FACTORY, OBJECTS, _sorted, capitals, facilities, objects, shipyard_key,
+                    shipyard_sea)
 
 FULL, AREA = "full", "area"
 SILO, LAUNCHER = "silo", "launcher"
@@ -197,19 +198,13 @@ def arm(ctx: TurnContext, dice) -> None:
             ctx.error(order.line, "ts_too_expensive", cost=price, points=have)
             continue
         ctx.board.ipcs[ctx.power] = have - price
-        if order.what == ATOMIC_BOMB:
-            ctx.board.set_flag(_bomber_for(ctx, order.space), ATOMIC)
+        bomber = _bomber_for(ctx, order.space) if order.what == ATOMIC_BOMB else None
+        if bomber is not None:
+            ctx.board.set_flag(bomber, ATOMIC)
         else:
             _set_armed(ctx.board, order.space, HOLDER[order.what], +1)
         ctx.emit(NuclearArmed(ctx.power, order.what, order.space, price,
                               ctx.board.ipcs[ctx.power]))
-
-
-def _producer(board, power: str) -> bool:
-    """``power`` holds a factory or a shipyard: what produces missiles, anti-missiles and
-    atomic bombs (L27.10, L27.21)."""
-    return any(board.owners.get(area) == power and (here.get(FACTORY) or any(
-        shipyard_sea(k) for k in here)) for area, here in objects(board).items())
 
 
 def _arm_problem(ctx: TurnContext, order) -> tuple[str, dict] | None:
@@ -217,7 +212,7 @@ def _arm_problem(ctx: TurnContext, order) -> tuple[str, dict] | None:
     where = {"what": order.what, "space": space}
     if order.what == ATOMIC_BOMB:
         return None if _bomber_for(ctx, space) is not None else ("ts_no_bomber_here", where)
-    if not _producer(board, power):
+    if not facilities(board.owners, objects(board), power):     # L27.10, L27.21: they produce it
         return "ts_no_weapon_producer", where
     key = HOLDER[order.what]
     count = objects(board).get(space, {}).get(key, 0)
