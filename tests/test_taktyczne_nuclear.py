@@ -252,3 +252,31 @@ def test_a_standing_order_by_mail_declines_and_the_capital_stands(capsys, tmp_pa
     assert "nuclear explosion" in text and f"the capital {theirs} stands" in text, text
     code, out = pbem(capsys, "verify", "-g", game)
     assert code == 0, out
+
+
+def test_the_aircraft_of_an_airfield_destroyed_by_a_shell_evacuate(game):
+    """L23.34: aircraft whose airfield a bomb or a long-range gun destroys fly to another
+    base in range (``air.airfield_lost``), here the blue airfield two areas away; aircraft
+    with no base left in range are destroyed (L23.76)."""
+    units = {"23": (Unit("fighter", "blue"), Unit("fighter", "blue"))}
+    ctx = _ctx(game, units, {"23": "blue", "21": "blue"},
+               {OBJECTS: {"23": {"airfield": 1}, "21": {"airfield": 1}}})
+    assert destroy_object(ctx, "23", "airfield", "red", "lrg")
+    assert [e.kind for e in ctx.events] == ["ts_object_destroyed", "ts_aircraft_evacuated"]
+    assert _types(ctx.board, "23") == []
+    assert _types(ctx.board, "21") == [("blue", "fighter"), ("blue", "fighter")]
+    lonely = _ctx(game, {"23": (Unit("fighter", "blue"),)}, {"23": "blue"},
+                  {OBJECTS: {"23": {"airfield": 1}}})
+    assert destroy_object(lonely, "23", "airfield", "red", "bomb")
+    assert _types(lonely.board, "23") == []                      # nowhere to go: lost
+
+
+def test_an_atomic_bomb_adds_nothing_to_the_stack(game):
+    """Ruling bomb_load: three bombers (12 points, L23.53) with an atomic bomb aboard one
+    still fit a 12-point stack."""
+    from adjudicator.engine.taktyczne.stacking import area_points
+    ctx = _ctx(game, {"23": (Unit("bomber", "red"),) * 3}, {"23": "red"})
+    bomber = next(p for p in ctx.board.at("23"))
+    bomb = ctx.board.add_new("atomic_bomb", "red", "23")
+    bomb.carried_by = bomber.uid
+    assert area_points(ctx.board, "23", "red") == 12

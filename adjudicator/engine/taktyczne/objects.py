@@ -7,17 +7,22 @@ blast centred on its area (ruling G23)."""
 from __future__ import annotations
 
 from ..context import TurnContext
+from .air import airfield_lost
 from .nuclear import FULL, SILO, SILO_HIT, blast, remove_object
+from .state import AIRFIELD
 
 
 def destroy_object(ctx: TurnContext, area: str, key: str, by: str, cause: str) -> bool:
     """Destroy one object ``key`` in ``area`` (``by`` a power, ``cause`` ``bomb``, ``lrg``
     ...; of several silos the armed one first, ruling armed_first); False when there is
     none.  An armed silo explodes over its area with the full radius (G23); the bomber that
-    hit it is not destroyed by it (L23.12): it is in the air over the target, not in it."""
+    hit it is not destroyed by it (L23.12): it is in the air over the target, not in it.  The
+    aircraft of a destroyed airfield evacuate (L23.34, ``air.airfield_lost``)."""
     was_armed = remove_object(ctx, area, key, by, cause)
     if was_armed is None:
         return False
     if was_armed and key == SILO and cause != "blast":
         blast(ctx, area, FULL, SILO_HIT, by=by)
+    if key == AIRFIELD:
+        airfield_lost(ctx, area)
     return True
