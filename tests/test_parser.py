@@ -806,3 +806,23 @@ def test_place_in_and_load_to():
     assert parse_orders("place 3 inf in Germany", game).places[0].space == "Germany"
     load = parse_orders("noncombat:\nload 1 inf from Germany to SZ 5", game).noncombat[0]
     assert (load.origin, load.zone) == ("Germany", "Sea Zone 5")
+
+
+@pytest.mark.parametrize("line, verb", [
+    ("plan Karelia: wedge, advance", "plan"),         # Taktyczne Starcie's battle plan
+    ("live Karelia", "live"),
+    ("recruit 2 tank_2 Karelia", "recruit"),
+    ("launch Karelia", "launch"),
+    ("arm missile Karelia", "arm"),
+    ("bomb Karelia with 1 bomber", "bomb"),           # a fixed kind of other editions
+])
+def test_any_other_editions_verb_is_named_not_misread(line, verb):
+    """A line starting with the verb of any kind the package registers, in an edition
+    without it, says that those orders do not exist here (not a shape error)."""
+    from adjudicator.io.parser import OrdersError, parse_orders
+    from adjudicator.service.games import load_game
+    with pytest.raises(OrdersError) as raised:
+        parse_orders(f"{line}\nbuy 1 infantry\n", load_game("aa1941"), "russia")
+    lines = str(raised.value).splitlines()
+    assert lines[0] == "1 error in the orders:"
+    assert lines[1] == f"line 1, column 1: '{verb}' orders do not exist in Axis & Allies 1941"

@@ -212,18 +212,25 @@ def _starts_with(regexp: str | re.Pattern, text: str) -> bool:
 
 
 def _foreign_kind(code: str, kinds: tuple[str, ...]) -> str | None:
-    """An order kind of another edition that the line starts with (``bomb`` in 1941)."""
+    """An order kind of another edition that the line starts with (``bomb`` or ``plan`` in
+    1941)."""
     text = code.lstrip()
     if not text:
         return None
     patterns = _foreign_verb_patterns()
-    for k in ALL_KINDS:
+    for k in patterns:
         if k in kinds:
             continue
         for regexp in patterns[k]:
             if _starts_with(regexp, text):
                 return k
     return None
+
+
+def _every_kind() -> tuple[str, ...]:
+    """Every kind the package registers (``io.kinds``), the fixed ones first: another
+    edition's verb is any of them ('plan' in 1941 is Taktyczne Starcie's)."""
+    return ALL_KINDS + tuple(k for k in KINDS if k not in ALL_KINDS)
 
 
 @functools.lru_cache(maxsize=1)
@@ -238,22 +245,23 @@ def _foreign_verb_patterns() -> dict[str, tuple[str, ...]]:
     import lark
 
     from .usercache import private_file, write_private
-    verbs = "".join(f"{k}:{','.join(KINDS[k].verbs)}\n" for k in ALL_KINDS)
+    every = _every_kind()
+    verbs = "".join(f"{k}:{','.join(KINDS[k].verbs)}\n" for k in every)
     digest = hashlib.sha256(
-        f"{lark.__version__}\0{verbs}\0{grammar_text(ALL_KINDS)}".encode()).hexdigest()
+        f"{lark.__version__}\0{verbs}\0{grammar_text(every)}".encode()).hexdigest()
     path = private_file(f"verbs-{digest[:32]}.json")
     if path is not None:
         try:
             kept = json.loads(path.read_bytes())
-            if isinstance(kept, dict) and list(kept) == list(ALL_KINDS) and all(
+            if isinstance(kept, dict) and list(kept) == list(every) and all(
                     isinstance(v, list) and all(isinstance(x, str) for x in v)
                     for v in kept.values()):
                 return {k: tuple(v) for k, v in kept.items()}
         except (OSError, ValueError):
             pass
-    everything = _lark(ALL_KINDS)
+    everything = _lark(every)
     patterns = {k: tuple(everything.get_terminal(t).pattern.to_regexp() for t in KINDS[k].verbs)
-                for k in ALL_KINDS}
+                for k in every}
     if path is not None:
         write_private(path, json.dumps(patterns).encode("utf-8"))
     return patterns
