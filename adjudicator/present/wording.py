@@ -845,10 +845,10 @@ PROBLEMS.update({
     "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
                           "would publish: seal them instead (pbem mines seal, then the "
                           "'minefield' line it prints)"),
-    "ts_minefield_value": "a minefield line holds a commitment 'sha256.<64 hex digits>' or 'none', not {value!r}",
+    "ts_minefield_value": "a minefield line holds a commitment 'sha256_<64 hex digits>' or 'none', not {value!r}",
     "ts_reveal_not_wanted": "no battle waits for a mine layout of yours: the reveal line does nothing",
     "ts_reveal_scope": "the battle waits for your layout for {scope}; this line reveals {written}",
-    "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt.<64 hex digits>': {reason}",
+    "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt_<64 hex digits>': {reason}",
     "ts_reveal_wrong": ("the squares and salt do not open your commitment {commitment} for {scope}: "
                         "reveal the layout you sealed (pbem mines reveal prints it)"),
     "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
