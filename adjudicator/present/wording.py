@@ -852,5 +852,8 @@ PROBLEMS.update({
     "ts_reveal_wrong": ("the squares and salt do not open your commitment {commitment} for {scope}: "
                         "reveal the layout you sealed (pbem mines reveal prints it)"),
     "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
-    "ts_reveal_other_orders": "while a battle waits for a mine layout, only 'reveal' lines (or the game master's nmr) are read; {count} other lines are ignored",
+    "ts_reveal_other_orders": ("while a battle waits for a mine layout, a turn file holds only 'reveal' "
+                               "lines (or the game master's nmr): {count} other lines; send them in your own turn"),
+    "ts_reveal_wrong_power": ("the battle in {area} waits for {waits_for}'s mine layout: this turn file "
+                              "is {waits_for}'s 'reveal' (or the game master's nmr), not {power}'s orders"),
 })

@@ -194,9 +194,10 @@ class MineReveals(Rule):
         ctx.next_power = power
         others = [o for o in ctx.orders.items if o.kind not in ("reveal", "nmr")]
         if others:
-            ctx.warn(others[0].line, "ts_reveal_other_orders", count=len(others))
+            ctx.error(others[0].line, "ts_reveal_other_orders", count=len(others))
         if ctx.power != power:
-            ctx.error(0, "board_live_wrong_power", power=ctx.power, side="defender", waits_for=power)
+            ctx.error(0, "ts_reveal_wrong_power", power=ctx.power, waits_for=power,
+                      area=kept.get("area", ""))
             return True
         missed = bool(ctx.orders.of("nmr"))
         squares = None if missed else _opened(ctx, kept, reveals)

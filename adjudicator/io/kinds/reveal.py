@@ -51,5 +51,6 @@ kind("reveal", ["REVEAL_VERB"], ["reveal"],
      {"WORD", "INT", "_COLON", "$END"}, PURCHASE, grammar=REVEAL_GRAMMAR, model=RevealOrder,
      engine=["taktyczne.mines.MineReveals.pending_turn"],
      problems=["ts_reveal_not_wanted", "ts_reveal_scope", "ts_reveal_unreadable",
-               "ts_reveal_wrong", "ts_reveal_missing", "ts_reveal_other_orders"],
+               "ts_reveal_wrong", "ts_reveal_missing", "ts_reveal_other_orders",
+               "ts_reveal_wrong_power"],
      report="other events")(build_reveal)(write_reveal)
