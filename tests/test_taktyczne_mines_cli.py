@@ -77,6 +77,12 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     code, out = pbem(capsys, "mines", "reveal", "-g", d, "-o", reveal, "--no-color")
     assert code == 0, out
     assert re.fullmatch(r"reveal 23: A10 M10 salt_[0-9a-f]{64}\n", reveal.read_text(encoding="utf-8"))
+    forged = tmp_path / "forged.txt"                  # another layout, the same salt: refused
+    forged.write_text(reveal.read_text(encoding="utf-8").replace("A10 M10", "A10 L10"), encoding="utf-8")
+    code, out = pbem(capsys, "check", forged, "-g", d, "--no-color")
+    assert code != 0 and "do not open your commitment" in " ".join(out.split()), out
+    code, out = pbem(capsys, "process", forged, "-g", d, "--no-color")
+    assert code != 0 and "ts_reveal_wrong" in out
     code, out = pbem(capsys, "process", reveal, "-g", d, "--no-color")
     assert code == 0, out
     said = " ".join(out.split())
