@@ -15,6 +15,7 @@ from __future__ import annotations
 import attrs
 
 from ...model import mine_seal
+from ...model.mine_orders import RevealOrder
 from ...model.orders import StandingChoice
 from ...model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce, MineExploded
 from ...model.taktyczne import BoardBattleFought
@@ -185,7 +186,7 @@ class MineReveals(Rule):
 
     def pending_turn(self, ctx, dice) -> Resume | bool | None:
         kept = ctx.board.read_state(REVEAL_STATE)
-        reveals = ctx.orders.of("reveal")
+        reveals: tuple[RevealOrder, ...] = ctx.orders.of(RevealOrder.kind)
         if not kept:
             for order in reveals:
                 ctx.error(order.line, "ts_reveal_not_wanted")
