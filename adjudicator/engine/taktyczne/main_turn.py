@@ -41,6 +41,7 @@ from ..working import Piece, count_types
 from . import elimination
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
                             survivors)
+from .reactions import run_reactions
 from .stacking import is_ferry, limits, points, stack_problems, unit_value
 
 MAIN_TURN = "ts_main_turn"
@@ -149,8 +150,20 @@ def move(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target
                 cargo.space = space
         raise
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
-    if not sea:
-        take_area(ctx, target)
+    entered(ctx, pieces, target)
+
+
+def entered(ctx: TurnContext, pieces: list[Piece], area: str) -> None:
+    """The mover's ``pieces`` stand in ``area``, which holds no other player's units: the
+    other players' reactions (``reactions``: LRG reaction fire, L31.38-L31.41; a loaded
+    ferry entering a sea before it unloads, L31.40), then the mover takes a land area if
+    any of them is left (ruling lrg_entry_destroyed)."""
+    board = ctx.board
+    loaded = any(board.cargo_of(p) for p in pieces if is_ferry(board, p))
+    run_reactions(ctx, "enter", ctx.power, area, pieces, before_unload=loaded)
+    left = not pieces or any(board.pieces.get(p.uid) is p for p in pieces)
+    if left and not board.map[area].is_sea:
+        take_area(ctx, area)
 
 
 def _step(ctx: TurnContext, piece: Piece, target: str, sea: bool) -> None:
@@ -361,5 +374,4 @@ def _occupy(ctx: TurnContext, pieces: list[Piece], area: str) -> None:
     for piece in pieces:
         piece.carried_by = None
         piece.space = area
-    if not ctx.board.map[area].is_sea:
-        take_area(ctx, area)
+    entered(ctx, pieces, area)        # LRGs may fire once the battle is over (L31.39)
