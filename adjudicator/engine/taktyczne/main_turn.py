@@ -38,7 +38,7 @@ from ..movement import describe_order
 from ..steps import step
 from ..turn_rules import declare_flag, declare_state
 from ..working import Piece, count_types
-from . import elimination
+from . import elimination, guns
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
                             survivors)
 from .reactions import run_reactions
@@ -55,8 +55,8 @@ PENDING = "ts_pending_attack"   # TurnContext.mechanic: the attack the fight kin
 def main_turn(ctx: TurnContext, dice) -> None:
     """Every ``move`` order in the order written (ruling G3), then the game's end: the last
     player standing (L11)."""
-    orders = sorted((o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
-                     if isinstance(o, Move)), key=lambda o: o.line)
+    orders = sorted((*(o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
+                       if isinstance(o, Move)), *ctx.orders.of(*ACTIONS)), key=lambda o: o.line)
     resume, ctx.resume = ctx.resume, None
     for index, order in enumerate(orders):
         ctx.order_index = index
@@ -70,7 +70,7 @@ def main_turn(ctx: TurnContext, dice) -> None:
             if ctx.checking:
                 ctx.error(order.line, failure.code, **failure.params)
             else:
-                ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
+                ctx.emit(OrderSkipped(order.line, _text(order), failure.code,
                                       dict(failure.params)))
     scuttle_unused(ctx)
     elimination.last_standing(ctx)
@@ -84,8 +84,20 @@ def scuttle_unused(ctx: TurnContext) -> None:
             ctx.warn(order.line, "ts_scuttle_unused", space=order.space)
 
 
-def carry_out(ctx: TurnContext, order: Move) -> None:
-    """One order: a move, a boarding, a landing, or an attack."""
+# Orders of other kinds carried out in the written order among the moves: kind -> (carry
+# out, canonical text).
+ACTIONS = {"lrg_fire": (guns.fire_order, guns.fire_text)}       # L31.37: move, fire, in any order
+
+
+def _text(order) -> str:
+    return describe_order(order) if isinstance(order, Move) else ACTIONS[order.kind][1](order)
+
+
+def carry_out(ctx: TurnContext, order) -> None:
+    """One order: a move, a boarding, a landing, an attack, or one of ``ACTIONS``."""
+    if not isinstance(order, Move):
+        ACTIONS[order.kind][0](ctx, order)
+        return
     board = ctx.board
     if len(order.path) != 2:
         raise OrderFailed("ts_one_area", path=list(order.path))
@@ -231,6 +243,7 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
         kind = kinds.get(piece.type)
         if kind is None or kind.battle != battle:
             raise OrderFailed("ts_cannot_attack", unit=piece.type, target=target)   # L19.47
+    guns.check_attackers(pieces)                               # L31.31-L31.32
     stack, _, _ = limits(board)
     value = points(board, pieces)
     if value > stack:
@@ -315,6 +328,9 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
     area = event.area
     for side in (ATTACKER, DEFENDER):
         kept = survivors(event, side)
+        for uid in names[side].values():             # used on the board this turn (L31.31-L31.32)
+            if uid in board.pieces:
+                board.pieces[uid].marks.add(guns.FOUGHT)
         for name, uid in names[side].items():
             piece = board.pieces.get(uid)
             if name not in kept and piece is not None:
