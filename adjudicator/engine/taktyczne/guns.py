@@ -125,6 +125,8 @@ def react(ctx: TurnContext, mover: str, area: str, pieces: list[Piece],
     guns = sorted((p for p in board.pieces.values()
                    if is_gun(p) and p.owner != mover and p.space in near and p.carried_by is None
                    and FOUGHT not in p.marks), key=lambda p: (p.space, p.uid))
+    if not guns or ctx.checking:           # checking: no dice; the mover's units stand
+        return
     for gun in guns:
         standing, value = _standing(ctx, gun)
         words = react_priority(value)

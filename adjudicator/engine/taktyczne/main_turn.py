@@ -289,11 +289,18 @@ ATTACKING = declare_flag("ts_attacking")
 ATTACKED_BEFORE_PAUSE = declare_state("ts_attacked_before_pause", dict)
 
 
+# the turn's marks kept across the pause: a unit's one move, a gun's one shot and its board
+# battle (guns.FIRED, guns.FOUGHT, L31.31-L31.37)
+KEPT_MARKS = {MOVED: MOVED_BEFORE_PAUSE, guns.FIRED: declare_flag("ts_lrg_fired_before_pause"),
+              guns.FOUGHT: declare_flag("ts_fought_before_pause")}
+
+
 def keep_paused(ctx: TurnContext, attackers: list[Piece]) -> None:
     board = ctx.board
     for piece in board.pieces.values():
-        if MOVED in piece.marks:
-            board.set_flag(piece, MOVED_BEFORE_PAUSE)
+        for mark, flag in KEPT_MARKS.items():
+            if mark in piece.marks:
+                board.set_flag(piece, flag)
     for piece in attackers:
         board.set_flag(piece, ATTACKING)
     board.write_state(ATTACKED_BEFORE_PAUSE, {area: [line, origin] for area, (line, origin)
@@ -306,9 +313,10 @@ def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought) -> No
     board = ctx.board
     attackers = []
     for piece in list(board.pieces.values()):
-        if MOVED_BEFORE_PAUSE in piece.flags:
-            piece.marks.add(MOVED)
-            board.set_flag(piece, MOVED_BEFORE_PAUSE, on=False)
+        for mark, flag in KEPT_MARKS.items():
+            if flag in piece.flags:
+                piece.marks.add(mark)
+                board.set_flag(piece, flag, on=False)
         if ATTACKING in piece.flags:
             attackers.append(piece)
             board.set_flag(piece, ATTACKING, on=False)

@@ -12,7 +12,9 @@ the survivors of a won attack stand in the area they took (the battle is over, L
 for a ferry entering a sea (``before_unload``: it carries land units that have not landed
 yet, L31.40).  Reactions run in the order they were registered; each decides by its owner's
 standing orders (plan contract 5: its events say which).  A reaction may remove pieces of
-``pieces``; the ones left are the mover's.
+``pieces``; the ones left are the mover's.  They run while orders are only checked too: a
+reaction that rolls dice returns when ``ctx.checking`` (after finding that it would act, so
+that a turn where nothing reacts stays independent of the mode, ``TurnContext.mode_dependent``).
 """
 
 from __future__ import annotations
@@ -42,10 +44,8 @@ def reaction(event: str) -> Callable[[Reaction], Reaction]:
 
 def run_reactions(ctx: TurnContext, event: str, mover: str, area: str, pieces: list[Piece],
                   before_unload: bool = False) -> None:
-    """Every reaction to ``event``: the mover's ``pieces`` entered ``area``.  Nothing runs
-    while orders are only being checked (no dice, no state)."""
-    if ctx.checking:
-        return
+    """Every reaction to ``event``: the mover's ``pieces`` entered ``area``; each sees the
+    pieces still on the board, and none runs once none is left."""
     for function in REACTIONS[event]:
         alive = [p for p in pieces if ctx.board.pieces.get(p.uid) is p]
         if not alive:
