@@ -16,6 +16,10 @@ orders carried out one by one in the order written, moves and attacks mixed.
   loaded ferry, AA guns and aircraft of the loser are destroyed (L19.39-L19.44, rulings
   capture_empty, aircraft_lost); a lost attack loses the attacking units (ruling G10).
 * An area held only by objects or nobody is entered freely and taken (L19.36).
+* Every entry into an area without other players' units (a move, or a won attack's
+  survivors standing in the area) runs the other players' reactions (``reactions``: long-range
+  gun reaction fire, L31.38-L31.41); ``fire lrg`` lines (``ACTIONS``) run among the moves in
+  the order written (``guns``, L31.37).
 
 Aircraft (main-map air war, L23) are not carried out by this step: their orders are refused
 with ``ts_air_war_waits``.
