@@ -441,6 +441,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(attacker=power_name(game, params.get("attacker")),
                    defender=power_name(game, params.get("defender")),
                    next_power=power_name(game, params.get("next_power")))
+    if code in STRIKE_EVENT_CODES:
+        out.update(_strike_values(code, params, game))
     if code == "ts_main_map_taken":
         out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
                    captured_text=units_text(game, params["captured"]),
@@ -826,3 +828,70 @@ def battle_summary(game: Game | None, ended, attacker: str | None = None,
     else:
         text = f"Stalemate in {space} {when}: no unit can hit the other side"
     return f"{text}; TUV swing {ended.tuv_swing:+d}"
+
+
+# Taktyczne Starcie's air strike (t27strike: model.ts_strike events, engine/taktyczne/air_strike.py,
+# docs/taktyczne-air-strike.md).
+PROBLEMS.update({
+    "ts_strike_no_enemy": "nothing of another player's to strike in {target}: no units and no objects of his there",
+    "ts_strike_not_aircraft": "only fighters and bombers fly a strike (L23.54); a {unit} does not",
+    "ts_strike_route": "the route {path} must go from the aircraft's base through bordering areas to {target} (and back): L23.8",
+    "ts_strike_range": "aircraft fly at most {limit} bordering areas out and {limit} back (L19.29, ruling G20); this route is {out} out and {back} back",
+    "ts_strike_over": "at most {limit} points of aircraft strike one area (L23.53, L23.74); this strike on {target} brings {points}",
+    "ts_strike_base": "the way back ends at {space}, which is not a base of yours with room: aircraft land at an own airfield or carrier (L23.9)",
+    "ts_strike_after_board": "{target} was attacked on the ground earlier this turn; the main-map battle comes first (L23.79-L23.80): write the strike before the attack",
+    "ts_strike_flown": "{target} was struck earlier this turn; the lines of one strike are fought together",
+    "ts_air_defence_unreadable": "an air defence order reads 'target <words>' and/or 'bombers bomb|hold': {reason}",
+})
+EVENT_TEXTS.update({
+    "ts_strike_launched": "{power} {strike_text} {target} held by {defender} with {flights_text} ({points} points){priority_text}",
+    "ts_strike_volley": "strike on {area}, battle turn {turn}: {power}'s {arm_text} {shots_text}{standing_text}",
+    "ts_strike_ended": "the strike on {area} ends after {turns} battle turn(s) ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
+    "ts_strike_home": "{power}'s {units} fly home from {area} and land at {base}",
+    "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}{standing_text}",
+})
+STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
+                                "ts_defending_bombers"})
+_STRIKE_ARMS = {"aa": "AA guns", "fighters": "fighters", "bombers": "bombers"}
+_STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly home as ordered",
+                "losses": "the losses ordered to turn home are reached",
+                "no_bombers": "no bomber is left", "no_targets": "nothing is left to bomb",
+                "sweep": "a sweep is one attack", "shot_down": "every attacker is shot down"}
+
+
+def _shot_text(game: Game | None, shot: Any) -> str:
+    get = shot.get if isinstance(shot, Mapping) else lambda k: getattr(shot, k)
+    target = get("target")
+    name = (unit_name(game, target).lower() if game is not None and target in game.ruleset.units
+            else str(target).replace("_", " "))
+    if not get("needed"):
+        return f"{unit_name(game, get('shooter')).lower()} drops its atomic bomb"
+    result = "hit" if get("hit") else "miss"
+    return f"{name} {get('roll')} ({result}, needs {'a 6' if get('needed') == '6' else 'even'})"
+
+
+def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    standing = params.get("standing")
+    out["standing_text"] = f" [why: {standing}]" if standing else ""
+    if "shots" in params:
+        out["shots_text"] = "; ".join(_shot_text(game, s) for s in params["shots"]) or "nothing"
+    if code == "ts_strike_launched":
+        flights = []
+        for f in params.get("flights", ()):
+            get = f.get if isinstance(f, Mapping) else lambda k, f=f: getattr(f, k)
+            flights.append(f"{units_text(game, get('units'))} from {get('out')[0]} "
+                           f"({' -> '.join(get('out'))}, back {' -> '.join(get('back'))})")
+        out["flights_text"] = "; ".join(flights)
+        out["strike_text"] = "sweeps" if params.get("sweep") else "strikes"
+        priority = params.get("priority") or ()
+        out["priority_text"] = f", targets {', '.join(priority)}" if priority else ""
+    if code == "ts_strike_volley":
+        out["arm_text"] = _STRIKE_ARMS.get(params.get("arm"), params.get("arm"))
+    if code == "ts_strike_ended":
+        out["reason_text"] = _STRIKE_ENDS.get(params.get("reason"), params.get("reason"))
+        out["lost_text"] = units_text(game, params.get("lost") or {}) or "nothing"
+        out["destroyed_text"] = units_text(game, params.get("destroyed") or {}) or "no unit"
+        objects = params.get("objects") or ()
+        out["objects_text"] = f" and the objects {', '.join(objects)}" if objects else ""
+    return out

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model.events import Moved, OrderSkipped, UnitsCaptured
-from ...model.orders import Move
+from ...model.orders import Move, StrikeOrder
 from ...model.tactical import ATTACKER, DEFENDER
 from ...model.taktyczne import BoardBattleFought, MainMapUnitsTaken
 from ...model.units import Domain
@@ -38,7 +38,7 @@ from ..movement import describe_order
 from ..steps import step
 from ..turn_rules import declare_flag, declare_state
 from ..working import Piece, count_types
-from . import elimination
+from . import air_strike, elimination
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
                             survivors)
 from .stacking import is_ferry, limits, points, stack_problems, unit_value
@@ -54,8 +54,8 @@ PENDING = "ts_pending_attack"   # TurnContext.mechanic: the attack the fight kin
 def main_turn(ctx: TurnContext, dice) -> None:
     """Every ``move`` order in the order written (ruling G3), then the game's end: the last
     player standing (L11)."""
-    orders = sorted((o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
-                     if isinstance(o, Move)), key=lambda o: o.line)
+    orders = sorted((*(o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
+                       if isinstance(o, Move)), *ctx.orders.of("strike")), key=lambda o: o.line)
     resume, ctx.resume = ctx.resume, None
     for index, order in enumerate(orders):
         ctx.order_index = index
@@ -69,10 +69,17 @@ def main_turn(ctx: TurnContext, dice) -> None:
             if ctx.checking:
                 ctx.error(order.line, failure.code, **failure.params)
             else:
-                ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
+                ctx.emit(OrderSkipped(order.line, _describe(order), failure.code,
                                       dict(failure.params)))
     scuttle_unused(ctx)
     elimination.last_standing(ctx)
+
+
+def _describe(order: Move | StrikeOrder) -> str:
+    if isinstance(order, StrikeOrder):
+        units = ", ".join(f"{g.count} {g.type}" for g in order.units)
+        return f"strike {order.target}: {units} {' -> '.join(order.path)}"
+    return describe_order(order)
 
 
 def scuttle_unused(ctx: TurnContext) -> None:
@@ -83,8 +90,12 @@ def scuttle_unused(ctx: TurnContext) -> None:
             ctx.warn(order.line, "ts_scuttle_unused", space=order.space)
 
 
-def carry_out(ctx: TurnContext, order: Move) -> None:
-    """One order: a move, a boarding, a landing, or an attack."""
+def carry_out(ctx: TurnContext, order: Move | StrikeOrder) -> None:
+    """One order: a move, a boarding, a landing, an attack, or an air strike
+    (``air_strike.strike``)."""
+    if isinstance(order, StrikeOrder):
+        air_strike.strike(ctx, order)
+        return
     board = ctx.board
     if len(order.path) != 2:
         raise OrderFailed("ts_one_area", path=list(order.path))
@@ -230,6 +241,11 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
     for piece in pieces:
         piece.marks.add(MOVED)
+    air_strike.defending_bombers(ctx, target, defender, pieces)          # L23.77-L23.78
+    pieces = [p for p in pieces if board.pieces.get(p.uid) is p]
+    if not pieces:                                       # every attacker bombed out
+        elimination.check(ctx, ctx.power, by=defender)
+        return
     if not fighters:                                      # only main-map units (L19.43)
         settle_main_map(ctx, target, defender, enemies)
         _occupy(ctx, pieces, target)
