@@ -840,7 +840,6 @@ PROBLEMS.update({
     "ts_strike_over": "at most {limit} points of aircraft strike one area (L23.53, L23.74); this strike on {target} brings {points}",
     "ts_strike_base": "the way back ends at {space}, which is not a base of yours with room: aircraft land at an own airfield or carrier (L23.9)",
     "ts_strike_after_board": "{target} was attacked on the ground earlier this turn; the main-map battle comes first (L23.79-L23.80): write the strike before the attack",
-    "ts_strike_flown": "{target} was struck earlier this turn; the lines of one strike are fought together",
     "ts_air_defence_unreadable": "an air defence order reads 'target <words>' and/or 'bombers bomb|hold': {reason}",
 })
 EVENT_TEXTS.update({
@@ -871,7 +870,8 @@ def _shot_text(game: Game | None, shot: Any) -> str:
 
 
 def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {k: power_name(game, params[k]) for k in ("defender", "attacker")
+                           if params.get(k)}
     standing = params.get("standing")
     out["standing_text"] = f" [why: {standing}]" if standing else ""
     if "shots" in params:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...model.events import OrderSkipped
 from ...model.orders import StrikeOrder
 from ...model.ts_strike import (AA, BOMBERS, FIGHTERS, HIT_EVEN, HIT_SIX, Flight, Shot,
                                 StrikeEnded, StrikeHome, StrikeLaunched, StrikeVolley)
@@ -54,7 +55,7 @@ AA_TYPES = ("aa_gun_land", "aa_gun_sea")
 MAX_TURNS = 4                       # L23.52
 RANGE = 4                           # L19.29, L23.8; ruling G20: out <= 4 and back <= 4
 MOVED = "ts_moved"                  # main_turn.MOVED: the aircraft's one move or attack
-DONE = "ts_strikes_done"            # TurnContext.mechanic: targets struck this turn
+DONE = "ts_strikes_done"            # TurnContext.mechanic: target struck this turn -> first line
 ATOMIC_FLAG = declare_flag("ts_atomic_armed")   # a bomber armed with an atomic bomb (or one aboard it)
 
 
@@ -78,16 +79,25 @@ AIR_DEFENCE = declare_standing(
 
 def strike(ctx: TurnContext, order: StrikeOrder) -> None:
     """Every ``strike`` line on ``order.target`` this turn, fought as one strike when the
-    first is reached; the later lines were carried out with it."""
+    first is reached; a later line was carried out with it.  A line that cannot fly (its
+    aircraft missing, its route wrong) is refused on its own line; the others fly."""
     done = ctx.mechanic(DONE, dict)
     if order.target in done:
-        if done[order.target] is None:
-            raise OrderFailed("ts_strike_flown", target=order.target)
         return
-    done[order.target] = None
-    lines = [o for o in ctx.orders.of(STRIKE) if o.target == order.target]
-    flights = [flight(ctx, o) for o in lines]
     done[order.target] = order.line
+    flights = [flight(ctx, order)]
+    for other in ctx.orders.of(STRIKE):
+        if other.target != order.target or other.line <= order.line:
+            continue
+        try:
+            flights.append(flight(ctx, other, taken=[p for f in flights for p in f[0]]))
+        except OrderFailed as failure:
+            if ctx.checking:
+                ctx.error(other.line, failure.code, **failure.params)
+            else:
+                ctx.emit(OrderSkipped(other.line, f"strike {other.target}", failure.code,
+                                      dict(failure.params)))
+    lines = [o for o in ctx.orders.of(STRIKE) if o.target == order.target]
     fight_strike(ctx, order.target, flights, _clauses(lines))
 
 
@@ -99,8 +109,8 @@ def _clauses(lines: Sequence[StrikeOrder]) -> tuple[tuple[str, ...], int, int]:
     return priority, stay, leave
 
 
-def flight(ctx: TurnContext, order: StrikeOrder) -> tuple[list[Piece], tuple[str, ...],
-                                                             tuple[str, ...]]:
+def flight(ctx: TurnContext, order: StrikeOrder, taken: Sequence[Piece] = ()
+           ) -> tuple[list[Piece], tuple[str, ...], tuple[str, ...]]:
     """The aircraft of one line, its way out (origin .. target) and back (target .. base),
     checked: own aircraft at the origin that have not moved, bordering steps, at most 4
     each way, home to an own base."""
@@ -122,7 +132,7 @@ def flight(ctx: TurnContext, order: StrikeOrder) -> tuple[list[Piece], tuple[str
             raise OrderFailed("ts_strike_not_aircraft", unit=group.type)
         found = [p for p in board.at(out[0], include_cargo=True)
                  if p.owner == ctx.power and p.type == group.type and MOVED not in p.marks
-                 and p not in pieces]
+                 and p not in pieces and p not in taken]
         if len(found) < max(group.count, 1):
             raise OrderFailed("ts_units_missing", count=max(group.count, 1), unit=group.type,
                               space=out[0], found=len(found))
