@@ -45,7 +45,7 @@ from ..turn_rules import declare_flag, declare_standing, standing_choice
 from ..working import Piece, count_types
 from . import air, nuclear
 from .objects import destroy_object
-from .stacking import limits, points, unit_value
+from .stacking import limits, points
 from .state import AIRFIELD, objects
 from .targets import pick_target
 
@@ -138,7 +138,7 @@ def flight(ctx: TurnContext, order: StrikeOrder, taken: Sequence[Piece] = ()
                               space=out[0], found=len(found))
         pieces.extend(found[:group.count] if group.count else found)
     base = back[-1]
-    if base != out[0] and base not in air.bases(board, ctx.power):
+    if base != out[0] and not air.room_for(board, pieces, base, ctx.power):
         raise OrderFailed("ts_strike_base", space=base)
     return pieces, out, back
 
@@ -166,7 +166,7 @@ def fight_strike(ctx: TurnContext, target: str, flights, clauses) -> None:
         piece.marks.add(MOVED)
     over: list[Piece] = []
     for pieces, out, _back in flights:
-        over.extend(air.fly(ctx, pieces, out[:-1], leg=air.OUT) if len(out) > 2 else pieces)
+        over.extend(air.fly(ctx, pieces, out, leg=air.OUT))     # not over the target itself
     if ctx.dice is None:                  # checking: no dice, the aircraft only fly
         _home(ctx, target, flights, over)
         return
@@ -196,35 +196,19 @@ def _defender(ctx: TurnContext, target: str) -> str | None:
 
 
 def _home(ctx: TurnContext, target: str, flights, alive: list[Piece]) -> None:
-    """The survivors fly home along their way back (``air.fly``) and land at its end."""
+    """The survivors fly home along their way back (``air.fly``) and land at its end: at
+    their own base they never left it; elsewhere ``air.land``."""
     board = ctx.board
-    for pieces, _out, back in flights:
+    for pieces, out, back in flights:
         going = [p for p in pieces if p in alive and board.pieces.get(p.uid) is p]
         if not going:
             continue
-        landed = air.fly(ctx, going, back, leg=air.BACK) if len(back) > 1 else going
+        landed = air.fly(ctx, going, back, leg=air.BACK)
         landed = [p for p in landed if board.pieces.get(p.uid) is p]
-        for piece in landed:
-            _land(board, piece, back[-1])
+        if back[-1] != out[0]:
+            air.land(board, landed, back[-1], ctx.power)
         if landed:
             ctx.emit(StrikeHome(target, ctx.power, back[-1], count_types(landed)))
-
-
-def _land(board, piece: Piece, base: str) -> None:
-    """At a land base on the ground; at sea aboard an own carrier with room (L27.13)."""
-    if piece.space == base and (piece.carried_by is None or not board.map[base].is_sea):
-        return
-    carrier = None
-    if board.map[base].is_sea:
-        stack, _, _ = limits(board)
-        for ship in board.at(base):
-            if (ship.owner == piece.owner and board.can_carry(ship, piece)
-                    and points(board, board.cargo_of(ship)) + unit_value(board, piece.type)
-                    <= stack):
-                carrier = ship.uid
-                break
-    piece.carried_by = carrier
-    piece.space = base
 
 
 # ------------------------------------------------------------------- the battle turns
