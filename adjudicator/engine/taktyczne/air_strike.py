@@ -41,7 +41,7 @@ from ...model.ts_targets import BOMB, DEFAULT_AIR, DEFAULT_GROUND, air_defence_t
 from ...model.units import Domain
 from ..context import TurnContext
 from ..errors import OrderFailed
-from ..turn_rules import declare_flag, declare_standing, standing_choice
+from ..turn_rules import declare_standing, standing_choice
 from ..working import Piece, count_types
 from . import air, nuclear
 from .objects import destroy_object
@@ -56,7 +56,6 @@ MAX_TURNS = 4                       # L23.52
 RANGE = 4                           # L19.29, L23.8; ruling G20: out <= 4 and back <= 4
 MOVED = "ts_moved"                  # main_turn.MOVED: the aircraft's one move or attack
 DONE = "ts_strikes_done"            # TurnContext.mechanic: target struck this turn -> first line
-ATOMIC_FLAG = declare_flag("ts_atomic_armed")   # a bomber armed with an atomic bomb (or one aboard it)
 
 
 
@@ -346,14 +345,10 @@ class _Battle:
         self.atomic.discard(piece.uid)
         self.board.remove(piece)
         if armed:                                                       # L23.65
-            nuclear.blast(self.ctx, self.target, nuclear.AREA, "atomic_shot_down")
+            nuclear.atomic_bomb_explodes(self.ctx, piece, self.target, nuclear.ATOMIC_SHOT_DOWN)
 
-    def _drop_atomic(self, bomber: Piece) -> None:
-        for bomb in [c for c in self.board.cargo_of(bomber) if c.type == ATOMIC]:
-            self.board.remove(bomb)
-        if ATOMIC_FLAG in bomber.flags:
-            self.board.set_flag(bomber, ATOMIC_FLAG, on=False)
-        nuclear.blast(self.ctx, self.target, nuclear.AREA, "atomic_drop")     # ruling G22
+    def _drop_atomic(self, bomber: Piece) -> None:                      # ruling G22
+        nuclear.atomic_bomb_explodes(self.ctx, bomber, self.target, nuclear.ATOMIC_DROP)
 
     def _bombed(self, aim: Piece | str) -> None:
         board = self.board
@@ -378,8 +373,8 @@ class _Battle:
 
 
 def _atomic(board, piece: Piece) -> bool:
-    """Whether a bomber carries an atomic bomb: one aboard it, or flagged armed."""
-    return ATOMIC_FLAG in piece.flags or any(c.type == ATOMIC for c in board.cargo_of(piece))
+    """Whether a bomber carries an atomic bomb (``nuclear.carries_atomic_bomb``)."""
+    return nuclear.carries_atomic_bomb(piece)
 
 
 def air_defence(ctx: TurnContext, power: str, area: str) -> tuple[tuple[str, ...], str, str]:
