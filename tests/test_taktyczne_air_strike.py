@@ -115,3 +115,29 @@ def test_a_strike_from_the_command_line(game, tmp_path, capsys):
     assert "the strike on 34 ends after" in flat
     code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")
     assert code == 0, out
+
+
+@pytest.mark.parametrize("text, says", [
+    ("strike 34: 1 bomber 32 -> 34, stay 5", "'stay' takes one number from 1 to 4"),
+    ("strike 34: 1 bomber 32 -> 34, target factroy", "did you mean 'factory'"),
+    ("air defence 34: target bombres", "did you mean 'bombers'"),
+    ("strike 34: 1 bomber 32", "'->'"),
+])
+def test_a_strike_or_air_defence_that_cannot_be_read_says_why(game, text, says):
+    from adjudicator.model.errors import PbemError
+    with pytest.raises(PbemError) as caught:
+        parse_orders(text + "\n", game, power="red")
+    assert says in str(caught.value)
+
+
+def test_strike_lines_read_and_write_back(game):
+    from adjudicator.io.parser import format_orders, strip_positions
+    text = ("strike 34: 2 bomber 22 -> 23 -> 34 -> 23 -> 22, target AA guns and tank IV, stay 2, "
+            "return after 1 lost\nair defence all: target fighters; bombers hold\n")
+    orders = parse_orders(text, game, power="red")
+    strike, defence = orders.items
+    assert (strike.target, strike.path, strike.priority, strike.stay, strike.leave_after) == (
+        "34", ("22", "23", "34", "23", "22"), ("aa", "tank_4"), 2, 1)
+    assert (defence.space, defence.value) == (None, "target fighters; bombers hold")
+    again = parse_orders(format_orders(orders, game), game, power="red")
+    assert strip_positions(again) == strip_positions(orders)

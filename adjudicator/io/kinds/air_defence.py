@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ...model.orders import AirDefenceOrder
 from ...model.ts_targets import BOMB, HOLD, air_defence_text, read_air_defence
 from ..target_words import read_targets
-from .base import STANDING, STANDING_ISSUER, is_tree, kind, tokens_of
+from .base import STANDING, STANDING_ISSUER, is_tree, kind, standing_target, tokens_of
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -33,19 +33,15 @@ _air_defence_sep: _COMMA | _SEMICOLON | _AND
 AIR_DEFENCE.3: /air[\\s_]+defen[cs]e(\\s+(for|in|at|on))?\\b/i
 """
 
-_EVERYWHERE = ("all", "everywhere", "all areas", "every area", "*")
 _BOMBERS = {"bombers bomb": BOMB, "bombers attack": BOMB, "bomb": BOMB,
             "bombers hold": HOLD, "bombers stay": HOLD, "no bombing": HOLD, "hold": HOLD}
 
 
 def build_air_defence(b, line, tree: Tree) -> None:
     names = [c for c in tree.children if is_tree(c)]
-    where = names[0].children
-    space: str | None = None
-    if " ".join(t.value.casefold() for t in where) not in _EVERYWHERE:
-        space = b.resolve_place(line, where)
-        if space is None:
-            return
+    known, space = standing_target(b, line, names[0])
+    if not known:
+        return
     phrases: list[str] = []
     bombers = ""
     for name in names[1:]:
