@@ -876,6 +876,7 @@ PROBLEMS.update({
     "ts_strike_over": "at most {limit} points of aircraft strike one area (L23.53, L23.74); this strike on {target} brings {points}",
     "ts_strike_base": "the way back ends at {space}, which is not a base of yours with room: aircraft land at an own airfield or carrier (L23.9)",
     "ts_strike_after_board": "{target} was attacked on the ground earlier this turn; the main-map battle comes first (L23.79-L23.80): write the strike before the attack",
+    "ts_strike_clauses_differ": "the strike on {target} says its {clause} on line {first} already, differently: that line's holds for the whole strike",
     "ts_air_defence_unreadable": "an air defence order reads 'target <words>' and/or 'bombers bomb|hold': {reason}",
 })
 EVENT_TEXTS.update({

@@ -97,7 +97,19 @@ def strike(ctx: TurnContext, order: StrikeOrder) -> None:
                 ctx.emit(OrderSkipped(other.line, f"strike {other.target}", failure.code,
                                       dict(failure.params)))
     lines = [o for o in ctx.orders.of(STRIKE) if o.target == order.target]
+    _clauses_differ(ctx, lines)
     fight_strike(ctx, order.target, flights, _clauses(lines))
+
+
+def _clauses_differ(ctx: TurnContext, lines: Sequence[StrikeOrder]) -> None:
+    """Lines of one strike that say a clause differently: the first line's holds (a
+    warning on the later one)."""
+    for name in ("priority", "stay", "leave_after"):
+        said = [o for o in lines if getattr(o, name)]
+        for later in said[1:]:
+            if getattr(later, name) != getattr(said[0], name) and ctx.checking:
+                ctx.warn(later.line, "ts_strike_clauses_differ", target=later.target,
+                         clause=name, first=said[0].line)
 
 
 def _clauses(lines: Sequence[StrikeOrder]) -> tuple[tuple[str, ...], int, int]:
