@@ -55,7 +55,6 @@ AA_TYPES = ("aa_gun_land", "aa_gun_sea")
 MAX_TURNS = 4                       # L23.52
 RANGE = 4                           # L19.29, L23.8; ruling G20: out <= 4 and back <= 4
 MOVED = "ts_moved"                  # main_turn.MOVED: the aircraft's one move or attack
-DONE = "ts_strikes_done"            # TurnContext.mechanic: target struck this turn -> first line
 
 
 
@@ -80,10 +79,8 @@ def strike(ctx: TurnContext, order: StrikeOrder) -> None:
     """Every ``strike`` line on ``order.target`` this turn, fought as one strike when the
     first is reached; a later line was carried out with it.  A line that cannot fly (its
     aircraft missing, its route wrong) is refused on its own line; the others fly."""
-    done = ctx.mechanic(DONE, dict)
-    if order.target in done:
-        return
-    done[order.target] = order.line
+    if any(o.target == order.target and o.line < order.line for o in ctx.orders.of(STRIKE)):
+        return                      # flown with the first line (also after a paused turn)
     flights = [flight(ctx, order)]
     for other in ctx.orders.of(STRIKE):
         if other.target != order.target or other.line <= order.line:
