@@ -888,7 +888,7 @@ EVENT_TEXTS.update({
 })
 STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
                                 "ts_defending_bombers"})
-_STRIKE_ARMS = {"aa": "AA guns", "fighters": "fighters", "bombers": "bombers"}
+_STRIKE_ARMS = {"aa": "AA guns fire at", "fighters": "fighters fire at", "bombers": "bombers bomb"}
 _STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly home as ordered",
                 "losses": "the losses ordered to turn home are reached",
                 "no_bombers": "no bomber is left", "no_targets": "nothing is left to bomb",
@@ -898,12 +898,12 @@ _STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly h
 def _shot_text(game: Game | None, shot: Any) -> str:
     get = shot.get if isinstance(shot, Mapping) else lambda k: getattr(shot, k)
     target = get("target")
-    name = (unit_name(game, target).lower() if game is not None and target in game.ruleset.units
-            else str(target).replace("_", " "))
+    name = (unit_name(game, target) if game is not None and target in game.ruleset.units
+            else f"the {str(target).replace('_', ' ')}")
     if not get("needed"):
-        return f"{unit_name(game, get('shooter')).lower()} drops its atomic bomb"
-    result = "hit" if get("hit") else "miss"
-    return f"{name} {get('roll')} ({result}, needs {'a 6' if get('needed') == '6' else 'even'})"
+        return "the target with its atomic bomb"
+    result = "a hit" if get("hit") else "a miss"
+    return f"{name}: {get('roll')}, {result} ({'a 6' if get('needed') == '6' else 'an even roll'} needed)"
 
 
 def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
