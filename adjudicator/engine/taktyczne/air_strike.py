@@ -50,6 +50,7 @@ from .state import AIRFIELD, objects
 from .targets import pick_target
 
 STRIKE = "strike"
+STRUCK = "ts_struck"                # TurnContext.mechanic: target -> the strike's aircraft points
 FIGHTER, BOMBER, ATOMIC = "fighter", "bomber", "atomic_bomb"
 AA_TYPES = ("aa_gun_land", "aa_gun_sea")
 MAX_TURNS = 4                       # L23.52
@@ -166,6 +167,7 @@ def fight_strike(ctx: TurnContext, target: str, flights, clauses) -> None:
     if defender is None:
         raise OrderFailed("ts_strike_no_enemy", target=target)
     sweep = not any(p.type == BOMBER for p in attackers)
+    ctx.mechanic(STRUCK, dict)[target] = value
     ctx.emit(StrikeLaunched(
         ctx.power, target, defender,
         tuple(Flight(count_types(pieces), out, back) for pieces, out, back in flights),
@@ -184,6 +186,13 @@ def fight_strike(ctx: TurnContext, target: str, flights, clauses) -> None:
                          count_types(battle.lost), count_types(battle.destroyed),
                          tuple(battle.objects)))
     _home(ctx, target, flights, [p for p in over if p not in battle.lost])
+
+
+def struck(ctx: TurnContext, target: str) -> int:
+    """The aircraft points of this turn's strike on ``target``: a ground attack on it after
+    the strike is the same attack (L23.79-L23.80), so both count towards its 12 points
+    (L23.74, ruling strike_then_board)."""
+    return ctx.mechanic(STRUCK, dict).get(target, 0)
 
 
 def _line(ctx: TurnContext, target: str) -> list[int]:

@@ -241,7 +241,7 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
         if kind is None or kind.battle != battle:
             raise OrderFailed("ts_cannot_attack", unit=piece.type, target=target)   # L19.47
     stack, _, _ = limits(board)
-    value = points(board, pieces)
+    value = points(board, pieces) + air_strike.struck(ctx, target)     # L23.74, L23.79-L23.80
     if value > stack:
         raise OrderFailed("ts_attack_over", target=target, points=value, limit=stack)   # L23.74
     attacked[target] = (order.line, origin)
