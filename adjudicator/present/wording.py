@@ -427,6 +427,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(_research_values(params))
     if code == "ts_board_battle":
         out.update(_board_battle_values(params, game))
+    if code in ("ts_overflight_fire", "ts_aircraft_evacuated"):
+        out.update(_air_values(params, game))
     if code == "ts_live_battle_turn":
         skipped = params.get("skipped", ())
         out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
@@ -441,6 +443,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(attacker=power_name(game, params.get("attacker")),
                    defender=power_name(game, params.get("defender")),
                    next_power=power_name(game, params.get("next_power")))
+    if code in STRIKE_EVENT_CODES:
+        out.update(_strike_values(code, params, game))
     if code == "ts_main_map_taken":
         out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
                    captured_text=units_text(game, params["captured"]),
@@ -449,6 +453,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(player=power_name(game, params["player"]))
     if code in LRG_EVENTS:
         out.update(_lrg_values(params, game))
+    if code in NUCLEAR_CODES:                      # Taktyczne Starcie's nuclear weapons (below)
+        out.update(_nuclear_values(params, game))
     if code == "ts_turn_limit":
         out["standings_text"] = ", ".join(
             f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
@@ -683,7 +689,7 @@ PROBLEMS.update({
     "ts_one_area": "a unit moves one bordering area a turn (L19.19): write one move per area, not {path}",
     "ts_not_bordering": "{target} does not border {space} (tangent areas do not count, L19.19)",
     "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
-    "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
+    "ts_air_war_waits": "an air order at an area of another player's units is an air strike (L23.8, L23.74): write it as one ('strike 34: 2 bomber 22 -> 34'), not as a move",
     "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
     "ts_aboard_lands_only": "a {unit} aboard a ferry moves only by landing on a bordering land area; {target} is a sea (its ferry carries it there, G8)",
     "ts_scuttle_unused": "'scuttle {space}': you do not attack {space} in this turn, so the line does nothing",
@@ -707,6 +713,38 @@ EVENT_TEXTS.update({
 # Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
 EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
                                   "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+# Taktyczne Starcie's aircraft on the main map (issue 27, t27air: engine/taktyczne/air.py,
+# model.ts_air events).
+PROBLEMS.update({
+    "ts_air_range": "aircraft fly at most {limit} bordering areas a turn (L19.29, L23.8); this route has {steps}",
+    "ts_air_alone": "aircraft fly in orders of their own: an order naming aircraft names only aircraft (L23.9)",
+    "ts_air_no_base": "aircraft move only to an area with an airfield of yours or a sea with a carrier of yours (L19.29, L23.9); {target} is neither",
+    "ts_air_no_room": "{target} takes {room} more points of aircraft (the 12-point stack, a carrier's 12 points, L19.17, L27.13); these are worth {points}",
+    "ts_evacuate_unknown": "no area {space} on the map",
+    "ts_no_carrier": "aircraft bought at a shipyard go onto a carrier of yours in its sea (L27.23); there is none in {space}",
+    "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
+})
+EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {count} times at {mover}'s aircraft "
+                                     "flying over ({leg_text}): {rolls}; {lost_text} (why: {standing})")
+EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
+                                        "{to_text} (why: {standing})")
+
+
+def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of the air war's sentences (``ts_overflight_fire``, ``ts_aircraft_evacuated``)."""
+    lost = params.get("lost")
+    to = params.get("to")
+    path = params.get("path") or ()
+    return {"mover": power_name(game, params.get("mover")),
+            "shooters": "AA guns" if params.get("shooters") == "aa" else "fighters",
+            "leg_text": {"out": "on the way out", "back": "on the way back"}.get(params.get("leg"), "moving"),
+            "lost_text": f"{units_text(game, lost)} shot down" if lost else "none hit",
+            "cause_text": {"battle_lost": "the battle there is lost", "base_destroyed": "the base is destroyed",
+                           "blast": "a nuclear blast"}.get(params.get("cause"), params.get("cause")),
+            "to_text": (f"they fly to {to} by {' -> '.join(path)}" if to
+                        else "no base in range with room: destroyed (L23.76)")}
+
 
 # Live board battles (issue 26, t26live: model.live_battle events).
 EVENT_TEXTS["ts_live_battle_started"] = ("{attacker} attacks {defender} in {area} on the {board} board, "
@@ -861,3 +899,132 @@ def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
             "ferry_text": " before it lands" if params.get("before_unload") else "",
             "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
                                                              else "a miss (a 6 hits, L31.36)")}
+
+
+# Taktyczne Starcie's air strike (t27strike: model.ts_strike events, engine/taktyczne/air_strike.py,
+# docs/taktyczne-air-strike.md).
+PROBLEMS.update({
+    "ts_strike_no_enemy": "nothing of another player's to strike in {target}: no units and no objects of his there",
+    "ts_strike_not_aircraft": "only fighters and bombers fly a strike (L23.54); a {unit} does not",
+    "ts_strike_route": "the route {path} must go from the aircraft's base through bordering areas to {target} (and back): L23.8",
+    "ts_strike_range": "aircraft fly at most {limit} bordering areas out and {limit} back (L19.29, ruling G20); this route is {out} out and {back} back",
+    "ts_strike_over": "at most {limit} points of aircraft strike one area (L23.53, L23.74); this strike on {target} brings {points}",
+    "ts_strike_base": "the way back ends at {space}, which is not a base of yours with room: aircraft land at an own airfield or carrier (L23.9)",
+    "ts_strike_after_board": "{target} was attacked on the ground earlier this turn; the main-map battle comes first (L23.79-L23.80): write the strike before the attack",
+    "ts_strike_clauses_differ": "the strike on {target} says its {clause} on line {first} already, differently: that line's holds for the whole strike",
+    "ts_air_defence_unreadable": "an air defence order reads 'target <words>' and/or 'bombers bomb|hold': {reason}",
+})
+EVENT_TEXTS.update({
+    "ts_strike_launched": "{power} {strike_text} {target} held by {defender} with {flights_text} ({points} points){priority_text}",
+    "ts_strike_volley": "strike on {area}, battle turn {turn}: {power}'s {arm_text} {shots_text}{standing_text}",
+    "ts_strike_ended": "the strike on {area} ends after {turns} battle turn(s) ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
+    "ts_strike_home": "{power}'s {units} fly home from {area} and land at {base}",
+    "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}{standing_text}",
+})
+STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
+                                "ts_defending_bombers"})
+_STRIKE_ARMS = {"aa": "AA guns fire at", "fighters": "fighters fire at", "bombers": "bombers bomb"}
+_STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly home as ordered",
+                "losses": "the losses ordered to turn home are reached",
+                "no_bombers": "no bomber is left", "no_targets": "nothing is left to bomb",
+                "sweep": "a sweep is one attack", "shot_down": "every attacker is shot down"}
+
+
+def _shot_text(game: Game | None, shot: Any) -> str:
+    get = shot.get if isinstance(shot, Mapping) else lambda k: getattr(shot, k)
+    target = get("target")
+    name = (unit_name(game, target) if game is not None and target in game.ruleset.units
+            else f"the {str(target).replace('_', ' ')}")
+    if not get("needed"):
+        return "the target with its atomic bomb"
+    result = "a hit" if get("hit") else "a miss"
+    return f"{name}: {get('roll')}, {result} ({'a 6' if get('needed') == '6' else 'an even roll'} needed)"
+
+
+def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    out: dict[str, Any] = {k: power_name(game, params[k]) for k in ("defender", "attacker")
+                           if params.get(k)}
+    standing = params.get("standing")
+    out["standing_text"] = f" [why: {standing}]" if standing else ""
+    if "shots" in params:
+        out["shots_text"] = "; ".join(_shot_text(game, s) for s in params["shots"]) or "nothing"
+    if code == "ts_strike_launched":
+        flights = []
+        for f in params.get("flights", ()):
+            get = f.get if isinstance(f, Mapping) else lambda k, f=f: getattr(f, k)
+            flights.append(f"{units_text(game, get('units'))} from {get('out')[0]} "
+                           f"({' -> '.join(get('out'))}, back {' -> '.join(get('back'))})")
+        out["flights_text"] = "; ".join(flights)
+        out["strike_text"] = "sweeps" if params.get("sweep") else "strikes"
+        priority = params.get("priority") or ()
+        out["priority_text"] = f", targets {', '.join(priority)}" if priority else ""
+    if code == "ts_strike_volley":
+        out["arm_text"] = _STRIKE_ARMS.get(params.get("arm"), params.get("arm"))
+    if code == "ts_strike_ended":
+        out["reason_text"] = _STRIKE_ENDS.get(params.get("reason"), params.get("reason"))
+        out["lost_text"] = units_text(game, params.get("lost") or {}) or "nothing"
+        out["destroyed_text"] = units_text(game, params.get("destroyed") or {}) or "no unit"
+        objects = params.get("objects") or ()
+        out["objects_text"] = f" and the objects {', '.join(objects)}" if objects else ""
+    return out
+
+
+# Taktyczne Starcie's nuclear weapons and objects destroyed (issue 27, t27nuke:
+# model/ts_nuclear.py, model/ts_objects.py, engine/taktyczne/nuclear.py).
+PROBLEMS.update({
+    "ts_no_bomber_here": "no bomber of yours without an atomic bomb at a factory or shipyard of yours in {space}: an atomic bomb is loaded where it is bought (G26)",
+    "ts_no_weapon_producer": "you hold no factory and no shipyard: they produce missiles and anti-missiles (L27.10, L27.21)",
+    "ts_no_holder": "you have no {holder} in {space}: a {what_name} goes into your own {holder} (L19.56-L19.57, L19.63-L19.64, G26)",
+    "ts_holder_armed": "every {holder} of yours in {space} is armed already: each holds one (L19.69)",
+    "ts_no_armed_silo": "you have no armed silo{space_text}: a missile is launched from your silo holding one (L19.56-L19.58)",
+})
+NUCLEAR_CODES = frozenset({"ts_nuclear_armed", "ts_missile_launched", "ts_missile_intercepted",
+                           "ts_antimissile_held", "ts_nuclear_blast", "ts_object_destroyed",
+                           "ts_no_holder", "ts_no_armed_silo"})
+EVENT_TEXTS.update({
+    "ts_nuclear_armed": "{power} buys a {what_name} into {space} for {price} points ({points_left} left)",
+    "ts_missile_launched": "{power} launches the nuclear missile of the silo in {silo} at {target}",
+    "ts_missile_intercepted": "{power}'s anti-missile from {launcher} destroys {by}'s missile at {target} high up, with no effect ({why_text}; standing order: {standing})",
+    "ts_antimissile_held": "{power} does not fire an anti-missile at {by}'s missile at {target} ({why_text}; standing order: {standing})",
+    "ts_nuclear_blast": "a nuclear explosion ({cause_text}) over {centre}{radius_text}: {destroyed_text}{capitals_text}",
+    "ts_object_destroyed": "{owner_text}{armed_text}{object_name} in {area} destroyed ({cause_text})",
+})
+_NUCLEAR_CAUSES = {"missile": "a missile", "silo": "an armed silo hit", "atomic_drop": "an atomic bomb dropped",
+                   "atomic_shot_down": "a bomber shot down with its atomic bomb", "bomb": "by a bomb",
+                   "lrg": "by a long-range gun", "blast": "by the blast"}
+_OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "factory": "factory",
+                 "airfield": "airfield"}
+
+
+def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of the nuclear events' and problems' sentences."""
+    out: dict[str, Any] = {}
+    what = params.get("what")
+    if isinstance(what, str):
+        out["what_name"] = unit_name(game, what).lower()
+    if "space" in params:
+        out["space_text"] = f" in {params['space']}" if params.get("space") else ""
+    if "targeted" in params:
+        out["why_text"] = ("the missile is aimed at his area" if params["targeted"]
+                           else "the blast would reach his areas")
+    cause = params.get("cause")
+    if isinstance(cause, str):
+        out["cause_text"] = _NUCLEAR_CAUSES.get(cause, cause.replace("_", " "))
+    if params.get("radius"):
+        areas = [a for a in params.get("areas", ()) if a != params.get("centre")]
+        out["radius_text"] = (" and its bordering and tangent areas " + ", ".join(areas)
+                              if params["radius"] == "full" and areas else " only")
+    if "destroyed" in params:
+        parts = [f"{units_text(game, dict(found))} in {area}"
+                 for area, found in sorted(params["destroyed"].items()) if found]
+        out["destroyed_text"] = "destroys " + "; ".join(parts) if parts else "no unit destroyed"
+        held = params.get("capitals", ())
+        out["capitals_text"] = f"; the capital {', '.join(held)} stands (L19.60-L19.61)" if held else ""
+    key = params.get("key")
+    if isinstance(key, str):
+        kind, _, sea = key.partition(" ")
+        out["object_name"] = _OBJECT_NAMES.get(kind, kind) + (f" over {sea}" if sea else "")
+        owner = params.get("owner")
+        out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
+        out["armed_text"] = "armed " if params.get("armed") else ""
+    return out
