@@ -39,6 +39,7 @@ from ..model import live_battle_events, taktyczne, ts_nuclear, ts_objects  # noq
 from ..model import ts_guns  # noqa: F401  (long-range gun events, issue 27)
 from ..model import ts_strike  # noqa: F401  (air strike events, docs/taktyczne-air-strike.md)
 from ..model import ts_air  # noqa: F401  (issue 27: the air war's events)
+from ..model import ts_mines  # noqa: F401  (mine events, docs/taktyczne-mines.md)
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
 
 

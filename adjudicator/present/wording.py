@@ -1031,3 +1031,34 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
         out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
         out["armed_text"] = "armed " if params.get("armed") else ""
     return out
+
+
+# Taktyczne Starcie's mines (t27mines: model.ts_mines events, engine/taktyczne/mines.py,
+# docs/taktyczne-mines.md).
+EVENT_TEXTS.update({
+    "ts_mine_reveal_wanted": ("the battle in {area} needs {power}'s sealed mine layout for {scope} "
+                              "({mines} mines, {standing}): the turn waits for {power} to reveal it"),
+    "ts_mine_layout_revealed": ("{power} reveals the mine layout for {scope} ({squares}); it opens "
+                                "the commitment {commitment} ({standing})"),
+    "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
+                              "{area} are lost ({standing})"),
+    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units} ({standing})",
+})
+PROBLEMS.update({
+    "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
+                      "a sea bordering your land for an underwater mine; {space} is not"),
+    "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
+                          "would publish: seal them instead (pbem mines seal, then the "
+                          "'minefield' line it prints)"),
+    "ts_minefield_value": "a minefield line holds a commitment 'sha256_<64 hex digits>' or 'none', not {value!r}",
+    "ts_reveal_not_wanted": "no battle waits for a mine layout of yours: the reveal line does nothing",
+    "ts_reveal_scope": "the battle waits for your layout for {scope}; this line reveals {written}",
+    "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt_<64 hex digits>': {reason}",
+    "ts_reveal_wrong": ("the squares and salt do not open your commitment {commitment} for {scope}: "
+                        "reveal the layout you sealed (pbem mines reveal prints it)"),
+    "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
+    "ts_reveal_other_orders": ("while a battle waits for a mine layout, a turn file holds only 'reveal' "
+                               "lines (or the game master's nmr): {count} other lines; send them in your own turn"),
+    "ts_reveal_wrong_power": ("the battle in {area} waits for {waits_for}'s mine layout: this turn file "
+                              "is {waits_for}'s 'reveal' (or the game master's nmr), not {power}'s orders"),
+})
