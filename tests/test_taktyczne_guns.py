@@ -116,6 +116,12 @@ def test_a_reaction_shot_fires_in_another_players_turn_by_the_command_line(game,
     done = process_turn(tmp_path, game, "react lrg 24: fire at tanks\n", seeds=demo_seeds("lrg"))
     while done.state.power != "red":                     # the others pass
         done = process_turn(tmp_path, game, "pass\n", seeds=demo_seeds("lrg"))
+    bad = tmp_path / "bad.txt"                 # the orders checked say what is wrong, and why
+    for text, said in (("fire lrg 22 at 24: tnaks\n", "did you mean 'tanks'"),
+                       ("fire lrg 22 at 23\n", "no long-range gun of yours in 22")):
+        bad.write_text(text, encoding="utf-8")
+        code, out = pbem(capsys, "check", bad, "-g", tmp_path, "--no-color")
+        assert code != 0 and said in " ".join(out.split()), out
     orders = tmp_path / "red.txt"
     orders.write_text("move 1 tank_2 22 -> 23\n", encoding="utf-8")
     code, out = pbem(capsys, "process", orders, "-g", tmp_path, "--no-color")
