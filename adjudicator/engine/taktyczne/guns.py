@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from ...model.ts_gun_orders import HOLD, LrgFireOrder, react_priority
+from ...model.ts_gun_orders import LrgFireOrder, react_priority
 from ...model.ts_guns import LrgFired, LrgReactionFired
 from ...model.ts_targets import DEFAULT_GROUND, NEVER_TARGETS, UNIT_CLASSES, priority_text
 from ...model.units import Domain
