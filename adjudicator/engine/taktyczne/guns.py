@@ -129,6 +129,8 @@ def react(ctx: TurnContext, mover: str, area: str, pieces: list[Piece],
     if not guns or ctx.checking:           # checking: no dice; the mover's units stand
         return
     for gun in guns:
+        if board.pieces.get(gun.uid) is not gun:     # lost to an earlier shot's consequences
+            continue
         standing, value = _standing(ctx, gun)
         words = react_priority(value)
         if words is None:                                             # hold
