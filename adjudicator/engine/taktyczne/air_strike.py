@@ -110,6 +110,12 @@ def _clauses_differ(ctx: TurnContext, lines: Sequence[StrikeOrder]) -> None:
                          clause=name, first=said[0].line)
 
 
+def strike_text(order: StrikeOrder) -> str:
+    """The order as the report names it when it is skipped (unit type keys, space keys)."""
+    units = ", ".join(f"{g.count} {g.type}" for g in order.units)
+    return f"strike {order.target}: {units} {' -> '.join(order.path)}"
+
+
 def _clauses(lines: Sequence[StrikeOrder]) -> tuple[tuple[str, ...], int, int]:
     """The strike's priority, stay and losses limit: the first line that says each."""
     priority = next((o.priority for o in lines if o.priority), ())
