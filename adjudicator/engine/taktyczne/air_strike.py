@@ -82,19 +82,21 @@ def strike(ctx: TurnContext, order: StrikeOrder) -> None:
     aircraft missing, its route wrong) is refused on its own line; the others fly."""
     if any(o.target == order.target and o.line < order.line for o in ctx.orders.of(STRIKE)):
         return                      # flown with the first line (also after a paused turn)
-    flights = [flight(ctx, order)]
-    for other in ctx.orders.of(STRIKE):
-        if other.target != order.target or other.line <= order.line:
-            continue
-        try:
-            flights.append(flight(ctx, other, taken=[p for f in flights for p in f[0]]))
-        except OrderFailed as failure:
-            if ctx.checking:
-                ctx.error(other.line, failure.code, **failure.params)
-            else:
-                ctx.emit(OrderSkipped(other.line, strike_text(other), failure.code,
-                                      dict(failure.params)))
     lines = [o for o in ctx.orders.of(STRIKE) if o.target == order.target]
+    flights: list = []
+    for line in lines:
+        try:
+            flights.append(flight(ctx, line, taken=[p for f in flights for p in f[0]]))
+        except OrderFailed as failure:
+            if len(lines) == 1:
+                raise                       # the main turn says it, as for any order
+            if ctx.checking:
+                ctx.error(line.line, failure.code, **failure.params)
+            else:
+                ctx.emit(OrderSkipped(line.line, strike_text(line), failure.code,
+                                      dict(failure.params)))
+    if not flights:
+        return
     _clauses_differ(ctx, lines)
     fight_strike(ctx, order.target, flights, _clauses(lines))
 
