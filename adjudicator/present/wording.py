@@ -451,10 +451,10 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
                    destroyed_text=units_text(game, params["destroyed"]))
     if code == "ts_player_eliminated":
         out.update(player=power_name(game, params["player"]))
-    if code in LRG_EVENTS:
-        out.update(_lrg_values(params, game))
     if code in NUCLEAR_CODES:                      # Taktyczne Starcie's nuclear weapons (below)
         out.update(_nuclear_values(params, game))
+    if code in LRG_EVENTS:
+        out.update(_lrg_values(params, game))
     if code == "ts_turn_limit":
         out["standings_text"] = ", ".join(
             f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
@@ -870,39 +870,6 @@ def battle_summary(game: Game | None, ended, attacker: str | None = None,
     return f"{text}; TUV swing {ended.tuv_swing:+d}"
 
 
-# Taktyczne Starcie's long-range guns (t27lrg: model.ts_guns events, engine/taktyczne/guns.py,
-# docs/taktyczne-guns.md).
-LRG_EVENTS = ("ts_lrg_fired", "ts_lrg_reaction_fired")
-EVENT_TEXTS.update({
-    "ts_lrg_fired": "{power}'s long-range gun in {gun} fires at {owner}'s {target_name} in {area}: {roll_text}",
-    "ts_lrg_reaction_fired": ("{power}'s long-range gun in {gun} fires at {mover}'s {target_name} entering "
-                              "{area}{ferry_text} ({standing}): {roll_text}"),
-})
-PROBLEMS.update({
-    "ts_lrg_missing": "no long-range gun of yours in {space} that has not fired this turn (one shot a turn, L31.33)",
-    "ts_lrg_fought": ("the long-range guns in {space} fought on the battle board this turn: a gun is used "
-                      "once a turn, on the main map or on the board (L31.31-L31.32, L31.37)"),
-    "ts_lrg_used": ("a long-range gun in {space} fired on the main map this turn, so it cannot fight on the "
-                    "board too (L31.31-L31.32)"),
-    "ts_lrg_not_bordering": "a long-range gun in {space} fires only at bordering areas (L31.34); {target} does not border it",
-    "ts_lrg_no_target": ("nothing in {target} a long-range gun may fire at: another player's units (not mines, "
-                         "not aircraft) or objects (not capitals), L31.34-L31.35"),
-    "ts_lrg_react_unreadable": "a reaction order for long-range guns that cannot be read: {reason}",
-})
-
-
-def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
-    """The parts of a long-range gun shot's sentence: whose target, and what the die did."""
-    cargo = params.get("cargo") or {}
-    hit = params.get("hit")
-    sunk = f", with {units_text(game, cargo)} aboard" if cargo else ""
-    return {"owner": power_name(game, params.get("owner")),
-            "mover": power_name(game, params.get("mover")),
-            "ferry_text": " before it lands" if params.get("before_unload") else "",
-            "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
-                                                             else "a miss (a 6 hits, L31.36)")}
-
-
 # Taktyczne Starcie's air strike (t27strike: model.ts_strike events, engine/taktyczne/air_strike.py,
 # docs/taktyczne-air-strike.md).
 PROBLEMS.update({
@@ -1031,6 +998,39 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
         out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
         out["armed_text"] = "armed " if params.get("armed") else ""
     return out
+
+
+# Taktyczne Starcie's long-range guns (t27lrg: model.ts_guns events, engine/taktyczne/guns.py,
+# docs/taktyczne-guns.md).
+LRG_EVENTS = ("ts_lrg_fired", "ts_lrg_reaction_fired")
+EVENT_TEXTS.update({
+    "ts_lrg_fired": "{power}'s long-range gun in {gun} fires at {owner}'s {target_name} in {area}: {roll_text}",
+    "ts_lrg_reaction_fired": ("{power}'s long-range gun in {gun} fires at {mover}'s {target_name} entering "
+                              "{area}{ferry_text} ({standing}): {roll_text}"),
+})
+PROBLEMS.update({
+    "ts_lrg_missing": "no long-range gun of yours in {space} that has not fired this turn (one shot a turn, L31.33)",
+    "ts_lrg_fought": ("the long-range guns in {space} fought on the battle board this turn: a gun is used "
+                      "once a turn, on the main map or on the board (L31.31-L31.32, L31.37)"),
+    "ts_lrg_used": ("a long-range gun in {space} fired on the main map this turn, so it cannot fight on the "
+                    "board too (L31.31-L31.32)"),
+    "ts_lrg_not_bordering": "a long-range gun in {space} fires only at bordering areas (L31.34); {target} does not border it",
+    "ts_lrg_no_target": ("nothing in {target} a long-range gun may fire at: another player's units (not mines, "
+                         "not aircraft) or objects (not capitals), L31.34-L31.35"),
+    "ts_lrg_react_unreadable": "a reaction order for long-range guns that cannot be read: {reason}",
+})
+
+
+def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of a long-range gun shot's sentence: whose target, and what the die did."""
+    cargo = params.get("cargo") or {}
+    hit = params.get("hit")
+    sunk = f", with {units_text(game, cargo)} aboard" if cargo else ""
+    return {"owner": power_name(game, params.get("owner")),
+            "mover": power_name(game, params.get("mover")),
+            "ferry_text": " before it lands" if params.get("before_unload") else "",
+            "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
+                                                             else "a miss (a 6 hits, L31.36)")}
 
 
 # Taktyczne Starcie's mines (t27mines: model.ts_mines events, engine/taktyczne/mines.py,

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model.events import Moved, OrderSkipped, UnitsCaptured
-from ...model.orders import Move, StrikeOrder
+from ...model.orders import Move
 from ...model.tactical import ATTACKER, DEFENDER
 from ...model.taktyczne import BoardBattleFought, MainMapUnitsTaken
 from ...model.units import Domain
@@ -61,8 +61,7 @@ def main_turn(ctx: TurnContext, dice) -> None:
     """Every ``move`` order in the order written (ruling G3), then the game's end: the last
     player standing (L11)."""
     orders = sorted((*(o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
-                       if isinstance(o, Move)), *ctx.orders.of("strike", *ACTIONS)),
-                    key=lambda o: o.line)
+                       if isinstance(o, Move)), *ctx.orders.of(*ACTIONS)), key=lambda o: o.line)
     resume, ctx.resume = ctx.resume, None
     for index, order in enumerate(orders):
         ctx.order_index = index
@@ -76,19 +75,10 @@ def main_turn(ctx: TurnContext, dice) -> None:
             if ctx.checking:
                 ctx.error(order.line, failure.code, **failure.params)
             else:
-                ctx.emit(OrderSkipped(order.line, _describe(order), failure.code,
+                ctx.emit(OrderSkipped(order.line, _text(order), failure.code,
                                       dict(failure.params)))
     scuttle_unused(ctx)
     elimination.last_standing(ctx)
-
-
-def _describe(order) -> str:
-    if order.kind in ACTIONS:
-        return ACTIONS[order.kind][1](order)
-    if isinstance(order, StrikeOrder):
-        units = ", ".join(f"{g.count} {g.type}" for g in order.units)
-        return f"strike {order.target}: {units} {' -> '.join(order.path)}"
-    return describe_order(order)
 
 
 def scuttle_unused(ctx: TurnContext) -> None:
@@ -101,16 +91,17 @@ def scuttle_unused(ctx: TurnContext) -> None:
 
 # Orders of other kinds carried out in the written order among the moves: kind -> (carry
 # out, canonical text).
-ACTIONS = {"lrg_fire": (guns.fire_order, guns.fire_text)}       # L31.37: move, fire, in any order
+ACTIONS = {"lrg_fire": (guns.fire_order, guns.fire_text),       # L31.37: move, fire, in any order
+           "strike": (air_strike.strike, air_strike.strike_text)}   # L23.10-L23.64
+
+
+def _text(order) -> str:
+    return describe_order(order) if isinstance(order, Move) else ACTIONS[order.kind][1](order)
 
 
 def carry_out(ctx: TurnContext, order) -> None:
-    """One order: a move, a boarding, a landing, an attack, an air strike
-    (``air_strike.strike``), or one of ``ACTIONS``."""
-    if isinstance(order, StrikeOrder):
-        air_strike.strike(ctx, order)
-        return
-    if order.kind in ACTIONS:
+    """One order: a move, a boarding, a landing, an attack, or one of ``ACTIONS``."""
+    if not isinstance(order, Move):
         ACTIONS[order.kind][0](ctx, order)
         return
     board = ctx.board
