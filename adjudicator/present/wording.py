@@ -721,11 +721,12 @@ PROBLEMS.update({
     "ts_air_alone": "aircraft fly in orders of their own: an order naming aircraft names only aircraft (L23.9)",
     "ts_air_no_base": "aircraft move only to an area with an airfield of yours or a sea with a carrier of yours (L19.29, L23.9); {target} is neither",
     "ts_air_no_room": "{target} takes {room} more points of aircraft (the 12-point stack, a carrier's 12 points, L19.17, L27.13); these are worth {points}",
+    "ts_air_over_guns": "the route flies over {areas}, where another player has AA guns or based fighters: they fire at it (L23.61-L23.62)",
     "ts_evacuate_unknown": "no area {space} on the map",
     "ts_no_carrier": "aircraft bought at a shipyard go onto a carrier of yours in its sea (L27.23); there is none in {space}",
     "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
 })
-EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {count} times at {mover}'s aircraft "
+EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {shots_text} at {mover}'s aircraft "
                                      "flying over ({leg_text}): {rolls}; {lost_text} (why: {standing})")
 EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
                                         "{to_text} (why: {standing})")
@@ -738,6 +739,7 @@ def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     path = params.get("path") or ()
     return {"mover": power_name(game, params.get("mover")),
             "shooters": "AA guns" if params.get("shooters") == "aa" else "fighters",
+            "shots_text": f"{params.get('count')} shot" + ("" if params.get("count") == 1 else "s"),
             "leg_text": {"out": "on the way out", "back": "on the way back"}.get(params.get("leg"), "moving"),
             "lost_text": f"{units_text(game, lost)} shot down" if lost else "none hit",
             "cause_text": {"battle_lost": "the battle there is lost", "base_destroyed": "the base is destroyed",
