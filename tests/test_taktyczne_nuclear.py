@@ -60,17 +60,18 @@ def test_the_full_radius_is_the_area_with_its_bordering_and_tangent_areas(game):
     assert nuclear.reach(ctx.board, "23", nuclear.AREA) == ("23",)
 
 
-def test_an_armed_silo_hit_by_a_bomb_explodes_with_the_full_radius(game):
+def test_an_armed_silo_hit_explodes_with_the_full_radius(game):
     """L23.12-L23.14, G23: the armed one of the area's two silos is hit first (ruling
     armed_first) and its warhead explodes over the silo's area and every area touching it."""
     units = {"23": (Unit("tank_1", "blue"),), "32": (Unit("tank_2", "blue"),),
              "33": (Unit("tank_2", "blue"),)}
     ctx = _ctx(game, units, {"23": "blue"},
                {OBJECTS: {"23": {"silo": 2}}, nuclear.ARMED: {"23": {"silo": 1}}})
-    assert destroy_object(ctx, "23", "silo", "red", "bomb")
+    assert destroy_object(ctx, "23", "silo", "green", "lrg")     # a gun's reaction shot
     kinds = [e.kind for e in ctx.events]
     assert kinds[:2] == ["ts_object_destroyed", "ts_nuclear_blast"]
     assert ctx.events[0].armed and ctx.events[1].cause == "silo"
+    assert {e.by for e in ctx.events} == {"green"}                # not the mover's doing
     assert _types(ctx.board, "23") == [] and _types(ctx.board, "32") == []   # 32 is tangent
     assert _types(ctx.board, "33") == [("blue", "tank_2")]
     # the other silo went with the blast and did not explode in turn (ruling no_chain)
@@ -186,10 +187,12 @@ def test_a_blast_never_destroys_a_capital_or_a_mine(game, data):
 
 # ------------------------------------------------------------------- by mail, end to end
 
-def test_a_launch_stopped_by_an_anti_missile_through_the_command_line(capsys, tmp_path):
-    """A two-player game on real files: the first player launches at the other's capital;
-    the other's armed launcher fires by default (L19.67) and the report says so and why; the
-    turn verifies."""
+def _nuclear_game(capsys, tmp_path, defence: str):
+    """A two-player game on real files, played by the command line: after the draw the game
+    master's correction gives both players a long game's savings (L27.9); the first builds a
+    silo in his capital, the other a launcher in his, each arms it (the other's orders end
+    with ``defence``), and the first launches at the other's capital.  Returns the game,
+    the two players and capitals, and the last turn's report."""
     game = tmp_path / "game"
     code, out = pbem(capsys, "new", game, "--ruleset", "taktyczne", "--demo-seeds",
                      "--option", "players=2")
@@ -200,33 +203,52 @@ def test_a_launch_stopped_by_an_anti_missile_through_the_command_line(capsys, tm
     state, _ = gamedir.current_state(game)
     first, second = state.extras["ts_turn_order"]
     mine, theirs = state.extras["ts_capitals"][first], state.extras["ts_capitals"][second]
-    # the points a long game would have saved (L27.9), given by the game master's correction
     code, out = pbem(capsys, "correct", "-g", game, "--ipcs", f"{first} 400", "--ipcs",
                      f"{second} 400", "--reason", "a long game's savings", "--demo-seeds")
     assert code == 0, out
-    state, _ = gamedir.current_state(game)
-    assert state.ipcs[first] == 400
-    rounds = [(first, f"build silo {mine}\n"), (second, f"build launcher {theirs}\n"),
-              (first, f"arm missile {mine}\n"), (second, f"arm antimissile {theirs}\n"),
-              (first, f"launch {theirs}\n")]
-    for turn, (power, text) in enumerate(rounds):
-        orders = tmp_path / f"t{turn}.txt"
+    turns = [f"build silo {mine}\n", f"build launcher {theirs}\n",
+             f"arm missile {mine}\n", f"arm antimissile {theirs}\n{defence}",
+             f"launch {theirs}\n"]
+    for number, text in enumerate(turns):
+        orders = tmp_path / f"t{number}.txt"
         orders.write_text(text, encoding="utf-8")
         code, out = pbem(capsys, "check", orders, "-g", game)
         assert code == 0, out
         code, out = pbem(capsys, "process", orders, "-g", game, "--demo-seeds")
         assert code == 0, out
-    state, _ = gamedir.current_state(game)
-    assert state.extras.get("ts_armed", {}) == {}              # both weapons spent
-    assert state.owners[theirs] == second
-    assert state.extras["ts_objects"][theirs] == {"factory": 1, "launcher": 1}
-    assert state.extras["ts_objects"][mine] == {"factory": 1, "silo": 1}
     code, out = pbem(capsys, "report", "-g", game)
     assert code == 0, out
-    text = " ".join(out.split())
+    return game, (first, second, mine, theirs), " ".join(out.split())
+
+
+def test_a_launch_stopped_by_an_anti_missile_through_the_command_line(capsys, tmp_path):
+    """The other's armed launcher fires by default (L19.67): the report says so and why,
+    no blast, both weapons spent; the game verifies."""
+    game, (first, second, mine, theirs), text = _nuclear_game(capsys, tmp_path, "")
+    state, _ = gamedir.current_state(game)
+    assert state.extras.get("ts_armed", {}) == {}
+    assert state.extras["ts_objects"][theirs] == {"factory": 1, "launcher": 1}
+    assert state.extras["ts_objects"][mine] == {"factory": 1, "silo": 1}
     assert f"launches the nuclear missile of the silo in {mine} at {theirs}" in text, text
     assert "anti-missile from" in text and "high up, with no effect" in text, text
     assert "standing order: default: reach" in text, text
     assert "nuclear explosion" not in text
+    code, out = pbem(capsys, "verify", "-g", game)
+    assert code == 0, out
+
+
+def test_a_standing_order_by_mail_declines_and_the_capital_stands(capsys, tmp_path):
+    """The other wrote 'antimissile all: never' with his orders (G25): kept as his standing
+    order, it holds his anti-missile in the launcher's owner's next turn; the blast destroys
+    his capital's units and objects, the capital stays his (G24)."""
+    game, (first, second, mine, theirs), text = _nuclear_game(
+        capsys, tmp_path, "antimissile all: never\n")
+    state, _ = gamedir.current_state(game)
+    assert state.owners[theirs] == second
+    assert theirs not in state.extras["ts_objects"]
+    assert not state.units.get(theirs)
+    assert state.extras.get("ts_armed", {}) == {}      # the launcher held, then went with its area
+    assert "does not fire an anti-missile" in text and "antimissile all: never" in text, text
+    assert "nuclear explosion" in text and f"the capital {theirs} stands" in text, text
     code, out = pbem(capsys, "verify", "-g", game)
     assert code == 0, out

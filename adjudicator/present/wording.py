@@ -945,6 +945,7 @@ PROBLEMS.update({
     "ts_no_weapon_producer": "you hold no factory and no shipyard: they produce missiles and anti-missiles (L27.10, L27.21)",
     "ts_no_holder": "you have no {holder} in {space}: a {what_name} goes into your own {holder} (L19.56-L19.57, L19.63-L19.64, G26)",
     "ts_holder_armed": "every {holder} of yours in {space} is armed already: each holds one (L19.69)",
+    "ts_blast_own_units": "the blast over {target} reaches your own units in {areas}: they are destroyed too (L19.59)",
     "ts_no_armed_silo": "you have no armed silo{space_text}: a missile is launched from your silo holding one (L19.56-L19.58)",
 })
 NUCLEAR_CODES = frozenset({"ts_nuclear_armed", "ts_missile_launched", "ts_missile_intercepted",
