@@ -157,6 +157,9 @@ def flight(ctx: TurnContext, order: StrikeOrder, taken: Sequence[Piece] = ()
     base = back[-1]
     if base != out[0] and not air.room_for(board, pieces, base, ctx.power):
         raise OrderFailed("ts_strike_base", space=base)
+    guarded = air.guarded_areas(board, dict.fromkeys((*out[1:-1], *back[1:])), ctx.power)
+    if guarded:                          # the route was the writer's: said by the check too
+        ctx.warn(order.line, "ts_air_over_guns", areas=guarded)
     return pieces, out, back
 
 
