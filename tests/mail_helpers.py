@@ -95,3 +95,45 @@ def published(directory: Path) -> dict[str, bytes]:
 def copy_game(src: Path, dest: Path) -> Path:
     shutil.copytree(src, dest, symlinks=True)
     return dest
+
+
+# --- a table of players on the real test servers (tests/mail_servers.py) ---------------
+
+PASSWORD_ENV = "PBEM_TEST_MAIL_PASSWORD"
+
+
+def server_settings(user: str, imap, smtp, certs) -> str:
+    """The ``[inbox]``/``[send]`` part of a mail.toml for the test servers' ``user``."""
+    return (f'[inbox]\ntype = "imap"\nhost = "127.0.0.1"\nport = {imap.imaps_port}\n'
+            f'username = "{user}"\npassword_env = "{PASSWORD_ENV}"\nca_file = "{certs["ca"]}"\n'
+            f'[send]\ntype = "smtp"\nhost = "127.0.0.1"\nport = {smtp.port}\n'
+            f'security = "starttls"\nusername = "{user}"\npassword_env = "{PASSWORD_ENV}"\n'
+            f'ca_file = "{certs["ca"]}"\n')
+
+
+def player_keys(key_dir: Path, accounts: dict[str, str], **extra) -> dict[str, dict]:
+    """A key pair per power (``accounts``: power -> mail user) and its player record."""
+    key_dir.mkdir(exist_ok=True)
+    records = {}
+    for power, user in accounts.items():
+        keys.new_keypair(key_dir / power, f"{user}@example.org")
+        records[power] = {"key": str(key_dir / f"{power}.pub"), "email": f"{user}@example.org",
+                          **{k: v(power) for k, v in extra.items()}}
+    return records
+
+
+def mail_folders(root: Path, gm: Path, key_dir: Path, accounts: dict[str, str],
+                 imap, smtp, certs) -> dict[str, Path]:
+    """The game master's mail.toml in ``gm`` and an empty folder per player with its own."""
+    (gm / "mail.toml").write_text(f'address = "gm@example.org"\nname = "Game Master"\n'
+                                  f'{server_settings("gm", imap, smtp, certs)}')
+    players = {}
+    for power, user in accounts.items():
+        d = root / power
+        d.mkdir()
+        (d / "mail.toml").write_text(f'address = "{user}@example.org"\n'
+                                     f'game_master = "gm@example.org"\n'
+                                     f'key = "{key_dir / power}"\n'
+                                     f'{server_settings(user, imap, smtp, certs)}')
+        players[power] = d
+    return players

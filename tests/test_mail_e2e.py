@@ -13,24 +13,14 @@ import email.policy
 import pytest
 
 from adjudicator.cli import main
-from adjudicator.io import keys
 from adjudicator.service.games import load_game
 from adjudicator.service import gamedir
 from adjudicator.service.audit import verify_game
-from mail_helpers import EXAMPLE_ORDERS, published
+from mail_helpers import PASSWORD_ENV as ENV, EXAMPLE_ORDERS, mail_folders, player_keys, published
 from mail_servers import PASSWORD, certs, dovecot, imap, smtp_imap  # noqa: F401
 
 GAME_ID = "aa1941-example"        # the example's orders were written for its demo dice
 POWERS = ("ussr", "germany", "uk", "japan", "usa")
-ENV = "PBEM_TEST_MAIL_PASSWORD"
-
-
-def _servers(user: str, imap, smtp, certs) -> str:
-    return (f'[inbox]\ntype = "imap"\nhost = "127.0.0.1"\nport = {imap.imaps_port}\n'
-            f'username = "{user}"\npassword_env = "{ENV}"\nca_file = "{certs["ca"]}"\n'
-            f'[send]\ntype = "smtp"\nhost = "127.0.0.1"\nport = {smtp.port}\n'
-            f'security = "starttls"\nusername = "{user}"\npassword_env = "{ENV}"\n'
-            f'ca_file = "{certs["ca"]}"\n')
 
 
 @pytest.fixture
@@ -38,25 +28,11 @@ def table(tmp_path, imap, smtp_imap, certs, monkeypatch):
     """The game master's directory and one empty directory per player, with mail.toml."""
     monkeypatch.setenv(ENV, PASSWORD)
     gm, key_dir = tmp_path / "gm", tmp_path / "keys"
-    key_dir.mkdir()
-    records = {}
-    for power in POWERS:
-        keys.new_keypair(key_dir / power, f"{power}@example.org")
-        records[power] = {"key": str(key_dir / f"{power}.pub"), "email": f"{power}@example.org",
-                          "name": power.upper()}
+    accounts = {power: power for power in POWERS}
+    records = player_keys(key_dir, accounts, name=str.upper)
     gamedir.create_game(gm, load_game("aa1941"), GAME_ID, created="2026-03-01", players=records,
                         seeds=gamedir.demo_seeds(GAME_ID))
-    (gm / "mail.toml").write_text(f'address = "gm@example.org"\nname = "Game Master"\n'
-                                  f'{_servers("gm", imap, smtp_imap, certs)}')
-    players = {}
-    for power in POWERS:
-        d = tmp_path / power
-        d.mkdir()
-        (d / "mail.toml").write_text(f'address = "{power}@example.org"\n'
-                                     f'game_master = "gm@example.org"\n'
-                                     f'key = "{key_dir / power}"\n'
-                                     f'{_servers(power, imap, smtp_imap, certs)}')
-        players[power] = d
+    players = mail_folders(tmp_path, gm, key_dir, accounts, imap, smtp_imap, certs)
     return gm, players
 
 

@@ -13,28 +13,18 @@ import attrs
 import pytest
 
 from adjudicator.cli import main
-from adjudicator.io import keys
 from adjudicator.io.rules_cases import parse_cases
 from adjudicator.service import gamedir
 from adjudicator.service.audit import verify_game
 from adjudicator.service.games import load_game
 from adjudicator.service.rules_cases import build_position
-from mail_helpers import published
+from mail_helpers import PASSWORD_ENV as ENV, mail_folders, player_keys, published
 from mail_servers import PASSWORD, certs, dovecot, imap, smtp_imap  # noqa: F401
 from test_taktyczne_mines_cli import POSITION, published_text
 
 GAME_ID = "mines-by-mail"
 POWERS = ("red", "blue")
 ACCOUNT = {"red": "uk", "blue": "usa"}      # the test servers' mail users (mail_servers.USERS)
-ENV = "PBEM_TEST_MAIL_PASSWORD"
-
-
-def _servers(user: str, imap, smtp, certs) -> str:
-    return (f'[inbox]\ntype = "imap"\nhost = "127.0.0.1"\nport = {imap.imaps_port}\n'
-            f'username = "{user}"\npassword_env = "{ENV}"\nca_file = "{certs["ca"]}"\n'
-            f'[send]\ntype = "smtp"\nhost = "127.0.0.1"\nport = {smtp.port}\n'
-            f'security = "starttls"\nusername = "{user}"\npassword_env = "{ENV}"\n'
-            f'ca_file = "{certs["ca"]}"\n')
 
 
 def _run(*argv) -> None:
@@ -46,26 +36,12 @@ def _run(*argv) -> None:
 def table(tmp_path, imap, smtp_imap, certs, monkeypatch):
     monkeypatch.setenv(ENV, PASSWORD)
     gm, key_dir = tmp_path / "gm", tmp_path / "keys"
-    key_dir.mkdir()
-    records = {}
-    for power in POWERS:
-        keys.new_keypair(key_dir / power, f"{ACCOUNT[power]}@example.org")
-        records[power] = {"key": str(key_dir / f"{power}.pub"), "email": f"{ACCOUNT[power]}@example.org"}
+    records = player_keys(key_dir, ACCOUNT)
     game = load_game("taktyczne", options={"players": 2})
     state = build_position(game, parse_cases(POSITION)[0])
     gamedir.create_game(gm, game, GAME_ID, created="2026-11-27", players=records,
                         initial=attrs.evolve(state, game_id=GAME_ID), seeds=gamedir.demo_seeds(GAME_ID))
-    (gm / "mail.toml").write_text(f'address = "gm@example.org"\nname = "Game Master"\n'
-                                  f'{_servers("gm", imap, smtp_imap, certs)}')
-    players = {}
-    for power in POWERS:
-        d = tmp_path / power
-        d.mkdir()
-        (d / "mail.toml").write_text(f'address = "{ACCOUNT[power]}@example.org"\n'
-                                     f'game_master = "gm@example.org"\n'
-                                     f'key = "{key_dir / power}"\n'
-                                     f'{_servers(ACCOUNT[power], imap, smtp_imap, certs)}')
-        players[power] = d
+    players = mail_folders(tmp_path, gm, key_dir, ACCOUNT, imap, smtp_imap, certs)
     return gm, players
 
 
