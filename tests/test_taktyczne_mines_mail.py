@@ -23,7 +23,6 @@ from mail_servers import PASSWORD, certs, dovecot, imap, smtp_imap  # noqa: F401
 from test_taktyczne_mines_cli import POSITION, published_text
 
 GAME_ID = "mines-by-mail"
-POWERS = ("red", "blue")
 ACCOUNT = {"red": "uk", "blue": "usa"}      # the test servers' mail users (mail_servers.USERS)
 
 
