@@ -20,6 +20,7 @@ built, so a count of 10**7 is refused at once.
 from __future__ import annotations
 
 import json
+import sys
 from enum import Enum
 from typing import Any, TypeVar, get_args, get_origin
 
@@ -34,8 +35,6 @@ from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
-from ..model.tactical import BoardEvent
-from ..model import live_battle_events, taktyczne  # noqa: F401  (their events decode without the engine)
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
 
 
@@ -127,15 +126,35 @@ converter.register_unstructure_hook(DefenceOrder, make_dict_unstructure_fn(
     DefenceOrder, converter, landing=override(omit_if_default=True)))
 
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.  The
-# board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family.
-_TAGGED_BASES: tuple[type, ...] = (Event, BoardEvent)
+# board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family,
+# whose classes exist only once ``model.tactical`` is imported: the codec does not import it
+# (nor the other modules of events, ``events.EVENT_MODULES``) before a file names one of
+# their kinds, so a 1941 turn file is read without making their classes.
+_TACTICAL = Event.__module__.rpartition(".")[0] + ".tactical"
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}
 _EVENT_STRUCTURE: dict[type, Any] = {}
 _KINDS: dict[type, dict[str, type]] = {}
 
 
+def _tagged_bases() -> tuple[type, ...]:
+    tactical = sys.modules.get(_TACTICAL)
+    return (Event,) if tactical is None else (Event, tactical.BoardEvent)
+
+
 def _is_event(t) -> bool:
-    return isinstance(t, type) and issubclass(t, _TAGGED_BASES)
+    return isinstance(t, type) and issubclass(t, _tagged_bases())
+
+
+def _event_class(base: type, kind) -> type | None:
+    """The class of events of ``base``'s family tagged ``kind``: among the classes made so
+    far, else after importing every module of events."""
+    classes = _KINDS.setdefault(base, {})
+    if isinstance(kind, str) and kind not in classes:
+        classes.clear()
+        classes.update(all_event_classes(base, load=False))   # a class made since last time?
+        if kind not in classes:
+            classes.update(all_event_classes(base))
+    return classes.get(kind) if isinstance(kind, str) else None
 
 
 def _unstructure_event(event: Event) -> dict:
@@ -154,14 +173,10 @@ def _structure_event(data, cls):
     if not isinstance(data, dict):
         raise TypeError(f"expected an event object, found {_describe(data)}")
     kind = data.get("kind")
-    base = next(b for b in _TAGGED_BASES if issubclass(cls, b))
-    classes = _KINDS.setdefault(base, {})
-    if not isinstance(kind, str) or kind not in classes:
-        classes.clear()
-        classes.update(all_event_classes(base))     # an event class defined since last time?
-    if not isinstance(kind, str) or kind not in classes:
+    base = next(b for b in _tagged_bases() if issubclass(cls, b))
+    target = _event_class(base, kind)
+    if target is None:
         raise ValueError(f"unknown event kind {kind!r}")
-    target = classes[kind]
     if not issubclass(target, cls):
         raise ValueError(f"event kind {kind!r} is not a {cls.__name__}")
     fn = _EVENT_STRUCTURE.get(target)
