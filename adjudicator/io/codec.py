@@ -50,12 +50,19 @@ class DecodeError(StateFileError):
 converter = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={tuple: list})
 
 
-def _standing_orders_hook():
+def _standing_orders_hook(_cls):
     """Standing orders omit ``choices`` when a power has none (turn files of editions
-    without standing orders of their own stay as they were)."""
-    from cattrs.gen import make_dict_unstructure_fn, override
+    without standing orders of their own stay as they were).  Made on first use, as the
+    other writers of this module: a command that only reads compiles none of them."""
     return make_dict_unstructure_fn(StandingOrders, converter,
                                     choices=override(omit_if_default=True))
+
+
+def _defence_order_hook(_cls):
+    """A standing order's ``landing`` is written only when given: files written before it
+    existed encode (and so hash) the same."""
+    return make_dict_unstructure_fn(DefenceOrder, converter,
+                                    landing=override(omit_if_default=True))
 
 
 def _strict(expected: type, label: str):
@@ -120,10 +127,7 @@ converter.register_structure_hook_func(_is_enum, _enum_structure)
 converter.register_unstructure_hook_func(_is_enum, _enum_value)
 for _cls in (Phase, Comparison, SubmergePolicy, Domain):
     register_enum(_cls)
-# A standing order's ``landing`` is written only when given: files written before it existed
-# encode (and so hash) the same.
-converter.register_unstructure_hook(DefenceOrder, make_dict_unstructure_fn(
-    DefenceOrder, converter, landing=override(omit_if_default=True)))
+converter.register_unstructure_hook_factory(lambda t: t is DefenceOrder, _defence_order_hook)
 
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.  The
 # board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family,
@@ -186,7 +190,8 @@ def _structure_event(data, cls):
 
 
 converter.register_unstructure_hook_func(_is_event, _unstructure_event)
-converter.register_unstructure_hook(StandingOrders, _standing_orders_hook())
+converter.register_unstructure_hook_factory(lambda t: t is StandingOrders,
+                                            _standing_orders_hook)
 converter.register_structure_hook_func(_is_event, _structure_event)
 
 

@@ -21,6 +21,7 @@ layout.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -347,18 +348,19 @@ def keeper_statement(game_id: str, keeper: str, commitment: str) -> bytes:
 
 # --------------------------------------------------------------------------- encode / decode
 
-def _register_game_file_hook() -> None:
+def _game_file_unstructure(_cls):
     """Write the dice-keeper fields of the game file only when they are used, so that a
-    game with a game master keeps the bytes it had before they existed."""
+    game with a game master keeps the bytes it had before they existed.  Made when a game
+    file is first written (a command that only reads one does not compile it)."""
     from cattrs.gen import make_dict_unstructure_fn, override
 
     omit = override(omit_if_default=True)
-    codec.converter.register_unstructure_hook(
-        GameFile, make_dict_unstructure_fn(GameFile, codec.converter, signer=omit,
-                                           dice_keepers=omit, keepers=omit))
+    return make_dict_unstructure_fn(GameFile, codec.converter, signer=omit,
+                                    dice_keepers=omit, keepers=omit)
 
 
-_register_game_file_hook()
+codec.converter.register_unstructure_hook_factory(lambda t: t is GameFile,
+                                                  _game_file_unstructure)
 
 
 def encode(doc: GameFile | TurnFile | GameFileV1 | TurnFileV1) -> bytes:
@@ -570,15 +572,15 @@ def _turn_problems(tf: "TurnFile | TurnHeader") -> list[str]:
 _PROVEN_BY_REPLAY = ("events", "state")
 
 
+@functools.cache
 def _header_class() -> type:
-    """``TurnFile``'s fields but its events and state, as a frozen class of their own."""
+    """``TurnFile``'s fields but its events and state, as a frozen class of their own (made
+    on first use: only the audit reads headers)."""
     attrs.resolve_types(TurnFile)
     return attrs.make_class("TurnHeader", {
         a.name: attrs.field(type=a.type) for a in attrs.fields(TurnFile)
         if a.name not in _PROVEN_BY_REPLAY}, frozen=True)
 
-
-TurnHeader = _header_class()
 
 
 def decode_turn_header(data: bytes, path="turn file") -> Any:
@@ -599,7 +601,7 @@ def decode_turn_header(data: bytes, path="turn file") -> Any:
         raise StateFileError(f"turn file {path}: not a schema-{SCHEMA_VERSION} turn file")
     header = {k: v for k, v in raw.items() if k not in _PROVEN_BY_REPLAY}
     try:
-        tf = codec.structure(header, TurnHeader, "$")
+        tf = codec.structure(header, _header_class(), "$")
     except (codec.DecodeError, RecursionError) as exc:
         raise StateFileError(f"turn file {path}: {exc}") from None
     problems = _turn_problems(tf)
