@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
-from typing import Any, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
@@ -31,11 +31,13 @@ from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from ..model.errors import StateFileError
-from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
+
+if TYPE_CHECKING:
+    from ..model.events import Event
 
 
 T = TypeVar("T")
@@ -130,19 +132,22 @@ for _cls in (Phase, Comparison, SubmergePolicy, Domain):
 converter.register_unstructure_hook_factory(lambda t: t is DefenceOrder, _defence_order_hook)
 
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.  The
-# board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family,
-# whose classes exist only once ``model.tactical`` is imported: the codec does not import it
-# (nor the other modules of events, ``events.EVENT_MODULES``) before a file names one of
-# their kinds, so a 1941 turn file is read without making their classes.
-_TACTICAL = Event.__module__.rpartition(".")[0] + ".tactical"
+# board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family.
+# A family's classes exist only once its module is imported: the codec imports none before
+# a document needs one (``pbem status`` reads a turn file's events as plain data, and no
+# 1941 file names a board event), then the other modules of events
+# (``events.EVENT_MODULES``) only when a file names a kind it has not met.
+_MODEL = __package__.rpartition(".")[0] + ".model"
+_FAMILIES = (_MODEL + ".events", "Event"), (_MODEL + ".tactical", "BoardEvent")
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}
 _EVENT_STRUCTURE: dict[type, Any] = {}
 _KINDS: dict[type, dict[str, type]] = {}
 
 
 def _tagged_bases() -> tuple[type, ...]:
-    tactical = sys.modules.get(_TACTICAL)
-    return (Event,) if tactical is None else (Event, tactical.BoardEvent)
+    """The base class of each family of events whose module is imported."""
+    bases = (getattr(sys.modules.get(module), name, None) for module, name in _FAMILIES)
+    return tuple(base for base in bases if base is not None)
 
 
 def _is_event(t) -> bool:
@@ -152,6 +157,7 @@ def _is_event(t) -> bool:
 def _event_class(base: type, kind) -> type | None:
     """The class of events of ``base``'s family tagged ``kind``: among the classes made so
     far, else after importing every module of events."""
+    from ..model.events import all_event_classes
     classes = _KINDS.setdefault(base, {})
     if isinstance(kind, str) and kind not in classes:
         classes.clear()
@@ -456,6 +462,7 @@ def encode_event(event: Event) -> dict:
 
 
 def decode_event(data) -> Event:
+    from ..model.events import Event
     return structure(data, Event, "event")
 
 
@@ -464,6 +471,7 @@ def encode_events(events) -> list[dict]:
 
 
 def decode_events(data, where: str = "events") -> tuple[Event, ...]:
+    from ..model.events import Event
     return structure(data, tuple[Event, ...], where)
 
 
@@ -506,7 +514,7 @@ def canonical_json(obj) -> bytes:
     """Deterministic bytes for ``obj``: UTF-8 (no ASCII escaping), keys sorted, two-space
     indentation, a list of plain numbers on one line (dice faces stay readable), one
     trailing newline.  attrs instances are unstructured with the project converter."""
-    if attrs.has(type(obj)) or isinstance(obj, Event):
+    if attrs.has(type(obj)):                # an event too
         obj = converter.unstructure(obj)
     # The layout of ``_dump`` (which stays as its definition; a test compares the two),
     # written by one recursive walk into a list of pieces: json.dumps with ``indent``
