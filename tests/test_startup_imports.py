@@ -6,6 +6,7 @@ bars) and none for status, and a command builds only its own module's parser; ``
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -63,6 +64,15 @@ def test_check_without_odds_loads_no_numerics():
     for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
                    "adjudicator.engine.combat.chain", "adjudicator.cli.mail_command",
                    "adjudicator.cli.planning", *RICH_EXTRAS, *BOARD_CLASSES):
+        assert absent not in loaded, absent
+
+
+def test_check_with_odds_of_a_1941_turn_makes_no_board_classes(tmp_path):
+    game = tmp_path / "game"                 # the example before its first turn
+    shutil.copytree(GAME, game, ignore=shutil.ignore_patterns("turns", "orders"))
+    loaded = modules_of("check", str(ORDERS), "-g", str(game))
+    assert "adjudicator.engine.combat.chain" in loaded            # the odds were computed
+    for absent in (*BOARD_CLASSES, "adjudicator.service.board_check"):
         assert absent not in loaded, absent
 
 
