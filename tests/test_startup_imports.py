@@ -6,14 +6,20 @@ bars) and none for status, and a command builds only its own module's parser; ``
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
 from adjudicator.io import paths
 
 GAME = paths.ROOT / "turns" / "aa1941-example" / "game"
+TAKTYCZNE = paths.ROOT / "turns" / "taktyczne-example" / "game"
 ORDERS = paths.ROOT / "turns" / "aa1941-example" / "orders" / "01-ussr.txt"
 
+# Taktyczne Starcie's classes (the board, its events, the main map's): no other edition's
+# command makes them (the codec imports them for a file that names one of their events)
+BOARD_CLASSES = ("adjudicator.model.tactical", "adjudicator.model.taktyczne",
+                 "adjudicator.model.live_battle_events", "adjudicator.model.live_battle_state")
 HEAVY = ("numpy", "networkx", "openskill", "scipy", "threadpoolctl")
 LOADED = ("import sys\nfrom adjudicator.cli import main\n"
           "status = main(sys.argv[1:])\n"
@@ -43,7 +49,8 @@ def test_status_loads_no_numerics_no_checker_and_no_other_command():
     for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
                    "adjudicator.service.checking", "adjudicator.io.parser", "lark", "tomllib",
                    "adjudicator.cli.game_commands", "adjudicator.cli.tournament_command",
-                   "adjudicator.service.tournament", "adjudicator.service.mail.player"):
+                   "adjudicator.service.tournament", "adjudicator.service.mail.player",
+                   "adjudicator.model.events", *BOARD_CLASSES):   # events read as plain data
         assert absent not in loaded, absent
 
 
@@ -56,8 +63,35 @@ def test_check_without_odds_loads_no_numerics():
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
     for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
                    "adjudicator.engine.combat.chain", "adjudicator.cli.mail_command",
-                   "adjudicator.cli.planning", *RICH_EXTRAS):
+                   "adjudicator.cli.planning", *RICH_EXTRAS, *BOARD_CLASSES):
         assert absent not in loaded, absent
+
+
+def test_check_with_odds_of_a_1941_turn_makes_no_board_classes(tmp_path):
+    game = tmp_path / "game"                 # the example before its first turn
+    shutil.copytree(GAME, game, ignore=shutil.ignore_patterns("turns", "orders"))
+    loaded = modules_of("check", str(ORDERS), "-g", str(game))
+    assert "adjudicator.engine.combat.chain" in loaded            # the odds were computed
+    for absent in (*BOARD_CLASSES, "adjudicator.service.board_check"):
+        assert absent not in loaded, absent
+
+
+def test_show_of_a_1941_game_makes_no_board_classes():
+    loaded = modules_of("show", "-g", str(GAME), "--no-color")
+    assert "adjudicator.present.report" in loaded
+    for absent in (*BOARD_CLASSES, "adjudicator.present.board_battle_replay"):
+        assert absent not in loaded, absent
+
+
+def test_a_taktyczne_turn_read_in_a_new_process_finds_its_event_classes():
+    """The codec imports the modules of events (``events.EVENT_MODULES``) when a file names
+    a kind it has not made: turn 10 of the example has a board battle (``ts_board_battle``,
+    its board's events inside), which the report replays."""
+    done = subprocess.run([sys.executable, "-m", "adjudicator", "report", "10", "-g",
+                           str(TAKTYCZNE), "--no-color"], capture_output=True, text=True,
+                          cwd=paths.ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "Board battles" in done.stdout and "battle turn" in done.stdout.lower()
 
 
 def test_status_prints_without_rich():

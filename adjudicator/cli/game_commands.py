@@ -247,11 +247,12 @@ def cmd_check(args, console: Console) -> int:
         from .planning import render_planned_battles
         render_planned_battles(game, state, orders, console, threshold=args.warn_below,
                                exact=args.exact_odds)
-        from ..present.board_check_view import board_battle_lines
-        from ..service.board_check import board_battles_with_odds
-        for row in board_battle_lines(game, board_battles_with_odds(game, state, orders),
-                                      threshold=args.warn_below):
-            console.print(escape(row), highlight=False, soft_wrap=True)
+        if game.tables.get("board") is not None:     # an edition with a battle board
+            from ..present.board_check_view import board_battle_lines
+            from ..service.board_check import board_battles_with_odds
+            for row in board_battle_lines(game, board_battles_with_odds(game, state, orders),
+                                          threshold=args.warn_below):
+                console.print(escape(row), highlight=False, soft_wrap=True)
     if errors:
         note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
         console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")

@@ -20,8 +20,9 @@ built, so a count of 10**7 is refused at once.
 from __future__ import annotations
 
 import json
+import sys
 from enum import Enum
-from typing import Any, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
@@ -30,17 +31,13 @@ from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from ..model.errors import StateFileError
-from ..model.events import Event, all_event_classes
 from ..model.orders import Comparison, DefenceOrder, Phase, StandingOrders, SubmergePolicy
 from ..model.units import Domain
 from ..model.state import GameState, Unit
-from ..model.tactical import BoardEvent
-from ..model import live_battle_events, taktyczne, ts_nuclear, ts_objects  # noqa: F401  (their events decode without the engine)
-from ..model import ts_strike  # noqa: F401  (air strike events, docs/taktyczne-air-strike.md)
-from ..model import ts_air  # noqa: F401  (issue 27: the air war's events)
-from ..model import ts_guns  # noqa: F401  (long-range gun events, issue 27)
-from ..model import ts_mines  # noqa: F401  (mine events, docs/taktyczne-mines.md)
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
+
+if TYPE_CHECKING:
+    from ..model.events import Event
 
 
 T = TypeVar("T")
@@ -55,12 +52,19 @@ class DecodeError(StateFileError):
 converter = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={tuple: list})
 
 
-def _standing_orders_hook():
+def _standing_orders_hook(_cls):
     """Standing orders omit ``choices`` when a power has none (turn files of editions
-    without standing orders of their own stay as they were)."""
-    from cattrs.gen import make_dict_unstructure_fn, override
+    without standing orders of their own stay as they were).  Made on first use, as the
+    other writers of this module: a command that only reads compiles none of them."""
     return make_dict_unstructure_fn(StandingOrders, converter,
                                     choices=override(omit_if_default=True))
+
+
+def _defence_order_hook(_cls):
+    """A standing order's ``landing`` is written only when given: files written before it
+    existed encode (and so hash) the same."""
+    return make_dict_unstructure_fn(DefenceOrder, converter,
+                                    landing=override(omit_if_default=True))
 
 
 def _strict(expected: type, label: str):
@@ -125,21 +129,42 @@ converter.register_structure_hook_func(_is_enum, _enum_structure)
 converter.register_unstructure_hook_func(_is_enum, _enum_value)
 for _cls in (Phase, Comparison, SubmergePolicy, Domain):
     register_enum(_cls)
-# A standing order's ``landing`` is written only when given: files written before it existed
-# encode (and so hash) the same.
-converter.register_unstructure_hook(DefenceOrder, make_dict_unstructure_fn(
-    DefenceOrder, converter, landing=override(omit_if_default=True)))
+converter.register_unstructure_hook_factory(lambda t: t is DefenceOrder, _defence_order_hook)
 
 # Events: tagged with their ``kind``; the field type ``Event`` dispatches on the tag.  The
 # board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family.
-_TAGGED_BASES: tuple[type, ...] = (Event, BoardEvent)
+# A family's classes exist only once its module is imported: the codec imports none before
+# a document needs one (``pbem status`` reads a turn file's events as plain data, and no
+# 1941 file names a board event), then the other modules of events
+# (``events.EVENT_MODULES``) only when a file names a kind it has not met.
+_MODEL = __package__.rpartition(".")[0] + ".model"
+_FAMILIES = (_MODEL + ".events", "Event"), (_MODEL + ".tactical", "BoardEvent")
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}
 _EVENT_STRUCTURE: dict[type, Any] = {}
 _KINDS: dict[type, dict[str, type]] = {}
 
 
+def _tagged_bases() -> tuple[type, ...]:
+    """The base class of each family of events whose module is imported."""
+    bases = (getattr(sys.modules.get(module), name, None) for module, name in _FAMILIES)
+    return tuple(base for base in bases if base is not None)
+
+
 def _is_event(t) -> bool:
-    return isinstance(t, type) and issubclass(t, _TAGGED_BASES)
+    return isinstance(t, type) and issubclass(t, _tagged_bases())
+
+
+def _event_class(base: type, kind) -> type | None:
+    """The class of events of ``base``'s family tagged ``kind``: among the classes made so
+    far, else after importing every module of events."""
+    from ..model.events import all_event_classes
+    classes = _KINDS.setdefault(base, {})
+    if isinstance(kind, str) and kind not in classes:
+        classes.clear()
+        classes.update(all_event_classes(base, load=False))   # a class made since last time?
+        if kind not in classes:
+            classes.update(all_event_classes(base))
+    return classes.get(kind) if isinstance(kind, str) else None
 
 
 def _unstructure_event(event: Event) -> dict:
@@ -158,14 +183,10 @@ def _structure_event(data, cls):
     if not isinstance(data, dict):
         raise TypeError(f"expected an event object, found {_describe(data)}")
     kind = data.get("kind")
-    base = next(b for b in _TAGGED_BASES if issubclass(cls, b))
-    classes = _KINDS.setdefault(base, {})
-    if not isinstance(kind, str) or kind not in classes:
-        classes.clear()
-        classes.update(all_event_classes(base))     # an event class defined since last time?
-    if not isinstance(kind, str) or kind not in classes:
+    base = next(b for b in _tagged_bases() if issubclass(cls, b))
+    target = _event_class(base, kind)
+    if target is None:
         raise ValueError(f"unknown event kind {kind!r}")
-    target = classes[kind]
     if not issubclass(target, cls):
         raise ValueError(f"event kind {kind!r} is not a {cls.__name__}")
     fn = _EVENT_STRUCTURE.get(target)
@@ -175,7 +196,8 @@ def _structure_event(data, cls):
 
 
 converter.register_unstructure_hook_func(_is_event, _unstructure_event)
-converter.register_unstructure_hook(StandingOrders, _standing_orders_hook())
+converter.register_unstructure_hook_factory(lambda t: t is StandingOrders,
+                                            _standing_orders_hook)
 converter.register_structure_hook_func(_is_event, _structure_event)
 
 
@@ -440,6 +462,7 @@ def encode_event(event: Event) -> dict:
 
 
 def decode_event(data) -> Event:
+    from ..model.events import Event
     return structure(data, Event, "event")
 
 
@@ -448,6 +471,7 @@ def encode_events(events) -> list[dict]:
 
 
 def decode_events(data, where: str = "events") -> tuple[Event, ...]:
+    from ..model.events import Event
     return structure(data, tuple[Event, ...], where)
 
 
@@ -490,7 +514,7 @@ def canonical_json(obj) -> bytes:
     """Deterministic bytes for ``obj``: UTF-8 (no ASCII escaping), keys sorted, two-space
     indentation, a list of plain numbers on one line (dice faces stay readable), one
     trailing newline.  attrs instances are unstructured with the project converter."""
-    if attrs.has(type(obj)) or isinstance(obj, Event):
+    if attrs.has(type(obj)):                # an event too
         obj = converter.unstructure(obj)
     # The layout of ``_dump`` (which stays as its definition; a test compares the two),
     # written by one recursive walk into a list of pieces: json.dumps with ``indent``

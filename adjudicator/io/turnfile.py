@@ -21,11 +21,12 @@ layout.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -36,9 +37,11 @@ from .limits import MAX_PLAYERS, MAX_ROUND, MAX_SHORT_TEXT, MAX_SIGNATURE_BYTES,
 from .orders_text import MAX_ORDERS_BYTES
 from .versions import ENGINE_VERSION, LEGACY_PROGRAM, PROGRAM
 from ..model.errors import StateFileError
-from ..model.events import Event, all_event_classes
 from ..model.state import GameState
 from .storage import parse_json_bytes
+
+if TYPE_CHECKING:
+    from ..model.events import Event
 
 SCHEMA_VERSION = 2
 READABLE_SCHEMAS = (1, 2)
@@ -189,6 +192,7 @@ def _legacy_events(raw) -> tuple[Event, ...]:
     since is read without the fields today's class no longer has, and left out if it still
     does not fit (they are informational: a schema-1 game cannot be replayed by this engine,
     but its dice and battles still give the luck table)."""
+    from ..model.events import all_event_classes
     classes = all_event_classes()
     out: list[Event] = []
     for item in raw:
@@ -347,26 +351,40 @@ def keeper_statement(game_id: str, keeper: str, commitment: str) -> bytes:
 
 # --------------------------------------------------------------------------- encode / decode
 
-def _register_game_file_hook() -> None:
+def _game_file_unstructure(_cls):
     """Write the dice-keeper fields of the game file only when they are used, so that a
-    game with a game master keeps the bytes it had before they existed."""
+    game with a game master keeps the bytes it had before they existed.  Made when a game
+    file is first written (a command that only reads one does not compile it)."""
     from cattrs.gen import make_dict_unstructure_fn, override
 
     omit = override(omit_if_default=True)
-    codec.converter.register_unstructure_hook(
-        GameFile, make_dict_unstructure_fn(GameFile, codec.converter, signer=omit,
-                                           dice_keepers=omit, keepers=omit))
+    return make_dict_unstructure_fn(GameFile, codec.converter, signer=omit,
+                                    dice_keepers=omit, keepers=omit)
 
 
-_register_game_file_hook()
+codec.converter.register_unstructure_hook_factory(lambda t: t is GameFile,
+                                                  _game_file_unstructure)
+
+
+@functools.cache
+def _event_types() -> None:
+    """``TurnFile.events``' type made real, with the event classes' base imported here: on
+    the first turn file encoded or decoded whole (``pbem status`` reads one's events as
+    plain data, ``read_turn_brief``, and makes no event class)."""
+    from ..model.events import Event
+    attrs.resolve_types(TurnFile, localns={"Event": Event})
 
 
 def encode(doc: GameFile | TurnFile | GameFileV1 | TurnFileV1) -> bytes:
     """The canonical bytes of a game or turn file (of either schema)."""
+    if type(doc) is TurnFile:
+        _event_types()
     return codec.canonical_json(codec.converter.unstructure(doc, type(doc)))
 
 
 def unstructure(doc) -> dict:
+    if type(doc) is TurnFile:
+        _event_types()
     return codec.converter.unstructure(doc, type(doc))
 
 
@@ -382,6 +400,8 @@ def _decode(data: bytes | dict, classes: dict, path, what: str, canonical: bool 
         raise StateFileError(f"{what} {path}: schema_version must be one of "
                              f"{', '.join(map(str, classes))}, found {version!r}")
     cls, upgrade = classes[version]
+    if cls is TurnFile:
+        _event_types()
     try:
         doc = codec.structure(raw, cls, "$")
         if canonical and isinstance(data, (bytes, bytearray)):
@@ -570,15 +590,20 @@ def _turn_problems(tf: "TurnFile | TurnHeader") -> list[str]:
 _PROVEN_BY_REPLAY = ("events", "state")
 
 
-def _header_class() -> type:
-    """``TurnFile``'s fields but its events and state, as a frozen class of their own."""
-    attrs.resolve_types(TurnFile)
-    return attrs.make_class("TurnHeader", {
+@functools.cache
+def _part_class(name: str, left_out: tuple[str, ...]) -> type:
+    """``TurnFile``'s fields but ``left_out``, as a frozen class of their own (made on first
+    use: only the audit reads headers, only ``pbem status`` briefs).  Its fields' types
+    are ``TurnFile``'s as written (resolved in this module, needing no event class once
+    ``events`` is left out)."""
+    return attrs.make_class(name, {
         a.name: attrs.field(type=a.type) for a in attrs.fields(TurnFile)
-        if a.name not in _PROVEN_BY_REPLAY}, frozen=True)
+        if a.name not in left_out}, frozen=True)
 
 
-TurnHeader = _header_class()
+def _header_class() -> type:
+    """``TurnFile``'s fields but its events and state."""
+    return _part_class("TurnHeader", _PROVEN_BY_REPLAY)
 
 
 def decode_turn_header(data: bytes, path="turn file") -> Any:
@@ -599,13 +624,44 @@ def decode_turn_header(data: bytes, path="turn file") -> Any:
         raise StateFileError(f"turn file {path}: not a schema-{SCHEMA_VERSION} turn file")
     header = {k: v for k, v in raw.items() if k not in _PROVEN_BY_REPLAY}
     try:
-        tf = codec.structure(header, TurnHeader, "$")
+        tf = codec.structure(header, _header_class(), "$")
     except (codec.DecodeError, RecursionError) as exc:
         raise StateFileError(f"turn file {path}: {exc}") from None
     problems = _turn_problems(tf)
     if problems:
         raise StateFileError(f"turn file {path}: " + "; ".join(problems))
     return tf
+
+
+def read_turn_brief(path) -> tuple[Any, list[dict]]:
+    """A turn file's own fields and state (a ``TurnFile`` without ``events``) and its events
+    as the plain objects written, each with a string ``kind``: for ``pbem status``, which
+    reads three kinds of them and then makes no event class (a 1941 turn's fifty would cost
+    about twice a bare interpreter's start-up).  Neither the events' fields nor the form of
+    the bytes are checked (``read_turn_file`` checks both).  A file of schema 1 is read
+    whole.  ``StateFileError`` if it cannot be read."""
+    from .storage import read_bytes
+
+    data = read_bytes(path, "turn file")
+    raw = parse_json_bytes(data, path, "turn file")
+    if not isinstance(raw, dict) or raw.get("schema_version") != SCHEMA_VERSION \
+            or "events" not in raw:
+        tf = decode_turn_file(data, Path(path))
+        return tf, codec.encode_events(tf.events)
+    events = raw["events"]
+    if not isinstance(events, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("kind"), str) for e in events):
+        raise StateFileError(f"turn file {path}: events: expected a list of objects, "
+                             "each with a 'kind'")
+    try:
+        tf = codec.structure({k: v for k, v in raw.items() if k != "events"},
+                             _part_class("TurnBrief", ("events",)), "$")
+    except (codec.DecodeError, RecursionError) as exc:
+        raise StateFileError(f"turn file {path}: {exc}") from None
+    problems = _turn_problems(tf)
+    if problems:
+        raise StateFileError(f"turn file {path}: " + "; ".join(problems))
+    return tf, events
 
 
 def read_game_file(path) -> tuple[GameFile, bytes]:

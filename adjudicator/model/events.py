@@ -633,9 +633,35 @@ class Corrected(Event):
     reason: str
 
 
-def all_event_classes(base: type = Event) -> dict[str, type]:
+# The other modules of events, imported by ``all_event_classes(load=True)`` (to read a file
+# whose events they define) and by nothing else of the model: a command that reads a 1941
+# turn file makes none of their classes.  A new module of events adds its name here.
+EVENT_MODULES: tuple[str, ...] = (
+    "live_battle_events",
+    "taktyczne",
+    "ts_air",           # Taktyczne Starcie's war on the main map (issue 27): aircraft,
+    "ts_strike",        # the air strike,
+    "ts_guns",          # long-range guns,
+    "ts_mines",         # mines and sealed layouts,
+    "ts_nuclear",       # nuclear weapons
+    "ts_objects",       # and objects destroyed
+)
+
+
+def load_event_modules() -> None:
+    """Import every module of ``EVENT_MODULES`` (their classes then exist)."""
+    from importlib import import_module
+    for name in EVENT_MODULES:
+        import_module(f"{__package__}.{name}")
+
+
+def all_event_classes(base: type = Event, load: bool = True) -> dict[str, type]:
     """Map ``kind`` tag -> event class, for reading event logs back from files (``base``:
-    another tagged family, such as the board battle's ``model.tactical.BoardEvent``)."""
+    another tagged family, such as the board battle's ``model.tactical.BoardEvent``).
+    ``load``: first import every module of events (``EVENT_MODULES``); without it, only the
+    classes of the modules already imported."""
+    if load:
+        load_event_modules()
     found: dict[str, type] = {}
     stack: list[Any] = list(base.__subclasses__())
     while stack:

@@ -1,5 +1,5 @@
 """Live-by-mail board battles as values (issue 26): a side's battle-turn order and the
-battle a paused main turn waits for.
+battle a paused main turn waits for (``LiveBattle``, in ``model.live_battle_state``).
 
 A live battle is played battle turn by battle turn, each a small turn file of the game's
 hash chain whose orders are one side's ``board`` lines (``BoardAction``); between those
@@ -15,7 +15,6 @@ from typing import ClassVar
 import attrs
 
 from .orders import Order
-from .tactical import BattlePlan, BoardEvent, BoardForce, BoardPosition
 
 MAX_PATH = 10          # squares in one written path (the rules allow 4 moves: more is an error)
 
@@ -46,37 +45,10 @@ class LiveOrder(Order):
     line: int = 0
 
 
-@attrs.frozen
-class LiveBattle:
-    """A board battle played live, between two of its battle turns.
-
-    ``area``/``board``/``attacker``/``defender`` as in the ``BoardBattleFought`` it will
-    become; ``forces`` and ``plans`` (side -> value) what each side brought and the plan
-    that plays its battle turn when it misses the deadline; ``position`` the board now;
-    ``events`` the board's events so far; ``mover`` and ``round`` the main turn that paused,
-    ``resume`` where it goes on once the battle ends (the main turn's own plain data:
-    which step and order, written by the edition's turn)."""
-
-    area: str
-    board: str
-    attacker: str
-    defender: str
-    forces: tuple[tuple[str, BoardForce], ...]
-    plans: tuple[tuple[str, BattlePlan], ...]
-    position: BoardPosition
-    events: tuple[BoardEvent, ...] = ()
-    mover: str = ""
-    round: int = 0
-    resume: tuple[tuple[str, str], ...] = ()
-
-    def power_of(self, side: str) -> str:
-        """The power playing ``side`` ("attacker" or "defender")."""
-        return self.attacker if side == "attacker" else self.defender
-
-    def plan_of(self, side: str) -> BattlePlan:
-        return dict(self.plans).get(side, BattlePlan())
-
-    @property
-    def side_to_move(self) -> str:
-        """The side of the next battle turn (the attacker plays the odd ones, L31.1)."""
-        return "attacker" if (self.position.turn + 1) % 2 else "defender"
+def __getattr__(name: str):
+    """``LiveBattle`` lives in ``model.live_battle_state`` (with the board it needs), so that
+    reading a ``board`` or ``live`` order makes no board classes; it is still found here."""
+    if name == "LiveBattle":
+        from .live_battle_state import LiveBattle
+        return LiveBattle
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

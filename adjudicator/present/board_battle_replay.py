@@ -29,7 +29,7 @@ from ..model.tactical import (
 )
 from .wording import BOARD_END_REASONS, BOARD_TARGET_WORDS, board_replay_text
 
-BOARD_BATTLE_KIND = "ts_board_battle"
+from .board_battle_list import BOARD_BATTLE_KIND, board_battles  # noqa: F401  (their home)
 
 # A line of the replay: (style, text); styles: "title", "turn", "hit", "miss", "mine", "end", "".
 Line = tuple[str, str]
@@ -38,11 +38,6 @@ Line = tuple[str, str]
 def board_rules_of(game: Any) -> BoardRules | None:
     """The rules of the game's battle board (``Game.tables["board"]``), None without one."""
     return getattr(game, "tables", {}).get("board")
-
-
-def board_battles(events: Iterable[Any]) -> list[Any]:
-    """The turn's board battles (``ts_board_battle`` events), in the order they were fought."""
-    return [ev for ev in events if getattr(ev, "kind", "") == BOARD_BATTLE_KIND]
 
 
 def find_board_battle(events: Iterable[Any], which: str) -> Any:

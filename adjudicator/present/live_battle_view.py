@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..model.live_battle import LiveBattle
+from ..model.live_battle_state import LiveBattle
 from ..model.tactical import ATTACKER, BoardRules
 from .board_battle import board_text
 

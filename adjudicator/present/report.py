@@ -75,9 +75,8 @@ from .wording import (
 )
 from ..model.state import GameState
 from .board_svg import power_styles
-from .board_battle_replay import battle_outcome, board_battles
+from .board_battle_list import board_battles
 from .report_board import board_figure
-from .report_board_battles import board_battle_figures, board_battle_panels
 from .report_page import PageHeading, report_page
 
 REPORT_WIDTH = 100
@@ -198,8 +197,12 @@ def battle_summaries(events: Iterable[Event], game: Game | None = None) -> list[
     battles (Taktyczne Starcie) after the others."""
     events = list(events)
     lines = [_battle_summary_line(game, b) for b in _group_battles(events) if b.ended]
+    boards = board_battles(events)
+    if not boards:
+        return lines
+    from .board_battle_replay import battle_outcome     # the board's classes, when needed
     name = partial(power_name, game) if game is not None else str
-    return lines + [battle_outcome(b, name) for b in board_battles(events)]
+    return lines + [battle_outcome(b, name) for b in boards]
 
 
 # --------------------------------------------------------------------------- battles
@@ -807,6 +810,7 @@ def _s_board_battles(console, game, events, before, after):
     """Each board battle replayed move by move (``report_board_battles``): after the step
     that fights them, or after the turn's steps."""
     if board_battles(events):
+        from .report_board_battles import board_battle_panels   # the board's classes
         _section(console, "Board battles")
         board_battle_panels(console, game, events)
 
@@ -942,7 +946,10 @@ def report_html(events: Iterable[Event], game: Game, state_before: GameState | N
         console = _recording_console(width)
         render_report(events, game, console, state_before, state_after)
         codes.append(console.export_html(inline_styles=True, code_format="{code}"))
-    figures = board_figure(events, game, state_after) + board_battle_figures(events, game)
+    figures = board_figure(events, game, state_after)
+    if board_battles(events):
+        from .report_board_battles import board_battle_figures   # the board's classes
+        figures += board_battle_figures(events, game)
     return report_page(page_heading(events, game, state_before, state_after), codes[0],
                        figures, phone_code=codes[1])
 

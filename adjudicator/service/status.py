@@ -8,6 +8,7 @@ from pathlib import Path
 import attrs
 
 from ..io.layout import game_file_path, list_turns
+from ..model.errors import StateFileError
 from . import gamedir
 
 
@@ -29,8 +30,9 @@ class Status:
 
 
 def game_status(game_dir) -> Status:
-    from ..model.events import BattleEnded, Captured, Corrected
-    from ..io.turnfile import read_turn_file
+    """The game's status; the last turn's events are read as plain data
+    (``turnfile.read_turn_brief``: no event class is made)."""
+    from ..io.turnfile import read_turn_brief
     game_dir = Path(game_dir)
     gf, _ = gamedir.read_game(game_dir)
     turns = list_turns(game_dir)
@@ -40,11 +42,16 @@ def game_status(game_dir) -> Status:
                       game_file_path(game_dir).stat().st_mtime, st.winner, None, None,
                       game_file=gf)
     n, power, path = turns[-1]
-    tf, _ = read_turn_file(path)
-    battles = [e for e in tf.events if isinstance(e, BattleEnded)]
+    tf, events = read_turn_brief(path)
+
+    def texts(kind: str, field: str) -> list[str]:
+        found = [e.get(field) for e in events if e["kind"] == kind]
+        if not all(isinstance(x, str) for x in found):
+            raise StateFileError(f"turn file {path}: a '{kind}' event's {field} is not a text")
+        return found
+
+    outcomes = texts("battle_ended", "outcome")
     return Status(gf.game_id, tf.state.turn_number, tf.state.round, tf.state.power,
-                  path.stat().st_mtime, tf.state.winner, n, power, len(battles),
-                  sum(e.outcome == "attacker_wins" for e in battles),
-                  tuple(e.territory for e in tf.events if isinstance(e, Captured)),
-                  next((e.reason for e in tf.events if isinstance(e, Corrected)), None),
-                  game_file=gf)
+                  path.stat().st_mtime, tf.state.winner, n, power, len(outcomes),
+                  outcomes.count("attacker_wins"), tuple(texts("captured", "territory")),
+                  next(iter(texts("corrected", "reason")), None), game_file=gf)

@@ -27,7 +27,8 @@ from typing import Any
 import attrs
 
 from ...model.dice import DiceSource
-from ...model.live_battle import MAX_PATH, BoardAction, LiveBattle
+from ...model.live_battle import MAX_PATH, BoardAction
+from ...model.live_battle_state import LiveBattle
 from ...model.problems import ERROR, Problem
 from ...model import tactical as t
 from ...model.tactical import (
