@@ -652,8 +652,9 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
             carrier = board.pieces.get(p.carried_by)
             if carrier is None or carrier.uid not in survivors_d:
                 p.carried_by = None
+    alive = survivors_a | survivors_d
     for p in attackers + defenders:
-        if p.uid not in survivors_a | survivors_d and p.uid in board.pieces:
+        if p.uid not in alive and p.uid in board.pieces:
             board.remove(p)
     for uid in killed:            # units not in the battle taken as casualties (casualty_pool)
         if uid in board.pieces:

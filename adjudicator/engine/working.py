@@ -294,8 +294,8 @@ class WorkingBoard:
 
     def spaces_of(self, power: str) -> set[str]:
         """The spaces where ``power`` has a piece that is not aboard anything."""
-        return {p._space for p in self.pieces.values()
-                if p.owner == power and p._carried_by is None}
+        return {space for space, here in self._on_board.items()
+                if any(p.owner == power for p in here.values())}
 
     def utype(self, piece: Piece | str) -> UnitType:
         """A unit's type; for a piece, as its owner has it (the technologies it holds:
