@@ -706,7 +706,9 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
     air = board.types_of_domain(Domain.AIR)
     home = ctx.mechanic(RETURNING_AIR, dict)
     # (what is tested of a piece only changes in its own iteration: filtered up front)
-    for piece in sorted(_aircraft_at_sea(board, air, ctx.power), key=lambda p: p.uid):
+    for piece in sorted([p for p in board.pieces.values()
+                         if p.type in air and p.owner != ctx.power and p.carried_by is None
+                         and not board.map[p.space].is_land], key=lambda p: p.uid):
         zone = piece.space
         back = home.get(piece.uid)
         if back is not None and board.allied(piece.owner, board.owners.get(back)):
@@ -719,20 +721,6 @@ def land_displaced_defenders(ctx: TurnContext) -> None:
             continue
         fly_one_space(ctx, piece, zone, _landing_choices(ctx, piece, zone), "carrier_sunk",
                       "scramble_home_lost" if back is not None else "carrier_sunk")
-
-
-def _aircraft_at_sea(board: WorkingBoard, air: frozenset[str], power: str) -> list[Piece]:
-    """The pieces of ``air`` types not aboard anything, not ``power``'s, in a space that is
-    not land: space by space, the land skipped at once (this runs every turn)."""
-    territories, found = board.map.territories, []
-    for space, here in board.by_space():
-        where = territories.get(space)
-        if where is not None and where.is_land:
-            continue
-        for p in here:
-            if p.type in air and p.owner != power and not board.map[space].is_land:
-                found.append(p)      # (board.map[space]: an unknown space fails as a scan did)
-    return found
 
 
 def fly_one_space(ctx: TurnContext, piece: Piece, start: str, choices: list[str],

@@ -50,17 +50,10 @@ def eligible_factories(ctx: TurnContext) -> list[Piece]:
     power = ctx.power
     capital = board.rules.powers[power].capital
     factories = board.types_with("factory")
-    found = []
-    territories, start_owners, owners = board.map.territories, board.start_owners, board.owners
-    for space, here in board.by_space(include_cargo=True):    # (runs for each unit placed)
-        where = territories.get(space)
-        if where is not None and not (where.is_land and start_owners.get(space) == power
-                                      and owners.get(space) == power):
-            continue                 # no factory here is eligible: skipped at once
-        found.extend(p for p in here
-                     if p.type in factories and p.owner == power and "place" not in p.moved_in
-                     and board.map[p.space].is_land     # (an unknown space fails as before)
-                     and start_owners.get(p.space) == power and owners.get(p.space) == power)
+    found = [p for p in board.pieces.values()
+             if p.type in factories and p.owner == power and "place" not in p.moved_in
+             and board.map[p.space].is_land
+             and board.start_owners.get(p.space) == power and board.owners.get(p.space) == power]
     return sorted(found, key=lambda p: (p.space != capital, -capacity_of(ctx, p), p.space, p.uid))
 
 

@@ -294,8 +294,8 @@ class WorkingBoard:
 
     def spaces_of(self, power: str) -> set[str]:
         """The spaces where ``power`` has a piece that is not aboard anything."""
-        return {space for space, here in self._on_board.items()
-                if any(p.owner == power for p in here.values())}
+        return {p._space for p in self.pieces.values()
+                if p.owner == power and p._carried_by is None}
 
     def utype(self, piece: Piece | str) -> UnitType:
         """A unit's type; for a piece, as its owner has it (the technologies it holds:
@@ -321,12 +321,6 @@ class WorkingBoard:
         cheaper ``at`` for a test of each piece)."""
         found = self._on_board.get(space)
         return found.values() if found else ()
-
-    def by_space(self, include_cargo: bool = False) -> Iterable[tuple[str, Iterable[Piece]]]:
-        """(space, its pieces in no particular order) for every space that has held a piece
-        this turn (an empty one too): a scan of the pieces that can skip a space at once."""
-        index = self._in_space if include_cargo else self._on_board
-        return ((space, here.values()) for space, here in index.items())
 
     def cargo_of(self, carrier: Piece) -> list[Piece]:
         found = self._aboard.get(carrier.uid)
