@@ -33,8 +33,7 @@ def start_zones(board: WorkingBoard) -> tuple[frozenset[str], frozenset[str]]:
     power, warships = board.power, board.types_with("surface_warship")
     enemy: dict[str, bool] = {}
     hostile, contested = [], []
-    for zone in board.map.seas():
-        key = zone.key
+    for key in _sea_keys(board.map):
         found = False
         for piece in board.on_board(key):
             owner = piece.owner
@@ -49,6 +48,17 @@ def start_zones(board: WorkingBoard) -> tuple[frozenset[str], frozenset[str]]:
                     hostile.append(key)
                     break
     return frozenset(hostile), frozenset(contested)
+
+
+def _sea_keys(game_map) -> tuple[str, ...]:
+    """The keys of ``game_map.seas()``, found once for each map."""
+    found = _SEA_KEYS.get(id(game_map))
+    if found is None or found[0] is not game_map:
+        found = _SEA_KEYS[id(game_map)] = (game_map, tuple(z.key for z in game_map.seas()))
+    return found[1]
+
+
+_SEA_KEYS: dict[int, tuple[object, tuple[str, ...]]] = {}    # id -> (the map, its sea keys)
 
 
 def combatants(ctx: TurnContext, pieces: list[Piece]) -> list[Piece]:
