@@ -234,9 +234,11 @@ def _unit_groups(units: tuple[Unit, ...]) -> UnitGroups:
     return groups
 
 
-# id of a unit tuple -> its groups (which keep the tuple, so the id stays its own)
+# id of a unit tuple -> its groups (which keep the tuple, so the id stays its own): a few
+# states' worth (the last state's spaces are what the next one shares; more kept alive would
+# be more for the garbage collector to walk)
 _GROUPS_OF: dict[int, UnitGroups] = {}
-_MAX_GROUPS_OF = 20_000
+_MAX_GROUPS_OF = 1_000
 
 
 _PLAIN_GROUP = frozenset({"type", "owner", "count"})
