@@ -33,8 +33,7 @@ def start_zones(board: WorkingBoard) -> tuple[frozenset[str], frozenset[str]]:
     power, warships = board.power, board.types_with("surface_warship")
     enemy: dict[str, bool] = {}
     hostile, contested = [], []
-    for zone in board.map.seas():
-        key = zone.key
+    for key in _sea_keys(board.map):
         found = False
         for piece in board.on_board(key):
             owner = piece.owner
@@ -49,6 +48,17 @@ def start_zones(board: WorkingBoard) -> tuple[frozenset[str], frozenset[str]]:
                     hostile.append(key)
                     break
     return frozenset(hostile), frozenset(contested)
+
+
+def _sea_keys(game_map) -> tuple[str, ...]:
+    """The keys of ``game_map.seas()``, found once for each map."""
+    found = _SEA_KEYS.get(id(game_map))
+    if found is None or found[0] is not game_map:
+        found = _SEA_KEYS[id(game_map)] = (game_map, tuple(z.key for z in game_map.seas()))
+    return found[1]
+
+
+_SEA_KEYS: dict[int, tuple[object, tuple[str, ...]]] = {}    # id -> (the map, its sea keys)
 
 
 def combatants(ctx: TurnContext, pieces: list[Piece]) -> list[Piece]:
@@ -652,8 +662,9 @@ def _fight(ctx: TurnContext, space: str, dice: DiceSource | None,
             carrier = board.pieces.get(p.carried_by)
             if carrier is None or carrier.uid not in survivors_d:
                 p.carried_by = None
+    alive = survivors_a | survivors_d
     for p in attackers + defenders:
-        if p.uid not in survivors_a | survivors_d and p.uid in board.pieces:
+        if p.uid not in alive and p.uid in board.pieces:
             board.remove(p)
     for uid in killed:            # units not in the battle taken as casualties (casualty_pool)
         if uid in board.pieces:

@@ -93,10 +93,11 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
            phase: str, usable=lambda piece: True) -> list[Piece]:
     """Pick the pieces an order names.  Raises OrderFailed saying what is missing."""
     chosen: list[Piece] = []
+    taken: set[int] = set()         # the uids chosen (a piece's eq compares every field)
     for group in groups:
         ut = board.rules.units[group.type]
         pool = [p for p in board.at(space, include_cargo=ut.domain == Domain.AIR)
-                if p.type == group.type and commands(board, power, p, phase) and p not in chosen]
+                if p.type == group.type and p.uid not in taken and commands(board, power, p, phase)]
         free = [p for p in pool if may_move(board, p, phase) is None]
         fits = [p for p in free if cargo_matches(board, p, group.cargo)]
         fits.sort(key=lambda p: (not usable(p), len(board.cargo_of(p)) if group.cargo is None else 0,
@@ -111,6 +112,7 @@ def select(board: WorkingBoard, power: str, space: str, groups: tuple[UnitGroup,
                               space=space, cargo=cargo, found=len(fits), blocked=len(blocked),
                               why=may_move(board, blocked[0], phase) if blocked else None)
         chosen.extend(fits[:group.count])
+        taken.update(p.uid for p in fits[:group.count])
     return chosen
 
 

@@ -156,8 +156,17 @@ class WorkingBoard:
             in_space = self._in_space.setdefault(space, {})
             on_board = self._on_board.setdefault(space, {})
             for unit in units:
-                piece = _new_piece(uid, unit.type, unit.owner, space, None, unit.damage,
-                                   unit.flags, ref, unit)
+                if unit.damage or unit.flags:
+                    piece = _new_piece(uid, unit.type, unit.owner, space, None, unit.damage,
+                                       unit.flags, ref, unit)
+                else:                   # most pieces: what _new_piece does, written here
+                    piece = _new(Piece)
+                    piece.uid, piece.type, piece.owner = uid, unit.type, unit.owner
+                    piece._space = piece.start_space = space
+                    piece.moved_in = set()
+                    piece.marks = set()
+                    piece._board = ref
+                    piece._unit = unit
                 pieces[uid] = in_space[uid] = on_board[uid] = piece
                 parent = uid
                 uid += 1

@@ -247,9 +247,24 @@ class UnitGroups(list):
 
 
 def _unit_groups(units: tuple[Unit, ...]) -> UnitGroups:
+    """The groups of a space's unit tuple, made once for each tuple (states share the
+    tuples of the spaces a turn left as they were): shared, so not to be changed."""
+    found = _GROUPS_OF.get(id(units))
+    if found is not None and found.units is units:
+        return found
     groups = UnitGroups(group_units(units))
     groups.units = units
+    if len(_GROUPS_OF) >= _MAX_GROUPS_OF:
+        _GROUPS_OF.clear()
+    _GROUPS_OF[id(units)] = groups
     return groups
+
+
+# id of a unit tuple -> its groups (which keep the tuple, so the id stays its own): a few
+# states' worth (the last state's spaces are what the next one shares; more kept alive would
+# be more for the garbage collector to walk)
+_GROUPS_OF: dict[int, UnitGroups] = {}
+_MAX_GROUPS_OF = 1_000
 
 
 _PLAIN_GROUP = frozenset({"type", "owner", "count"})
