@@ -557,8 +557,9 @@ def decode_turn_file(data: bytes | dict, path="turn file", *, canonical: bool = 
     return tf
 
 
-def _turn_problems(tf: "TurnFile | TurnHeader") -> list[str]:
-    """What is wrong with a decoded turn file's own fields (not its events and state)."""
+def _turn_problems(tf: Any) -> list[str]:
+    """What is wrong with a decoded turn file's own fields (not its events and state): a
+    ``TurnFile``, or the audit's header of one (``decode_turn_header``)."""
     problems: list[str] = []
     for name in ("previous", "orders_digest", "seed_commitment", "next_commitment"):
         if not is_digest(getattr(tf, name)):
