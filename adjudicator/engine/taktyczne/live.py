@@ -45,6 +45,7 @@ from ..errors import OrderFailed
 from ..tactical.battle import BoardBattle
 from ..tactical.geometry import board_square
 from ..tactical.plan import deploy, play_turn
+from .sealed_board import lay_sealed
 
 LIVE_OPTION = "live_battles"        # rule option: every board battle of the game is live
 MAX_ACTIONS = 200                   # board lines in one battle turn (a side has fewer units)
@@ -55,13 +56,21 @@ MAX_ACTIONS = 200                   # board lines in one battle turn (a side has
 def open_battle(rules: BoardRules, area: str, battle: str, attacker: str, defender: str,
                 forces: Mapping[str, BoardForce], plans: Mapping[str, BattlePlan],
                 dice: DiceSource, *, mover: str = "", round: int = 0,
-                resume: Iterable[tuple[str, str]] = ()) -> tuple[BoardBattle, LiveBattle | None]:
+                resume: Iterable[tuple[str, str]] = (),
+                sealed_mines: int = 0) -> tuple[BoardBattle, LiveBattle | None]:
     """Deploy both sides by their plans (the defender first, as ``plan.fight``) and stop
     before the first battle turn: the board, and the ``LiveBattle`` to keep, or None when
-    the battle ended before it began (nothing to fight)."""
+    the battle ended before it began (nothing to fight).  ``sealed_mines``: that many of
+    the defender's mines lie on squares sealed one by one (``sealed_board``), laid as
+    placeholders."""
     board = BoardBattle(rules, battle, dice)
     for side in (DEFENDER, ATTACKER):
-        deploy(board, side, forces.get(side, BoardForce()), plans.get(side, BattlePlan()))
+        force = forces.get(side, BoardForce())
+        if side == DEFENDER and sealed_mines:
+            force = attrs.evolve(force, mines=force.mines - sealed_mines)
+        deploy(board, side, force, plans.get(side, BattlePlan()))
+        if side == DEFENDER and sealed_mines:
+            lay_sealed(board, sealed_mines)
     board.check_end()
     if board.result is not None:
         return board, None
