@@ -48,8 +48,13 @@ def cmd_mines_reveal(args, console: Console) -> int:
             power = Names(game).resolve_power(args.power)
         except UnknownName as exc:
             raise PbemError(exc.message) from None
+    from ..service import mine_openings
     state, _ = gamedir.current_state(args.game)
-    line, kept = mine_secrets.reveal_line(args.game, state, power)
+    opening = mine_openings.waiting_text(args.game, state, power)     # a live battle's
+    if opening is not None:
+        line, kept = opening[0], {"area": opening[1]}
+    else:
+        line, kept = mine_secrets.reveal_line(args.game, state, power)
     if args.out:
         Path(args.out).write_text(line, encoding="utf-8")
         console.print(f"The battle in {escape(str(kept.get('area')))} waits for your mine layout: "

@@ -1,0 +1,57 @@
+"""The owner's openings of a square-by-square sealed layout in a live battle
+(docs/taktyczne-mines.md §3), written from the layout kept in his own copy's ``.secret/``
+(``mine_secrets``): the leaves when the live battle starts (state ``ts_mine_reveal`` with
+``leaves``), then the squares an attacker's battle turn waits for (state
+``ts_mine_openings``), nothing more."""
+
+from __future__ import annotations
+
+from ..engine.taktyczne.live_turn import LIVE_BATTLE, OPENINGS
+from ..engine.taktyczne.mines import REVEAL_STATE
+from ..io.kinds.open import leaves_line
+from ..model import mine_grid
+from ..model.errors import PbemError
+from .mine_secrets import read_layouts, secret_path
+
+
+def _layout(directory, power: str, commitment: str) -> dict:
+    found = read_layouts(directory, power).get(commitment)
+    if not isinstance(found, dict) or not mine_grid.is_grid(commitment):
+        raise PbemError(f"this copy has no square-by-square layout of {power} for the commitment "
+                        f"{commitment} ({secret_path(directory, power)}): only the copy that "
+                        "sealed it can open it")
+    scope = str(found.get("scope", ""))
+    squares = [str(s) for s in found.get("squares", [])]
+    if not mine_grid.opens(commitment, power, None if scope == "all" else scope, squares,
+                           str(found.get("salt", ""))):
+        raise PbemError(f"{secret_path(directory, power)}: the layout kept for {commitment} "
+                        "does not open it (the file was changed)")
+    return found
+
+
+def waiting_text(directory, state, power: str | None = None) -> tuple[str, str] | None:
+    """The ``open`` lines a live battle waits for from this copy's owner (and the area),
+    or None when no live battle waits for openings (a battle by plan's ``reveal`` may)."""
+    kept = state.extras.get(REVEAL_STATE)
+    opening = state.extras.get(OPENINGS)
+    if isinstance(kept, dict) and kept.get("leaves"):
+        owner, commitment, area = kept.get("power", ""), kept.get("commitment", ""), kept.get("area", "")
+        squares: list[str] | None = None
+    elif isinstance(opening, dict) and opening:
+        sealed = (state.extras.get(LIVE_BATTLE) or {}).get("sealed") or {}
+        owner, commitment = opening.get("power", ""), sealed.get("commitment", "")
+        area = (state.extras.get(LIVE_BATTLE) or {}).get("battle", {}).get("area", "")
+        squares = [str(s) for s in opening.get("squares", [])]
+    else:
+        return None
+    if power is not None and power != owner:
+        raise PbemError(f"the battle in {area} waits for {owner}'s mine openings, not {power}'s")
+    found = _layout(directory, owner, commitment)
+    scope, master = str(found.get("scope", "")), str(found.get("salt", ""))
+    mined = set(found.get("squares", []))
+    if squares is None:
+        leaves = mine_grid.leaves(owner, None if scope == "all" else scope, mined, master)
+        return "".join(leaves_line(scope, c, leaves[i * len(mine_grid.ROWS):(i + 1) * len(mine_grid.ROWS)])
+                       + "\n" for i, c in enumerate(mine_grid.COLUMNS)), area
+    return "".join(f"open {scope}: {s} {'mine' if s in mined else 'empty'} "
+                   f"salt_{mine_grid.square_salt(master, s)}\n" for s in squares), area
