@@ -83,6 +83,9 @@ def test_a_live_battle_opens_only_the_squares_the_attacker_enters(tmp_path, caps
         re.fullmatch(r"open 23: leaves [A-M]( h[0-9a-f]{64}){7}", x) for x in leaves.splitlines())
     said = process(leaves, "leaves.txt")
     assert "squares stay sealed" in said and "played live by mail" in said
+    for view in (("--no-color",), ("--svg", tmp_path / "battle.svg")):       # placeholders
+        code, out = pbem(capsys, "show", "-g", d, "--battle", "23", *view)   # are not drawn
+        assert code == 0, out
 
     process("board a1 -> G4a G5a G6a G7a\n", "red1.txt")
     process(NMR, "blue1.txt")
