@@ -5,6 +5,7 @@ exactly those, and no published state, event or orders text holds an unfired squ
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -157,7 +158,10 @@ def test_no_published_file_holds_an_unfired_square(game, layout):
                   for ev in e.board_events if isinstance(ev, MineExploded)}
         fired |= {ev.square[:-1] for e in events if hasattr(e, "board_events")
                   for ev in e.board_events if isinstance(ev, MineExploded)}
-        results = json.dumps([encode_event(e) for e in events]) + json.dumps(encode_state(state))
+        kept = copy.deepcopy(encode_state(state))
+        # the waiting battle turn's lines are the attacker's own paths, not what they meet
+        kept.get("extras", {}).get("ts_mine_openings", {}).pop("actions", None)
+        results = json.dumps([encode_event(e) for e in events]) + json.dumps(kept)
         published = text + results
         assert MASTER not in published
         kept = state.extras.get("live_battle", {}).get("battle", {}).get("position", {})
@@ -170,3 +174,38 @@ def test_no_published_file_holds_an_unfired_square(game, layout):
                 assert secrets[square] not in published
                 assert f"{square}d" not in results      # (the attacker writes his own paths)
                 assert f"{square} mine" not in published
+
+
+def test_the_defender_opens_the_sealed_squares_his_own_units_enter(game):
+    """L31.53: his units never enter his own mined squares; the engine knows them only
+    opened, so his battle turn opens (as empty) each sealed square his paths enter."""
+    layout = ("G4", "B5")
+    text = f"""case own: the defender's own sealed squares
+source docs/taktyczne-mines.md §3
+power red
+options live_battles=true
+position empty
+owner 22: red
+owner 23: blue
+units 22: red 1 tank_3
+units 23: blue 1 tank_1, 2 mine_land
+standing blue: minefield 23: {mine_grid.commitment("blue", "23", layout, MASTER)}
+orders:
+end
+expect valid
+"""
+    state = build_position(game, parse_cases(text)[0])
+    state, _ = play(game, state, "move 1 tank_3 22 -> 23\n")
+    state, _ = play(game, state, leaves_text(layout))
+    state, _ = play(game, state, "board a1 -> G4a\n")           # enters no sealed square
+
+    def errors(text):
+        orders = parse_orders(text, game, power=state.power)
+        return [p.code for p in check(game, state, orders) if p.is_error]
+
+    assert errors("board d1 -> F3d F4d\n") == ["ts_open_missing"]
+    assert errors("board d1 -> G4d\n" + openings_text(("G4",), layout)) == ["ts_open_own_mine"]
+    assert errors("board d1 -> G4d\n" + openings_text(("G4",), ())) == ["ts_open_wrong"]
+    state, events = play(game, state, "board d1 -> F3d F4d\n" + openings_text(("F4",), layout))
+    assert [e.turn for e in events if e.kind == "ts_live_battle_turn"] == [2]
+    assert state.extras["live_battle"]["sealed"]["opened"] == {"F4": False}

@@ -88,6 +88,10 @@ def test_a_live_battle_opens_only_the_squares_the_attacker_enters(tmp_path, caps
         assert code == 0, out
 
     process("board a1 -> G4a G5a G6a G7a\n", "red1.txt")
+    code, out = pbem(capsys, "mines", "open", "-g", d, "G9", "--no-color")     # his own mine
+    assert code != 0 and "holds your own sealed mine" in " ".join(out.split())
+    code, out = pbem(capsys, "mines", "open", "-g", d, "G8", "--no-color")
+    assert code == 0 and re.fullmatch(r"open 23: G8 empty salt_[0-9a-f]{64}\n", out), out
     process(NMR, "blue1.txt")
     said = process("board a1 -> G8a G9a G10a G10d\n", "red2.txt")
     assert "enters Blue's sealed squares G10" in said

@@ -874,6 +874,7 @@ EVENT_TEXTS.update({
                                 "mines in {area} are lost ({standing})"),
 })
 PROBLEMS.update({
+    "ts_open_own_mine": ("{square} holds your own sealed mine: your units may not enter it (L31.53)"),
     "ts_open_not_wanted": "no live battle waits for these squares of yours to be opened: the open line does nothing",
     "ts_open_unreadable": "an open line of a sealed mine layout needs {reason}",
     "ts_open_wrong": ("the opening of {square} does not match the commitment {commitment}: it is "

@@ -55,3 +55,26 @@ def waiting_text(directory, state, power: str | None = None) -> tuple[str, str] 
                        + "\n" for i, c in enumerate(mine_grid.COLUMNS)), area
     return "".join(f"open {scope}: {s} {'mine' if s in mined else 'empty'} "
                    f"salt_{mine_grid.square_salt(master, s)}\n" for s in squares), area
+
+
+def own_openings(directory, state, squares) -> str:
+    """The ``open`` lines the defender's own battle turn adds for the sealed squares of his
+    rows 4-10 his units enter (they must be empty: L31.53); a ``PbemError`` naming a square
+    that holds his mine."""
+    live = state.extras.get(LIVE_BATTLE) or {}
+    sealed = live.get("sealed") or {}
+    if not sealed:
+        raise PbemError("no live battle on a sealed layout of yours waits in this game's last turn")
+    found = _layout(directory, sealed.get("power", ""), sealed.get("commitment", ""))
+    scope, master = str(found.get("scope", "")), str(found.get("salt", ""))
+    mined = set(found.get("squares", []))
+    opened = sealed.get("opened", {})
+    squares = [str(s).upper() for s in squares]
+    bad = [s for s in squares if s not in mine_grid.SQUARES]
+    if bad:
+        raise PbemError(f"not a square of your rows 4-10 (columns A-M): {bad[0]}")
+    own = [s for s in squares if s in mined]
+    if own:
+        raise PbemError(f"{own[0]} holds your own sealed mine: your units may not enter it (L31.53)")
+    return "".join(f"open {scope}: {s} empty salt_{mine_grid.square_salt(master, s)}\n"
+                   for s in dict.fromkeys(squares) if s not in opened)

@@ -28,7 +28,7 @@ import cattrs
 
 from ...model.live_battle import BoardAction
 from ...model.live_battle_events import LiveBattleStarted, LiveBattleTurn
-from ...model.tactical import ATTACKER
+from ...model.tactical import ATTACKER, DEFENDER
 from ...model.ts_mines_live import MineSquaresWanted
 from ...model.events import all_event_classes
 from ...model.orders import Order, OrderSet
@@ -38,7 +38,7 @@ from ..errors import TurnPaused
 from ..tactical.battle import BoardBattle
 from ..turn_rules import Rule, declare_state, register_rule
 from . import live, plans
-from .sealed_board import wanted_squares
+from .sealed_board import open_squares, wanted_squares
 from .fought import battle_fought
 
 LIVE_BATTLE = declare_state("live_battle", dict)
@@ -118,7 +118,9 @@ class LiveBattles(Rule):
             return True
         side = battle.side_to_move
         ctx.next_power = battle.power_of(side)
-        others = [o for o in ctx.orders.items if o.kind not in LIVE_KINDS]
+        own_sealed = bool(kept.get("sealed")) and side == DEFENDER    # his own openings
+        others = [o for o in ctx.orders.items
+                  if o.kind not in LIVE_KINDS + (("open",) if own_sealed else ())]
         if others:
             ctx.error(others[0].line, "board_live_other_orders", count=len(others))
         if ctx.power != battle.power_of(side):
@@ -129,9 +131,11 @@ class LiveBattles(Rule):
         actions: tuple[BoardAction, ...] = ctx.orders.of("board")
         for problem in live.check_battle_turn(rules, battle, actions):
             (ctx.error if problem.is_error else ctx.warn)(problem.line, problem.code, **problem.params)
+        missed = bool(ctx.orders.of("nmr"))
+        if own_sealed and not missed:
+            kept = own_squares(ctx, kept, rules, actions)
         if ctx.checking or any(p.is_error for p in ctx.problems):
             return True
-        missed = bool(ctx.orders.of("nmr"))
         if kept.get("sealed") and side == ATTACKER:
             if missed:                 # ruling sealed_mines_missed_turn: the attacker holds
                 missed, actions = False, ()
@@ -156,6 +160,28 @@ def ask_openings(ctx: TurnContext, kept: dict, battle, rules: BoardRules,
                                sealed.get("standing", "")))
     ctx.next_power = battle.defender
     return True
+
+
+def own_squares(ctx: TurnContext, kept: dict, rules: BoardRules,
+                actions: tuple[BoardAction, ...]) -> dict:
+    """The defender's battle turn on his own sealed layout: the squares of his rows 4-10
+    his paths enter must be opened as empty in the same file (L31.53: own units never enter
+    own mined squares; the engine cannot know them otherwise); ``kept`` with them opened."""
+    sealed = dict(kept["sealed"])
+    wanted = wanted_squares(rules, actions, sealed.get("opened", {}))
+    found, problem = open_squares(sealed, wanted, ctx.orders.of("open"))
+    if problem is not None:
+        line, code, params = problem
+        if code == "ts_open_missing":
+            params = dict(params, area=kept.get("battle", {}).get("area", ""))
+        ctx.error(line, code, **params)
+        return kept
+    for square, mined in found or ():
+        if mined:
+            ctx.error(0, "ts_open_own_mine", square=square)
+            return kept
+    sealed["opened"] = dict(sealed.get("opened", {}), **{s: False for s, _ in found or ()})
+    return dict(kept, sealed=sealed)
 
 
 def play_file(ctx: TurnContext, kept: dict, battle, actions, dice, power: str = "") -> Resume | bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ...model import mine_grid
 from ...model.live_battle import BoardAction
 from ...model.tactical import DEFENDER, BoardRules, MinesLaid, Square
 from ..errors import OrderFailed
@@ -73,3 +74,33 @@ def lay_sealed(board, count: int) -> None:
     board.mines[DEFENDER] |= placeholders(count, len(board.mines[DEFENDER]) + 1)
     board.mines_laid[DEFENDER] += count
     board.events.append(MinesLaid(DEFENDER, count))
+
+
+def open_squares(sealed: dict, wanted: Sequence[str], opens) -> tuple[
+        tuple[tuple[str, bool], ...] | None, tuple[int, str, dict] | None]:
+    """Each ``wanted`` square with whether it holds a mine, if the ``open`` lines open every
+    one (once, by its salt, against the leaf kept in ``sealed``) and no other; else None
+    and the problem ``(line, code, params)``."""
+    leaves = dict(zip(mine_grid.SQUARES, sealed.get("leaves", ())))
+    scope = sealed.get("scope", "")
+    power = sealed.get("power", "")
+    by_square = {o.square: o for o in opens}
+    missing = [s for s in wanted if s not in by_square]
+    if missing:
+        return None, (0, "ts_open_missing", {"squares": " ".join(missing)})
+    found = []
+    for square in wanted:
+        order = by_square[square]
+        if order.mined is None:
+            return None, (order.line, "ts_open_unreadable",
+                          {"reason": "'mine' or 'empty', then salt_<hex>"})
+        if not mine_grid.square_opens(leaves.get(square, ""), power,
+                                      None if scope == "all" else scope, square, order.mined,
+                                      order.salt):
+            return None, (order.line, "ts_open_wrong",
+                          {"commitment": sealed.get("commitment", ""), "square": square})
+        found.append((square, order.mined))
+    extra = [o for o in opens if o.square not in wanted]
+    if extra:
+        return None, (extra[0].line, "ts_open_not_wanted", {})
+    return tuple(found), None

@@ -27,7 +27,7 @@ from ..turn_rules import Rule, register_rule
 from . import live, plans
 from .live_turn import (LIVE_BATTLE, OPENINGS, SEALED_MINES, board_rules, orders_from_plain,
                         play_file)
-from .sealed_board import is_placeholder, reveal_mine
+from .sealed_board import is_placeholder, open_squares, reveal_mine
 
 MISSED_DEFAULT = "default: mines_lost"
 
@@ -141,33 +141,15 @@ class LayoutOpenings(Rule):
 
 
 def _opened(ctx, sealed: dict, waiting: dict, opens) -> tuple[tuple[str, bool], ...] | None:
-    """Each wanted square with whether it holds a mine, if every one is opened (once, by
-    its salt, against its published leaf); else an error."""
-    leaves = dict(zip(mine_grid.SQUARES, sealed.get("leaves", ())))
-    by_square = {o.square: o for o in opens}
-    wanted = [str(s) for s in waiting.get("squares", ())]
-    missing = [s for s in wanted if s not in by_square]
-    if missing:
-        ctx.error(0, "ts_open_missing", area=waiting.get("area", ""), squares=" ".join(missing))
-        return None
-    found = []
-    for square in wanted:
-        order = by_square[square]
-        if order.mined is None:
-            ctx.error(order.line, "ts_open_unreadable", reason="'mine' or 'empty', then salt_<hex>")
-            return None
-        if not mine_grid.square_opens(leaves.get(square, ""), sealed.get("power", ""),
-                                      _scope(sealed.get("scope", "")), square, order.mined,
-                                      order.salt):
-            ctx.error(order.line, "ts_open_wrong", commitment=sealed.get("commitment", ""),
-                      square=square)
-            return None
-        found.append((square, order.mined))
-    extra = [o for o in opens if o.square not in wanted]
-    if extra:
-        ctx.error(extra[0].line, "ts_open_not_wanted")
-        return None
-    return tuple(found)
+    """Each wanted square with whether it holds a mine (``sealed_board.open_squares``), or
+    None after an error."""
+    found, problem = open_squares(sealed, [str(s) for s in waiting.get("squares", ())], opens)
+    if problem is not None:
+        line, code, params = problem
+        if code == "ts_open_missing":
+            params = dict(params, area=ctx.board.read_state(LIVE_BATTLE).get("battle", {}).get("area", ""))
+        ctx.error(line, code, **params)
+    return found
 
 
 def _lose_on_map(ctx, battle, count: int) -> None:

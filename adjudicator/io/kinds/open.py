@@ -65,7 +65,7 @@ def write_open(order: OpenOrder, names) -> str:
 kind("open", ["OPEN_VERB"], ["open"],
      "open 23: G5 mine salt_5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
      {"WORD", "INT", "_COLON", "$END"}, PURCHASE, grammar=OPEN_GRAMMAR, model=OpenOrder,
-     engine=["taktyczne.sealed_live.LayoutOpenings.pending_turn"],
+     engine=["taktyczne.sealed_live.LayoutOpenings.pending_turn", "taktyczne.live_turn.own_squares"],
      problems=["ts_open_not_wanted", "ts_open_unreadable", "ts_open_wrong", "ts_open_missing",
-               "ts_open_other_orders", "ts_open_wrong_power"],
+               "ts_open_other_orders", "ts_open_wrong_power", "ts_open_own_mine"],
      report="other events")(build_open)(write_open)
