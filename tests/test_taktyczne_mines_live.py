@@ -209,3 +209,42 @@ expect valid
     state, events = play(game, state, "board d1 -> F3d F4d\n" + openings_text(("F4",), layout))
     assert [e.turn for e in events if e.kind == "ts_live_battle_turn"] == [2]
     assert state.extras["live_battle"]["sealed"]["opened"] == {"F4": False}
+
+
+def test_a_missed_opening_after_a_mine_went_off_loses_only_the_sealed_ones(game):
+    """Three sealed mines; G10's goes off under a1; then blue misses the opening a2's path
+    needs: the two still sealed are lost (default mines_lost), the spent one is spent, so
+    the area keeps none of the three."""
+    layout = ("G10", "F5", "B5")
+    text = f"""case two: two tanks
+source docs/taktyczne-mines.md §3
+power red
+options live_battles=true
+position empty
+owner 22: red
+owner 23: blue
+units 22: red 2 tank_3
+units 23: blue 3 mine_land
+standing blue: minefield 23: {mine_grid.commitment("blue", "23", layout, MASTER)}
+orders:
+end
+expect valid
+"""
+    state = build_position(game, parse_cases(text)[0])
+    state, _ = play(game, state, "move 2 tank_3 22 -> 23\n")
+    state, _ = play(game, state, leaves_text(layout))
+    state, _ = play(game, state, "board a1 -> G4a G5a G6a G7a\nboard a2 -> F4a F5a F6a F7a\n")
+    state, _ = play(game, state, NMR)
+    state, _ = play(game, state, "board a1 -> G8a G9a G10a G10d\n")
+    state, events = play(game, state, openings_text(("G10",), layout))
+    assert [ev.square for e in events if e.kind == "ts_live_battle_turn"
+            for ev in e.board_events if isinstance(ev, MineExploded)] == ["G10d"]
+    state, _ = play(game, state, NMR)
+    state, events = play(game, state, "board a2 -> F8a F9a F10a F10d\n")
+    assert [e.squares for e in events if isinstance(e, MineSquaresWanted)] == [("F10",)]
+    state, events = play(game, state, NMR)
+    missed = next(e for e in events if isinstance(e, MineOpeningsMissed))
+    assert missed.count == 2
+    fought = next(e for e in events if isinstance(e, BoardBattleFought))
+    assert fought.winner == "red" and state.owners["23"] == "red"
+    assert not [u for u in state.units.get("23", ()) if u.type == "mine_land"]

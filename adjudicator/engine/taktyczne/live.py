@@ -45,7 +45,7 @@ from ..errors import OrderFailed
 from ..tactical.battle import BoardBattle
 from ..tactical.geometry import board_square
 from ..tactical.plan import deploy, play_turn
-from .sealed_board import lay_sealed
+from .sealed_board import lay_sealed, placeholders
 
 LIVE_OPTION = "live_battles"        # rule option: every board battle of the game is live
 MAX_ACTIONS = 200                   # board lines in one battle turn (a side has fewer units)
@@ -112,8 +112,9 @@ def check_battle_turn(rules: BoardRules, live: LiveBattle,
     if len(actions) > MAX_ACTIONS:
         return [Problem(0, "board_live_too_many", {"count": len(actions), "most": MAX_ACTIONS})]
     side = live.side_to_move
-    known = attrs.evolve(live.position, mines=tuple(
-        (s, squares if s == side else ()) for s, squares in live.position.mines))
+    known = attrs.evolve(live.position, mines=tuple(    # the enemy's: their count only, so
+        (s, squares if s == side else tuple(sorted(placeholders(len(squares)))))  # the check
+        for s, squares in live.position.mines))         # does not end the battle early
     board = BoardBattle.restore(rules, known, _Misses())
     board.start_turn()
     seen: set[str] = set()

@@ -114,9 +114,8 @@ class LayoutOpenings(Rule):
         rules = board_rules(ctx)
         mines = dict(battle.position.mines)
         if opened is None:
+            lost = sum(1 for s in mines.get(DEFENDER, ()) if is_placeholder(s))   # unknown ones
             mines[DEFENDER] = tuple(s for s in mines.get(DEFENDER, ()) if not is_placeholder(s))
-            lost = sealed.get("mines", 0) - sum(1 for s in dict(battle.position.mines).get(
-                DEFENDER, ()) if not is_placeholder(s))
             _lose_on_map(ctx, battle, lost)
             ctx.emit(MineOpeningsMissed(battle.area, power, lost, MISSED_DEFAULT))
             sealed["mines"] = sealed.get("mines", 0) - lost
