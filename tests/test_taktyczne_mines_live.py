@@ -78,6 +78,15 @@ def openings_text(squares, layout) -> str:
                    f"salt_{mine_grid.square_salt(MASTER, s)}\n" for s in squares)
 
 
+def reached(game, state, layout) -> tuple[str, ...]:
+    """What the owner's program opens: the wanted squares the units reach, none past a mine
+    (service.mine_openings, with the whole layout known)."""
+    from adjudicator.service.mine_openings import _reached
+    opening = state.extras["ts_mine_openings"]
+    sealed = state.extras["live_battle"]["sealed"]
+    return _reached(game.tables["board"], state, opening, sealed, opening["squares"], set(layout))
+
+
 def run_battle(game, layout, answer=True):
     """Attack, publish the leaves, walk up column G answering every request; yields each
     turn file's (orders text, state, events)."""
@@ -93,7 +102,7 @@ def run_battle(game, layout, answer=True):
         yield path, state, events
         wanted = next((e for e in events if isinstance(e, MineSquaresWanted)), None)
         if wanted is not None:
-            text = openings_text(wanted.squares, layout) if answer else NMR
+            text = openings_text(reached(game, state, layout), layout) if answer else NMR
             state, events = play(game, state, text)
             yield text, state, events
         if "live_battle" in state.extras:
@@ -108,7 +117,7 @@ def test_the_attacker_runs_onto_a_sealed_mine(game):
     assert (published.area, published.power, published.mines) == ("23", "blue", 2)
     assert [e.squares for e in events if isinstance(e, MineSquaresWanted)] == [("G10",), ("G9", "G8")]
     opened = [e for e in events if isinstance(e, MineSquaresOpened)]
-    assert [(e.squares, e.mined) for e in opened] == [(("G10",), ()), (("G9", "G8"), ("G9",))]
+    assert [(e.squares, e.mined) for e in opened] == [(("G10",), ()), (("G9",), ("G9",))]
     fought = next(e for e in events if isinstance(e, BoardBattleFought))
     assert fought.live and fought.winner == "blue"
     assert [ev.square for ev in fought.board_events if isinstance(ev, MineExploded)] == ["G9d"]
@@ -248,3 +257,21 @@ expect valid
     fought = next(e for e in events if isinstance(e, BoardBattleFought))
     assert fought.winner == "red" and state.owners["23"] == "red"
     assert not [u for u in state.units.get("23", ()) if u.type == "mine_land"]
+
+
+def test_the_owner_opens_no_square_past_a_mine(game):
+    """a1's path G9d G8d meets the mine on G9 first: G8 is never reached, so it need not be
+    opened (nor may the walk go on without G9)."""
+    layout = ("G9", "G8")
+    for text, state, events in run_battle(game, layout):
+        if any(isinstance(e, MineSquaresWanted) and e.squares == ("G9", "G8") for e in events):
+            break
+    assert reached(game, state, layout) == ("G9",)
+
+    def errors(text):
+        orders = parse_orders(text, game, power=state.power)
+        return [p.code for p in check(game, state, orders) if p.is_error]
+
+    assert errors(openings_text(("G9",), layout)) == []
+    assert errors(openings_text(("G8",), layout)) == ["ts_open_missing"]
+    assert errors(openings_text(("G9", "G8"), layout)) == []     # more than needed: allowed

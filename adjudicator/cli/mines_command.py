@@ -55,7 +55,8 @@ def cmd_mines_reveal(args, console: Console) -> int:
             raise PbemError(exc.message) from None
     from ..service import mine_openings
     state, _ = gamedir.current_state(args.game)
-    opening = mine_openings.waiting_text(args.game, state, power)     # a live battle's
+    opening = mine_openings.waiting_text(args.game, state, power,     # a live battle's
+                                         game.tables.get("board"))
     if opening is not None:
         line, kept = opening[0], {"area": opening[1]}
     else:

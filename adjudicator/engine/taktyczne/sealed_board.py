@@ -76,31 +76,80 @@ def lay_sealed(board, count: int) -> None:
     board.events.append(MinesLaid(DEFENDER, count))
 
 
-def open_squares(sealed: dict, wanted: Sequence[str], opens) -> tuple[
-        tuple[tuple[str, bool], ...] | None, tuple[int, str, dict] | None]:
-    """Each ``wanted`` square with whether it holds a mine, if the ``open`` lines open every
-    one (once, by its salt, against the leaf kept in ``sealed``) and no other; else None
-    and the problem ``(line, code, params)``."""
+def check_opens(sealed: dict, wanted: Sequence[str], opens) -> tuple[
+        dict[str, bool] | None, tuple[int, str, dict] | None]:
+    """The ``open`` lines as square -> mined, if each opens one of the ``wanted`` squares
+    (by its salt, against the leaf kept in ``sealed``); else None and the problem
+    ``(line, code, params)``."""
     leaves = dict(zip(mine_grid.SQUARES, sealed.get("leaves", ())))
     scope = sealed.get("scope", "")
     power = sealed.get("power", "")
-    by_square = {o.square: o for o in opens}
-    missing = [s for s in wanted if s not in by_square]
-    if missing:
-        return None, (0, "ts_open_missing", {"squares": " ".join(missing)})
-    found = []
-    for square in wanted:
-        order = by_square[square]
+    found: dict[str, bool] = {}
+    for order in opens:
+        if order.square not in wanted or order.square in found:
+            return None, (order.line, "ts_open_not_wanted", {})
         if order.mined is None:
             return None, (order.line, "ts_open_unreadable",
                           {"reason": "'mine' or 'empty', then salt_<hex>"})
-        if not mine_grid.square_opens(leaves.get(square, ""), power,
-                                      None if scope == "all" else scope, square, order.mined,
-                                      order.salt):
+        if not mine_grid.square_opens(leaves.get(order.square, ""), power,
+                                      None if scope == "all" else scope, order.square,
+                                      order.mined, order.salt):
             return None, (order.line, "ts_open_wrong",
-                          {"commitment": sealed.get("commitment", ""), "square": square})
-        found.append((square, order.mined))
-    extra = [o for o in opens if o.square not in wanted]
-    if extra:
-        return None, (extra[0].line, "ts_open_not_wanted", {})
-    return tuple(found), None
+                          {"commitment": sealed.get("commitment", ""), "square": order.square})
+        found[order.square] = order.mined
+    return found, None
+
+
+def open_squares(sealed: dict, wanted: Sequence[str], opens) -> tuple[
+        tuple[tuple[str, bool], ...] | None, tuple[int, str, dict] | None]:
+    """Each ``wanted`` square with whether it holds a mine, if the ``open`` lines open every
+    one and no other (``check_opens``); else None and the problem."""
+    found, problem = check_opens(sealed, wanted, opens)
+    if problem is not None:
+        return None, problem
+    missing = [s for s in wanted if s not in found]
+    if missing:
+        return None, (0, "ts_open_missing", {"squares": " ".join(missing)})
+    return tuple((s, found[s]) for s in wanted), None
+
+
+def entered(rules: BoardRules, actions: Sequence[BoardAction], known: dict[str, bool],
+            real: Iterable[str], spare: int) -> tuple[str, ...] | str:
+    """Walk the attacker's written paths in order with what is ``known`` of the sealed
+    squares (square -> mined), each unit assumed to survive its own fire: the squares of
+    the defender's mine rows the units reach, up to each one's first mine (a ``real`` mine
+    already on the board, or a square known mined while ``spare`` placeholders remain;
+    one beyond them holds none).  A square reached and not known: that square's name (str)
+    is returned instead, the first one the walk needs."""
+    low, high = rules.mine_rows
+    real, fired = set(real), set()
+    reached: list[str] = []
+    for action in actions:
+        for name in (*action.before, *action.after):
+            try:
+                square = board_square(rules, name)
+            except OrderFailed:
+                continue
+            if not on_board(rules, square) or not low <= own_row(rules, DEFENDER, square) <= high:
+                continue
+            own = own_name(rules, square)
+            if own in fired:
+                continue
+            if own in real:
+                fired.add(own)
+                break
+            if own not in known:
+                return own
+            if own not in reached:
+                reached.append(own)
+            if known[own] and spare > 0:
+                spare -= 1
+                fired.add(own)
+                break
+    return tuple(reached)
+
+
+def real_mines(rules: BoardRules, mines: Iterable[Square]) -> tuple[str, ...]:
+    """The defender's mines on the board whose squares are known (opened, not yet gone
+    off), by his own names."""
+    return tuple(own_name(rules, s) for s in mines if not is_placeholder(s))

@@ -27,7 +27,7 @@ from ..turn_rules import Rule, register_rule
 from . import live, plans
 from .live_turn import (LIVE_BATTLE, OPENINGS, SEALED_MINES, board_rules, orders_from_plain,
                         play_file)
-from .sealed_board import is_placeholder, open_squares, reveal_mine
+from .sealed_board import check_opens, entered, is_placeholder, real_mines, reveal_mine
 
 MISSED_DEFAULT = "default: mines_lost"
 
@@ -108,11 +108,12 @@ class LayoutOpenings(Rule):
             return True
         sealed = dict(kept.get("sealed") or {})
         missed = bool(ctx.orders.of("nmr"))
-        opened = None if missed else _opened(ctx, sealed, waiting, opens)
-        if ctx.checking or any(p.is_error for p in ctx.problems):
-            return True
         rules = board_rules(ctx)
         mines = dict(battle.position.mines)
+        opened = None if missed else _opened(ctx, rules, sealed, waiting, opens, actions,
+                                             mines.get(DEFENDER, ()))
+        if ctx.checking or any(p.is_error for p in ctx.problems):
+            return True
         if opened is None:
             lost = sum(1 for s in mines.get(DEFENDER, ()) if is_placeholder(s))   # unknown ones
             mines[DEFENDER] = tuple(s for s in mines.get(DEFENDER, ()) if not is_placeholder(s))
@@ -139,16 +140,26 @@ class LayoutOpenings(Rule):
         return play_file(ctx, kept, battle, actions, dice, power=waiting.get("attacker", ""))
 
 
-def _opened(ctx, sealed: dict, waiting: dict, opens) -> tuple[tuple[str, bool], ...] | None:
-    """Each wanted square with whether it holds a mine (``sealed_board.open_squares``), or
-    None after an error."""
-    found, problem = open_squares(sealed, [str(s) for s in waiting.get("squares", ())], opens)
+def _opened(ctx, rules, sealed: dict, waiting: dict, opens, actions,
+            board_mines) -> tuple[tuple[str, bool], ...] | None:
+    """The opened squares with whether each holds a mine, if they are every square the
+    attacker's units reach (``sealed_board.entered``: each unit's path up to its first
+    mine, none beyond), each checked against its leaf; else None after an error."""
+    area = ctx.board.read_state(LIVE_BATTLE).get("battle", {}).get("area", "")
+    answers, problem = check_opens(sealed, [str(s) for s in waiting.get("squares", ())], opens)
+    if problem is None:
+        known = {s: False for s in sealed.get("opened", {})} | answers
+        reached = entered(rules, actions, known, real_mines(rules, board_mines),
+                          sum(1 for s in board_mines if is_placeholder(s)))
+        if isinstance(reached, str):
+            problem = (0, "ts_open_missing", {"squares": reached})
     if problem is not None:
         line, code, params = problem
         if code == "ts_open_missing":
-            params = dict(params, area=ctx.board.read_state(LIVE_BATTLE).get("battle", {}).get("area", ""))
+            params = dict(params, area=area)
         ctx.error(line, code, **params)
-    return found
+        return None
+    return tuple(answers.items())
 
 
 def _lose_on_map(ctx, battle, count: int) -> None:
