@@ -120,3 +120,37 @@ def test_a_live_battle_opens_only_the_squares_the_attacker_enters(tmp_path, caps
     assert code == 0, out
     code, out = pbem(capsys, "mines", "reveal", "-g", d, "--no-color")
     assert code != 0 and "no battle waits" in out
+
+
+def test_verify_refuses_an_opening_that_does_not_match_its_leaf(tmp_path, monkeypatch):
+    """A game master whose program accepts any opening (the check patched away) plays the
+    attacker's battle turn with G10 'empty' though it is mined; pbem verify replays the file
+    with the real check and refuses it."""
+    from adjudicator.model import mine_grid
+    from adjudicator.service import mine_openings, mine_secrets
+    from adjudicator.service.audit import verify_game
+    from adjudicator.service.gamedir import current_state, process_turn
+    game = load_game("taktyczne", options={"players": 2, "live_battles": True})
+    state = build_position(game, parse_cases(POSITION)[0])
+    d = tmp_path / "ts"
+    seeds = demo_seeds("live")
+    create_game(d, game, "live", initial=attrs.evolve(state, game_id="live"), seeds=seeds,
+                created="2026-11-27")
+    sealed = mine_secrets.seal(d, game, "blue", "23", ["G10", "B5"])
+    process_turn(d, game, sealed.line + "\n", seeds=seeds)
+    process_turn(d, game, "move 1 tank_3 22 -> 23\n", seeds=seeds)
+    leaves, _ = mine_openings.waiting_text(d, current_state(d)[0], "blue", game.tables["board"])
+    process_turn(d, game, leaves, seeds=seeds)
+    process_turn(d, game, "board a1 -> G4a G5a G6a G7a\n", seeds=seeds)
+    process_turn(d, game, NMR, seeds=seeds)
+    process_turn(d, game, "board a1 -> G8a G9a G10a G10d\n", seeds=seeds)
+    opened, _ = mine_openings.waiting_text(d, current_state(d)[0], "blue", game.tables["board"])
+    assert " G10 mine " in opened
+    with monkeypatch.context() as patched:
+        patched.setattr(mine_grid, "square_opens", lambda *args: True)
+        process_turn(d, game, opened.replace(" mine ", " empty "), seeds=seeds)
+    assert "live_battle" in current_state(d)[0].extras        # the tank drove through
+    report = verify_game(d)
+    assert not report.ok
+    assert report.failure.file == "turns/0007-blue.json"            # the forged opening
+    assert "ts_open_wrong" in report.failure.detail
