@@ -34,15 +34,15 @@ PATHS = ["board a1 -> G4a G5a G6a G7a\n", "board a1 -> G8a G9a G10a G10d\n",
          "board a1 -> G9d G8d\n", "board a1 -> G7d G6d G5d G4d\n"]
 
 
-def position(game, layout):
+def position(game, layout, red="1 tank_3", blue=None):
     text = f"""case live-grid: a live battle on a grid-sealed minefield
 source docs/taktyczne-mines.md §3
 power red
 position empty
 owner 22: red
 owner 23: blue
-units 22: red 1 tank_3
-units 23: blue {len(layout)} mine_land
+units 22: red {red}
+units 23: blue {blue or f"{len(layout)} mine_land"}
 standing blue: minefield 23: {mine_grid.commitment("blue", "23", layout, MASTER)}
 orders:
 end
@@ -189,21 +189,7 @@ def test_the_defender_opens_the_sealed_squares_his_own_units_enter(game):
     """L31.53: his units never enter his own mined squares; the engine knows them only
     opened, so his battle turn opens (as empty) each sealed square his paths enter."""
     layout = ("G4", "B5")
-    text = f"""case own: the defender's own sealed squares
-source docs/taktyczne-mines.md §3
-power red
-options live_battles=true
-position empty
-owner 22: red
-owner 23: blue
-units 22: red 1 tank_3
-units 23: blue 1 tank_1, 2 mine_land
-standing blue: minefield 23: {mine_grid.commitment("blue", "23", layout, MASTER)}
-orders:
-end
-expect valid
-"""
-    state = build_position(game, parse_cases(text)[0])
+    state = position(game, layout, blue="1 tank_1, 2 mine_land")
     state, _ = play(game, state, "move 1 tank_3 22 -> 23\n")
     state, _ = play(game, state, leaves_text(layout))
     state, _ = play(game, state, "board a1 -> G4a\n")           # enters no sealed square
@@ -225,21 +211,7 @@ def test_a_missed_opening_after_a_mine_went_off_loses_only_the_sealed_ones(game)
     needs: the two still sealed are lost (default mines_lost), the spent one is spent, so
     the area keeps none of the three."""
     layout = ("G10", "F5", "B5")
-    text = f"""case two: two tanks
-source docs/taktyczne-mines.md §3
-power red
-options live_battles=true
-position empty
-owner 22: red
-owner 23: blue
-units 22: red 2 tank_3
-units 23: blue 3 mine_land
-standing blue: minefield 23: {mine_grid.commitment("blue", "23", layout, MASTER)}
-orders:
-end
-expect valid
-"""
-    state = build_position(game, parse_cases(text)[0])
+    state = position(game, layout, red="2 tank_3")
     state, _ = play(game, state, "move 2 tank_3 22 -> 23\n")
     state, _ = play(game, state, leaves_text(layout))
     state, _ = play(game, state, "board a1 -> G4a G5a G6a G7a\nboard a2 -> F4a F5a F6a F7a\n")

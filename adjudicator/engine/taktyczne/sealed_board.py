@@ -34,22 +34,27 @@ def own_name(rules: BoardRules, square: Square) -> str:
     return f"{chr(65 + square[0])}{own_row(rules, DEFENDER, square)}"
 
 
+def _sealed_steps(rules: BoardRules, action: BoardAction):
+    """The squares of the defender's mine rows ``action``'s paths enter, in order, by his
+    own names (unreadable names and the other squares left out)."""
+    low, high = rules.mine_rows
+    for name in (*action.before, *action.after):
+        try:
+            square = board_square(rules, name)
+        except OrderFailed:
+            continue
+        if on_board(rules, square) and low <= own_row(rules, DEFENDER, square) <= high:
+            yield own_name(rules, square)
+
+
 def wanted_squares(rules: BoardRules, actions: Sequence[BoardAction],
                    opened: Iterable[str]) -> tuple[str, ...]:
-    """The defender's own-row names of the squares in his mine rows that the attacker's
-    written paths enter and that are not opened yet, in the order first entered."""
-    low, high = rules.mine_rows
+    """The defender's own-row names of the squares in his mine rows that the written paths
+    enter and that are not opened yet, in the order first entered."""
     known = set(opened)
     found: list[str] = []
     for action in actions:
-        for name in (*action.before, *action.after):
-            try:
-                square = board_square(rules, name)
-            except OrderFailed:
-                continue
-            if not on_board(rules, square) or not low <= own_row(rules, DEFENDER, square) <= high:
-                continue
-            own = own_name(rules, square)
+        for own in _sealed_steps(rules, action):
             if own not in known and own not in found:
                 found.append(own)
     return tuple(found)
@@ -121,18 +126,10 @@ def entered(rules: BoardRules, actions: Sequence[BoardAction], known: dict[str, 
     already on the board, or a square known mined while ``spare`` placeholders remain;
     one beyond them holds none).  A square reached and not known: that square's name (str)
     is returned instead, the first one the walk needs."""
-    low, high = rules.mine_rows
     real, fired = set(real), set()
     reached: list[str] = []
     for action in actions:
-        for name in (*action.before, *action.after):
-            try:
-                square = board_square(rules, name)
-            except OrderFailed:
-                continue
-            if not on_board(rules, square) or not low <= own_row(rules, DEFENDER, square) <= high:
-                continue
-            own = own_name(rules, square)
+        for own in _sealed_steps(rules, action):
             if own in fired:
                 continue
             if own in real:
