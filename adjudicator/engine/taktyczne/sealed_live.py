@@ -47,6 +47,9 @@ def take_leaves(ctx, kept: dict) -> tuple[str, ...] | None:
                       reason=f"a column letter A-{mine_grid.COLUMNS[-1]} and "
                              f"{len(mine_grid.ROWS)} leaves (rows {mine_grid.ROWS[0]}-{mine_grid.ROWS[-1]})")
             return None
+        if order.column in found:
+            ctx.error(order.line, "ts_open_unreadable", reason=f"column {order.column} once")
+            return None
         found[order.column] = order.leaves
     missing = [c for c in mine_grid.COLUMNS if c not in found]
     if missing:
