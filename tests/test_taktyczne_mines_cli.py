@@ -51,7 +51,7 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     code, out = pbem(capsys, "mines", "seal", "-g", d, "--power", "blue", "--area", "23",
                      "A10", "m10", "--no-color")
     assert code == 0, out
-    line = re.search(r"^minefield 23: sha256_[0-9a-f]{64}$", out, re.M).group()
+    line = re.search(r"^minefield 23: grid_[0-9a-f]{64}$", out, re.M).group()
     secret = d / ".secret" / "mines-blue.json"
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600
     code, out = pbem(capsys, "mines", "seal", "-g", d, "--power", "blue", "--area", "23", "A2",

@@ -58,7 +58,7 @@ def test_a_sealed_minefield_by_email(table, tmp_path, capsys):
         _run("mail", "fetch", "-g", d, "--id", GAME_ID)
     capsys.readouterr()
     _run("mines", "seal", "-g", players["blue"], "--power", "blue", "--area", "23", "A10", "M10")
-    line = re.search(r"^minefield 23: sha256_[0-9a-f]{64}$", capsys.readouterr().out, re.M).group()
+    line = re.search(r"^minefield 23: grid_[0-9a-f]{64}$", capsys.readouterr().out, re.M).group()
     sealed = tmp_path / "blue-1.txt"
     sealed.write_text(line + "\n", encoding="utf-8")
     round_trip("blue", sealed)

@@ -1,11 +1,16 @@
-"""``pbem mines seal|reveal``: Taktyczne Starcie's sealed mine layouts (docs/taktyczne-mines.md)::
+"""``pbem mines seal|reveal|open``: Taktyczne Starcie's sealed mine layouts (docs/taktyczne-mines.md)::
 
     pbem mines seal -g ~/pbem/ts1 --power blue --area 22 G5 F5 H7
         # keeps the squares in ~/pbem/ts1/.secret/mines-blue.json, prints
-        # 'minefield 22: sha256_…': put that line in your orders (it is a standing order)
+        # 'minefield 22: grid_…': put that line in your orders (it is a standing order)
     pbem mines reveal -g ~/pbem/ts1 -o reveal.txt
-        # when a battle waits for your layout: your orders for that turn, 'reveal 22: …';
-        # sign and send them as any orders (pbem mail send, or pbem process)
+        # when a battle waits for your layout: your orders for that turn, 'reveal 22: …'
+        # (a live battle: 'open 22: leaves …' at its start, then 'open 22: G5 mine salt_…'
+        # for the squares an attacker's battle turn enters); sign and send them as any
+        # orders (pbem mail send, or pbem process)
+    pbem mines open -g ~/pbem/ts1 G4 F4
+        # your own live battle turn: the 'open' lines for your sealed squares your units
+        # enter (refused if one holds your mine), to add to your 'board' lines
 """
 
 from __future__ import annotations
@@ -48,8 +53,14 @@ def cmd_mines_reveal(args, console: Console) -> int:
             power = Names(game).resolve_power(args.power)
         except UnknownName as exc:
             raise PbemError(exc.message) from None
+    from ..service import mine_openings
     state, _ = gamedir.current_state(args.game)
-    line, kept = mine_secrets.reveal_line(args.game, state, power)
+    opening = mine_openings.waiting_text(args.game, state, power,     # a live battle's
+                                         game.tables.get("board"))
+    if opening is not None:
+        line, kept = opening[0], {"area": opening[1]}
+    else:
+        line, kept = mine_secrets.reveal_line(args.game, state, power)
     if args.out:
         Path(args.out).write_text(line, encoding="utf-8")
         console.print(f"The battle in {escape(str(kept.get('area')))} waits for your mine layout: "
@@ -57,6 +68,16 @@ def cmd_mines_reveal(args, console: Console) -> int:
                       "them as any orders.")
     else:
         print(line, end="")
+    return EXIT_OK
+
+
+def cmd_mines_open(args, console: Console) -> int:
+    """The defender's own battle turn: the 'open' lines for the sealed squares his units
+    enter, to add to his 'board' lines (docs/taktyczne-mines.md §3)."""
+    from ..service import gamedir, mine_openings
+    game_of(args.game, f"mines open -g {args.game}")
+    state, _ = gamedir.current_state(args.game)
+    print(mine_openings.own_openings(args.game, state, args.squares), end="")
     return EXIT_OK
 
 
@@ -80,3 +101,10 @@ def register(sub) -> None:
     p.add_argument("--power", help="your power (default: the one the battle waits for)")
     p.add_argument("-o", "--out", help="write the orders to this file (default: print them)")
     p.set_defaults(func=cmd_mines_reveal)
+
+    p = msub.add_parser("open", help="in a live battle, the 'open' lines your own battle turn "
+                                     "adds for the sealed squares of yours your units enter")
+    game_option(p)
+    p.add_argument("squares", nargs="+", metavar="SQUARE",
+                   help="own-row squares your units enter, rows 4-10 (G4 F4 ...)")
+    p.set_defaults(func=cmd_mines_open)

@@ -30,3 +30,20 @@ class RevealOrder(Order):
     squares: tuple[str, ...] = ()
     salt: str = ""
     line: int = 0
+
+
+@attrs.frozen
+class OpenOrder(Order):
+    """A square-by-square sealed layout opened in a live battle (``model.mine_grid``):
+    ``open 23: leaves G <7 leaves>``, the published leaves of column G (rows 4-10), when the
+    battle starts; ``open 23: G5 mine salt_<hex>`` / ``open 23: G5 empty salt_<hex>``, one
+    square the attacker's written paths enter, when his battle turn waits for it."""
+
+    kind: ClassVar[str] = "open"
+    space: str | None
+    square: str = ""
+    mined: bool | None = None
+    salt: str = ""
+    column: str = ""
+    leaves: tuple[str, ...] = ()
+    line: int = 0

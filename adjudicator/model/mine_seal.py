@@ -21,6 +21,8 @@ import hashlib
 import hmac
 import re
 
+from . import mine_grid
+
 PREFIX = "sha256_"
 SALT_PREFIX = "salt_"
 SALT_HEX = 64                     # 32 bytes
@@ -54,7 +56,10 @@ def commitment(power: str, scope: str | None, squares, salt: str) -> str:
 
 def opens(sealed: str, power: str, scope: str | None, squares, salt: str) -> bool:
     """Whether ``squares`` with ``salt`` are the layout ``sealed`` commits to (a constant-time
-    comparison of the digests)."""
+    comparison of the digests); a square-by-square ``grid_`` commitment too
+    (``model.mine_grid``)."""
+    if mine_grid.is_grid(sealed):
+        return mine_grid.opens(sealed, power, scope, squares, salt)
     try:
         found = commitment(power, scope, squares, salt)
     except ValueError:
@@ -63,7 +68,8 @@ def opens(sealed: str, power: str, scope: str | None, squares, salt: str) -> boo
 
 
 def is_commitment(text: str) -> bool:
-    return bool(_DIGEST.match(text))
+    """A layout digest ``sha256_<hex>`` or a square-by-square ``grid_<hex>``."""
+    return bool(_DIGEST.match(text)) or mine_grid.is_grid(text)
 
 
 def check_salt(salt: str) -> None:

@@ -1050,7 +1050,8 @@ PROBLEMS.update({
     "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
                           "would publish: seal them instead (pbem mines seal, then the "
                           "'minefield' line it prints)"),
-    "ts_minefield_value": "a minefield line holds a commitment 'sha256_<64 hex digits>' or 'none', not {value!r}",
+    "ts_minefield_value": ("a minefield line holds a commitment 'sha256_<64 hex digits>' or "
+                           "'grid_<64 hex digits>' or 'none', not {value!r}"),
     "ts_reveal_not_wanted": "no battle waits for a mine layout of yours: the reveal line does nothing",
     "ts_reveal_scope": "the battle waits for your layout for {scope}; this line reveals {written}",
     "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt_<64 hex digits>': {reason}",
@@ -1061,4 +1062,31 @@ PROBLEMS.update({
                                "lines (or the game master's nmr): {count} other lines; send them in your own turn"),
     "ts_reveal_wrong_power": ("the battle in {area} waits for {waits_for}'s mine layout: this turn file "
                               "is {waits_for}'s 'reveal' (or the game master's nmr), not {power}'s orders"),
+})
+
+
+# A live battle on a square-by-square sealed mine layout (t27livemines: model.ts_mines_live,
+# engine/taktyczne/sealed_live.py, docs/taktyczne-mines.md §3).
+EVENT_TEXTS.update({
+    "ts_mine_leaves_published": ("{power} publishes the sealed leaves of the mine layout for {scope} "
+                                 "(they open {commitment}, {standing}): the live battle in {area} "
+                                 "starts with {mines} mines whose squares stay sealed"),
+    "ts_mine_squares_wanted": ("{attacker}'s battle turn in {area} enters {power}'s sealed squares "
+                               "{squares}: it is played once {power} opens them ({standing})"),
+    "ts_mine_squares_opened": ("{power} opens the sealed squares {squares} in {area}: mined {mined} "
+                               "({standing})"),
+    "ts_mine_openings_missed": ("{power} did not open the sealed squares in time: his {count} sealed "
+                                "mines in {area} are lost ({standing})"),
+})
+PROBLEMS.update({
+    "ts_open_own_mine": ("{square} holds your own sealed mine: your units may not enter it (L31.53)"),
+    "ts_open_not_wanted": "no live battle waits for these squares of yours to be opened: the open line does nothing",
+    "ts_open_unreadable": "an open line of a sealed mine layout needs {reason}",
+    "ts_open_wrong": ("the opening of {square} does not match the commitment {commitment}: it is "
+                      "refused (pbem mines reveal writes the right one from your .secret/)"),
+    "ts_open_missing": "the live battle in {area} waits for the openings of {squares}: write them (pbem mines reveal)",
+    "ts_open_other_orders": ("while a live battle waits for sealed squares to be opened, a turn file "
+                             "holds only 'open' lines (or the game master's nmr): {count} other lines"),
+    "ts_open_wrong_power": ("the live battle waits for {waits_for} to open sealed squares: this turn "
+                            "file is {waits_for}'s 'open' lines (or the game master's nmr), not {power}'s orders"),
 })

@@ -17,7 +17,7 @@ from ..engine.taktyczne.plans import plan_problems
 from ..io import fs
 from ..io.layout import SECRET_DIR
 from ..io.storage import read_regular, write_atomic
-from ..model import mine_seal
+from ..model import mine_grid, mine_seal
 from ..model.battle_plan import BattlePlan
 from ..model.errors import PbemError
 from ..model.game import Game
@@ -76,7 +76,9 @@ def seal(directory, game: Game, power: str, scope: str | None, squares) -> Seale
         raise PbemError(f"mines go on the board's columns A-{chr(64 + rules.columns)}, in your "
                         f"own rows {low}-{high} (L31.49): not {bad}")
     salt = secrets.token_hex(32)
-    sealed = mine_seal.commitment(power, scope, squares, salt)
+    # square by square (grid_): any battle may be made live by the attacker's 'live' order,
+    # and a live battle opens only the squares entered (docs/taktyczne-mines.md §3)
+    sealed = mine_grid.commitment(power, scope, mine_seal.canonical_squares(squares), salt)
     layouts = read_layouts(directory, power)
     if len(layouts) >= MAX_LAYOUTS:
         raise PbemError(f"{secret_path(directory, power)} holds {len(layouts)} layouts already")

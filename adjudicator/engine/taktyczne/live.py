@@ -46,6 +46,7 @@ from ..errors import OrderFailed
 from ..tactical.battle import BoardBattle
 from ..tactical.geometry import board_square
 from ..tactical.plan import deploy, play_turn
+from .sealed_board import lay_sealed, placeholders
 
 LIVE_OPTION = "live_battles"        # rule option: every board battle of the game is live
 MAX_ACTIONS = 200                   # board lines in one battle turn (a side has fewer units)
@@ -56,13 +57,21 @@ MAX_ACTIONS = 200                   # board lines in one battle turn (a side has
 def open_battle(rules: BoardRules, area: str, battle: str, attacker: str, defender: str,
                 forces: Mapping[str, BoardForce], plans: Mapping[str, BattlePlan],
                 dice: DiceSource, *, mover: str = "", round: int = 0,
-                resume: Iterable[tuple[str, str]] = ()) -> tuple[BoardBattle, LiveBattle | None]:
+                resume: Iterable[tuple[str, str]] = (),
+                sealed_mines: int = 0) -> tuple[BoardBattle, LiveBattle | None]:
     """Deploy both sides by their plans (the defender first, as ``plan.fight``) and stop
     before the first battle turn: the board, and the ``LiveBattle`` to keep, or None when
-    the battle ended before it began (nothing to fight)."""
+    the battle ended before it began (nothing to fight).  ``sealed_mines``: that many of
+    the defender's mines lie on squares sealed one by one (``sealed_board``), laid as
+    placeholders."""
     board = BoardBattle(rules, battle, dice)
     for side in (DEFENDER, ATTACKER):
-        deploy(board, side, forces.get(side, BoardForce()), plans.get(side, BattlePlan()))
+        force = forces.get(side, BoardForce())
+        if side == DEFENDER and sealed_mines:
+            force = attrs.evolve(force, mines=force.mines - sealed_mines)
+        deploy(board, side, force, plans.get(side, BattlePlan()))
+        if side == DEFENDER and sealed_mines:
+            lay_sealed(board, sealed_mines)
     board.check_end()
     if board.result is not None:
         return board, None
@@ -104,8 +113,9 @@ def check_battle_turn(rules: BoardRules, live: LiveBattle,
     if len(actions) > MAX_ACTIONS:
         return [Problem(0, "board_live_too_many", {"count": len(actions), "most": MAX_ACTIONS})]
     side = live.side_to_move
-    known = attrs.evolve(live.position, mines=tuple(
-        (s, squares if s == side else ()) for s, squares in live.position.mines))
+    known = attrs.evolve(live.position, mines=tuple(    # the enemy's: their count only, so
+        (s, squares if s == side else tuple(sorted(placeholders(len(squares)))))  # the check
+        for s, squares in live.position.mines))         # does not end the battle early
     board = BoardBattle.restore(rules, known, _Misses())
     board.start_turn()
     seen: set[str] = set()

@@ -28,6 +28,8 @@ import cattrs
 
 from ...model.live_battle import BoardAction
 from ...model.live_battle_events import LiveBattleStarted, LiveBattleTurn
+from ...model.tactical import ATTACKER, DEFENDER
+from ...model.ts_mines_live import MineSquaresWanted
 from ...model.events import all_event_classes
 from ...model.orders import Order, OrderSet
 from ...model.tactical import BattlePlan, BoardForce, BoardRules
@@ -36,9 +38,15 @@ from ..errors import TurnPaused
 from ..tactical.battle import BoardBattle
 from ..turn_rules import Rule, declare_state, register_rule
 from . import live, plans
+from .sealed_board import open_squares, wanted_squares
 from .fought import battle_fought
 
 LIVE_BATTLE = declare_state("live_battle", dict)
+# A live battle on a square-by-square sealed mine layout (docs/taktyczne-mines.md §3,
+# engine/taktyczne/sealed_live.py): the layout's leaves, kept with the battle ("sealed"),
+# and an attacker's battle turn waiting for the owner to open the squares it enters.
+SEALED_MINES = "ts_sealed_mines"     # TurnContext.mechanic: area -> the sealed layout's data
+OPENINGS = declare_state("ts_mine_openings", dict)
 LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
 
 
@@ -62,14 +70,17 @@ def pause(ctx: TurnContext, rules: BoardRules, area: str, battle: str, attacker:
           defender: str, forces: dict[str, BoardForce], plans: dict[str, BattlePlan]) -> BoardBattle:
     """Start the live board battle of ``area`` and pause the turn (``TurnPaused``); only
     a battle that ended at its deployment (nothing to fight) comes back, as its board."""
+    sealed = ctx.mechanic(SEALED_MINES, dict).get(area)
     board, kept = live.open_battle(
         rules, area, battle, attacker, defender, forces, plans, ctx.dice, mover=ctx.power,
         round=ctx.board.round,
-        resume=(("step", ctx.step), ("order", str(ctx.order_index))))
+        resume=(("step", ctx.step), ("order", str(ctx.order_index))),
+        sealed_mines=sealed["mines"] if sealed else 0)
     if kept is None:
         return board
     ctx.board.write_state(LIVE_BATTLE, {"battle": live.to_plain(kept),
-                                        "orders": orders_to_plain(ctx.orders)})
+                                        "orders": orders_to_plain(ctx.orders),
+                                        **({"sealed": sealed} if sealed else {})})
     ctx.emit(LiveBattleStarted(area, battle, attacker, defender, kept.events, attacker))
     ctx.next_power = attacker
     raise TurnPaused()
@@ -98,6 +109,8 @@ class LiveBattles(Rule):
             for order in ctx.orders.of("board"):
                 ctx.error(order.line, "board_not_live")
             return None
+        if ctx.board.read_state(OPENINGS):      # the owner's openings first (sealed_live)
+            return None
         try:
             battle = live.from_plain(kept.get("battle"))
         except live.LiveStateError as exc:
@@ -105,7 +118,9 @@ class LiveBattles(Rule):
             return True
         side = battle.side_to_move
         ctx.next_power = battle.power_of(side)
-        others = [o for o in ctx.orders.items if o.kind not in LIVE_KINDS]
+        own_sealed = bool(kept.get("sealed")) and side == DEFENDER    # his own openings
+        others = [o for o in ctx.orders.items
+                  if o.kind not in LIVE_KINDS + (("open",) if own_sealed else ())]
         if others:
             ctx.error(others[0].line, "board_live_other_orders", count=len(others))
         if ctx.power != battle.power_of(side):
@@ -116,34 +131,88 @@ class LiveBattles(Rule):
         actions: tuple[BoardAction, ...] = ctx.orders.of("board")
         for problem in live.check_battle_turn(rules, battle, actions):
             (ctx.error if problem.is_error else ctx.warn)(problem.line, problem.code, **problem.params)
+        missed = bool(ctx.orders.of("nmr"))
+        if own_sealed and not missed:
+            kept = own_squares(ctx, kept, rules, actions)
         if ctx.checking or any(p.is_error for p in ctx.problems):
             return True
-        missed = bool(ctx.orders.of("nmr"))
-        turn = live.play_battle_turn(rules, battle, None if missed else actions, dice)
-        after = turn.live
-        ctx.emit(LiveBattleTurn(battle.area, ctx.power, turn.side, turn.board.turn, turn.events,
-                                turn.by_plan, tuple((s.line, s.piece, s.code) for s in turn.skipped),
-                                "" if after is None else after.power_of(after.side_to_move)))
-        for skip in turn.skipped:
-            ctx.warn(skip.line, skip.code, piece=skip.piece)
-        if after is not None:
-            ctx.board.write_state(LIVE_BATTLE, dict(kept, battle=live.to_plain(after)))
-            ctx.next_power = after.power_of(after.side_to_move)
-            return True
-        fought = battle_fought(battle.area, battle.board, battle.attacker, battle.defender,
-                               dict(battle.forces), dict(battle.plans), turn.board,
-                               battle.events + turn.events, live=True)
-        ctx.board.extras.pop(LIVE_BATTLE, None)
-        ctx.next_power = None
-        ctx.emit(fought)
-        where = dict(battle.resume)
-        try:
-            orders = orders_from_plain(kept.get("orders"), battle.mover)
-            order = int(where.get("order", "0"))
-        except (live.LiveStateError, ValueError) as exc:
-            ctx.error(0, "board_live_state", detail=str(exc))
-            return True
-        return Resume(battle.mover, orders, where.get("step", ""), order, fought)
+        if kept.get("sealed") and side == ATTACKER:
+            if missed:                 # ruling sealed_mines_missed_turn: the attacker holds
+                missed, actions = False, ()
+            elif ask_openings(ctx, kept, battle, rules, actions):
+                return True
+        return play_file(ctx, kept, battle, None if missed else actions, dice)
+
+
+def ask_openings(ctx: TurnContext, kept: dict, battle, rules: BoardRules,
+                 actions: tuple[BoardAction, ...]) -> bool:
+    """Whether the attacker's battle turn must wait for the defender to open the sealed
+    squares its written paths enter (then the actions are kept, ``OPENINGS``, and the
+    defender is the next to send orders)."""
+    sealed = kept["sealed"]
+    squares = wanted_squares(rules, actions, sealed.get("opened", {}))
+    if not squares:
+        return False
+    ctx.board.write_state(OPENINGS, {"squares": list(squares), "power": battle.defender,
+                                     "attacker": ctx.power,
+                                     "actions": orders_to_plain(OrderSet(ctx.power, actions))})
+    ctx.emit(MineSquaresWanted(battle.area, battle.defender, squares, ctx.power,
+                               sealed.get("standing", "")))
+    ctx.next_power = battle.defender
+    return True
+
+
+def own_squares(ctx: TurnContext, kept: dict, rules: BoardRules,
+                actions: tuple[BoardAction, ...]) -> dict:
+    """The defender's battle turn on his own sealed layout: the squares of his rows 4-10
+    his paths enter must be opened as empty in the same file (L31.53: own units never enter
+    own mined squares; the engine cannot know them otherwise); ``kept`` with them opened."""
+    sealed = dict(kept["sealed"])
+    wanted = wanted_squares(rules, actions, sealed.get("opened", {}))
+    found, problem = open_squares(sealed, wanted, ctx.orders.of("open"))
+    if problem is not None:
+        line, code, params = problem
+        if code == "ts_open_missing":
+            params = dict(params, area=kept.get("battle", {}).get("area", ""))
+        ctx.error(line, code, **params)
+        return kept
+    for square, mined in found or ():
+        if mined:
+            ctx.error(0, "ts_open_own_mine", square=square)
+            return kept
+    sealed["opened"] = dict(sealed.get("opened", {}), **{s: False for s, _ in found or ()})
+    return dict(kept, sealed=sealed)
+
+
+def play_file(ctx: TurnContext, kept: dict, battle, actions, dice, power: str = "") -> Resume | bool:
+    """Play the battle's next battle turn (``actions``, or None: the side's plan) in this
+    turn file, and go on with the paused main turn when the battle ends."""
+    rules = board_rules(ctx)
+    turn = live.play_battle_turn(rules, battle, actions, dice)
+    after = turn.live
+    ctx.emit(LiveBattleTurn(battle.area, power or ctx.power, turn.side, turn.board.turn, turn.events,
+                            turn.by_plan, tuple((s.line, s.piece, s.code) for s in turn.skipped),
+                            "" if after is None else after.power_of(after.side_to_move)))
+    for skip in turn.skipped:
+        ctx.warn(skip.line, skip.code, piece=skip.piece)
+    if after is not None:
+        ctx.board.write_state(LIVE_BATTLE, dict(kept, battle=live.to_plain(after)))
+        ctx.next_power = after.power_of(after.side_to_move)
+        return True
+    fought = battle_fought(battle.area, battle.board, battle.attacker, battle.defender,
+                           dict(battle.forces), dict(battle.plans), turn.board,
+                           battle.events + turn.events, live=True)
+    ctx.board.extras.pop(LIVE_BATTLE, None)
+    ctx.next_power = None
+    ctx.emit(fought)
+    where = dict(battle.resume)
+    try:
+        orders = orders_from_plain(kept.get("orders"), battle.mover)
+        order = int(where.get("order", "0"))
+    except (live.LiveStateError, ValueError) as exc:
+        ctx.error(0, "board_live_state", detail=str(exc))
+        return True
+    return Resume(battle.mover, orders, where.get("step", ""), order, fought)
 
 
 # --------------------------------------------------------------------------- orders kept

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import attrs
 
-from ...model import mine_seal
+from ...model import mine_grid, mine_seal
 from ...model.mine_orders import RevealOrder
 from ...model.orders import StandingChoice
 from ...model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce, MineExploded
@@ -24,8 +24,8 @@ from ...model.units import Domain
 from ..context import Resume
 from ..errors import TurnPaused
 from ..turn_rules import Rule, declare_standing, declare_state, register_rule
-from . import plans
-from .live_turn import orders_from_plain, orders_to_plain
+from . import plans, sealed_live
+from .live_turn import orders_from_plain, orders_to_plain, wants_live
 
 
 def mine_types(ctx) -> frozenset[str]:
@@ -89,6 +89,7 @@ class Reveal:
     area: str
     power: str
     squares: tuple[str, ...] | None
+    leaves: tuple[str, ...] = ()      # a grid_ layout in a live battle: its published leaves
 
 
 def sealed_layout(ctx, power: str, area: str) -> StandingChoice | None:
@@ -120,8 +121,14 @@ def unseal(ctx, area: str, defender: str, forces: dict[str, BoardForce],
         return forces, plans_
     reveal = ctx.mechanic(REVEALED, dict).get(area)
     if reveal is None:
-        _pause(ctx, area, defender, sealed, force.mines)
+        _pause(ctx, area, defender, sealed, force.mines,
+               leaves=mine_grid.is_grid(sealed.value) and wants_live(ctx, area))
     forces, plans_ = dict(forces), dict(plans_)
+    if reveal.leaves:          # live on a grid_ layout: the squares stay sealed (sealed_live)
+        sealed_live.hide(ctx, area, ctx.mechanic(REVEALED + "_kept", dict).get(area, {}),
+                         reveal.leaves, force.mines)
+        plans_[DEFENDER] = attrs.evolve(plans_[DEFENDER], mines=())
+        return forces, plans_
     if reveal.squares is None:
         _lose_mines(ctx, area, defender, force.mines)
         forces[DEFENDER] = attrs.evolve(force, mines=0)
@@ -133,15 +140,18 @@ def unseal(ctx, area: str, defender: str, forces: dict[str, BoardForce],
     return forces, plans_
 
 
-def _pause(ctx, area: str, defender: str, sealed: StandingChoice, count: int) -> None:
-    """Wait for ``defender``'s reveal: the paused turn in the state (no square), the
-    event, the defender next (``TurnPaused``)."""
+def _pause(ctx, area: str, defender: str, sealed: StandingChoice, count: int,
+           leaves: bool = False) -> None:
+    """Wait for ``defender``'s reveal (``leaves``: of a ``grid_`` layout's leaves only, for
+    a live battle): the paused turn in the state (no square), the event, the defender next
+    (``TurnPaused``)."""
     scope = "all" if sealed.space is None else sealed.space
     standing = standing_text(sealed, "")
     ctx.board.write_state(REVEAL_STATE, {
         "area": area, "power": defender, "scope": scope, "commitment": sealed.value,
         "mines": count, "standing": standing, "mover": ctx.power,
-        "step": ctx.step, "order": ctx.order_index, "orders": orders_to_plain(ctx.orders)})
+        "step": ctx.step, "order": ctx.order_index, "orders": orders_to_plain(ctx.orders),
+        **({"leaves": True} if leaves else {})})
     ctx.emit(MineRevealWanted(area, defender, scope, sealed.value, count, standing))
     ctx.next_power = defender
     raise TurnPaused()
@@ -193,7 +203,8 @@ class MineReveals(Rule):
             return None
         power, scope = kept.get("power", ""), kept.get("scope", "")
         ctx.next_power = power
-        others = [o for o in ctx.orders.items if o.kind not in ("reveal", "nmr")]
+        wanted = ("open", "nmr") if kept.get("leaves") else ("reveal", "nmr")
+        others = [o for o in ctx.orders.items if o.kind not in wanted]
         if others:
             ctx.error(others[0].line, "ts_reveal_other_orders", count=len(others))
         if ctx.power != power:
@@ -201,11 +212,18 @@ class MineReveals(Rule):
                       area=kept.get("area", ""))
             return True
         missed = bool(ctx.orders.of("nmr"))
-        squares = None if missed else _opened(ctx, kept, reveals)
+        leaves: tuple[str, ...] = ()
+        if kept.get("leaves"):
+            leaves = () if missed else (sealed_live.take_leaves(ctx, kept) or ())
+            squares = None if missed else ()
+        else:
+            squares = None if missed else _opened(ctx, kept, reveals)
         if ctx.checking or any(p.is_error for p in ctx.problems):
             return True
         area = kept.get("area", "")
-        if squares is not None:
+        if leaves:
+            ctx.mechanic(REVEALED + "_kept", dict)[area] = dict(kept)
+        elif squares is not None:
             ctx.emit(MineLayoutRevealed(area, power, scope, squares, reveals[-1].salt,
                                         kept.get("commitment", ""), kept.get("standing", "")))
         try:
@@ -217,7 +235,7 @@ class MineReveals(Rule):
         ctx.board.extras.pop(REVEAL_STATE, None)
         ctx.next_power = None
         return Resume(kept.get("mover", ""), orders, kept.get("step", ""), order,
-                      Reveal(area, power, squares))
+                      Reveal(area, power, squares, leaves))
 
 
 def _opened(ctx, kept: dict, reveals) -> tuple[str, ...] | None:

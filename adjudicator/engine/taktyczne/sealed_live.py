@@ -1,0 +1,175 @@
+"""A live battle on a square-by-square sealed mine layout (docs/taktyczne-mines.md §3): no
+unfired square is published before the battle ends, to anyone, the game master too.
+
+* When the live battle needs the layout (``mines.unseal``), a ``grid_`` commitment is not
+  revealed: the owner's turn file publishes its leaves instead (``open 23: leaves G …``,
+  one line a column, checked against the commitment: ``take_leaves``), and the battle
+  starts with the defender's mines as placeholders (``sealed_board``).
+* Each attacker battle turn whose written paths enter squares of the defender's mine rows
+  not opened yet waits (``live_turn.ask_openings``, state ``ts_mine_openings``) for the
+  owner's next turn file, ``open 23: G5 mine salt_…`` / ``… empty salt_…`` for exactly
+  those squares (rule ``ts_mine_openings``, each checked against its leaf); the battle turn
+  is then played in that file, with its dice, and the battle goes on as any live battle.
+* A missed opening (the game master's ``nmr``): default ``mines_lost``, the defender's
+  sealed mines of the battle are removed, on the board and on the main map.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ...model import mine_grid
+from ...model.mine_orders import OpenOrder
+from ...model.tactical import DEFENDER
+from ...model.ts_mines_live import MineLeavesPublished, MineOpeningsMissed, MineSquaresOpened
+from ..context import Resume
+from ..turn_rules import Rule, register_rule
+from . import live, plans
+from .live_turn import (LIVE_BATTLE, OPENINGS, SEALED_MINES, board_rules, orders_from_plain,
+                        play_file)
+from .sealed_board import check_opens, entered, is_placeholder, real_mines, reveal_mine
+
+MISSED_DEFAULT = "default: mines_lost"
+
+
+def _scope(scope: str) -> str | None:
+    return None if scope == "all" else scope
+
+
+def take_leaves(ctx, kept: dict) -> tuple[str, ...] | None:
+    """The leaves the owner's ``open … leaves`` lines publish, if they open the kept
+    ``grid_`` commitment (else an error)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for order in ctx.orders.of(OpenOrder.kind):
+        if not order.column or order.column not in mine_grid.COLUMNS \
+                or len(order.leaves) != len(mine_grid.ROWS):
+            ctx.error(order.line, "ts_open_unreadable",
+                      reason=f"a column letter A-{mine_grid.COLUMNS[-1]} and "
+                             f"{len(mine_grid.ROWS)} leaves (rows {mine_grid.ROWS[0]}-{mine_grid.ROWS[-1]})")
+            return None
+        if order.column in found:
+            ctx.error(order.line, "ts_open_unreadable", reason=f"column {order.column} once")
+            return None
+        found[order.column] = order.leaves
+    missing = [c for c in mine_grid.COLUMNS if c not in found]
+    if missing:
+        ctx.error(0, "ts_open_missing", area=kept.get("area", ""), squares=" ".join(
+            f"leaves {c}" for c in missing))
+        return None
+    leaves = tuple(v for c in mine_grid.COLUMNS for v in found[c])
+    if not mine_grid.leaves_open(kept.get("commitment", ""), kept.get("power", ""),
+                                 _scope(kept.get("scope", "")), leaves):
+        ctx.error(0, "ts_open_wrong", commitment=kept.get("commitment", ""), square="leaves")
+        return None
+    return leaves
+
+
+def hide(ctx, area: str, kept: dict, leaves: tuple[str, ...], count: int) -> None:
+    """The battle of ``area`` starts with ``count`` sealed mines (``live_turn.pause`` lays
+    them as placeholders and keeps the leaves with the battle)."""
+    sealed = {"power": kept.get("power", ""), "scope": kept.get("scope", ""),
+              "commitment": kept.get("commitment", ""), "standing": kept.get("standing", ""),
+              "leaves": list(leaves), "mines": count, "opened": {}}
+    ctx.mechanic(SEALED_MINES, dict)[area] = sealed
+    ctx.emit(MineLeavesPublished(area, sealed["power"], sealed["scope"], sealed["commitment"],
+                                 count, sealed["standing"]))
+
+
+@register_rule
+class LayoutOpenings(Rule):
+    """An attacker's live battle turn waiting for the defender to open sealed squares
+    (hook ``pending_turn``)."""
+
+    name = "ts_mine_openings"
+    doc = ("a live battle on a square-by-square sealed mine layout: each attacker battle "
+           "turn entering sealed squares waits for the defender's 'open' lines for exactly "
+           "those squares (checked against the published leaves), then is played; a missed "
+           "opening (nmr) loses the sealed mines")
+
+    def pending_turn(self, ctx, dice) -> Resume | bool | None:
+        waiting = ctx.board.read_state(OPENINGS)
+        opens: tuple[OpenOrder, ...] = ctx.orders.of(OpenOrder.kind)
+        if not waiting:
+            if not ctx.board.read_state("ts_mine_reveal"):
+                for order in opens:
+                    ctx.error(order.line, "ts_open_not_wanted")
+            return None
+        kept = ctx.board.read_state(LIVE_BATTLE)
+        power = waiting.get("power", "")
+        ctx.next_power = power
+        others = [o for o in ctx.orders.items if o.kind not in (OpenOrder.kind, "nmr")]
+        if others:
+            ctx.error(others[0].line, "ts_open_other_orders", count=len(others))
+        if ctx.power != power:
+            ctx.error(0, "ts_open_wrong_power", power=ctx.power, waits_for=power)
+            return True
+        try:
+            battle = live.from_plain(kept.get("battle"))
+            actions = orders_from_plain(waiting.get("actions"), waiting.get("attacker", "")).items
+        except live.LiveStateError as exc:
+            ctx.error(0, "board_live_state", detail=str(exc))
+            return True
+        sealed = dict(kept.get("sealed") or {})
+        missed = bool(ctx.orders.of("nmr"))
+        rules = board_rules(ctx)
+        mines = dict(battle.position.mines)
+        opened = None if missed else _opened(ctx, rules, sealed, waiting, opens, actions,
+                                             mines.get(DEFENDER, ()))
+        if ctx.checking or any(p.is_error for p in ctx.problems):
+            return True
+        if opened is None:
+            lost = sum(1 for s in mines.get(DEFENDER, ()) if is_placeholder(s))   # unknown ones
+            mines[DEFENDER] = tuple(s for s in mines.get(DEFENDER, ()) if not is_placeholder(s))
+            _lose_on_map(ctx, battle, lost)
+            ctx.emit(MineOpeningsMissed(battle.area, power, lost, MISSED_DEFAULT))
+            sealed["mines"] = sealed.get("mines", 0) - lost
+        else:
+            mined = []
+            for square, is_mine in opened:
+                sealed.setdefault("opened", {})[square] = is_mine
+                if is_mine:
+                    laid = reveal_mine(rules, mines.get(DEFENDER, ()), square)
+                    if laid is not None:
+                        mines[DEFENDER] = laid
+                        mined.append(square)
+            ctx.emit(MineSquaresOpened(battle.area, power, tuple(s for s, _ in opened),
+                                       tuple(mined), sealed.get("standing", "")))
+        position = attrs.evolve(battle.position, mines=tuple(
+            (side, tuple(sorted(mines.get(side, ())))) for side, _ in battle.position.mines))
+        battle = attrs.evolve(battle, position=position)
+        ctx.board.extras.pop(OPENINGS, None)
+        kept = dict(kept, sealed=sealed, battle=live.to_plain(battle))
+        ctx.board.write_state(LIVE_BATTLE, kept)
+        return play_file(ctx, kept, battle, actions, dice, power=waiting.get("attacker", ""))
+
+
+def _opened(ctx, rules, sealed: dict, waiting: dict, opens, actions,
+            board_mines) -> tuple[tuple[str, bool], ...] | None:
+    """The opened squares with whether each holds a mine, if they are every square the
+    attacker's units reach (``sealed_board.entered``: each unit's path up to its first
+    mine, none beyond), each checked against its leaf; else None after an error."""
+    area = ctx.board.read_state(LIVE_BATTLE).get("battle", {}).get("area", "")
+    answers, problem = check_opens(sealed, [str(s) for s in waiting.get("squares", ())], opens)
+    if problem is None:
+        known = {s: False for s in sealed.get("opened", {})} | answers
+        reached = entered(rules, actions, known, real_mines(rules, board_mines),
+                          sum(1 for s in board_mines if is_placeholder(s)))
+        if isinstance(reached, str):
+            problem = (0, "ts_open_missing", {"squares": reached})
+    if problem is not None:
+        line, code, params = problem
+        if code == "ts_open_missing":
+            params = dict(params, area=area)
+        ctx.error(line, code, **params)
+        return None
+    return tuple(answers.items())
+
+
+def _lose_on_map(ctx, battle, count: int) -> None:
+    """The default of a missed opening: ``count`` of the defender's mines of the battle's
+    board are removed from the area."""
+    kind = plans.board_rules(ctx).mines.get(battle.board)
+    lost = [p for p in ctx.board.at(battle.area)
+            if p.owner == battle.defender and p.type == kind][:count]
+    for piece in lost:
+        ctx.board.remove(piece)
