@@ -28,13 +28,14 @@ def game():
     return load_game("taktyczne", {"players": 2})
 
 
-def _ctx(game, units, owners=None, extras=None, power="red", standing=None) -> TurnContext:
+def _ctx(game, units, owners=None, extras=None, power="red", standing=None,
+         dice=None) -> TurnContext:
     state = GameState(game_id="n", map_id="taktyczne", round=1, power=power,
                       owners=owners or {}, ipcs={"red": 0, "blue": 0}, units=units,
                       extras=extras or {})
     board = WorkingBoard(game, state)
     return TurnContext(game=game, board=board, orders=OrderSet(power=power, items=()),
-                       mode="play", standing_orders=standing or {})
+                       mode="play", standing_orders=standing or {}, dice=dice)
 
 
 def _types(board, area):
@@ -280,3 +281,27 @@ def test_an_atomic_bomb_adds_nothing_to_the_stack(game):
     bomb = ctx.board.add_new("atomic_bomb", "red", "23")
     bomb.carried_by = bomber.uid
     assert area_points(ctx.board, "23", "red") == 12
+
+
+def test_a_bomber_shot_down_on_its_way_drops_its_atomic_bomb_there(game):
+    """L23.65: a bomber carrying an atomic bomb that is shot down explodes 'over that area
+    only': an AA gun of 23 downs it on its way (an overflight, not over the target), and
+    the blast takes 23 alone, not the target further on nor 23's neighbours."""
+    from adjudicator.model.dice import FixedDice
+    units = {"22": (Unit("bomber", "red"),), "23": (Unit("aa_gun_land", "blue"),
+                                                     Unit("tank_2", "blue")),
+             "26": (Unit("tank_1", "blue"),), "24": (Unit("tank_1", "blue"),)}
+    ctx = _ctx(game, units, {"22": "red", "23": "blue", "26": "blue", "24": "blue"},
+               {OBJECTS: {"22": {"airfield": 1}, "23": {"factory": 1}}}, dice=FixedDice([6]))
+    [bomber] = ctx.board.at("22")
+    ctx.board.set_flag(bomber, nuclear.ATOMIC)
+    assert air.fly(ctx, [bomber], ("22", "23", "26"), leg=air.OUT) == []
+    blasts = [e for e in ctx.events if e.kind == "ts_nuclear_blast"]
+    assert [(e.centre, e.cause) for e in blasts] == [("23", nuclear.ATOMIC_SHOT_DOWN)]
+    assert _types(ctx.board, "23") == [] and objects(ctx.board).get("23", {}) == {}
+    assert _types(ctx.board, "26") == [("blue", "tank_1")]            # the target: untouched
+    assert _types(ctx.board, "24") == [("blue", "tank_1")]            # a neighbour: untouched
+    plain = _ctx(game, units, {"22": "red", "23": "blue"}, {OBJECTS: {"22": {"airfield": 1}}},
+                 dice=FixedDice([6]))
+    air.fly(plain, list(plain.board.at("22")), ("22", "23", "26"), leg=air.OUT)
+    assert not [e for e in plain.events if e.kind == "ts_nuclear_blast"]   # no bomb, no blast

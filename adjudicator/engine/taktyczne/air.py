@@ -259,11 +259,20 @@ def _fighter_fire(ctx, area, power, mover, flying, leg) -> list[Piece]:
     return _shot_down(ctx, area, power, mover, flying, lost, "fighters", faces, leg, why)
 
 
+# What else happens where an aircraft is shot down over an area: the atomic bomb of a
+# bomber carrying one explodes there (L23.65; ``nuclear`` registers it, as it imports this
+# module).  Each: ``(ctx, piece, area) -> None``, called after the fire's event.
+SHOT_DOWN_OVER: list = []
+
+
 def _shot_down(ctx, area, power, mover, flying, lost, shooters_kind, faces, leg, why) -> list[Piece]:
     for piece in lost:
         ctx.board.remove(piece)
     ctx.emit(OverflightFire(area, power, mover, shooters_kind, len(faces), faces,
                             count_types(lost), leg, why))
+    for piece in lost:
+        for then in SHOT_DOWN_OVER:
+            then(ctx, piece, area)
     return [p for p in flying if p not in lost]
 
 

@@ -182,6 +182,16 @@ def atomic_bomb_explodes(ctx: TurnContext, bomber: Piece, area: str, cause: str)
     blast(ctx, area, AREA, cause)
 
 
+def _bomb_falls(ctx: TurnContext, bomber: Piece, area: str) -> None:
+    """A bomber carrying an atomic bomb shot down over an area on its way (an overflight,
+    ``air.fly``): the bomb explodes over that area only (L23.65)."""
+    if carries_atomic_bomb(bomber):
+        atomic_bomb_explodes(ctx, bomber, area, ATOMIC_SHOT_DOWN)
+
+
+air.SHOT_DOWN_OVER.append(_bomb_falls)
+
+
 # ---------------------------------------------------------------------- buying weapons
 
 @step("ts_arm")
