@@ -826,3 +826,31 @@ def battle_summary(game: Game | None, ended, attacker: str | None = None,
     else:
         text = f"Stalemate in {space} {when}: no unit can hit the other side"
     return f"{text}; TUV swing {ended.tuv_swing:+d}"
+
+
+# Taktyczne Starcie's mines (t27mines: model.ts_mines events, engine/taktyczne/mines.py,
+# docs/taktyczne-mines.md).
+EVENT_TEXTS.update({
+    "ts_mine_reveal_wanted": ("the battle in {area} needs {power}'s sealed mine layout for {scope} "
+                              "({mines} mines, {standing}): the turn waits for {power} to reveal it"),
+    "ts_mine_layout_revealed": ("{power} reveals the mine layout for {scope} ({squares}); it opens "
+                                "the commitment {commitment} ({standing})"),
+    "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
+                              "{area} are lost ({standing})"),
+    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units} ({standing})",
+})
+PROBLEMS.update({
+    "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
+                      "a sea bordering your land for an underwater mine; {space} is not"),
+    "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
+                          "would publish: seal them instead (pbem mines seal, then the "
+                          "'minefield' line it prints)"),
+    "ts_minefield_value": "a minefield line holds a commitment 'sha256.<64 hex digits>' or 'none', not {value!r}",
+    "ts_reveal_not_wanted": "no battle waits for a mine layout of yours: the reveal line does nothing",
+    "ts_reveal_scope": "the battle waits for your layout for {scope}; this line reveals {written}",
+    "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt.<64 hex digits>': {reason}",
+    "ts_reveal_wrong": ("the squares and salt do not open your commitment {commitment} for {scope}: "
+                        "reveal the layout you sealed (pbem mines reveal prints it)"),
+    "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
+    "ts_reveal_other_orders": "while a battle waits for a mine layout, only 'reveal' lines (or the game master's nmr) are read; {count} other lines are ignored",
+})
