@@ -9,9 +9,9 @@ shown by display name, lists joined with commas.
 
 from __future__ import annotations
 
-from collections import Counter
-
+import re
 import string
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -447,6 +447,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
                    destroyed_text=units_text(game, params["destroyed"]))
     if code == "ts_player_eliminated":
         out.update(player=power_name(game, params["player"]))
+    if code in WAR_KINDS or code.startswith(WAR_PREFIXES):
+        out.update(_war_values(code, params, game))
     if code == "ts_turn_limit":
         out["standings_text"] = ", ".join(
             f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
@@ -832,12 +834,12 @@ def battle_summary(game: Game | None, ended, attacker: str | None = None,
 # docs/taktyczne-mines.md).
 EVENT_TEXTS.update({
     "ts_mine_reveal_wanted": ("the battle in {area} needs {power}'s sealed mine layout for {scope} "
-                              "({mines} mines, {standing}): the turn waits for {power} to reveal it"),
+                              "({mines} mines): the turn waits for {power} to reveal it"),
     "ts_mine_layout_revealed": ("{power} reveals the mine layout for {scope} ({squares}); it opens "
-                                "the commitment {commitment} ({standing})"),
+                                "the commitment {commitment}"),
     "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
-                              "{area} are lost ({standing})"),
-    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units} ({standing})",
+                              "{area} are lost"),
+    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units}",
 })
 PROBLEMS.update({
     "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
@@ -854,3 +856,71 @@ PROBLEMS.update({
     "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
     "ts_reveal_other_orders": "while a battle waits for a mine layout, only 'reveal' lines (or the game master's nmr) are read; {count} other lines are ignored",
 })
+
+
+# Taktyczne Starcie's war on the main map (issue 27, t27show: the report's section
+# present/taktyczne_war_report.py).  A reaction's line is followed by why it fired
+# (``standing_text``); an air strike's events by battle turn (``war_battle_turn_text``).
+DEFAULT_PREFIX = "default"
+LONG_DIGEST = re.compile(r"\b(sha256\.[0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
+STRIKE_STEPS = {"aa": "the defender's AA guns fire", "attacker_fighters": "the attacker's fighters fire",
+                "defender_fighters": "the defender's fighters fire",
+                "bombers": "the attacker's bombers drop their bombs"}
+BLAST_CAUSES = {"missile": "a nuclear missile", "silo": "an armed silo hit", "bomb": "an atomic bomb",
+                "bomber_down": "a bomber shot down with its atomic bomb"}
+BLAST_RADII = {"full": "with its bordering and tangent areas", "area": "that area only"}
+OBJECT_CAUSES = {"bomb": "a bomb", "lrg": "a long-range gun", "blast": "a nuclear blast"}
+OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "factory": "armament factory"}
+
+
+def standing_text(who: str, standing: str) -> str:
+    """Why a reaction fired: ``standing`` is the canonical text of ``who``'s standing order,
+    or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27)."""
+    if standing == DEFAULT_PREFIX or standing.startswith(DEFAULT_PREFIX + ":"):
+        name = standing.partition(":")[2].strip().replace("_", " ")
+        return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
+    return f"{who}'s standing order «{LONG_DIGEST.sub(lambda m: m.group(1) + '…', standing)}»"
+
+
+def war_battle_turn_text(event: Any, game: Game | None = None) -> str:
+    """The heading of an air strike's battle turn: its number and who fires (L23.63-L23.64)."""
+    step = getattr(event, "step", "")
+    where = getattr(event, "area", "") or getattr(event, "target", "")
+    text = f"Battle turn {event.battle_turn}" + (f" over {where}" if isinstance(where, str) and where else "")
+    return text + (f": {STRIKE_STEPS.get(step, str(step).replace('_', ' '))}" if step else "")
+
+
+def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of issue 27's sentences that are more than a field: what a blast
+    destroyed, an object's name, a cause."""
+    out: dict[str, Any] = {}
+    destroyed = params.get("destroyed")
+    if isinstance(destroyed, Mapping):
+        parts = [f"{units_text(game, dict(units))} in {area}" for area, units in sorted(destroyed.items()) if units]
+        out["destroyed_text"] = "; ".join(parts) if parts else "nothing"
+    key = params.get("key")
+    if isinstance(key, str):
+        kind, _, sea = key.partition(" ")
+        out["object_text"] = OBJECT_NAMES.get(kind, kind) + (f" over {sea}" if sea else "")
+    cause = params.get("cause")
+    if isinstance(cause, str):
+        causes = OBJECT_CAUSES if code == "ts_object_destroyed" else BLAST_CAUSES
+        out["cause_text"] = causes.get(cause, cause.replace("_", " "))
+    units = params.get("units")
+    if isinstance(units, (list, tuple)) and all(isinstance(u, str) for u in units):
+        out["units"] = units_text(game, dict(sorted(Counter(units).items()))) if units else "nothing"
+    if "owner" in params:
+        out["owner"] = power_name(game, params["owner"]) if params["owner"] else "nobody"
+    radius = params.get("radius")
+    if isinstance(radius, str):
+        out["radius_text"] = BLAST_RADII.get(radius, radius)
+    return out
+
+
+EVENT_TEXTS.update({
+    "ts_nuclear_blast": ("nuclear blast over {centre} ({cause_text} of {by}, {radius_text}): it reaches "
+                         "{areas}; destroyed: {destroyed_text}"),
+    "ts_object_destroyed": "{owner}'s {object_text} in {area} is destroyed by {by} ({cause_text})",
+})
+WAR_KINDS = frozenset({"ts_nuclear_blast", "ts_object_destroyed"})
+WAR_PREFIXES = ("ts_air", "ts_strike", "ts_lrg", "ts_gun", "ts_mine", "ts_nuclear", "ts_launch", "ts_anti")
