@@ -560,6 +560,7 @@ BOARD_EVENT_TEXTS: dict[str, str] = {
     "board_shot": "{side} {piece} fires{back_text} at {at}{gap_text}: needs {need}, rolls {roll}, {hit_text}",
     "board_mine_exploded": "a {side} mine on {square} destroys {piece}",
     "board_guns_lost": "the {side}'s long-range guns {pieces} are destroyed with the lost battle",
+    "board_mines_revealed": "the battle is over: the {side}'s mines that did not go off were on {squares}",
     "board_battle_ended": "the board battle ends after battle turn {turn}: the {winner} wins ({reason_text})",
 }
 
@@ -585,6 +586,7 @@ def board_event_text(event: Any) -> str:
     values["hit_text"] = f"a hit: {values.get('at')} is destroyed" if values.get("hit") else "a miss"
     values["reason_text"] = BOARD_END_REASONS.get(values.get("reason", ""), values.get("reason", ""))
     values["pieces"] = ", ".join(values.get("pieces", ()))
+    values["squares"] = ", ".join(values.get("squares", ()))
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
@@ -614,6 +616,7 @@ BOARD_REPLAY_TEXTS: dict[str, str] = {
     "miss": "a miss",
     "mine": "a mine of {who} on {square} destroys {unit}",
     "guns_lost": "{who} loses its long-range guns with the battle: {units}",
+    "mines_revealed": "the battle is over: the mines of {who} that did not go off are revealed on {squares}",
     "end": "The battle ends after battle turn {turn}: {who} wins, {reason}",
     "won": "{winner} wins the board battle in {area} after {turns} battle turns: {reason}",
     "no_winner": "the board battle in {area} ends after {turns} battle turns without a winner: {reason}",
