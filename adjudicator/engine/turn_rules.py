@@ -232,15 +232,27 @@ def standing_choice(ctx: Any, power: str, name: str, space: str | None = None) -
     """What ``power``'s standing order of kind ``name`` says for ``space``: the order it
     wrote (for the space, else for everywhere; the phasing power's orders of this turn
     first), else the kind's default."""
+    return standing_reason(ctx, power, name, space)[0]
+
+
+def standing_reason(ctx: Any, power: str, name: str,
+                    space: str | None = None) -> tuple[str, str]:
+    """``(value, why)``: what ``standing_choice`` says, and why, for a report of a reaction
+    (issue 27, contract 5): the order's canonical text ``<name> <space|all>: <value>``, or
+    ``default (<name> all: <default>)``."""
+    found = None
     if power == ctx.power:
         mine = [c for c in ctx.orders.standing_choices if c.name == name]
         found = ([c for c in mine if c.space == space]
                  or [c for c in mine if c.space is None and space is not None])
-        if found:
-            return found[-1].value
-    standing = ctx.standing_orders.get(power)
-    found = standing.choice(name, space) if standing is not None else None
-    return found.value if found is not None else _STANDING[name].default
+        found = found[-1] if found else None
+    if found is None:
+        standing = ctx.standing_orders.get(power)
+        found = standing.choice(name, space) if standing is not None else None
+    if found is None:
+        default = _STANDING[name].default
+        return default, f"default ({name} all: {default})"
+    return found.value, f"{name} {'all' if found.space is None else found.space}: {found.value}"
 
 
 def check_standing_choices(ctx: Any) -> None:

@@ -285,6 +285,24 @@ class DefencePlanOrder(StandingChoice):
 
 
 @attrs.frozen
+class PatrolOrder(StandingChoice):
+    """``patrol <area|all>: always|bombers|never`` (Taktyczne Starcie): whether the power's
+    fighters based there fire at enemy aircraft flying over (L23.44-L23.46, L23.62); the
+    engine's standing kind ``patrol`` (default always)."""
+
+    kind: ClassVar[str] = "patrol"
+
+
+@attrs.frozen
+class EvacuateOrder(StandingChoice):
+    """``evacuate <area|all>: 24, S05`` (Taktyczne Starcie): the bases, in order, where the
+    power's aircraft fly when they lose their base there (L23.34-L23.35, L23.75); the
+    engine's standing kind ``evacuate`` (default ``nearest``)."""
+
+    kind: ClassVar[str] = "evacuate"
+
+
+@attrs.frozen
 class Keep(Order):
     """``keep <n>`` (Europe 1999, the pre-game round [L250-L251]): the phasing power takes
     ``amount`` IPCs of its side's special cash for turn 1."""

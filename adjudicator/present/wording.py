@@ -427,6 +427,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(_research_values(params))
     if code == "ts_board_battle":
         out.update(_board_battle_values(params, game))
+    if code in ("ts_overflight_fire", "ts_aircraft_evacuated"):
+        out.update(_air_values(params, game))
     if code == "ts_live_battle_turn":
         skipped = params.get("skipped", ())
         out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
@@ -686,7 +688,7 @@ PROBLEMS.update({
     "ts_one_area": "a unit moves one bordering area a turn (L19.19): write one move per area, not {path}",
     "ts_not_bordering": "{target} does not border {space} (tangent areas do not count, L19.19)",
     "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
-    "ts_air_war_waits": "aircraft fly and fight on the main map (L23); that war is not built yet, so aircraft cannot move",
+    "ts_air_war_waits": "an air order at an area of another player's units is an air strike (L23.8, L23.74); strikes are not built yet, so those aircraft do not fly",
     "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
     "ts_aboard_lands_only": "a {unit} aboard a ferry moves only by landing on a bordering land area; {target} is a sea (its ferry carries it there, G8)",
     "ts_scuttle_unused": "'scuttle {space}': you do not attack {space} in this turn, so the line does nothing",
@@ -710,6 +712,38 @@ EVENT_TEXTS.update({
 # Taktyczne Starcie's main turn (``model.taktyczne`` events): a battle fought on the board.
 EVENT_TEXTS["ts_board_battle"] = ("{attacker} attacks {defender} in {area} on the {board} board"
                                   "{live_text}: {winner_text} after {turns} battle turns{losses_text}")
+
+# Taktyczne Starcie's aircraft on the main map (issue 27, t27air: engine/taktyczne/air.py,
+# model.ts_air events).
+PROBLEMS.update({
+    "ts_air_range": "aircraft fly at most {limit} bordering areas a turn (L19.29, L23.8); this route has {steps}",
+    "ts_air_alone": "aircraft fly in orders of their own: an order naming aircraft names only aircraft (L23.9)",
+    "ts_air_no_base": "aircraft move only to an area with an airfield of yours or a sea with a carrier of yours (L19.29, L23.9); {target} is neither",
+    "ts_air_no_room": "{target} takes {room} more points of aircraft (the 12-point stack, a carrier's 12 points, L19.17, L27.13); these are worth {points}",
+    "ts_evacuate_unknown": "no area {space} on the map",
+    "ts_no_carrier": "aircraft bought at a shipyard go onto a carrier of yours in its sea (L27.23); there is none in {space}",
+    "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
+})
+EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {count} times at {mover}'s aircraft "
+                                     "flying over ({leg_text}): {rolls}; {lost_text} (why: {standing})")
+EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
+                                        "{to_text} (why: {standing})")
+
+
+def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of the air war's sentences (``ts_overflight_fire``, ``ts_aircraft_evacuated``)."""
+    lost = params.get("lost")
+    to = params.get("to")
+    path = params.get("path") or ()
+    return {"mover": power_name(game, params.get("mover")),
+            "shooters": "AA guns" if params.get("shooters") == "aa" else "fighters",
+            "leg_text": {"out": "on the way out", "back": "on the way back"}.get(params.get("leg"), "moving"),
+            "lost_text": f"{units_text(game, lost)} shot down" if lost else "none hit",
+            "cause_text": {"battle_lost": "the battle there is lost", "base_destroyed": "the base is destroyed",
+                           "blast": "a nuclear blast"}.get(params.get("cause"), params.get("cause")),
+            "to_text": (f"they fly to {to} by {' -> '.join(path)}" if to
+                        else "no base in range with room: destroyed (L23.76)")}
+
 
 # Live board battles (issue 26, t26live: model.live_battle events).
 EVENT_TEXTS["ts_live_battle_started"] = ("{attacker} attacks {defender} in {area} on the {board} board, "

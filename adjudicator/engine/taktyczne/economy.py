@@ -1,6 +1,8 @@
 """Taktyczne Starcie's economy (digest §1.5-§1.6): income from facilities times capitals
 held (L19.50-L19.53, L27.4); units bought at the start of the turn and placed at once where
-an object of the buyer's produces them (step ``ts_recruit``, order ``recruit``); objects and
+an object of the buyer's produces them (step ``ts_recruit``, order ``recruit``; aircraft at
+a factory or shipyard with an airfield, or bought into a shipyard's sea straight onto a
+carrier there, L27.22-L27.23); objects and
 carriers bought at the end of the turn with rising prices (step ``ts_build``, order
 ``build``, ``prices.object_price``).  A shipyard's sea holding another player's units
 produces nothing (blockade, L27.11) and takes no new shipyard (L27.5)."""
@@ -11,8 +13,10 @@ from ...model.taktyczne import ObjectBuilt, UnitsRecruited
 from ...model.units import Domain
 from ..income import IncomeContext, item
 from ..steps import step
+from . import air
 from .prices import object_price
 from .stack import stack_limit, stack_points, unit_value
+from .stacking import points
 from .state import (AIRFIELD, CAPITALS, FACTORY, OBJECTS, SHIPYARD, add_object, capitals,
                     facilities, objects, shipyard_key)
 
@@ -49,6 +53,8 @@ def _producer_problem(ctx, found: dict, unit_type, space: str) -> tuple[str, dic
     board, power = ctx.board, ctx.power
     here = found.get(space, {}) if board.owners.get(space) == power else {}
     where = {"space": space, "unit": unit_type.key}
+    if unit_type.domain == Domain.AIR and board.map[space].is_sea:
+        return _carrier_problem(ctx, found, space, where)
     if unit_type.domain == Domain.SEA:
         if not board.map[space].is_sea or not shipyard_held(board, found, space, power):
             return "ts_no_producer", where
@@ -61,6 +67,33 @@ def _producer_problem(ctx, found: dict, unit_type, space: str) -> tuple[str, dic
     if unit_type.domain == Domain.AIR and not here.get(AIRFIELD):
         return "ts_no_airfield", where
     return None
+
+
+def _carrier_problem(ctx, found: dict, sea: str, where: dict) -> tuple[str, dict] | None:
+    """Aircraft bought at a shipyard go straight onto an own carrier in its sea (L27.23);
+    a blockade stops floating units and mines only (L27.11), not aircraft."""
+    board, power = ctx.board, ctx.power
+    if not shipyard_held(board, found, sea, power):
+        return "ts_no_producer", where
+    if not air.carriers(board, sea, power):
+        return "ts_no_carrier", where
+    return None
+
+
+def _place_aircraft(ctx, order) -> bool:
+    """Aircraft bought into a sea: onto the buyer's carriers there, within their 12 points
+    (L27.13) and the sea's stack (L19.17, ruling G7); False (and the error said) if they do
+    not fit."""
+    board, power, sea = ctx.board, ctx.power, order.space
+    planes = [board.add_new(g.type, power, sea) for g in order.units for _ in range(g.count)
+              if air.is_aircraft(board, g.type)]
+    if air.room_for(board, planes, sea, power, air.bases(board, power)):
+        air.land(board, planes, sea, power)
+        return True
+    for plane in planes:
+        board.remove(plane)
+    ctx.error(order.line, "ts_carrier_full", space=sea, points=points(board, planes))
+    return False
 
 
 @step("ts_recruit")
@@ -81,16 +114,20 @@ def recruit(ctx, dice) -> None:
             ctx.error(order.line, problem[0], **problem[1])
             continue
         cost = sum(board.rules.units[g.type].cost * g.count for g in order.units)
-        points = sum(unit_value(game, g.type) * g.count for g in order.units)
+        value = sum(unit_value(game, g.type) * g.count for g in order.units)
         standing, limit = stack_points(ctx, order.space), stack_limit(game)
-        if standing + points > limit:
-            ctx.error(order.line, "ts_stack_full", space=order.space, points=standing + points,
+        if standing + value > limit:
+            ctx.error(order.line, "ts_stack_full", space=order.space, points=standing + value,
                       limit=limit)
             continue
         if not _pay(ctx, order.line, cost):
             continue
+        to_carrier = board.map[order.space].is_sea and air.names_aircraft(board, order.units)
+        if to_carrier and not _place_aircraft(ctx, order):
+            board.ipcs[power] += cost                     # refused whole: nothing bought
+            continue
         for group in order.units:
-            for _ in range(group.count):
+            for _ in range(0 if to_carrier and air.is_aircraft(board, group.type) else group.count):
                 board.add_new(group.type, power, order.space)
         ctx.emit(UnitsRecruited(power, order.space, tuple((g.type, g.count) for g in order.units),
                                 cost, board.ipcs.get(power, 0)))

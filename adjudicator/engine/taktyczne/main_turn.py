@@ -13,12 +13,13 @@ orders carried out one by one in the order written, moves and attacks mixed.
   terrain attack (L19.47).  The battle is fought through the fight kind ``ts_board``
   (``board_battles.fight_board_battle``).
 * The winner takes the area with its objects and the loser's empty ferries and carriers; a
-  loaded ferry, AA guns and aircraft of the loser are destroyed (L19.39-L19.44, rulings
-  capture_empty, aircraft_lost); a lost attack loses the attacking units (ruling G10).
+  loaded ferry and AA guns of the loser are destroyed, his aircraft evacuate (L19.39-L19.44,
+  L23.75, rulings capture_empty, G28); a lost attack loses the attacking units (ruling G10).
 * An area held only by objects or nobody is entered freely and taken (L19.36).
 
-Aircraft (main-map air war, L23) are not carried out by this step: their orders are refused
-with ``ts_air_war_waits``.
+Aircraft fly up to 4 areas between own bases (``air.move_order``, L19.29, G20); the loser's
+aircraft evacuate (``air.evacuate``, L23.75).  An air order at another player's area is an air
+strike: refused here with ``ts_air_war_waits``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from ..movement import describe_order
 from ..steps import step
 from ..turn_rules import declare_flag, declare_state
 from ..working import Piece, count_types
-from . import elimination
+from . import air, elimination
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
                             survivors)
 from .stacking import is_ferry, limits, points, stack_problems, unit_value
@@ -86,14 +87,15 @@ def scuttle_unused(ctx: TurnContext) -> None:
 def carry_out(ctx: TurnContext, order: Move) -> None:
     """One order: a move, a boarding, a landing, or an attack."""
     board = ctx.board
+    if air.names_aircraft(board, order.units):
+        air_move(ctx, order)
+        return
     if len(order.path) != 2:
         raise OrderFailed("ts_one_area", path=list(order.path))
     origin, target = order.path
     if target not in board.map.neighbours(origin):
         raise OrderFailed("ts_not_bordering", space=origin, target=target)
     pieces = choose(ctx, order, origin)
-    if any(board.utype(p).domain == Domain.AIR for p in pieces):
-        raise OrderFailed("ts_air_war_waits")
     attacked = ctx.mechanic(ATTACKED, dict)
     first = attacked.get(target)
     if first is not None and first[0] == order.line and first[1] != origin:
@@ -103,6 +105,14 @@ def carry_out(ctx: TurnContext, order: Move) -> None:
         attack(ctx, order, pieces, origin, target, enemies)
     else:
         move(ctx, order, pieces, origin, target)
+
+
+def air_move(ctx: TurnContext, order: Move) -> None:
+    """An order of aircraft: a flight of up to 4 areas to an own base (``air.move_order``);
+    each aircraft flies once a turn (L19.30-L19.31)."""
+    pieces = choose(ctx, order, order.path[0])
+    for piece in air.move_order(ctx, order, pieces):
+        piece.marks.add(MOVED)
 
 
 def choose(ctx: TurnContext, order: Move, origin: str) -> list[Piece]:
@@ -122,10 +132,11 @@ def choose(ctx: TurnContext, order: Move, origin: str) -> list[Piece]:
 
 
 def _movable_from(board, piece: Piece) -> bool:
-    """On the board, or a land unit aboard a ferry (it lands); not aircraft on a carrier."""
+    """On the board, a land unit aboard a ferry (it lands), or aircraft aboard a carrier
+    (they fly)."""
     if piece.carried_by is None:
         return True
-    return board.utype(piece).domain == Domain.LAND
+    return board.utype(piece).domain in (Domain.LAND, Domain.AIR)
 
 
 # ------------------------------------------------------------------------------- moves
@@ -328,19 +339,19 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
 def settle_main_map(ctx: TurnContext, area: str, defender: str, pieces: Iterable[Piece]) -> None:
     """The loser's units left in a taken area: empty ferries and carriers captured (the
     attacker's default, ruling capture_empty; destroyed with a ``scuttle`` order for the
-    area, L19.43), everything else destroyed: loaded ferries with their cargo, AA guns,
-    aircraft (rulings L19.40, L19.43-L19.44, aircraft_lost)."""
+    area, L19.43), everything else destroyed: loaded ferries with their cargo, AA guns
+    (rulings L19.40, L19.43-L19.44); the aircraft based there evacuate first
+    (``air.evacuate``, L23.75-L23.76, ruling G28), so a carrier they leave is empty."""
     board = ctx.board
     scuttle = any(o.space == area for o in ctx.orders.of("scuttle"))
     captured: list[Piece] = []
     destroyed: list[Piece] = []
-    for piece in list(pieces):
-        if board.pieces.get(piece.uid) is not piece:
+    pieces = [p for p in pieces if board.pieces.get(p.uid) is p]
+    air.evacuate(ctx, area, defender, air.based(board, area, defender), air.BATTLE_LOST)  # G28
+    for piece in pieces:
+        if board.pieces.get(piece.uid) is not piece or piece.space != area:
             continue
         ut = board.utype(piece)
-        if ut.cargo is not None and ut.cargo.domain == Domain.AIR:
-            for plane in board.cargo_of(piece):           # ruling aircraft_lost
-                destroyed.extend(board.remove(plane))
         if ut.cargo is not None and not board.cargo_of(piece) and not scuttle:
             piece.owner = ctx.power
             piece.captured = True
