@@ -337,6 +337,39 @@ class Build(Order):
     line: int = 0
 
 
+@attrs.frozen
+class Arm(Order):
+    """``arm missile 12``, ``arm antimissile 12``, ``arm bomb 44`` (Taktyczne Starcie, at the
+    start of the turn [L19.57, L19.64-L19.65, L23.39-L23.42], ruling G26): buy ``what``
+    (``nuclear_missile``, ``anti_missile``, ``atomic_bomb``) into the buyer's unarmed silo
+    or launcher in ``space``, or onto his bomber there."""
+
+    kind: ClassVar[str] = "arm"
+    what: str
+    space: str
+    line: int = 0
+
+
+@attrs.frozen
+class Launch(Order):
+    """``launch 23`` / ``launch 23 from 12`` (Taktyczne Starcie [L19.58]): fire the missile
+    of the mover's armed silo in ``silo`` (``""``: his first armed silo) at ``target``."""
+
+    kind: ClassVar[str] = "launch"
+    target: str
+    silo: str = ""
+    line: int = 0
+
+
+@attrs.frozen
+class AntimissileOrder(StandingChoice):
+    """``antimissile all: own|reach|never`` (Taktyczne Starcie [L19.67-L19.68], ruling G25):
+    when the power's armed launcher fires at another player's missile aimed at ``space``
+    (``None``: any target); the engine's standing kind ``antimissile``."""
+
+    kind: ClassVar[str] = "antimissile"
+
+
 class LiberationOrder(StandingChoice):
     """``liberation: <units>``: the units the power places free when its capital is
     liberated (Global 1940's France [L597-L599]; the engine's standing kind

@@ -13,8 +13,10 @@ from .events import Event
 
 @attrs.frozen
 class ObjectDestroyed(Event):
-    """The object ``key`` (``factory``, ``silo``, ``shipyard S05``...) in ``area`` destroyed
-    by ``by`` (a power, "" for none); ``cause`` what did it (``bomb``, ``lrg``, ``blast``...)."""
+    """The object ``key`` (``factory``, ``silo``, ``shipyard S05``...) in ``area``, held by
+    ``owner``, destroyed by ``by`` (a power, "" for none); ``cause`` what did it (``bomb``,
+    ``lrg``, ``blast``...); ``armed``: a silo with its missile or a launcher with its
+    anti-missile (L19.64, L19.69)."""
 
     kind: ClassVar[str] = "ts_object_destroyed"
     area: str
@@ -22,3 +24,4 @@ class ObjectDestroyed(Event):
     owner: str
     by: str
     cause: str
+    armed: bool = False

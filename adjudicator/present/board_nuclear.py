@@ -3,9 +3,10 @@
 airfields, and the areas a nuclear blast reached this turn.
 
 * An **armed** silo holds a nuclear missile, an armed launcher an anti-missile (G26): the
-  missile is a unit in the object's area, owned by the area's holder.  The picture draws a
-  silo or launcher as an armed or an unarmed chip (``data-armed``) and the missiles in
-  them on those chips, not a second time on the area's unit card.
+  state ``ts_armed`` counts them per area (``engine/taktyczne/nuclear.py``).  The picture
+  draws a silo or launcher as an armed or an unarmed chip (``data-armed``).  A bomber
+  carrying an atomic bomb has the unit flag ``ts_atomic_armed``: its chip counts them
+  (``data-atomic``).
 * A **blast** (the ``ts_nuclear_blast`` event, ``model.ts_nuclear``) is a list of areas
   around a centre: each area reached is hatched and outlined, and a marker beside the
   centre's label names the cause.  ``blasts(events)`` reads the events; the drawing takes
@@ -23,12 +24,14 @@ import attrs
 
 from .board_objects import MapObject
 
-# The unit that arms an object (G26: one per silo or launcher, bought into an unarmed one).
-ARMING_UNITS = {"silo": "nuclear_missile", "launcher": "anti_missile"}
+# The state and flag the picture reads (engine/taktyczne/nuclear.py declares them;
+# tests/test_taktyczne_war_picture.py checks the names agree).
+ARMED_STATE, ATOMIC_FLAG = "ts_armed", "ts_atomic_armed"
+ARMED_KINDS = ("silo", "launcher")            # objects that hold a weapon (L19.69)
 BLAST_EVENT = "ts_nuclear_blast"
 BLAST_RED, BLAST_FILL = "#B00020", "#F0E442"
-CAUSE_TEXT = {"missile": "a nuclear missile", "silo": "an armed silo hit", "bomb": "an atomic bomb",
-              "bomber_down": "a bomber shot down with an atomic bomb"}
+CAUSE_TEXT = {"missile": "a nuclear missile", "silo": "an armed silo hit", "atomic_drop": "an atomic bomb",
+              "atomic_shot_down": "a bomber shot down with an atomic bomb"}
 MAX_BLASTS = 50                  # a turn's blasts drawn at most (a broken file stays drawable)
 
 
@@ -53,12 +56,14 @@ def blasts(events: Iterable) -> list[Blast]:
     return found
 
 
-def armed_counts(units: Iterable, holder: str | None, objects: dict[str, int]) -> dict[str, int]:
-    """Object kind -> how many of the ``objects`` of that kind in an area are armed: the
-    holder's arming units there, at most one per object."""
-    have = Counter(u.type for u in units if u.owner == holder)
-    return {kind: min(have[unit], objects.get(kind, 0)) for kind, unit in ARMING_UNITS.items()
-            if objects.get(kind)}
+def armed_counts(extras: dict | None, area: str, objects: dict[str, int]) -> dict[str, int]:
+    """Object kind -> how many of the ``objects`` of that kind in ``area`` are armed (the
+    state ``ts_armed``, at most one weapon per object)."""
+    found = (extras or {}).get(ARMED_STATE)
+    here = found.get(area) if isinstance(found, dict) else None
+    here = here if isinstance(here, dict) else {}
+    return {kind: max(0, min(here.get(kind, 0) if isinstance(here.get(kind), int) else 0, objects.get(kind, 0)))
+            for kind in ARMED_KINDS if objects.get(kind)}
 
 
 def split_armed(objects: Sequence[MapObject], armed: dict[str, int]) -> list[MapObject]:
@@ -66,19 +71,12 @@ def split_armed(objects: Sequence[MapObject], armed: dict[str, int]) -> list[Map
     (``armed``: kind -> how many are armed, ``armed_counts``)."""
     out = []
     for obj in objects:
-        if obj.kind not in ARMING_UNITS:
+        if obj.kind not in ARMED_KINDS:
             out.append(obj)
             continue
         n = min(armed.get(obj.kind, 0), obj.count)
         out += [attrs.evolve(obj, count=c, armed=flag) for c, flag in ((n, True), (obj.count - n, False)) if c]
     return out
-
-
-def units_in_objects(units: Iterable, holder: str | None, objects: dict[str, int]) -> Counter:
-    """(owner, type) -> the missiles shown on their silo's or launcher's chip, which the
-    area's unit card leaves out."""
-    armed = armed_counts(units, holder, objects)
-    return Counter({(holder, ARMING_UNITS[kind]): n for kind, n in armed.items() if n})
 
 
 def aboard(units: Iterable, carries: set[str]) -> Counter:
@@ -89,6 +87,16 @@ def aboard(units: Iterable, carries: set[str]) -> Counter:
             for u in unit.cargo:
                 found[(u.owner, u.type)] += 1
     return found
+
+
+def atomic(units: Iterable) -> Counter:
+    """(owner, type) -> the bombers carrying an atomic bomb (flag ``ts_atomic_armed``)."""
+    return Counter((u.owner, u.type) for unit in units for u in (unit, *unit.cargo) if ATOMIC_FLAG in u.flags)
+
+
+def atomic_mark(x: float, y: float, s: float = 1.0) -> str:
+    """A small radiation sign at a bomber's chip: it carries an atomic bomb."""
+    return f'<g class="atomic-mark">{trefoil(x + 11 * s, y + 2 * s, 3.2 * s)}</g>'
 
 
 def missile_mark(armed: bool) -> str:

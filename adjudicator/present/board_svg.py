@@ -36,8 +36,8 @@ from .board_facilities import (
     is_minor_factory,
 )
 from .board_nuclear import (
-    ARMING_UNITS, BLAST_PATTERN, aboard, armed_counts, blast_marker, blast_marker_sample, blast_overlay, blasts,
-    missile_mark, split_armed, units_in_objects,
+    ARMED_KINDS, BLAST_PATTERN, aboard, armed_counts, atomic, atomic_mark, blast_marker, blast_marker_sample,
+    blast_overlay, blasts, missile_mark, split_armed,
 )
 from .board_objects import OBJECTS_STATE, drawn_capitals, map_objects, object_chip, object_symbol_key
 from .board_war import shows_war_state, war_rows
@@ -659,9 +659,9 @@ class _Drawing:
         """Silo and launcher kind -> how many in ``name`` hold their missile."""
         extras = self.state.extras if self.state is not None else {}
         here = (extras.get(OBJECTS_STATE) or {}).get(name)
-        if not isinstance(here, dict) or self.state is None:
+        if not isinstance(here, dict):
             return {}
-        return armed_counts(self.state.units_at(name), holder, here)
+        return armed_counts(extras, name, here)
 
     def shipyard_links(self) -> str:
         """A dashed line in the holder's colour from each shipyard's area to the sea it stands
@@ -689,10 +689,6 @@ class _Drawing:
             for u in (unit, *unit.cargo):
                 if u.type not in self.facilities:
                     counts[(u.owner, u.type)] += 1
-        extras = self.state.extras or {}
-        here = (extras.get(OBJECTS_STATE) or {}).get(name)
-        if isinstance(here, dict):                      # missiles in silos: on the silo's chip
-            counts -= units_in_objects(self.state.units_at(name), self.owners.get(name), here)
         return counts
 
     def unit_card(self, name: str, cx: float, top: float, head: tuple, must_fit: bool = False):
@@ -730,6 +726,7 @@ class _Drawing:
         indent = 0 if any(not chips for _, chips in rows) else CARD_TAG * s   # initials apart
         damaged = damaged_counts(self.game, self.state.units_at(name))
         carried = aboard(self.state.units_at(name), self.carriers)
+        bombs = atomic(self.state.units_at(name))
         y = top + 2 * s
         for (owner, chips), owner_key in zip(rows, self._row_owners(rows)):
             style = self.styles.get(owner_key)
@@ -750,6 +747,10 @@ class _Drawing:
                 if carried.get((owner_key, utype)):
                     attr += f' data-aboard="{carried[(owner_key, utype)]}"'
                     note += f" ({carried[(owner_key, utype)]} aboard)"
+                if bombs.get((owner_key, utype)):
+                    attr += f' data-atomic="{bombs[(owner_key, utype)]}"'
+                    note += f" ({bombs[(owner_key, utype)]} with an atomic bomb)"
+                    mark += atomic_mark(x, y, s)
                 if utype in self.carriers:
                     load = [f"{k} {self._unit_name(t, k)}" for (o, t), k in sorted(carried.items()) if o == owner_key]
                     note += f", aboard: {', '.join(load) if load else 'none'}"
@@ -1209,6 +1210,10 @@ class _Drawing:
                               f'stroke="{INK}" stroke-width="1.1"/>{self._text(48, phase + " move")}'))
         if moves:
             items.append((180, self._text(0, "(arrows in the mover's colour)")))
+        units = [u for us in (self.state.units.values() if self.state else ()) for u in us]
+        if atomic(units):
+            items.append((220, f'<g transform="translate(0,-5)">{_symbol(self.game, "bomber", "#FFFFFF", 0, 0)}'
+                               f'{atomic_mark(0, 0)}</g>{self._text(20, "bomber with an atomic bomb")}'))
         if self.blasts:
             items.append((300, f'<rect x="0" y="-7" width="22" height="14" fill="url(#pbem-blast)" '
                                f'stroke="{CAPTURE}" stroke-width="1.6"/>{blast_marker_sample()}'
@@ -1229,7 +1234,7 @@ class _Drawing:
         for kind in sorted(kinds, key=lambda k: (k not in texts, list(texts).index(k) if k in texts else 0, k)):
             text = texts.get(kind, kind.replace("_", " "))
             body = SYMBOLS[object_symbol_key(kind)].replace('"C"', '"#FFFFFF"')
-            body += missile_mark(True) if kind in ARMING_UNITS else ""
+            body += missile_mark(True) if kind in ARMED_KINDS else ""
             items.append((30 + 6.4 * len(text), f'<g transform="translate(0,-5)">{body}</g>'
                                                 + self._text(18, text)))
         return items

@@ -449,8 +449,10 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
                    destroyed_text=units_text(game, params["destroyed"]))
     if code == "ts_player_eliminated":
         out.update(player=power_name(game, params["player"]))
-    if code in WAR_KINDS or code.startswith(WAR_PREFIXES):
+    if code.startswith(WAR_PREFIXES):              # Taktyczne Starcie's war (issue 27, below)
         out.update(_war_values(code, params, game))
+    if code in NUCLEAR_CODES:                      # Taktyczne Starcie's nuclear weapons (below)
+        out.update(_nuclear_values(params, game))
     if code == "ts_turn_limit":
         out["standings_text"] = ", ".join(
             f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
@@ -725,9 +727,9 @@ PROBLEMS.update({
     "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
 })
 EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {count} times at {mover}'s aircraft "
-                                     "flying over ({leg_text}): {rolls}; {lost_text} (why: {standing})")
+                                     "flying over ({leg_text}): {rolls}; {lost_text}")
 EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
-                                        "{to_text} (why: {standing})")
+                                        "{to_text}")
 
 
 def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
@@ -903,11 +905,6 @@ LONG_DIGEST = re.compile(r"\b(sha256\.[0-9a-f]{12})[0-9a-f]{4,}")     # a sealed
 STRIKE_STEPS = {"aa": "the defender's AA guns fire", "attacker_fighters": "the attacker's fighters fire",
                 "defender_fighters": "the defender's fighters fire",
                 "bombers": "the attacker's bombers drop their bombs"}
-BLAST_CAUSES = {"missile": "a nuclear missile", "silo": "an armed silo hit", "bomb": "an atomic bomb",
-                "bomber_down": "a bomber shot down with its atomic bomb"}
-BLAST_RADII = {"full": "with its bordering and tangent areas", "area": "that area only"}
-OBJECT_CAUSES = {"bomb": "a bomb", "lrg": "a long-range gun", "blast": "a nuclear blast"}
-OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "factory": "armament factory"}
 
 
 def standing_text(who: str, standing: str) -> str:
@@ -928,36 +925,72 @@ def war_battle_turn_text(event: Any, game: Game | None = None) -> str:
 
 
 def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
-    """The parts of issue 27's sentences that are more than a field: what a blast
-    destroyed, an object's name, a cause."""
+    """The parts of issue 27's sentences that are more than a field: units given as a list
+    of unit types (the mines' victims, a strike's targets) named and counted."""
     out: dict[str, Any] = {}
-    destroyed = params.get("destroyed")
-    if isinstance(destroyed, Mapping):
-        parts = [f"{units_text(game, dict(units))} in {area}" for area, units in sorted(destroyed.items()) if units]
-        out["destroyed_text"] = "; ".join(parts) if parts else "nothing"
-    key = params.get("key")
-    if isinstance(key, str):
-        kind, _, sea = key.partition(" ")
-        out["object_text"] = OBJECT_NAMES.get(kind, kind) + (f" over {sea}" if sea else "")
-    cause = params.get("cause")
-    if isinstance(cause, str):
-        causes = OBJECT_CAUSES if code == "ts_object_destroyed" else BLAST_CAUSES
-        out["cause_text"] = causes.get(cause, cause.replace("_", " "))
     units = params.get("units")
     if isinstance(units, (list, tuple)) and all(isinstance(u, str) for u in units):
         out["units"] = units_text(game, dict(sorted(Counter(units).items()))) if units else "nothing"
-    if "owner" in params:
-        out["owner"] = power_name(game, params["owner"]) if params["owner"] else "nobody"
-    radius = params.get("radius")
-    if isinstance(radius, str):
-        out["radius_text"] = BLAST_RADII.get(radius, radius)
     return out
 
 
-EVENT_TEXTS.update({
-    "ts_nuclear_blast": ("nuclear blast over {centre} ({cause_text} of {by}, {radius_text}): it reaches "
-                         "{areas}; destroyed: {destroyed_text}"),
-    "ts_object_destroyed": "{owner}'s {object_text} in {area} is destroyed by {by} ({cause_text})",
-})
-WAR_KINDS = frozenset({"ts_nuclear_blast", "ts_object_destroyed"})
 WAR_PREFIXES = ("ts_air", "ts_strike", "ts_lrg", "ts_gun", "ts_mine", "ts_nuclear", "ts_launch", "ts_anti")
+# Taktyczne Starcie's nuclear weapons and objects destroyed (issue 27, t27nuke:
+# model/ts_nuclear.py, model/ts_objects.py, engine/taktyczne/nuclear.py).
+PROBLEMS.update({
+    "ts_no_bomber_here": "no bomber of yours without an atomic bomb at a factory or shipyard of yours in {space}: an atomic bomb is loaded where it is bought (G26)",
+    "ts_no_weapon_producer": "you hold no factory and no shipyard: they produce missiles and anti-missiles (L27.10, L27.21)",
+    "ts_no_holder": "you have no {holder} in {space}: a {what_name} goes into your own {holder} (L19.56-L19.57, L19.63-L19.64, G26)",
+    "ts_holder_armed": "every {holder} of yours in {space} is armed already: each holds one (L19.69)",
+    "ts_no_armed_silo": "you have no armed silo{space_text}: a missile is launched from your silo holding one (L19.56-L19.58)",
+})
+NUCLEAR_CODES = frozenset({"ts_nuclear_armed", "ts_missile_launched", "ts_missile_intercepted",
+                           "ts_antimissile_held", "ts_nuclear_blast", "ts_object_destroyed",
+                           "ts_no_holder", "ts_no_armed_silo"})
+EVENT_TEXTS.update({
+    "ts_nuclear_armed": "{power} buys a {what_name} into {space} for {price} points ({points_left} left)",
+    "ts_missile_launched": "{power} launches the nuclear missile of the silo in {silo} at {target}",
+    "ts_missile_intercepted": "{power}'s anti-missile from {launcher} destroys {by}'s missile at {target} high up, with no effect ({why_text})",
+    "ts_antimissile_held": "{power} does not fire an anti-missile at {by}'s missile at {target} ({why_text})",
+    "ts_nuclear_blast": "a nuclear explosion ({cause_text}) over {centre}{radius_text}: {destroyed_text}{capitals_text}",
+    "ts_object_destroyed": "{owner_text}{armed_text}{object_name} in {area} destroyed ({cause_text})",
+})
+_NUCLEAR_CAUSES = {"missile": "a missile", "silo": "an armed silo hit", "atomic_drop": "an atomic bomb dropped",
+                   "atomic_shot_down": "a bomber shot down with its atomic bomb", "bomb": "by a bomb",
+                   "lrg": "by a long-range gun", "blast": "by the blast"}
+_OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "factory": "factory",
+                 "airfield": "airfield"}
+
+
+def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of the nuclear events' and problems' sentences."""
+    out: dict[str, Any] = {}
+    what = params.get("what")
+    if isinstance(what, str):
+        out["what_name"] = unit_name(game, what).lower()
+    if "space" in params:
+        out["space_text"] = f" in {params['space']}" if params.get("space") else ""
+    if "targeted" in params:
+        out["why_text"] = ("the missile is aimed at his area" if params["targeted"]
+                           else "the blast would reach his areas")
+    cause = params.get("cause")
+    if isinstance(cause, str):
+        out["cause_text"] = _NUCLEAR_CAUSES.get(cause, cause.replace("_", " "))
+    if params.get("radius"):
+        areas = [a for a in params.get("areas", ()) if a != params.get("centre")]
+        out["radius_text"] = (" and its bordering and tangent areas " + ", ".join(areas)
+                              if params["radius"] == "full" and areas else " only")
+    if "destroyed" in params:
+        parts = [f"{units_text(game, dict(found))} in {area}"
+                 for area, found in sorted(params["destroyed"].items()) if found]
+        out["destroyed_text"] = "destroys " + "; ".join(parts) if parts else "no unit destroyed"
+        held = params.get("capitals", ())
+        out["capitals_text"] = f"; the capital {', '.join(held)} stands (L19.60-L19.61)" if held else ""
+    key = params.get("key")
+    if isinstance(key, str):
+        kind, _, sea = key.partition(" ")
+        out["object_name"] = _OBJECT_NAMES.get(kind, kind) + (f" over {sea}" if sea else "")
+        owner = params.get("owner")
+        out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
+        out["armed_text"] = "armed " if params.get("armed") else ""
+    return out

@@ -3,4 +3,4 @@ pregame's draw and rolled turn order, the economy), imported by the edition's re
 
 from __future__ import annotations
 
-from . import economy, plans, pregame  # noqa: F401  (each registers its steps, rules and items)
+from . import economy, nuclear, plans, pregame  # noqa: F401  (each registers its steps, rules and items)

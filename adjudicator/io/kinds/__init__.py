@@ -20,7 +20,7 @@ from . import (  # noqa: F401  (each module registers its kind)
     buy, repair, place, move, load, unload, battle, bomb, bombard, defend, intercept,
     middle_east, convert, keep, recruit, build, declare, liberation, scramble, kamikaze, canal,
     share, research, rocket, paratroop, nmr, concede, plan, defence_plan, board, live, scuttle,
-    patrol, evacuate,
+    arm, launch, antimissile, patrol, evacuate,
 )
 from .base import (
     COMBAT, GAME_MASTER, ISSUERS, KIND_GRAMMARS, KINDS, MOVER, NONCOMBAT, PHASE, PLACE,

@@ -136,6 +136,22 @@ def losses(b, line, clause: Tree) -> tuple[str, ...]:
     return tuple(keys)
 
 
+def word_choice(b, line, tree: Tree, words: dict[str, str], expected: str) -> str | None:
+    """The value ``words`` gives the line's first ``WORD`` token (case-insensitive), else
+    None with an error naming what was ``expected`` (Taktyczne Starcie's ``build factory``,
+    ``arm missile``)."""
+    word = next(c for c in tree.children if getattr(c, "type", "") == "WORD")
+    found = words.get(word.value.casefold())
+    if found is None:
+        b.error(line, word.column, f"'{word.value}' is not {expected}")
+    return found
+
+
+def name_trees(tree: Tree) -> list[Tree]:
+    """The line's ``name`` subtrees, in order."""
+    return [c for c in tree.children if getattr(c, "data", "") == "name"]
+
+
 def standing_target(b, line, where: Tree) -> tuple[bool, str | None]:
     """The space a standing order names (``None`` for 'all' or 'everywhere'); ``False``
     first when the name is unknown (already reported)."""

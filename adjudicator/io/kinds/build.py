@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model.orders import Build
-from .base import PLACE, kind
+from .base import PLACE, kind, name_trees, word_choice
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -25,17 +25,16 @@ OVER.2: /(over|on)\\b/i
 """
 
 OBJECT_WORDS = {"factory": "factory", "factories": "factory", "shipyard": "shipyard",
-                "shipyards": "shipyard", "airfield": "airfield", "carrier": "carrier"}
+                "shipyards": "shipyard", "airfield": "airfield", "carrier": "carrier",
+                "silo": "silo", "launcher": "launcher"}
 
 
 def build_build(b, line, tree: Tree) -> None:
-    word = next(c for c in tree.children if getattr(c, "type", "") == "WORD")
-    what = OBJECT_WORDS.get(word.value.casefold())
+    what = word_choice(b, line, tree, OBJECT_WORDS, "something to build: factory, shipyard, "
+                                                    "airfield, silo, launcher or carrier")
     if what is None:
-        b.error(line, word.column, f"'{word.value}' is not something to build: "
-                                   f"factory, shipyard, airfield or carrier")
         return
-    names = [c for c in tree.children if getattr(c, "data", "") == "name"]
+    names = name_trees(tree)
     space = b.resolve(line, "space", names[0].children)
     over = b.resolve(line, "space", names[1].children) if len(names) > 1 else ""
     if space is not None and over is not None:
