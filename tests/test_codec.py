@@ -6,6 +6,7 @@ import json
 
 import attrs
 
+from adjudicator.model.ts_strike import Flight, Shot
 from adjudicator.model.corrections import Edit
 from adjudicator.model.orders import Comparison, RetreatCondition
 import pytest
@@ -175,6 +176,10 @@ def _strategy_for(cls):
             overrides[a.name] = st.lists(st.tuples(names, _board_forces), max_size=2).map(tuple)
         elif t == "tuple[tuple[str, BattlePlan], ...]":
             overrides[a.name] = st.lists(st.tuples(names, _battle_plans), max_size=2).map(tuple)
+        elif t == "tuple[Shot, ...]":           # Taktyczne Starcie's air strike (model.ts_strike)
+            overrides[a.name] = st.lists(_strategy_for(Shot), max_size=4).map(tuple)
+        elif t == "tuple[Flight, ...]":
+            overrides[a.name] = st.lists(_strategy_for(Flight), max_size=3).map(tuple)
         elif t == "tuple[BoardEvent, ...]":
             overrides[a.name] = st.lists(_board_events(), max_size=4).map(tuple)
         elif t == "Edit":                       # a game master's correction

@@ -73,3 +73,25 @@ def test_air_targets_among_given_aircraft(game):
     planes = list(board.at("23"))
     assert pick_target(board, "23", "red", (), among=planes).type == "bomber"
     assert pick_target(board, "23", "red", ("fighters",), among=planes).type == "fighter"
+
+
+UNIT_TYPES = ("tank_1", "tank_4", "aa_gun_land", "lrg", "at_gun", "mine_land", "fighter", "bomber")
+OBJECTS_ = ("factory", "airfield", "silo", "launcher")
+
+
+@given(units=st.lists(st.tuples(st.sampled_from(UNIT_TYPES), st.sampled_from(["blue", "red"])),
+                      max_size=8),
+       found=st.dictionaries(st.sampled_from(OBJECTS_), st.integers(1, 2), max_size=3),
+       holder=st.sampled_from(["blue", "red"]),
+       priority=st.lists(st.sampled_from(sorted(set(vocabulary().values()))), max_size=4))
+@settings(max_examples=80, deadline=None)
+def test_the_pick_is_always_a_lawful_target_of_the_owner(game, units, found, holder, priority):
+    board = _board(game, {"23": units}, {"23": found} if found else {}, owners={"23": holder})
+    picked = pick_target(board, "23", "blue", tuple(priority))
+    lawful = [t for t, o in units if o == "blue" and t not in ("mine_land", "fighter", "bomber")]
+    if isinstance(picked, str):
+        assert holder == "blue" and picked in found
+    elif picked is not None:
+        assert picked.owner == "blue" and picked.type in lawful
+    else:
+        assert not lawful and (holder != "blue" or not found)

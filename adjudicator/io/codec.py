@@ -37,7 +37,9 @@ from ..model.state import GameState, Unit
 from ..model.tactical import BoardEvent
 from ..model import live_battle_events, taktyczne, ts_nuclear, ts_objects  # noqa: F401  (their events decode without the engine)
 from ..model import ts_mines  # noqa: F401  (mine events, docs/taktyczne-mines.md)
+from ..model import ts_strike  # noqa: F401  (air strike events, docs/taktyczne-air-strike.md)
 from ..model import ts_air  # noqa: F401  (issue 27: the air war's events)
+from ..model import ts_guns  # noqa: F401  (long-range gun events, issue 27)
 from .limits import MAX_IPCS, MAX_ROUND, MAX_TURN_NUMBER, MAX_UNITS
 
 

@@ -549,3 +549,34 @@ class ScuttleOrder(Order):
     kind: ClassVar[str] = "scuttle"
     space: str
     line: int = 0
+
+
+@attrs.frozen
+class StrikeOrder(Order):
+    """``strike 34: 2 bomber 22 -> 23 -> 34 -> 23 -> 22, target aa and tanks, stay 2``
+    (Taktyczne Starcie, the main-map air strike, L23.10-L23.64): ``units`` fly from
+    ``path[0]`` along ``path`` to ``target`` and back (the part after the target; not
+    written: the way out reversed); ``priority``: target words (``model.ts_targets``);
+    ``stay``: battle turns at most (0: not said, the default 4); ``leave_after``: fly home
+    after this many aircraft lost (0: not said).  Fighters alone: a sweep (L23.48, L23.69).
+    Lines on one target in one turn are one strike (L23.74)."""
+
+    kind: ClassVar[str] = "strike"
+    target: str
+    units: tuple[UnitGroup, ...]
+    path: tuple[str, ...]
+    priority: tuple[str, ...] = ()
+    stay: int = 0
+    leave_after: int = 0
+    line: int = 0
+
+
+@attrs.frozen
+class AirDefenceOrder(StandingChoice):
+    """``air defence 34: target fighters and bombers; bombers hold`` (Taktyczne Starcie):
+    the targets the power's AA guns and fighters shoot at when ``space`` (``None``: any of
+    its areas) is struck, and whether its bombers based there bomb a ground attack
+    (L23.77-L23.78); the engine's standing kind ``air_defence``, value its canonical text
+    (``target <words>; bombers bomb|hold``)."""
+
+    kind: ClassVar[str] = "air_defence"

@@ -47,3 +47,32 @@ def object_kind(key: str) -> str:
 def priority_text(priority: tuple[str, ...]) -> str:
     """A priority as written back: ``aa, tanks, factory``."""
     return ", ".join(priority)
+
+
+# A power's standing ``air_defence`` order (io/kinds/air_defence.py), as its canonical value:
+# ``target bombers, fighters; bombers hold``.  Not said: the default priority, and bombers
+# based in an attacked area bomb the attackers (ruling defending_bombers, L23.77-L23.78).
+BOMB, HOLD = "bomb", "hold"
+
+
+def air_defence_text(priority: tuple[str, ...], bombers: str = "") -> str:
+    parts = []
+    if priority:
+        parts.append("target " + priority_text(priority))
+    if bombers:
+        parts.append(f"bombers {bombers}")
+    return "; ".join(parts)
+
+
+def read_air_defence(value: str) -> tuple[tuple[str, ...], str]:
+    """(priority, ``bomb``|``hold``|"") from a canonical value; ValueError if not one."""
+    priority: tuple[str, ...] = ()
+    bombers = ""
+    for part in (p.strip() for p in value.split(";") if p.strip()):
+        if part.startswith("target "):
+            priority = tuple(w.strip() for w in part[len("target "):].split(","))
+        elif part in (f"bombers {BOMB}", f"bombers {HOLD}"):
+            bombers = part.split()[1]
+        else:
+            raise ValueError(f"not an air defence: '{part}'")
+    return priority, bombers

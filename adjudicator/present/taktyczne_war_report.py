@@ -33,6 +33,7 @@ WAR_MODULES = {"ts_air": "Flights, overflight fire and evacuations",
                "ts_objects": "Objects destroyed"}
 MODEL_PACKAGE = "adjudicator.model."
 REACTION_STYLE = "bold magenta"
+VOLLEY = "ts_strike_volley"                     # an air strike's shots in one battle turn
 
 
 def war_group(event: Event) -> str | None:
@@ -49,8 +50,19 @@ def war_events(events: Iterable[Event]) -> list[Event]:
 
 
 def is_reaction(event: Event) -> bool:
-    """An event of a reaction (contract 5): it names who reacted and the standing order."""
-    return isinstance(getattr(event, "standing", None), str) and bool(getattr(event, "power", None))
+    """An event of a reaction (contract 5): it names who reacted and the standing order
+    (or the default) that made it act."""
+    standing = getattr(event, "standing", None)
+    return isinstance(standing, str) and bool(standing) and bool(getattr(event, "power", None))
+
+
+def battle_turn(event: Event) -> int | None:
+    """The battle turn of an air strike's event (``turn`` of a ``ts_strike`` volley, or a
+    ``battle_turn``), None for others."""
+    found = getattr(event, "battle_turn", None)
+    if found is None and war_group(event) == "ts_strike" and getattr(event, "kind", "") == VOLLEY:
+        found = getattr(event, "turn", None)
+    return found if isinstance(found, int) else None
 
 
 def war_lines(game: Game | None, events: Iterable[Event]) -> list[tuple[str, str, int, str]]:
@@ -64,10 +76,12 @@ def war_lines(game: Game | None, events: Iterable[Event]) -> list[tuple[str, str
         for ev in found:
             if war_group(ev) != group:
                 continue
-            battle_turn = getattr(ev, "battle_turn", None)
-            if isinstance(battle_turn, int) and battle_turn != turn:
-                turn = battle_turn
-                out.append((title, "bold", 2, war_battle_turn_text(ev, game)))
+            number = battle_turn(ev)
+            if number is not None and number != turn:
+                turn = number
+                out.append((title, "bold", 2, war_battle_turn_text(number, getattr(ev, "area", ""))))
+            elif number is None:
+                turn = None                     # the strike's end, the next strike
             indent = 4 if turn is not None else 2
             out.append((title, "", indent, event_text(ev, game)))
             if is_reaction(ev):

@@ -443,6 +443,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(attacker=power_name(game, params.get("attacker")),
                    defender=power_name(game, params.get("defender")),
                    next_power=power_name(game, params.get("next_power")))
+    if code in STRIKE_EVENT_CODES:
+        out.update(_strike_values(code, params, game))
     if code == "ts_main_map_taken":
         out.update(attacker=power_name(game, params["attacker"]), defender=power_name(game, params["defender"]),
                    captured_text=units_text(game, params["captured"]),
@@ -453,6 +455,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out.update(_war_values(code, params, game))
     if code in NUCLEAR_CODES:                      # Taktyczne Starcie's nuclear weapons (below)
         out.update(_nuclear_values(params, game))
+    if code in LRG_EVENTS:
+        out.update(_lrg_values(params, game))
     if code == "ts_turn_limit":
         out["standings_text"] = ", ".join(
             f"{power_name(game, p)} {areas} areas and {pts} points" for p, areas, pts in params["standings"])
@@ -690,7 +694,7 @@ PROBLEMS.update({
     "ts_one_area": "a unit moves one bordering area a turn (L19.19): write one move per area, not {path}",
     "ts_not_bordering": "{target} does not border {space} (tangent areas do not count, L19.19)",
     "ts_units_missing": "needs {count} {unit} in {space} that have not moved this turn; found {found}",
-    "ts_air_war_waits": "an air order at an area of another player's units is an air strike (L23.8, L23.74); strikes are not built yet, so those aircraft do not fly",
+    "ts_air_war_waits": "an air order at an area of another player's units is an air strike (L23.8, L23.74): write it as one ('strike 34: 2 bomber 22 -> 34'), not as a move",
     "ts_ship_on_land": "a {unit} stays at sea: {target} is land",
     "ts_aboard_lands_only": "a {unit} aboard a ferry moves only by landing on a bordering land area; {target} is a sea (its ferry carries it there, G8)",
     "ts_scuttle_unused": "'scuttle {space}': you do not attack {space} in this turn, so the line does nothing",
@@ -899,12 +903,9 @@ PROBLEMS.update({
 
 # Taktyczne Starcie's war on the main map (issue 27, t27show: the report's section
 # present/taktyczne_war_report.py).  A reaction's line is followed by why it fired
-# (``standing_text``); an air strike's events by battle turn (``war_battle_turn_text``).
+# (``standing_text``); an air strike's volleys under their battle turn (``war_battle_turn_text``).
 DEFAULT_PREFIX = "default"
 LONG_DIGEST = re.compile(r"\b(sha256\.[0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
-STRIKE_STEPS = {"aa": "the defender's AA guns fire", "attacker_fighters": "the attacker's fighters fire",
-                "defender_fighters": "the defender's fighters fire",
-                "bombers": "the attacker's bombers drop their bombs"}
 
 
 def standing_text(who: str, standing: str) -> str:
@@ -916,12 +917,10 @@ def standing_text(who: str, standing: str) -> str:
     return f"{who}'s standing order «{LONG_DIGEST.sub(lambda m: m.group(1) + '…', standing)}»"
 
 
-def war_battle_turn_text(event: Any, game: Game | None = None) -> str:
-    """The heading of an air strike's battle turn: its number and who fires (L23.63-L23.64)."""
-    step = getattr(event, "step", "")
-    where = getattr(event, "area", "") or getattr(event, "target", "")
-    text = f"Battle turn {event.battle_turn}" + (f" over {where}" if isinstance(where, str) and where else "")
-    return text + (f": {STRIKE_STEPS.get(step, str(step).replace('_', ' '))}" if step else "")
+def war_battle_turn_text(turn: int, area: str) -> str:
+    """The heading of an air strike's battle turn: in it the defender's AA guns, the
+    attacker's fighters, the defender's fighters, the attacker's bombers (L23.63-L23.64)."""
+    return f"Battle turn {turn} over {area}" if area else f"Battle turn {turn}"
 
 
 def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
@@ -935,6 +934,72 @@ def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict
 
 
 WAR_PREFIXES = ("ts_air", "ts_strike", "ts_lrg", "ts_gun", "ts_mine", "ts_nuclear", "ts_launch", "ts_anti")
+# Taktyczne Starcie's air strike (t27strike: model.ts_strike events, engine/taktyczne/air_strike.py,
+# docs/taktyczne-air-strike.md).
+PROBLEMS.update({
+    "ts_strike_no_enemy": "nothing of another player's to strike in {target}: no units and no objects of his there",
+    "ts_strike_not_aircraft": "only fighters and bombers fly a strike (L23.54); a {unit} does not",
+    "ts_strike_route": "the route {path} must go from the aircraft's base through bordering areas to {target} (and back): L23.8",
+    "ts_strike_range": "aircraft fly at most {limit} bordering areas out and {limit} back (L19.29, ruling G20); this route is {out} out and {back} back",
+    "ts_strike_over": "at most {limit} points of aircraft strike one area (L23.53, L23.74); this strike on {target} brings {points}",
+    "ts_strike_base": "the way back ends at {space}, which is not a base of yours with room: aircraft land at an own airfield or carrier (L23.9)",
+    "ts_strike_after_board": "{target} was attacked on the ground earlier this turn; the main-map battle comes first (L23.79-L23.80): write the strike before the attack",
+    "ts_strike_clauses_differ": "the strike on {target} says its {clause} on line {first} already, differently: that line's holds for the whole strike",
+    "ts_air_defence_unreadable": "an air defence order reads 'target <words>' and/or 'bombers bomb|hold': {reason}",
+})
+EVENT_TEXTS.update({
+    "ts_strike_launched": "{power} {strike_text} {target} held by {defender} with {flights_text} ({points} points){priority_text}",
+    "ts_strike_volley": "{power}'s {arm_text} {shots_text}",
+    "ts_strike_ended": "the strike on {area} ends after {turns} battle turn(s) ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
+    "ts_strike_home": "{power}'s {units} fly home from {area} and land at {base}",
+    "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}",
+})
+STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
+                                "ts_defending_bombers"})
+_STRIKE_ARMS = {"aa": "AA guns fire at", "fighters": "fighters fire at", "bombers": "bombers bomb"}
+_STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly home as ordered",
+                "losses": "the losses ordered to turn home are reached",
+                "no_bombers": "no bomber is left", "no_targets": "nothing is left to bomb",
+                "sweep": "a sweep is one attack", "shot_down": "every attacker is shot down"}
+
+
+def _shot_text(game: Game | None, shot: Any) -> str:
+    get = shot.get if isinstance(shot, Mapping) else lambda k: getattr(shot, k)
+    target = get("target")
+    name = (unit_name(game, target) if game is not None and target in game.ruleset.units
+            else f"the {str(target).replace('_', ' ')}")
+    if not get("needed"):
+        return "the target with its atomic bomb"
+    result = "a hit" if get("hit") else "a miss"
+    return f"{name}: {get('roll')}, {result} ({'a 6' if get('needed') == '6' else 'an even roll'} needed)"
+
+
+def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    out: dict[str, Any] = {k: power_name(game, params[k]) for k in ("defender", "attacker")
+                           if params.get(k)}
+    if "shots" in params:
+        out["shots_text"] = "; ".join(_shot_text(game, s) for s in params["shots"]) or "nothing"
+    if code == "ts_strike_launched":
+        flights = []
+        for f in params.get("flights", ()):
+            get = f.get if isinstance(f, Mapping) else lambda k, f=f: getattr(f, k)
+            flights.append(f"{units_text(game, get('units'))} from {get('out')[0]} "
+                           f"({' -> '.join(get('out'))}, back {' -> '.join(get('back'))})")
+        out["flights_text"] = "; ".join(flights)
+        out["strike_text"] = "sweeps" if params.get("sweep") else "strikes"
+        priority = params.get("priority") or ()
+        out["priority_text"] = f", targets {', '.join(priority)}" if priority else ""
+    if code == "ts_strike_volley":
+        out["arm_text"] = _STRIKE_ARMS.get(params.get("arm"), params.get("arm"))
+    if code == "ts_strike_ended":
+        out["reason_text"] = _STRIKE_ENDS.get(params.get("reason"), params.get("reason"))
+        out["lost_text"] = units_text(game, params.get("lost") or {}) or "nothing"
+        out["destroyed_text"] = units_text(game, params.get("destroyed") or {}) or "no unit"
+        objects = params.get("objects") or ()
+        out["objects_text"] = f" and the objects {', '.join(objects)}" if objects else ""
+    return out
+
+
 # Taktyczne Starcie's nuclear weapons and objects destroyed (issue 27, t27nuke:
 # model/ts_nuclear.py, model/ts_objects.py, engine/taktyczne/nuclear.py).
 PROBLEMS.update({
@@ -994,3 +1059,36 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
         out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
         out["armed_text"] = "armed " if params.get("armed") else ""
     return out
+
+
+# Taktyczne Starcie's long-range guns (t27lrg: model.ts_guns events, engine/taktyczne/guns.py,
+# docs/taktyczne-guns.md).
+LRG_EVENTS = ("ts_lrg_fired", "ts_lrg_reaction_fired")
+EVENT_TEXTS.update({
+    "ts_lrg_fired": "{power}'s long-range gun in {gun} fires at {owner}'s {target_name} in {area}: {roll_text}",
+    "ts_lrg_reaction_fired": ("{power}'s long-range gun in {gun} fires at {mover}'s {target_name} entering "
+                              "{area}{ferry_text}: {roll_text}"),
+})
+PROBLEMS.update({
+    "ts_lrg_missing": "no long-range gun of yours in {space} that has not fired this turn (one shot a turn, L31.33)",
+    "ts_lrg_fought": ("the long-range guns in {space} fought on the battle board this turn: a gun is used "
+                      "once a turn, on the main map or on the board (L31.31-L31.32, L31.37)"),
+    "ts_lrg_used": ("a long-range gun in {space} fired on the main map this turn, so it cannot fight on the "
+                    "board too (L31.31-L31.32)"),
+    "ts_lrg_not_bordering": "a long-range gun in {space} fires only at bordering areas (L31.34); {target} does not border it",
+    "ts_lrg_no_target": ("nothing in {target} a long-range gun may fire at: another player's units (not mines, "
+                         "not aircraft) or objects (not capitals), L31.34-L31.35"),
+    "ts_lrg_react_unreadable": "a reaction order for long-range guns that cannot be read: {reason}",
+})
+
+
+def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of a long-range gun shot's sentence: whose target, and what the die did."""
+    cargo = params.get("cargo") or {}
+    hit = params.get("hit")
+    sunk = f", with {units_text(game, cargo)} aboard" if cargo else ""
+    return {"owner": power_name(game, params.get("owner")),
+            "mover": power_name(game, params.get("mover")),
+            "ferry_text": " before it lands" if params.get("before_unload") else "",
+            "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
+                                                             else "a miss (a 6 hits, L31.36)")}

@@ -16,6 +16,10 @@ orders carried out one by one in the order written, moves and attacks mixed.
   loaded ferry and AA guns of the loser are destroyed, his aircraft evacuate (L19.39-L19.44,
   L23.75, rulings capture_empty, G28); a lost attack loses the attacking units (ruling G10).
 * An area held only by objects or nobody is entered freely and taken (L19.36).
+* Every entry into an area without other players' units (a move, or a won attack's
+  survivors standing in the area) runs the other players' reactions (``reactions``: long-range
+  gun reaction fire, L31.38-L31.41); ``fire lrg`` lines (``ACTIONS``) run among the moves in
+  the order written (``guns``, L31.37).
 
 Aircraft fly up to 4 areas between own bases (``air.move_order``, L19.29, G20); the loser's
 aircraft evacuate (``air.evacuate``, L23.75).  An air order at another player's area is an air
@@ -39,9 +43,10 @@ from ..movement import describe_order
 from ..steps import step
 from ..turn_rules import declare_flag, declare_state
 from ..working import Piece, count_types
-from . import air, elimination
+from . import air, air_strike, elimination, guns
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
                             survivors)
+from .reactions import run_reactions
 from .stacking import is_ferry, limits, points, stack_problems, unit_value
 
 MAIN_TURN = "ts_main_turn"
@@ -55,8 +60,8 @@ PENDING = "ts_pending_attack"   # TurnContext.mechanic: the attack the fight kin
 def main_turn(ctx: TurnContext, dice) -> None:
     """Every ``move`` order in the order written (ruling G3), then the game's end: the last
     player standing (L11)."""
-    orders = sorted((o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
-                     if isinstance(o, Move)), key=lambda o: o.line)
+    orders = sorted((*(o for o in (*ctx.orders.combat, *ctx.orders.noncombat)
+                       if isinstance(o, Move)), *ctx.orders.of(*ACTIONS)), key=lambda o: o.line)
     resume, ctx.resume = ctx.resume, None
     for index, order in enumerate(orders):
         ctx.order_index = index
@@ -70,7 +75,7 @@ def main_turn(ctx: TurnContext, dice) -> None:
             if ctx.checking:
                 ctx.error(order.line, failure.code, **failure.params)
             else:
-                ctx.emit(OrderSkipped(order.line, describe_order(order), failure.code,
+                ctx.emit(OrderSkipped(order.line, _text(order), failure.code,
                                       dict(failure.params)))
     scuttle_unused(ctx)
     elimination.last_standing(ctx)
@@ -84,8 +89,21 @@ def scuttle_unused(ctx: TurnContext) -> None:
             ctx.warn(order.line, "ts_scuttle_unused", space=order.space)
 
 
-def carry_out(ctx: TurnContext, order: Move) -> None:
-    """One order: a move, a boarding, a landing, or an attack."""
+# Orders of other kinds carried out in the written order among the moves: kind -> (carry
+# out, canonical text).
+ACTIONS = {"lrg_fire": (guns.fire_order, guns.fire_text),       # L31.37: move, fire, in any order
+           "strike": (air_strike.strike, air_strike.strike_text)}   # L23.10-L23.64
+
+
+def _text(order) -> str:
+    return describe_order(order) if isinstance(order, Move) else ACTIONS[order.kind][1](order)
+
+
+def carry_out(ctx: TurnContext, order) -> None:
+    """One order: a move, a boarding, a landing, an attack, or one of ``ACTIONS``."""
+    if not isinstance(order, Move):
+        ACTIONS[order.kind][0](ctx, order)
+        return
     board = ctx.board
     if air.names_aircraft(board, order.units):
         air_move(ctx, order)
@@ -160,8 +178,20 @@ def move(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, target
                 cargo.space = space
         raise
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
-    if not sea:
-        take_area(ctx, target)
+    entered(ctx, pieces, target)
+
+
+def entered(ctx: TurnContext, pieces: list[Piece], area: str) -> None:
+    """The mover's ``pieces`` stand in ``area``, which holds no other player's units: the
+    other players' reactions (``reactions``: LRG reaction fire, L31.38-L31.41; a loaded
+    ferry entering a sea before it unloads, L31.40), then the mover takes a land area if
+    any of them is left (ruling lrg_entry_destroyed)."""
+    board = ctx.board
+    loaded = any(board.cargo_of(p) for p in pieces if is_ferry(board, p))
+    run_reactions(ctx, "enter", ctx.power, area, pieces, before_unload=loaded)
+    left = not pieces or any(board.pieces.get(p.uid) is p for p in pieces)
+    if left and not board.map[area].is_sea:
+        take_area(ctx, area)
 
 
 def _step(ctx: TurnContext, piece: Piece, target: str, sea: bool) -> None:
@@ -229,8 +259,9 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
         kind = kinds.get(piece.type)
         if kind is None or kind.battle != battle:
             raise OrderFailed("ts_cannot_attack", unit=piece.type, target=target)   # L19.47
+    guns.check_attackers(pieces)                               # L31.31-L31.32
     stack, _, _ = limits(board)
-    value = points(board, pieces)
+    value = points(board, pieces) + air_strike.struck(ctx, target)     # L23.74, L23.79-L23.80
     if value > stack:
         raise OrderFailed("ts_attack_over", target=target, points=value, limit=stack)   # L23.74
     attacked[target] = (order.line, origin)
@@ -241,6 +272,11 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
     ctx.emit(Moved(ctx.power, "main", count_types(pieces), (origin, target), order.line))
     for piece in pieces:
         piece.marks.add(MOVED)
+    air_strike.defending_bombers(ctx, target, defender, pieces)          # L23.77-L23.78
+    pieces = [p for p in pieces if board.pieces.get(p.uid) is p]
+    if not pieces:                                       # every attacker bombed out
+        elimination.check(ctx, ctx.power, by=defender)
+        return
     if not fighters:                                      # only main-map units (L19.43)
         settle_main_map(ctx, target, defender, enemies)
         _occupy(ctx, pieces, target)
@@ -274,11 +310,18 @@ ATTACKING = declare_flag("ts_attacking")
 ATTACKED_BEFORE_PAUSE = declare_state("ts_attacked_before_pause", dict)
 
 
+# the turn's marks kept across the pause: a unit's one move, a gun's one shot and its board
+# battle (guns.FIRED, guns.FOUGHT, L31.31-L31.37)
+KEPT_MARKS = {MOVED: MOVED_BEFORE_PAUSE, guns.FIRED: declare_flag("ts_lrg_fired_before_pause"),
+              guns.FOUGHT: declare_flag("ts_fought_before_pause")}
+
+
 def keep_paused(ctx: TurnContext, attackers: list[Piece]) -> None:
     board = ctx.board
     for piece in board.pieces.values():
-        if MOVED in piece.marks:
-            board.set_flag(piece, MOVED_BEFORE_PAUSE)
+        for mark, flag in KEPT_MARKS.items():
+            if mark in piece.marks:
+                board.set_flag(piece, flag)
     for piece in attackers:
         board.set_flag(piece, ATTACKING)
     board.write_state(ATTACKED_BEFORE_PAUSE, {area: [line, origin] for area, (line, origin)
@@ -291,9 +334,10 @@ def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought) -> No
     board = ctx.board
     attackers = []
     for piece in list(board.pieces.values()):
-        if MOVED_BEFORE_PAUSE in piece.flags:
-            piece.marks.add(MOVED)
-            board.set_flag(piece, MOVED_BEFORE_PAUSE, on=False)
+        for mark, flag in KEPT_MARKS.items():
+            if flag in piece.flags:
+                piece.marks.add(mark)
+                board.set_flag(piece, flag, on=False)
         if ATTACKING in piece.flags:
             attackers.append(piece)
             board.set_flag(piece, ATTACKING, on=False)
@@ -313,6 +357,9 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
     area = event.area
     for side in (ATTACKER, DEFENDER):
         kept = survivors(event, side)
+        for uid in names[side].values():             # used on the board this turn (L31.31-L31.32)
+            if uid in board.pieces:
+                board.pieces[uid].marks.add(guns.FOUGHT)
         for name, uid in names[side].items():
             piece = board.pieces.get(uid)
             if name not in kept and piece is not None:
@@ -372,5 +419,4 @@ def _occupy(ctx: TurnContext, pieces: list[Piece], area: str) -> None:
     for piece in pieces:
         piece.carried_by = None
         piece.space = area
-    if not ctx.board.map[area].is_sea:
-        take_area(ctx, area)
+    entered(ctx, pieces, area)        # LRGs may fire once the battle is over (L31.39)

@@ -20,8 +20,9 @@ from . import (  # noqa: F401  (each module registers its kind)
     buy, repair, place, move, load, unload, battle, bomb, bombard, defend, intercept,
     middle_east, convert, keep, recruit, build, declare, liberation, scramble, kamikaze, canal,
     share, research, rocket, paratroop, nmr, concede, plan, defence_plan, board, live, scuttle,
-    arm, launch, antimissile, patrol, evacuate,
+    strike, air_defence, arm, launch, antimissile, patrol, evacuate,
 )
+from . import lrg_fire, lrg_react  # noqa: F401  (Taktyczne Starcie's long-range guns)
 from .base import (
     COMBAT, GAME_MASTER, ISSUERS, KIND_GRAMMARS, KINDS, MOVER, NONCOMBAT, PHASE, PLACE,
     PURCHASE, STANDING, STANDING_ISSUER, UNIT_LINE, OrderSyntax, groups_text, kind, losses,
