@@ -258,18 +258,22 @@ def test_a_game_turn_by_the_command_line_with_an_air_move_shot_at(capsys, tmp_pa
     first, second = state.extras["ts_turn_order"]
     capital, other = state.extras["ts_capitals"][first], state.extras["ts_capitals"][second]
     play(f"build airfield {capital}\n")
-    play("pass\n")
+    play("patrol all: bombers\n")                 # the second player's standing order
     loaded = load_game("taktyczne")
     over, sea = _flight(loaded, capital, other)
     code, out = pbem(capsys, "correct", "-g", game_dir, "--demo-seeds", "--reason", "an air test",
                      "--set", f"{capital}: 2 {first} bomber", "--set", f"{sea}: 1 {first} carrier",
-                     "--set", f"{over}: 4 {second} aa_gun_land", "--owner", f"{over} {second}")
+                     "--set", f"{over}: 4 {second} aa_gun_land, 1 {second} fighter",
+                     "--owner", f"{over} {second}")
     assert code == 0, out
     out = play(f"move 2 bomber {capital} -> {over} -> {sea}\n")
     code, report = pbem(capsys, "report", "-g", game_dir)
     assert code == 0, report
-    assert f"AA guns in {over} fire 4 times" in report
+    assert f"AA guns in {over} fire 4 shots" in report
     assert "rule (every AA gun fires at each overflight, L23.61)" in report
+    fired = [e for e in _events(game_dir) if e.get("kind") == "ts_overflight_fire"]
+    if any(e["shooters"] == "fighters" for e in fired):     # a bomber was left to aim at
+        assert "why: " in report and "standing order «patrol all: bombers»" in " ".join(report.split())
     state, _ = gamedir.current_state(game_dir)
     shot = sum(sum(e["lost"].values()) for e in _events(game_dir) if e.get("kind") == "ts_overflight_fire")
     aboard = [u for u in state.units.get(sea, ()) if u.type == "carrier"][0].cargo
@@ -296,3 +300,67 @@ def test_a_bombers_cargo_lands_with_it_and_is_no_aircraft_of_its_own(game):
     air.land(board, [bomber], "S07", "red")
     assert [p.type for p in board.cargo_of(bomber)] == ["atomic_bomb"]
     assert all(p.space == "S07" for p in board.cargo_of(bomber))
+
+
+def test_a_blast_sends_the_aircraft_past_the_other_areas_it_reaches(game):
+    """L23.35-L23.36 a blast spares aircraft that have somewhere to go: not into another area
+    of the same blast (``avoid``)."""
+    ctx = _ctx(game, {"23": (Unit("fighter", "blue"),)}, {"23": "blue", "24": "blue", "32": "blue"},
+               {"23": {"airfield": 1}, "24": {"airfield": 1}, "32": {"airfield": 1}}, dice=[1])
+    air.evacuate(ctx, "23", "blue", _planes(ctx, "23", "blue"), air.BLAST, avoid=("24",))
+    assert [e.to for e in ctx.events if isinstance(e, AircraftEvacuated)] == ["32"]
+
+
+route_fire = st.fixed_dictionaries({
+    "bombers": st.integers(0, 3), "fighters": st.integers(0, 4),
+    "guns": st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    "patrols": st.lists(st.integers(0, 2), min_size=3, max_size=3),
+    "faces": st.lists(st.integers(1, 6), min_size=40, max_size=40),
+    "leg": st.sampled_from([air.OUT, air.BACK, air.MOVE])})
+
+
+@settings(max_examples=80, deadline=None)
+@given(route_fire)
+def test_overflight_fire_is_one_shot_per_gun_and_fighter_and_hits_only_as_the_text_says(game, data):
+    """L23.27 one shot per AA gun, a six (L23.28); L23.46 one per fighter, an even roll at a
+    bomber (L23.45), a six at a fighter (L23.68): no flight loses more than its shooters'
+    hits allow, and what is not shot down flies on."""
+    if data["bombers"] + data["fighters"] == 0:
+        return
+    route = ("22", "23", "26", "31")
+    units = {"22": (Unit("bomber", "red"),) * data["bombers"] + (Unit("fighter", "red"),) * data["fighters"]}
+    for area, guns, patrol in zip(route[1:], data["guns"], data["patrols"]):
+        units[area] = (Unit("aa_gun_land", "blue"),) * guns + (Unit("fighter", "blue"),) * patrol
+    ctx = _ctx(game, units, {"22": "red", "23": "blue", "26": "blue", "31": "blue"},
+               {"22": {"airfield": 1}}, dice=data["faces"])
+    planes = _planes(ctx, "22")
+    survivors = air.fly(ctx, planes, route, leg=data["leg"])
+    fired = [e for e in ctx.events if isinstance(e, OverflightFire)]
+    over = route[1:-1] if data["leg"] == air.OUT else route[1:]
+    for event in fired:
+        assert event.area in over and event.power == "blue" and event.mover == "red"
+        index = route.index(event.area) - 1
+        assert event.count == len(event.rolls) == (data["guns"][index] if event.shooters == "aa"
+                                                   else data["patrols"][index])
+        hits = sum(event.lost.values())
+        if event.shooters == "aa":
+            assert hits <= sum(1 for r in event.rolls if r == 6)
+        else:
+            assert event.lost.get("fighter", 0) <= sum(1 for r in event.rolls if r == 6)
+            assert hits <= sum(1 for r in event.rolls if r % 2 == 0)
+    lost = sum(sum(e.lost.values()) for e in fired)
+    assert len(survivors) + lost == len(planes)
+    assert all(p.uid in ctx.board.pieces for p in survivors)
+
+
+def test_aircraft_whose_airfield_is_gone_evacuate_and_others_stay(game):
+    """L23.34 an airfield destroyed (by a bomber or a long-range gun): its aircraft evacuate;
+    with the airfield still standing nothing moves."""
+    units = {"23": (Unit("fighter", "blue"),), "24": (Unit("fighter", "blue"),)}
+    owners = {"23": "blue", "24": "blue", "26": "blue"}
+    ctx = _ctx(game, units, owners, {"24": {"airfield": 1}, "26": {"airfield": 1}}, dice=[1])
+    air.airfield_lost(ctx, "23")
+    air.airfield_lost(ctx, "24")
+    assert [(e.area, e.to, e.cause) for e in ctx.events if isinstance(e, AircraftEvacuated)] == [
+        ("23", "24", air.BASE_DESTROYED)]
+    assert len(_planes(ctx, "24", "blue")) == 2

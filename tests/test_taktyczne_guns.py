@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.io.codec import decode_event, encode_event
@@ -122,6 +122,12 @@ def test_a_reaction_shot_fires_in_another_players_turn_by_the_command_line(game,
     done = process_turn(tmp_path, game, "react lrg 24: fire at tanks\n", seeds=demo_seeds("lrg"))
     while done.state.power != "red":                     # the others pass
         done = process_turn(tmp_path, game, "pass\n", seeds=demo_seeds("lrg"))
+    bad = tmp_path / "bad.txt"                 # the orders checked say what is wrong, and why
+    for text, said in (("fire lrg 22 at 24: tnaks\n", "did you mean 'tanks'"),
+                       ("fire lrg 22 at 23\n", "no long-range gun of yours in 22")):
+        bad.write_text(text, encoding="utf-8")
+        code, out = pbem(capsys, "check", bad, "-g", tmp_path, "--no-color")
+        assert code != 0 and said in " ".join(out.split()), out
     orders = tmp_path / "red.txt"
     orders.write_text("move 1 tank_2 22 -> 23\n", encoding="utf-8")
     code, out = pbem(capsys, "process", orders, "-g", tmp_path, "--no-color")
@@ -131,3 +137,49 @@ def test_a_reaction_shot_fires_in_another_players_turn_by_the_command_line(game,
     assert "why: Blue's standing order «react lrg 24: fire at tanks»" in said, said
     code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")
     assert code == 0, out
+
+
+VALUE = {"tank_1": 2, "tank_2": 3, "at_gun": 2, "mine_land": 1}     # units.toml costs
+
+
+def _position(game, guns: dict[str, tuple[str, int]], force: dict[str, int]):
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.service.rules_cases import build_position
+    lines = ["case p: generated", "power red", "position empty", "owner 22: red"]
+    for area, (owner, count) in guns.items():
+        lines += [f"owner {area}: {owner}", f"units {area}: {owner} {count} lrg"]
+    lines.append("units 22: red " + ", ".join(f"{n} {t}" for t, n in force.items()))
+    lines += ["orders:", "pass", "end", "expect valid"]
+    return build_position(game, parse_cases("\n".join(lines) + "\n")[0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(guns=st.dictionaries(st.sampled_from(["21", "24", "26", "31"]),
+                            st.tuples(st.sampled_from(["blue", "green"]), st.integers(1, 2)),
+                            max_size=4),
+       force=st.dictionaries(st.sampled_from(["tank_1", "tank_2", "at_gun", "mine_land"]),
+                             st.integers(1, 2), min_size=1),
+       seed=st.integers(0, 10_000))
+def test_every_gun_in_range_fires_once_at_an_entering_unit_until_none_is_left(guns, force, seed):
+    """Red's force enters the empty 23: each gun of blue and green in an area bordering it
+    (21, 24, 26, 31 all do) fires once by the default, in area order, while any entering
+    unit is left; every shot is at an entering unit, never a mine (L31.35, L31.41)."""
+    from adjudicator.engine import adjudicate
+    from adjudicator.model.dice import SeededDice
+    assume(sum(VALUE[t] * n for t, n in force.items()) <= 12)        # the stack (L19.17)
+    game = load_game("taktyczne")
+    state = _position(game, guns, force)
+    text = "move " + ", ".join(f"{n} {t}" for t, n in force.items()) + " 22 -> 23\n"
+    result = adjudicate(game, state, parse_orders(text, game, power="red"), SeededDice(seed))
+    shots = [e for e in result.events if isinstance(e, LrgReactionFired)]
+    targets = sum(n for t, n in force.items() if t != "mine_land")
+    hits = sum(1 for e in shots if e.hit)
+    total = sum(n for _, n in guns.values())
+    if hits < targets:                               # units left: every gun fired
+        assert len(shots) == total
+    else:                                            # none left: the last shot destroyed it
+        assert len(shots) <= total and (not shots or shots[-1].hit)
+    assert all(e.target in force and e.target != "mine_land" and e.mover == "red" for e in shots)
+    assert hits <= targets
+    assert [e.gun for e in shots] == sorted(e.gun for e in shots)
+    assert all(e.standing == "default: lrg_react fire" for e in shots)

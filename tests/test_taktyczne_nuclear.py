@@ -60,17 +60,18 @@ def test_the_full_radius_is_the_area_with_its_bordering_and_tangent_areas(game):
     assert nuclear.reach(ctx.board, "23", nuclear.AREA) == ("23",)
 
 
-def test_an_armed_silo_hit_by_a_bomb_explodes_with_the_full_radius(game):
+def test_an_armed_silo_hit_explodes_with_the_full_radius(game):
     """L23.12-L23.14, G23: the armed one of the area's two silos is hit first (ruling
     armed_first) and its warhead explodes over the silo's area and every area touching it."""
     units = {"23": (Unit("tank_1", "blue"),), "32": (Unit("tank_2", "blue"),),
              "33": (Unit("tank_2", "blue"),)}
     ctx = _ctx(game, units, {"23": "blue"},
                {OBJECTS: {"23": {"silo": 2}}, nuclear.ARMED: {"23": {"silo": 1}}})
-    assert destroy_object(ctx, "23", "silo", "red", "bomb")
+    assert destroy_object(ctx, "23", "silo", "green", "lrg")     # a gun's reaction shot
     kinds = [e.kind for e in ctx.events]
     assert kinds[:2] == ["ts_object_destroyed", "ts_nuclear_blast"]
     assert ctx.events[0].armed and ctx.events[1].cause == "silo"
+    assert {e.by for e in ctx.events} == {"green"}                # not the mover's doing
     assert _types(ctx.board, "23") == [] and _types(ctx.board, "32") == []   # 32 is tangent
     assert _types(ctx.board, "33") == [("blue", "tank_2")]
     # the other silo went with the blast and did not explode in turn (ruling no_chain)

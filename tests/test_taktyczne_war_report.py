@@ -72,6 +72,8 @@ def test_the_why_of_a_standing_order_and_of_a_default():
     assert standing_text("Red", "default") == "Red wrote no standing order for it: the default"
     assert standing_text("Red", "default: nearest_base") == (
         "Red wrote no standing order for it: the default (nearest base)")
+    assert standing_text("Red", "rule (every AA gun fires at each overflight, L23.61)") == (
+        "no choice for Red: the rule (every AA gun fires at each overflight, L23.61)")
 
 
 def _issue_events():

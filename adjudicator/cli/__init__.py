@@ -20,7 +20,7 @@ from .quick_help import (
 
 COMMANDS = ("game_commands", "correct_command", "audit_commands", "mail_command", "keeper_command",
             "player_command", "keys_command", "odds_command", "rules_command", "cases_command", "map_command",
-            "completion_command", "tournament_command")
+            "completion_command", "tournament_command", "mines_command")
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The full parser, or with ``command`` only the commands of the module that registers

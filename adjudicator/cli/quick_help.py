@@ -23,7 +23,7 @@ COMMAND_MODULES: dict[str, str] = {
     "status": "mail_command", "keeper": "keeper_command", "keys": "keys_command",
     "odds": "odds_command", "rules": "rules_command", "cases": "cases_command",
     "map": "map_command", "completion": "completion_command",
-    "tournament": "tournament_command", "player": "player_command",
+    "tournament": "tournament_command", "player": "player_command", "mines": "mines_command",
 }
 
 COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
@@ -49,6 +49,7 @@ COMMAND_SUMMARIES: tuple[tuple[str, str], ...] = (
     ("map", "draw an edition's empty board with every space's name"),
     ("completion", "print a shell completion script (bash, zsh, tcsh)"),
     ("tournament", "run a tournament: pairings, bids, deadlines, NMR, standings, ratings"),
+    ("mines", "Taktyczne Starcie: seal your board mine squares, reveal them when a battle needs them"),
 )
 
 

@@ -2,7 +2,7 @@
 power publishes for the board squares of its mines in one area (or in all its areas), and
 the check that a reveal opens it.
 
-The commitment is ``sha256.<hex>``, the SHA-256 of the canonical text::
+The commitment is ``sha256_<hex>``, the SHA-256 of the canonical text::
 
     pbem mine layout
     power: <power>
@@ -21,10 +21,10 @@ import hashlib
 import hmac
 import re
 
-PREFIX = "sha256."
-SALT_PREFIX = "salt."
+PREFIX = "sha256_"
+SALT_PREFIX = "salt_"
 SALT_HEX = 64                     # 32 bytes
-_DIGEST = re.compile(r"^sha256\.[0-9a-f]{64}$")
+_DIGEST = re.compile(r"^sha256_[0-9a-f]{64}$")
 _SALT = re.compile(r"^[0-9a-f]{64}$")
 _SQUARE = re.compile(r"^[A-Z][1-9][0-9]?$")
 MAX_SQUARES = 130                 # far above a side's 91 mine squares
@@ -46,7 +46,7 @@ def layout_text(power: str, scope: str | None, squares, salt: str) -> str:
 
 
 def commitment(power: str, scope: str | None, squares, salt: str) -> str:
-    """``sha256.<hex>`` of the layout's canonical text."""
+    """``sha256_<hex>`` of the layout's canonical text."""
     check_salt(salt)
     digest = hashlib.sha256(layout_text(power, scope, squares, salt).encode()).hexdigest()
     return PREFIX + digest

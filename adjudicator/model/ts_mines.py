@@ -2,7 +2,7 @@
 a sealed layout asked for, revealed and checked, a missed reveal and its default, and the
 mines that went off in a board battle.  Every event of a mine acting in another player's
 turn names the ``power`` it belongs to and ``standing``: the canonical text of the standing
-order that made it act (``minefield 22: sha256.…``) or ``"default: <name>"``."""
+order that made it act (``minefield 22: sha256_…``) or ``"default: <name>"``."""
 
 from __future__ import annotations
 

@@ -726,11 +726,12 @@ PROBLEMS.update({
     "ts_air_alone": "aircraft fly in orders of their own: an order naming aircraft names only aircraft (L23.9)",
     "ts_air_no_base": "aircraft move only to an area with an airfield of yours or a sea with a carrier of yours (L19.29, L23.9); {target} is neither",
     "ts_air_no_room": "{target} takes {room} more points of aircraft (the 12-point stack, a carrier's 12 points, L19.17, L27.13); these are worth {points}",
+    "ts_air_over_guns": "the route flies over {areas}, where another player has AA guns or based fighters: they fire at it (L23.61-L23.62)",
     "ts_evacuate_unknown": "no area {space} on the map",
     "ts_no_carrier": "aircraft bought at a shipyard go onto a carrier of yours in its sea (L27.23); there is none in {space}",
     "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
 })
-EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {count} times at {mover}'s aircraft "
+EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {shots_text} at {mover}'s aircraft "
                                      "flying over ({leg_text}): {rolls}; {lost_text}")
 EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
                                         "{to_text}")
@@ -743,6 +744,7 @@ def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     path = params.get("path") or ()
     return {"mover": power_name(game, params.get("mover")),
             "shooters": "AA guns" if params.get("shooters") == "aa" else "fighters",
+            "shots_text": f"{params.get('count')} shot" + ("" if params.get("count") == 1 else "s"),
             "leg_text": {"out": "on the way out", "back": "on the way back"}.get(params.get("leg"), "moving"),
             "lost_text": f"{units_text(game, lost)} shot down" if lost else "none hit",
             "cause_text": {"battle_lost": "the battle there is lost", "base_destroyed": "the base is destroyed",
@@ -873,39 +875,11 @@ def battle_summary(game: Game | None, ended, attacker: str | None = None,
     return f"{text}; TUV swing {ended.tuv_swing:+d}"
 
 
-# Taktyczne Starcie's mines (t27mines: model.ts_mines events, engine/taktyczne/mines.py,
-# docs/taktyczne-mines.md).
-EVENT_TEXTS.update({
-    "ts_mine_reveal_wanted": ("the battle in {area} needs {power}'s sealed mine layout for {scope} "
-                              "({mines} mines): the turn waits for {power} to reveal it"),
-    "ts_mine_layout_revealed": ("{power} reveals the mine layout for {scope} ({squares}); it opens "
-                                "the commitment {commitment}"),
-    "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
-                              "{area} are lost"),
-    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units}",
-})
-PROBLEMS.update({
-    "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
-                      "a sea bordering your land for an underwater mine; {space} is not"),
-    "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
-                          "would publish: seal them instead (pbem mines seal, then the "
-                          "'minefield' line it prints)"),
-    "ts_minefield_value": "a minefield line holds a commitment 'sha256.<64 hex digits>' or 'none', not {value!r}",
-    "ts_reveal_not_wanted": "no battle waits for a mine layout of yours: the reveal line does nothing",
-    "ts_reveal_scope": "the battle waits for your layout for {scope}; this line reveals {written}",
-    "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt.<64 hex digits>': {reason}",
-    "ts_reveal_wrong": ("the squares and salt do not open your commitment {commitment} for {scope}: "
-                        "reveal the layout you sealed (pbem mines reveal prints it)"),
-    "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
-    "ts_reveal_other_orders": "while a battle waits for a mine layout, only 'reveal' lines (or the game master's nmr) are read; {count} other lines are ignored",
-})
-
-
 # Taktyczne Starcie's war on the main map (issue 27, t27show: the report's section
 # present/taktyczne_war_report.py).  A reaction's line is followed by why it fired
 # (``standing_text``); an air strike's volleys under their battle turn (``war_battle_turn_text``).
-DEFAULT_PREFIX = "default"
-LONG_DIGEST = re.compile(r"\b(sha256\.[0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
+DEFAULT_PREFIX, RULE_PREFIX = "default", "rule"
+LONG_DIGEST = re.compile(r"\b(sha256[._][0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
 
 
 def standing_text(who: str, standing: str) -> str:
@@ -914,6 +888,8 @@ def standing_text(who: str, standing: str) -> str:
     if standing == DEFAULT_PREFIX or standing.startswith(DEFAULT_PREFIX + ":"):
         name = standing.partition(":")[2].strip().replace("_", " ")
         return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
+    if standing.startswith(RULE_PREFIX):               # no choice: the rules make it act (AA guns)
+        return f"no choice for {who}: the {standing}"
     return f"{who}'s standing order «{LONG_DIGEST.sub(lambda m: m.group(1) + '…', standing)}»"
 
 
@@ -1007,6 +983,7 @@ PROBLEMS.update({
     "ts_no_weapon_producer": "you hold no factory and no shipyard: they produce missiles and anti-missiles (L27.10, L27.21)",
     "ts_no_holder": "you have no {holder} in {space}: a {what_name} goes into your own {holder} (L19.56-L19.57, L19.63-L19.64, G26)",
     "ts_holder_armed": "every {holder} of yours in {space} is armed already: each holds one (L19.69)",
+    "ts_blast_own_units": "the blast over {target} reaches your own units in {areas}: they are destroyed too (L19.59)",
     "ts_no_armed_silo": "you have no armed silo{space_text}: a missile is launched from your silo holding one (L19.56-L19.58)",
 })
 NUCLEAR_CODES = frozenset({"ts_nuclear_armed", "ts_missile_launched", "ts_missile_intercepted",
@@ -1092,3 +1069,34 @@ def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
             "ferry_text": " before it lands" if params.get("before_unload") else "",
             "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
                                                              else "a miss (a 6 hits, L31.36)")}
+
+
+# Taktyczne Starcie's mines (t27mines: model.ts_mines events, engine/taktyczne/mines.py,
+# docs/taktyczne-mines.md).
+EVENT_TEXTS.update({
+    "ts_mine_reveal_wanted": ("the battle in {area} needs {power}'s sealed mine layout for {scope} "
+                              "({mines} mines): the turn waits for {power} to reveal it"),
+    "ts_mine_layout_revealed": ("{power} reveals the mine layout for {scope} ({squares}); it opens "
+                                "the commitment {commitment}"),
+    "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
+                              "{area} are lost"),
+    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units}",
+})
+PROBLEMS.update({
+    "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
+                      "a sea bordering your land for an underwater mine; {space} is not"),
+    "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
+                          "would publish: seal them instead (pbem mines seal, then the "
+                          "'minefield' line it prints)"),
+    "ts_minefield_value": "a minefield line holds a commitment 'sha256_<64 hex digits>' or 'none', not {value!r}",
+    "ts_reveal_not_wanted": "no battle waits for a mine layout of yours: the reveal line does nothing",
+    "ts_reveal_scope": "the battle waits for your layout for {scope}; this line reveals {written}",
+    "ts_reveal_unreadable": "a reveal line is 'reveal <area|all>: <squares> salt_<64 hex digits>': {reason}",
+    "ts_reveal_wrong": ("the squares and salt do not open your commitment {commitment} for {scope}: "
+                        "reveal the layout you sealed (pbem mines reveal prints it)"),
+    "ts_reveal_missing": "the battle in {area} waits for your mine layout for {scope}: write its reveal line",
+    "ts_reveal_other_orders": ("while a battle waits for a mine layout, a turn file holds only 'reveal' "
+                               "lines (or the game master's nmr): {count} other lines; send them in your own turn"),
+    "ts_reveal_wrong_power": ("the battle in {area} waits for {waits_for}'s mine layout: this turn file "
+                              "is {waits_for}'s 'reveal' (or the game master's nmr), not {power}'s orders"),
+})

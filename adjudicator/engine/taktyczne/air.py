@@ -56,7 +56,7 @@ def _check_evacuate(ctx, power: str, value: str):
     if value == NEAREST:
         return None
     for area in (a.strip() for a in value.split(",")):
-        if area not in ctx.board.map:
+        if area not in ctx.board.map.territories:
             return "ts_evacuate_unknown", {"space": area}
     return None
 
@@ -269,15 +269,20 @@ def _shot_down(ctx, area, power, mover, flying, lost, shooters_kind, faces, leg,
 
 # ------------------------------------------------------------------------------ evacuation
 
+def guarded_areas(board: WorkingBoard, areas: Iterable[str], power: str) -> list[str]:
+    """Those of ``areas`` where an enemy of ``power`` has AA guns or fighters."""
+    enemies = _enemies(board, power)
+    return [a for a in areas if any(any(shooters(board, a, enemy)) for enemy in enemies)]
+
+
 def routes(board: WorkingBoard, start: str, power: str) -> dict[str, tuple[str, ...]]:
     """Every area within range of ``start`` -> the flight there: the fewest areas, then the
     fewest areas where an enemy has AA guns or fighters, then the first in the map's order."""
-    danger = {}
+    danger: dict[str, int] = {}
 
     def risky(area: str) -> int:
         if area not in danger:
-            danger[area] = int(any(any(shooters(board, area, enemy))
-                                   for enemy in _enemies(board, power)))
+            danger[area] = len(guarded_areas(board, (area,), power))
         return danger[area]
 
     best: dict[str, tuple[int, int, tuple[str, ...]]] = {}
@@ -297,11 +302,14 @@ def routes(board: WorkingBoard, start: str, power: str) -> dict[str, tuple[str, 
     return {area: key[2] for area, key in best.items()}
 
 
-def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause: str) -> None:
+def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause: str, *,
+             avoid: Iterable[str] = ()) -> None:
     """Aircraft of ``power`` that lost their base in ``area`` (``cause``: ``battle_lost``,
     ``base_destroyed``, ``blast``) fly to another base within range and the 12-point caps:
     the bases of its standing ``evacuate`` order in the order written, then the nearest;
-    with none they are destroyed (L23.34-L23.36, L23.75-L23.76, ruling G28)."""
+    with none they are destroyed (L23.34-L23.36, L23.75-L23.76, ruling G28).  Called while
+    they are still there (before their carrier is removed: removing it removes its cargo);
+    ``avoid``: bases not to land at (the other areas of a blast)."""
     board = ctx.board
     planes = sorted((p for p in pieces if board.pieces.get(p.uid) is p and is_aircraft(board, p)),
                     key=lambda p: (-unit_value(board, p.type), p.uid))
@@ -310,7 +318,8 @@ def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause
     value, why = standing_reason(ctx, power, EVACUATE.name, area)
     listed = [] if value == NEAREST else [a.strip() for a in value.split(",")]
     room = bases(board, power)
-    room.pop(area, None)
+    for lost_base in (area, *avoid):
+        room.pop(lost_base, None)
     flights = routes(board, area, power)
     order = [a for a in dict.fromkeys(listed) if a in room and a in flights]
     order += sorted((a for a in room if a in flights and a not in order),
@@ -336,6 +345,20 @@ def evacuate(ctx: TurnContext, area: str, power: str, pieces: list[Piece], cause
         ctx.emit(AircraftEvacuated(area, power, cause, count_types(lost), "", (), why))
 
 
+def airfield_lost(ctx: TurnContext, area: str, cause: str = BASE_DESTROYED) -> None:
+    """After an object of ``area`` is destroyed (a bomb, a long-range gun's hit, L23.34): the
+    aircraft there whose owner has no airfield there any more evacuate.  For any caller of
+    ``objects.destroy_object``; a carrier sunk is the caller's (``evacuate`` before removing
+    it)."""
+    board = ctx.board
+    here = objects(board).get(area, {})
+    for power in sorted({p.owner for p in board.at(area) if is_aircraft(board, p)}):
+        if here.get(AIRFIELD) and board.owners.get(area) == power:
+            continue
+        evacuate(ctx, area, power, [p for p in board.at(area)
+                                    if p.owner == power and is_aircraft(board, p)], cause)
+
+
 def names_aircraft(board: WorkingBoard, units: Iterable) -> bool:
     """Whether an order's unit groups name an aircraft type."""
     return any(is_aircraft(board, g.type) for g in units if g.type in board.rules.units)
@@ -359,6 +382,9 @@ def move_order(ctx: TurnContext, order, pieces: list[Piece]) -> list[Piece]:
                                        "room": room[path[-1]]}))
     if problem is not None:
         raise OrderFailed(problem[0], **problem[1])
+    guarded = guarded_areas(board, path[1:], power)
+    if guarded:                          # said by the check too: the route was the writer's
+        ctx.warn(order.line, "ts_air_over_guns", areas=guarded)
     ctx.emit(Moved(power, "main", count_types(pieces), path, order.line))
     for piece in pieces:
         piece.carried_by = None

@@ -14,6 +14,7 @@ from ...model.units import Domain
 from ..income import IncomeContext, item
 from ..steps import step
 from . import air
+from .mines import mine_types, placement_problem
 from .prices import object_price
 from .stack import stack_limit, stack_points, unit_value
 from .stacking import points
@@ -99,14 +100,17 @@ def _place_aircraft(ctx, order) -> bool:
 @step("ts_recruit")
 def recruit(ctx, dice) -> None:
     """The turn's ``recruit`` orders, in the order written: each paid from the treasury and
-    placed at once, within the 12-point stack (L19.16-L19.17)."""
+    placed at once, within the 12-point stack (L19.16-L19.17); mines on any own territory
+    (L27.24, ``mines.placement_problem``), the others where an object produces them."""
     board, power, game = ctx.board, ctx.power, ctx.game
     found = objects(board)
+    mines = mine_types(ctx)
     for order in ctx.orders.of("recruit"):
         problem = None
         for group in order.units:
             unit_type = board.rules.units[group.type]
             problem = (("ts_not_buyable", {"unit": group.type}) if not unit_type.buyable
+                       else placement_problem(ctx, unit_type, order.space) if group.type in mines
                        else _producer_problem(ctx, found, unit_type, order.space))
             if problem:
                 break

@@ -43,7 +43,7 @@ from ..movement import describe_order
 from ..steps import step
 from ..turn_rules import declare_flag, declare_state
 from ..working import Piece, count_types
-from . import air, air_strike, elimination, guns
+from . import air, air_strike, elimination, guns, mines
 from .board_battles import (board_forces, board_rules, fight_board_battle, mines_lost, plans_for,
                             survivors)
 from .reactions import run_reactions
@@ -294,8 +294,9 @@ def board_fight(ctx: TurnContext, area: str, dice, run: CombatRun) -> None:
     forces, names = board_forces(ctx, battle, {ATTACKER: attackers, DEFENDER: defenders})
     plans = plans_for(ctx, area, ctx.power, defender, forces=forces)
     try:
+        forces, plans = mines.unseal(ctx, area, defender, forces, plans)   # sealed layout
         event = fight_board_battle(ctx, area, ctx.power, defender, forces, plans)
-    except TurnPaused:                       # a live battle: the turn goes on when it ends
+    except TurnPaused:     # a live battle or a mine reveal: the turn goes on after it
         keep_paused(ctx, attackers)
         raise
     ctx.emit(event)
@@ -328,9 +329,10 @@ def keep_paused(ctx: TurnContext, attackers: list[Piece]) -> None:
                                               in sorted(ctx.mechanic(ATTACKED, dict).items())})
 
 
-def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought) -> None:
+def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought | mines.Reveal) -> None:
     """The attack of ``order`` whose live battle ``event`` ended: its result on the main
-    map, as ``board_fight`` applies a battle by plan."""
+    map, as ``board_fight`` applies a battle by plan; or whose battle waited for the
+    defender's mine layout (``mines.Reveal``): the battle, fought now."""
     board = ctx.board
     attackers = []
     for piece in list(board.pieces.values()):
@@ -345,6 +347,12 @@ def resume_attack(ctx: TurnContext, order: Move, event: BoardBattleFought) -> No
     for area, (line, origin) in board.read_state(ATTACKED_BEFORE_PAUSE, default={}).items():
         attacked[area] = (line, origin)
     board.extras.pop(ATTACKED_BEFORE_PAUSE, None)
+    if isinstance(event, mines.Reveal):
+        ctx.mechanic(mines.REVEALED, dict)[event.area] = event
+        ctx.mechanic(PENDING, dict)[event.area] = (
+            event.power, attackers, [p for p in board.at(event.area) if p.owner == event.power])
+        FIGHTS[BOARD_FIGHT](ctx, event.area, ctx.dice, CombatRun())
+        return
     defenders = [p for p in board.at(event.area) if p.owner == event.defender]
     _, names = board_forces(ctx, event.board, {ATTACKER: attackers, DEFENDER: defenders})
     apply_battle(ctx, event, names, attackers)
@@ -355,6 +363,7 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
     """A board battle's result on the main map (L19.39-L19.46)."""
     board = ctx.board
     area = event.area
+    mines.report_fired(ctx, event)
     for side in (ATTACKER, DEFENDER):
         kept = survivors(event, side)
         for uid in names[side].values():             # used on the board this turn (L31.31-L31.32)

@@ -31,7 +31,8 @@ from ..turn_rules import declare_flag, declare_standing, declare_state, standing
 from ..working import Piece, count_types
 from . import air, elimination
 from .plans import board_rules
-from .state import FACTORY, OBJECTS, _sorted, capitals, objects, shipyard_key, shipyard_sea
+from .state import (FACTORY, OBJECTS, _sorted, capitals, facilities, objects, shipyard_key,
+                    shipyard_sea)
 
 FULL, AREA = "full", "area"
 SILO, LAUNCHER = "silo", "launcher"
@@ -127,13 +128,15 @@ def _mine_types(ctx: TurnContext) -> frozenset[str]:
     return frozenset(rules.mines.values()) if rules is not None else frozenset()
 
 
-def blast(ctx: TurnContext, centre: str, radius: str, cause: str) -> None:
-    """A nuclear explosion over ``centre`` (``radius`` ``full`` or ``area``) in the mover's
-    turn: units and objects there destroyed, except mines (L19.59, L23.65); aircraft
-    evacuate by their owner's standing order (``air.evacuate``), else are lost (L19.59,
-    L23.35-L23.36); a capital stands, its units and objects do not (L19.60-L19.61, G24).
-    A silo destroyed by a blast does not explode in turn (ruling no_chain)."""
+def blast(ctx: TurnContext, centre: str, radius: str, cause: str, *, by: str | None = None) -> None:
+    """A nuclear explosion over ``centre`` (``radius`` ``full`` or ``area``) set off by
+    ``by`` (default: the mover; a gun's owner firing in another's turn): units and objects
+    there destroyed, except mines (L19.59, L23.65); aircraft evacuate by their owner's
+    standing order (``air.evacuate``), else are lost (L19.59, L23.35-L23.36); a capital
+    stands, its units and objects do not (L19.60-L19.61, G24).  A silo destroyed by a blast
+    does not explode in turn (ruling no_chain)."""
     board = ctx.board
+    by = by or ctx.power
     areas = reach(board, centre, radius)
     mines = _mine_types(ctx)
     destroyed: dict[str, dict[str, int]] = {}
@@ -156,13 +159,13 @@ def blast(ctx: TurnContext, centre: str, radius: str, cause: str) -> None:
         if gone:
             destroyed[area] = count_types(gone)
     held = set(capitals(board).values())
-    ctx.emit(NuclearBlast(centre, radius, cause, ctx.power, areas, destroyed,
+    ctx.emit(NuclearBlast(centre, radius, cause, by, areas, destroyed,
                           tuple(a for a in areas if a in held)))
     for area in areas:
         owner = board.owners.get(area, "")
         for key, count in sorted(objects(board).get(area, {}).items()):
             for _ in range(count):
-                remove_object(ctx, area, key, ctx.power, "blast")
+                remove_object(ctx, area, key, by, "blast")
         losers.add(owner)
     for (area, power), pieces in sorted(flying.items(), key=lambda kv: kv[0]):
         air.evacuate(ctx, area, power, pieces, air.BLAST)
@@ -195,19 +198,13 @@ def arm(ctx: TurnContext, dice) -> None:
             ctx.error(order.line, "ts_too_expensive", cost=price, points=have)
             continue
         ctx.board.ipcs[ctx.power] = have - price
-        if order.what == ATOMIC_BOMB:
-            ctx.board.set_flag(_bomber_for(ctx, order.space), ATOMIC)
+        bomber = _bomber_for(ctx, order.space) if order.what == ATOMIC_BOMB else None
+        if bomber is not None:
+            ctx.board.set_flag(bomber, ATOMIC)
         else:
             _set_armed(ctx.board, order.space, HOLDER[order.what], +1)
         ctx.emit(NuclearArmed(ctx.power, order.what, order.space, price,
                               ctx.board.ipcs[ctx.power]))
-
-
-def _producer(board, power: str) -> bool:
-    """``power`` holds a factory or a shipyard: what produces missiles, anti-missiles and
-    atomic bombs (L27.10, L27.21)."""
-    return any(board.owners.get(area) == power and (here.get(FACTORY) or any(
-        shipyard_sea(k) for k in here)) for area, here in objects(board).items())
 
 
 def _arm_problem(ctx: TurnContext, order) -> tuple[str, dict] | None:
@@ -215,7 +212,7 @@ def _arm_problem(ctx: TurnContext, order) -> tuple[str, dict] | None:
     where = {"what": order.what, "space": space}
     if order.what == ATOMIC_BOMB:
         return None if _bomber_for(ctx, space) is not None else ("ts_no_bomber_here", where)
-    if not _producer(board, power):
+    if not facilities(board.owners, objects(board), power):     # L27.10, L27.21: they produce it
         return "ts_no_weapon_producer", where
     key = HOLDER[order.what]
     count = objects(board).get(space, {}).get(key, 0)
@@ -260,6 +257,10 @@ def launch(ctx: TurnContext, dice) -> None:
             continue
         _set_armed(board, silo, SILO, -1)
         ctx.emit(MissileLaunched(power, silo, order.target, order.line))
+        own = sorted(a for a in reach(board, order.target, FULL)
+                     if any(p.owner == power and p.type not in _mine_types(ctx) for p in board.at(a)))
+        if own:
+            ctx.warn(order.line, "ts_blast_own_units", target=order.target, areas=own)
         if not intercepted(ctx, order.target):
             blast(ctx, order.target, FULL, MISSILE_HIT)
 

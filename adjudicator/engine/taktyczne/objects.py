@@ -19,5 +19,5 @@ def destroy_object(ctx: TurnContext, area: str, key: str, by: str, cause: str) -
     if was_armed is None:
         return False
     if was_armed and key == SILO and cause != "blast":
-        blast(ctx, area, FULL, SILO_HIT)
+        blast(ctx, area, FULL, SILO_HIT, by=by)
     return True

@@ -151,8 +151,11 @@ def check_plans(ctx, rules: BoardRules | None = None) -> None:
                 pass                    # said by check_standing_plan
     for line, space, plan in written:
         battle = battle_of(ctx, space) if space is not None else None
+        where = space if space is not None else "all areas"
         for code, params in plan_problems(rules, battle, plan):
-            ctx.error(line, code, area=space if space is not None else "all areas", **params)
+            ctx.error(line, code, area=where, **params)
+        if plan.mines:          # published orders: squares only sealed (docs/taktyczne-mines.md)
+            ctx.error(line, "ts_mines_in_clear", area=where)
 
 
 def check_attacked(ctx, attacked) -> None:

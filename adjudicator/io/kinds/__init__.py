@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (each module registers its kind)
     middle_east, convert, keep, recruit, build, declare, liberation, scramble, kamikaze, canal,
     share, research, rocket, paratroop, nmr, concede, plan, defence_plan, board, live, scuttle,
     strike, air_defence, arm, launch, antimissile, patrol, evacuate,
+    minefield, reveal,
 )
 from . import lrg_fire, lrg_react  # noqa: F401  (Taktyczne Starcie's long-range guns)
 from .base import (

@@ -39,4 +39,4 @@ def write_launch(order: Launch, names) -> str:
 kind("launch", ["LAUNCH"], ["launch"], "launch 23 from 12",
      {"WORD", "INT", "LAUNCH_FROM", "_COLON", "$END"}, COMBAT,
      grammar=LAUNCH_GRAMMAR, model=Launch, engine=["taktyczne.nuclear.launch"],
-     problems=["ts_no_armed_silo"], report="other events")(build_launch)(write_launch)
+     problems=["ts_no_armed_silo", "ts_blast_own_units"], report="other events")(build_launch)(write_launch)
