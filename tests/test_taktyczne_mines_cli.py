@@ -92,3 +92,30 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     assert code == 0, out
     code, out = pbem(capsys, "mines", "reveal", "-g", d, "--no-color")
     assert code != 0 and "no battle waits" in out
+
+
+def test_verify_refuses_a_reveal_that_does_not_open_its_commitment(tmp_path, monkeypatch):
+    """A game master whose own program accepts any reveal (here: the check patched away)
+    publishes a battle fought with squares the owner never sealed; pbem verify replays the
+    turn with the real check and refuses it."""
+    from adjudicator.model import mine_seal
+    from adjudicator.service import mine_secrets
+    from adjudicator.service.audit import verify_game
+    from adjudicator.service.gamedir import current_state, process_turn
+    game = load_game("taktyczne", options={"players": 2})
+    state = build_position(game, parse_cases(POSITION)[0])
+    d = tmp_path / "ts"
+    seeds = demo_seeds("mines")
+    create_game(d, game, "mines", initial=attrs.evolve(state, game_id="mines"), seeds=seeds,
+                created="2026-11-27")
+    sealed = mine_secrets.seal(d, game, "blue", "23", ["A10", "M10"])
+    process_turn(d, game, sealed.line + "\n", seeds=seeds)
+    process_turn(d, game, "move 2 tank_3 22 -> 23\n", seeds=seeds)
+    line, _ = mine_secrets.reveal_line(d, current_state(d)[0], "blue")
+    forged = line.replace("A10 M10", "A10 B10")
+    with monkeypatch.context() as patched:
+        patched.setattr(mine_seal, "opens", lambda *args: True)
+        process_turn(d, game, forged, seeds=seeds)
+    report = verify_game(d)
+    assert not report.ok
+    assert "ts_reveal_wrong" in str(report.failure), report.failure
