@@ -52,10 +52,10 @@ from .targets import pick_target
 STRIKE = "strike"
 STRUCK = "ts_struck"                # TurnContext.mechanic: target -> the strike's aircraft points
 FIGHTER, BOMBER, ATOMIC = "fighter", "bomber", "atomic_bomb"
-AA_TYPES = ("aa_gun_land", "aa_gun_sea")
 MAX_TURNS = 4                       # L23.52
 RANGE = 4                           # L19.29, L23.8; ruling G20: out <= 4 and back <= 4
 MOVED = "ts_moved"                  # main_turn.MOVED: the aircraft's one move or attack
+ATTACKED = "ts_attacked"            # main_turn.ATTACKED: areas attacked on the ground this turn
 
 
 
@@ -82,19 +82,21 @@ def strike(ctx: TurnContext, order: StrikeOrder) -> None:
     aircraft missing, its route wrong) is refused on its own line; the others fly."""
     if any(o.target == order.target and o.line < order.line for o in ctx.orders.of(STRIKE)):
         return                      # flown with the first line (also after a paused turn)
-    flights = [flight(ctx, order)]
-    for other in ctx.orders.of(STRIKE):
-        if other.target != order.target or other.line <= order.line:
-            continue
-        try:
-            flights.append(flight(ctx, other, taken=[p for f in flights for p in f[0]]))
-        except OrderFailed as failure:
-            if ctx.checking:
-                ctx.error(other.line, failure.code, **failure.params)
-            else:
-                ctx.emit(OrderSkipped(other.line, f"strike {other.target}", failure.code,
-                                      dict(failure.params)))
     lines = [o for o in ctx.orders.of(STRIKE) if o.target == order.target]
+    flights: list = []
+    for line in lines:
+        try:
+            flights.append(flight(ctx, line, taken=[p for f in flights for p in f[0]]))
+        except OrderFailed as failure:
+            if len(lines) == 1:
+                raise                       # the main turn says it, as for any order
+            if ctx.checking:
+                ctx.error(line.line, failure.code, **failure.params)
+            else:
+                ctx.emit(OrderSkipped(line.line, strike_text(line), failure.code,
+                                      dict(failure.params)))
+    if not flights:
+        return
     _clauses_differ(ctx, lines)
     fight_strike(ctx, order.target, flights, _clauses(lines))
 
@@ -155,6 +157,9 @@ def flight(ctx: TurnContext, order: StrikeOrder, taken: Sequence[Piece] = ()
     base = back[-1]
     if base != out[0] and not air.room_for(board, pieces, base, ctx.power):
         raise OrderFailed("ts_strike_base", space=base)
+    guarded = air.guarded_areas(board, dict.fromkeys((*out[1:-1], *back[1:])), ctx.power)
+    if guarded:                          # the route was the writer's: said by the check too
+        ctx.warn(order.line, "ts_air_over_guns", areas=guarded)
     return pieces, out, back
 
 
@@ -167,7 +172,7 @@ def fight_strike(ctx: TurnContext, target: str, flights, clauses) -> None:
     value = points(board, attackers)
     if value > stack:
         raise OrderFailed("ts_strike_over", target=target, points=value, limit=stack)
-    if target in ctx.mechanic("ts_attacked", dict):                  # L23.79-L23.80, G18
+    if target in ctx.mechanic(ATTACKED, dict):                       # L23.79-L23.80, G18
         raise OrderFailed("ts_strike_after_board", target=target)
     defender = _defender(ctx, target)
     if defender is None:
@@ -286,8 +291,7 @@ class _Battle:
 
     # -- the defender's AA guns, then the fighters, L23.63-L23.64
     def volley_aa(self) -> None:
-        guns = [p for p in self.board.at(self.target) if p.owner == self.defender
-                and p.type in AA_TYPES]
+        guns, _ = air.shooters(self.board, self.target, self.defender)
         shots = []
         for gun in guns:
             if not self.attackers:
@@ -306,7 +310,7 @@ class _Battle:
     def volley_fighters(self, power: str) -> None:
         mover = power == self.ctx.power
         fighters = ([p for p in self.attackers if p.type == FIGHTER] if mover else
-                    [p for p in self._based(self.defender) if p.type == FIGHTER])
+                    air.shooters(self.board, self.target, self.defender)[1])
         shots = []
         for fighter in fighters:
             if mover and fighter not in self.attackers:
@@ -359,8 +363,7 @@ class _Battle:
     # -- results
     def _based(self, power: str) -> list[Piece]:
         """``power``'s aircraft based in the target: on its airfield or aboard its carriers."""
-        return [p for p in self.board.at(self.target, include_cargo=True)
-                if p.owner == power and self.board.utype(p).domain == Domain.AIR]
+        return air.based(self.board, self.target, power)
 
     def _shot_down(self, piece: Piece) -> None:
         self.attackers.remove(piece)

@@ -104,5 +104,5 @@ kind(NAME, ["STRIKE"], ["strike", "air strike", "air raid"],
      engine=["taktyczne.air_strike.strike", "taktyczne.air_strike.flight"],
      problems=["ts_strike_no_enemy", "ts_strike_not_aircraft", "ts_strike_route",
                "ts_strike_range", "ts_strike_over", "ts_strike_base", "ts_strike_after_board",
-               "ts_units_missing", "ts_strike_clauses_differ"],
+               "ts_units_missing", "ts_strike_clauses_differ", "ts_air_over_guns"],
      report="ts_main_turn")(build_strike)(write_strike)
