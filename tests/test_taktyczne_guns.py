@@ -183,3 +183,48 @@ def test_every_gun_in_range_fires_once_at_an_entering_unit_until_none_is_left(gu
     assert hits <= targets
     assert [e.gun for e in shots] == sorted(e.gun for e in shots)
     assert all(e.standing == "default: lrg_react fire" for e in shots)
+
+
+@settings(max_examples=25, deadline=None)
+@given(units=st.dictionaries(st.sampled_from(["tank_1", "tank_3", "at_gun", "mine_land",
+                                              "aa_gun_land", "fighter"]),
+                             st.integers(1, 2), min_size=1),
+       factory=st.booleans(),
+       words=st.lists(st.sampled_from(WORDS), max_size=3),
+       roll=st.integers(1, 6))
+def test_a_shot_in_the_owners_turn_destroys_one_target_on_a_six_and_nothing_else(
+        units, factory, words, roll):
+    """Whatever stands in 23 and whatever priority is written: a 6 destroys exactly the one
+    unit or object the event names, never a mine or an aircraft (L31.35); any other roll
+    changes nothing (L31.36)."""
+    from adjudicator.engine import adjudicate
+    from adjudicator.io.rules_cases import parse_cases
+    from adjudicator.model.dice import FixedDice
+    from adjudicator.model.ts_objects import ObjectDestroyed
+    from adjudicator.service.rules_cases import build_position
+    assume(sum(VALUE.get(t, 6) * n for t, n in units.items()) <= 12)
+    game = load_game("taktyczne")
+    lines = ["case p: generated", "power red", "position empty", "owner 22: red",
+             "owner 23: blue", "units 22: red 1 lrg",
+             "units 23: blue " + ", ".join(f"{n} {t}" for t, n in units.items())]
+    if factory:
+        lines.append('state ts_objects: {"23": {"factory": 1}}')
+    state = build_position(game, parse_cases("\n".join([*lines, "orders:", "pass", "end",
+                                                        "expect valid"]) + "\n")[0])
+    text = "fire lrg 22 at 23" + (": " + ", ".join(words) if words else "") + "\n"
+    orders = parse_orders(text, game, power="red")
+    shootable = {t: n for t, n in units.items() if t not in ("mine_land", "fighter")}
+    if not shootable and not factory:
+        return                                          # nothing to fire at: refused (case ts-lrg-04)
+    result = adjudicate(game, state, orders, FixedDice([roll]))
+    shot = next(e for e in result.events if isinstance(e, LrgFired))
+    assert shot.roll == roll and shot.hit == (roll == 6)
+    before = {(u.type) for u in state.units["23"]}
+    after = sorted(u.type for u in result.state.units.get("23", ()))
+    expected = sorted(t for t, n in units.items() for _ in range(n))
+    destroyed = [e for e in result.events if isinstance(e, ObjectDestroyed)]
+    if roll == 6 and shot.target in before:
+        expected.remove(shot.target)
+    assert shot.target not in ("mine_land", "fighter")
+    assert after == expected
+    assert [e.key for e in destroyed] == (["factory"] if roll == 6 and shot.target == "factory" else [])

@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from ...model.ts_gun_orders import HOLD, LrgFireOrder, react_priority
+from ...model.ts_gun_orders import LrgFireOrder, react_priority
 from ...model.ts_guns import LrgFired, LrgReactionFired
 from ...model.ts_targets import DEFAULT_GROUND, NEVER_TARGETS, UNIT_CLASSES, priority_text
 from ...model.units import Domain
@@ -26,9 +26,10 @@ from ..context import TurnContext
 from ..errors import OrderFailed
 from ..turn_rules import declare_standing
 from ..working import Piece, count_types
-from . import elimination
+from . import air, elimination
 from .objects import destroy_object
 from .reactions import reaction
+from .state import AIRFIELD, objects
 from .targets import pick_target
 
 LRG_TYPES = UNIT_CLASSES["lrgs"]
@@ -128,6 +129,8 @@ def react(ctx: TurnContext, mover: str, area: str, pieces: list[Piece],
     if not guns or ctx.checking:           # checking: no dice; the mover's units stand
         return
     for gun in guns:
+        if board.pieces.get(gun.uid) is not gun:     # lost to an earlier shot's consequences
+            continue
         standing, value = _standing(ctx, gun)
         words = react_priority(value)
         if words is None:                                             # hold
@@ -189,13 +192,27 @@ def _aimed(board, piece: Piece) -> Piece:
 
 
 def _cargo(board, piece: Piece | str) -> dict[str, int]:
-    return count_types(board.cargo_of(piece)) if isinstance(piece, Piece) else {}
+    """What sinks with a unit hit: its cargo but aircraft (they fly off, ``_destroy``)."""
+    if not isinstance(piece, Piece):
+        return {}
+    return count_types(p for p in board.cargo_of(piece) if not air.is_aircraft(board, p))
 
 
 def _destroy(ctx: TurnContext, area: str, target: Piece | str, by: str, owner: str | None) -> None:
+    """A hit: the object (an armed silo detonates, ``objects``) or the unit with its cargo (a
+    ferry sinks with it, L31.40); aircraft whose airfield or carrier it was evacuate first
+    (L23.34, ``air.evacuate``)."""
+    board = ctx.board
     if isinstance(target, str):
-        destroy_object(ctx, area, target, by, "lrg")
+        if destroy_object(ctx, area, target, by, "lrg") and owner and target == AIRFIELD \
+                and not objects(board).get(area, {}).get(AIRFIELD):
+            air.evacuate(ctx, area, owner, air.based(board, area, owner), air.BASE_DESTROYED)
     else:
-        ctx.board.remove(target)                  # a ferry sinks with its cargo (L31.40)
+        planes = [p for p in board.cargo_of(target) if air.is_aircraft(board, p)]
+        if planes:                                 # a carrier: its aircraft fly off first
+            for plane in planes:
+                plane.carried_by = None
+            air.evacuate(ctx, area, target.owner, planes, air.BASE_DESTROYED)
+        board.remove(target)
     if owner:
         elimination.check(ctx, owner, by=by)
