@@ -126,3 +126,36 @@ def test_the_html_report_of_a_nuclear_turn_fits_a_phone_with_its_blast_on_the_bo
     assert "a nuclear explosion (a missile) over 22 and its bordering and tangent areas 15, 16, 21, 23, 24" in text
     assert sorted(found["blast_areas"]) == ["15", "16", "21", "22", "23", "24"]
     assert found["sign_px"] > 0
+
+
+@needs_browser
+@pytest.mark.parametrize("turn, says", [
+    (23, ["Long-range guns", "why: Blue wrote no standing order for it: the default (lrg react fire)"]),
+    (24, ["Air strikes", "Battle turn 1 over S05", "a nuclear explosion (a missile) over 52"]),
+    (26, ["why: Blue wrote no standing order for it: the default (reach)"]),
+])
+def test_the_examples_war_turns_read_on_a_phone(tmp_path, turn, says):
+    """The bundled example's reports of its war turns (turns/taktyczne-example, issue 27) at
+    390 px: no sideways scrolling, the phone layout's lines fit, the war's lines are there."""
+    from pathlib import Path
+    screens = helpers.script("screenshot_report")
+    example = Path(__file__).resolve().parent.parent / "turns" / "taktyczne-example" / "game"
+    page = screens.write_report(example, tmp_path, turn)
+    probe = """(() => ({
+      viewport: window.innerWidth,
+      scroll_width: document.documentElement.scrollWidth,
+      phone_pre_width: Math.max(...[...document.querySelectorAll('.report.phone')]
+          .map(p => p.scrollWidth - p.clientWidth)),
+      phone_text: [...document.querySelectorAll('.report.phone pre')].map(p => p.innerText).join(''),
+      blasts: document.querySelectorAll('figure .blast-area').length,
+    }))()"""
+    with screens.browser_session() as b:
+        b.open(page.resolve().as_uri(), screens.PHONE, mobile=True)
+        found = b.evaluate(probe)
+        b.screenshot(tmp_path / "phone.png")
+    assert found["scroll_width"] <= found["viewport"] == 390, json.dumps({**found, "phone_text": ""})
+    assert found["phone_pre_width"] <= 0, json.dumps({**found, "phone_text": ""})
+    text = " ".join(found["phone_text"].split())
+    for line in says:
+        assert line in text, (line, text)
+    assert (found["blasts"] > 0) == (turn == 24)

@@ -777,8 +777,13 @@ def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[s
 # of the steps ts_recruit and ts_build.
 ECONOMY_EVENT_TEXTS: dict[str, str] = {
     "ts_recruited": "{power} recruits {units_text} in {space} for {cost} points ({points_left} left)",
-    "ts_built": "{power} builds a {what} in {space}{over_text} for {price} points ({points_left} left)",
+    "ts_built": "{power} builds {a_what} in {space}{over_text} for {price} points ({points_left} left)",
 }
+
+
+def with_article(noun: str) -> str:
+    """``a silo``, ``an airfield``, ``an anti-missile``."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun if noun else noun
 
 
 def economy_event_text(event: Any, game: Game | None = None) -> str:
@@ -788,6 +793,7 @@ def economy_event_text(event: Any, game: Game | None = None) -> str:
     values["power"] = power_name(game, values["power"])
     values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
     values["over_text"] = f" over {values['over']}" if values.get("over") else ""
+    values["a_what"] = with_article(str(values.get("what", "")))
     return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
@@ -990,7 +996,7 @@ NUCLEAR_CODES = frozenset({"ts_nuclear_armed", "ts_missile_launched", "ts_missil
                            "ts_antimissile_held", "ts_nuclear_blast", "ts_object_destroyed",
                            "ts_no_holder", "ts_no_armed_silo"})
 EVENT_TEXTS.update({
-    "ts_nuclear_armed": "{power} buys a {what_name} into {space} for {price} points ({points_left} left)",
+    "ts_nuclear_armed": "{power} buys {a_what_name} into {space} for {price} points ({points_left} left)",
     "ts_missile_launched": "{power} launches the nuclear missile of the silo in {silo} at {target}",
     "ts_missile_intercepted": "{power}'s anti-missile from {launcher} destroys {by}'s missile at {target} high up, with no effect ({why_text})",
     "ts_antimissile_held": "{power} does not fire an anti-missile at {by}'s missile at {target} ({why_text})",
@@ -1010,6 +1016,7 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
     what = params.get("what")
     if isinstance(what, str):
         out["what_name"] = unit_name(game, what).lower()
+        out["a_what_name"] = with_article(out["what_name"])
     if "space" in params:
         out["space_text"] = f" in {params['space']}" if params.get("space") else ""
     if "targeted" in params:
