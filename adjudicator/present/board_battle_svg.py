@@ -222,18 +222,17 @@ def _frame(rules: BoardRules, frame: _Frame, x: float, y: float) -> str:
                    f'r="{CELL * 0.22:g}" fill="{INK}"/></g>')
     for sq, owner in frame.mines:
         cx, cy = _centre(rules, sq)
-        out.append(f'<g class="mine revealed" data-square="{square_name(rules, sq)}" data-side="{owner}">'
-                   f'<title>a {owner} mine went off on {square_name(rules, sq)}</title>'
-                   f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.4:g}" fill="#FFFFFF" stroke="{INK}" '
-                   f'stroke-dasharray="2 2"/><text x="{cx:g}" y="{cy + 3.5:g}" font-size="10" '
-                   f'text-anchor="middle" fill="{INK}">M</text></g>')
+        out.append(_mine(rules, sq, owner, "revealed", "went off on {square}",
+                         f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.4:g}" fill="#FFFFFF" stroke="{INK}" '
+                         f'stroke-dasharray="2 2"/><text x="{cx:g}" y="{cy + 3.5:g}" font-size="10" '
+                         f'text-anchor="middle" fill="{INK}">M</text>'))
     for sq, owner in frame.unfired:
         cx, cy = _centre(rules, sq)
-        out.append(f'<g class="mine unfired" data-square="{square_name(rules, sq)}" data-side="{owner}">'
-                   f'<title>a {owner} mine on {square_name(rules, sq)}, revealed at the end: it did not '
-                   f'go off</title><circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.3:g}" fill="none" '
-                   f'stroke="{COLOURS[owner][0]}" stroke-width="1.6"/><circle cx="{cx:g}" cy="{cy:g}" '
-                   f'r="{CELL * 0.1:g}" fill="{COLOURS[owner][0]}"/></g>')
+        colour = COLOURS[owner][0]
+        out.append(_mine(rules, sq, owner, "unfired", "on {square}, revealed at the end: it did not go off",
+                         f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.3:g}" fill="none" stroke="{colour}" '
+                         f'stroke-width="1.6"/><circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.1:g}" '
+                         f'fill="{colour}"/>'))
     for piece in frame.pieces:
         out.append(_piece(rules, piece, "piece"))
     for piece in frame.lost:
@@ -269,6 +268,13 @@ def _frame(rules: BoardRules, frame: _Frame, x: float, y: float) -> str:
                    f'fill="{INK}">{lines}</text>')
     out.append("</g>")
     return "\n".join(out)
+
+
+def _mine(rules: BoardRules, square: Square, owner: str, state: str, what: str, body: str) -> str:
+    """A mine shown on the board: gone off (``revealed``) or revealed at the end (``unfired``)."""
+    name = square_name(rules, square)
+    return (f'<g class="mine {state}" data-square="{name}" data-side="{owner}">'
+            f'<title>a {owner} mine {escape(what.format(square=name))}</title>{body}</g>')
 
 
 def _grid(rules: BoardRules) -> list[str]:
