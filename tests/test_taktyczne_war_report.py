@@ -159,3 +159,11 @@ def test_the_examples_war_turns_read_on_a_phone(tmp_path, turn, says):
     for line in says:
         assert line in text, (line, text)
     assert (found["blasts"] > 0) == (turn == 24)
+
+
+def test_the_pages_summary_of_the_turn_names_the_wars_blows(game):
+    from adjudicator.present.report import page_heading
+    lines = page_heading(EVENTS, game).lines
+    assert "Blue's mines in 16 went off on C5d, destroying 2 Tank IIs" in lines
+    assert any(line.startswith("a nuclear explosion (a missile) over 22") for line in lines)
+    assert not any("factory" in line for line in lines)             # the detail stays below

@@ -843,7 +843,7 @@ REPORT_SECTIONS: dict[str, tuple] = {
     "special_cash_placement": (_s_placements,),
 }
 from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
-from .taktyczne_war_report import war_kinds, war_section  # noqa: E402
+from .taktyczne_war_report import war_headlines, war_kinds, war_section  # noqa: E402
 REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
 # Taktyczne Starcie's main turn: its moves and attacks, then its board battles replayed.
 # Then its war on the main map (issue 27: flights, strikes, guns, mines, nuclear weapons).
@@ -905,7 +905,7 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
                      f"(turn {state_after.turn_number}, round {state_after.round})")
     else:
         next_line = "Next to move: see the game directory (pbem status)"
-    lines = battle_summaries(events, game)
+    lines = battle_summaries(events, game) + war_headlines(events, game)
     joined = joined_territories(events)
     for ev in events:
         if isinstance(ev, Captured) and ev.territory in joined:

@@ -100,6 +100,17 @@ def war_section(console: Console, game: Game, events, before, after) -> None:
         console.print(Padding(Text(line, style=style), (0, 0, 0, indent)))   # wrapped lines keep it
 
 
+# The war's events that make the page's few lines on the turn (``report.page_heading``).
+HEADLINE_KINDS = ("ts_strike_ended", "ts_missile_intercepted", "ts_nuclear_blast", "ts_mines_fired",
+                  "ts_lrg_reaction_fired")
+
+
+def war_headlines(events: Iterable[Event], game: Game | None) -> list[str]:
+    """The war's lines for the HTML page's summary of the turn: strikes, blasts,
+    interceptions, mines that went off, reaction shots."""
+    return [event_text(ev, game) for ev in events if getattr(ev, "kind", "") in HEADLINE_KINDS]
+
+
 def war_kinds(events: Iterable[Event]) -> set[str]:
     """The kinds this section shows (the report's "Other events" leaves them out)."""
     return {ev.kind for ev in war_events(events)}
