@@ -370,6 +370,7 @@ def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
     assert "Battle turn 1 over S05" in said and "a nuclear explosion (a missile) over 52" in said
     picture = board_svg(game, turns[24].state, turns[24].events)
     assert picture.count('class="blast-area') == len(blast.areas)
+    assert 'data-path="24 &gt; 25 &gt; S05"' in picture          # the strike's way out, as an arrow
 
 
 def test_readme_names_the_published_key(example):

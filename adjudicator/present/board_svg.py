@@ -44,6 +44,7 @@ from .board_war import shows_war_state, war_rows
 from .card_room import Room
 
 FACTORY_TYPE = "industrial_complex"
+STRIKE_LAUNCHED = "ts_strike_launched"     # Taktyczne Starcie's air strike: its flights' way out
 HEADER = 34.0
 LEGEND_WIDTH = 1100.0
 # Where a unit card is tried, in board units from below its label, until it fits its space.
@@ -990,6 +991,12 @@ class _Drawing:
                 key = (ev.power, "combat" if ev.amphibious else self.arrow_phase(ev), (ev.zone, ev.target))
             elif isinstance(ev, Landed):
                 key = (ev.power, "noncombat", tuple(ev.path))
+            elif getattr(ev, "kind", "") == STRIKE_LAUNCHED:      # an air strike's way out
+                for flight in ev.flights:
+                    path = tuple(flight.out)
+                    if len(path) >= 2 and all(p in self.g.spaces for p in path):
+                        grouped.setdefault((ev.power, "combat", path), Counter()).update(flight.units)
+                continue
             else:
                 continue
             if len(key[2]) < 2 or any(p not in self.g.spaces for p in key[2]):
@@ -1199,6 +1206,8 @@ class _Drawing:
             items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
                                f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
         moves = {self.arrow_phase(ev) for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        if any(getattr(ev, "kind", "") == STRIKE_LAUNCHED for ev in self.events):
+            moves.add("combat")
         if any(isinstance(ev, Landed) for ev in self.events):
             moves.add("noncombat")
         for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
