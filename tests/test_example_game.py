@@ -113,8 +113,9 @@ ROUNDS = {
                   "06-red.txt", "07-blue.txt", "08-green.txt", "09-yellow.txt", "10-red.txt",
                   "11-blue.txt", "12-green.txt", "13-yellow.txt", "14-blue.txt",
                   "15-blue-battle.txt", "16-yellow-battle.txt", "17-blue-battle.txt",
-                  "18-correction.txt", "19-green.txt", "20-yellow.txt", "21-blue.txt", "22-green.txt",
-                  "23-yellow.txt", "24-blue.txt", "25-green.txt", "26-yellow.txt"],
+                  "18-correction.txt", "19-green.txt", "20-yellow.txt", "21-blue.txt",
+                  "22-yellow-reveal.txt", "23-green.txt", "24-yellow.txt", "25-blue.txt", "26-green.txt",
+                  "27-yellow.txt"],
 }
 # Who moves next when the example's orders are all played (round, power).
 NEXT = {"aa1941": (2, "ussr"), "aa1942": (2, "ussr"), "europe1999": (2, "ussr"),
@@ -331,7 +332,8 @@ def test_committed_taktyczne_example_holds_a_live_battle(capsys, regenerate):
 
 def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
     """Rounds 5 and 6 of the Taktyczne example (issue 27): yellow's underwater mines in S25,
-    alone, sink blue's attacking warship; blue's long-range gun in 16 fires in reaction, by
+    alone and sealed (only a commitment in yellow's orders: blue's attack waits for yellow's
+    reveal, which opens it), sink blue's attacking warship; blue's long-range gun in 16 fires in reaction, by
     its standing default, at yellow's warship entering S05 in yellow's turn; blue's bomber
     strikes it from the new airfield in 24; blue's missile explodes over green's capital 52
     (the capital stands, L19.60-L19.61) and yellow's missile at 24 is stopped by blue's
@@ -347,28 +349,37 @@ def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
         return [e for e in turns[n].events if e.kind == kind]
 
     assert turns[18].power == "green" and events(18, "corrected")       # the war chest, signed by the GM
-    [fired] = events(21, "ts_mines_fired")
+    [wanted] = events(21, "ts_mine_reveal_wanted")                     # blue's turn waits
+    assert (wanted.area, wanted.power) == ("S25", "yellow") and not events(21, "ts_board_battle")
+    assert "G4" not in json.dumps(turns[20].state.standing_orders["yellow"].choices, default=str)
+    orders20 = (chosen.published / "orders" / "0020-yellow.txt").read_text("utf-8")
+    assert "minefield S25: sha256_" in orders20 and "G4" not in orders20   # only the commitment
+    [opened] = events(22, "ts_mine_layout_revealed")
+    assert (opened.power, opened.squares, opened.commitment) == ("yellow", ("F6", "G4"), wanted.commitment)
+    [fired] = events(22, "ts_mines_fired")
     assert (fired.area, fired.power, fired.units, fired.standing) == (
-        "S25", "yellow", ("warship_2",), "default: formation line")
-    [shot] = events(23, "ts_lrg_reaction_fired")
+        "S25", "yellow", ("warship_2",), f"minefield S25: {wanted.commitment}")
+    [shot] = events(24, "ts_lrg_reaction_fired")
     assert (shot.power, shot.gun, shot.area, shot.mover, shot.target) == ("blue", "16", "S05", "yellow", "warship_1")
     assert shot.standing.startswith("default")
-    volleys = events(24, "ts_strike_volley")
+    volleys = events(25, "ts_strike_volley")
     assert volleys and all(v.turn >= 1 for v in volleys)
-    [ended] = events(24, "ts_strike_ended")
+    [ended] = events(25, "ts_strike_ended")
     assert ended.area == "S05" and ended.destroyed == {"warship_1": 1}
-    [blast] = events(24, "ts_nuclear_blast")
+    [blast] = events(25, "ts_nuclear_blast")
     assert blast.centre == "52" and set(blast.areas) == {"52"} | set(game.map.neighbours("52")) | set(
         game.map.tangents.get("52", ()))
-    assert turns[24].state.extras["ts_capitals"]["green"] == "52"          # the capital stands
-    [stopped] = events(26, "ts_missile_intercepted")
+    assert turns[25].state.extras["ts_capitals"]["green"] == "52"          # the capital stands
+    [stopped] = events(27, "ts_missile_intercepted")
     assert (stopped.power, stopped.target, stopped.by, stopped.standing) == ("blue", "24", "yellow", "default: reach")
-    assert not events(26, "ts_nuclear_blast")
-    said = " ".join(report_text(turns[23].events, game, turns[22].state, turns[23].state).split())
-    assert "why: Blue wrote no standing order for it: the default (lrg react fire)" in said
+    assert not events(27, "ts_nuclear_blast")
+    said = " ".join(report_text(turns[22].events, game, turns[21].state, turns[22].state).split())
+    assert "why: Yellow's standing order «minefield S25: sha256_" in said
     said = " ".join(report_text(turns[24].events, game, turns[23].state, turns[24].state).split())
+    assert "why: Blue wrote no standing order for it: the default (lrg react fire)" in said
+    said = " ".join(report_text(turns[25].events, game, turns[24].state, turns[25].state).split())
     assert "Battle turn 1 over S05" in said and "a nuclear explosion (a missile) over 52" in said
-    picture = board_svg(game, turns[24].state, turns[24].events)
+    picture = board_svg(game, turns[25].state, turns[25].events)
     assert picture.count('class="blast-area') == len(blast.areas)
     assert 'data-path="24 &gt; 25 &gt; S05"' in picture          # the strike's way out, as an arrow
 

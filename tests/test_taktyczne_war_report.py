@@ -130,9 +130,10 @@ def test_the_html_report_of_a_nuclear_turn_fits_a_phone_with_its_blast_on_the_bo
 
 @needs_browser
 @pytest.mark.parametrize("turn, says", [
-    (23, ["Long-range guns", "why: Blue wrote no standing order for it: the default (lrg react fire)"]),
-    (24, ["Air strikes", "Battle turn 1 over S05", "a nuclear explosion (a missile) over 52"]),
-    (26, ["why: Blue wrote no standing order for it: the default (reach)"]),
+    (22, ["Mines", "why: Yellow's standing order «minefield S25: sha256_"]),
+    (24, ["Long-range guns", "why: Blue wrote no standing order for it: the default (lrg react fire)"]),
+    (25, ["Air strikes", "Battle turn 1 over S05", "a nuclear explosion (a missile) over 52"]),
+    (27, ["why: Blue wrote no standing order for it: the default (reach)"]),
 ])
 def test_the_examples_war_turns_read_on_a_phone(tmp_path, turn, says):
     """The bundled example's reports of its war turns (turns/taktyczne-example, issue 27) at
@@ -158,7 +159,7 @@ def test_the_examples_war_turns_read_on_a_phone(tmp_path, turn, says):
     text = " ".join(found["phone_text"].split())
     for line in says:
         assert line in text, (line, text)
-    assert (found["blasts"] > 0) == (turn == 24)
+    assert (found["blasts"] > 0) == (turn == 25)
 
 
 def test_the_pages_summary_of_the_turn_names_the_wars_blows(game):
