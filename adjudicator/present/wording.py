@@ -896,7 +896,12 @@ def standing_text(who: str, standing: str) -> str:
         return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
     if standing.startswith(RULE_PREFIX):               # no choice: the rules make it act (AA guns)
         return f"no choice for {who}: the {standing}"
-    return f"{who}'s standing order «{LONG_DIGEST.sub(lambda m: m.group(1) + '…', standing)}»"
+    return f"{who}'s standing order «{short_digest(standing)}»"
+
+
+def short_digest(text: str) -> str:
+    """A sealed layout's commitment in ``text`` shortened to its first 12 hex digits."""
+    return LONG_DIGEST.sub(lambda m: m.group(1) + "…", text)
 
 
 def war_battle_turn_text(turn: int, area: str) -> str:
@@ -912,6 +917,9 @@ def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict
     units = params.get("units")
     if isinstance(units, (list, tuple)) and all(isinstance(u, str) for u in units):
         out["units"] = units_text(game, dict(sorted(Counter(units).items()))) if units else "nothing"
+    commitment = params.get("commitment")
+    if isinstance(commitment, str):                # 64 hex digits do not fit a phone's line
+        out["commitment"] = short_digest(commitment)
     return out
 
 
