@@ -107,15 +107,19 @@ ROUNDS = {
     # round 2 (blue's attack: a land board battle), red's round 3 (a sea board battle) and
     # blue's (red's capital taken, red eliminated), green's and yellow's round 3, blue's
     # round 4 (a sea battle played live by mail: its three battle-turn files, then the rest
-    # of blue's paused turn)
+    # of blue's paused turn); then the game master's correction (a war chest) and rounds 4-6
+    # of issue 27's war: a mine that fires, a reaction shot, an air strike, a nuclear exchange
     "taktyczne": ["01-pregame.txt", "02-red.txt", "03-blue.txt", "04-green.txt", "05-yellow.txt",
                   "06-red.txt", "07-blue.txt", "08-green.txt", "09-yellow.txt", "10-red.txt",
                   "11-blue.txt", "12-green.txt", "13-yellow.txt", "14-blue.txt",
-                  "15-blue-battle.txt", "16-yellow-battle.txt", "17-blue-battle.txt"],
+                  "15-blue-battle.txt", "16-yellow-battle.txt", "17-blue-battle.txt",
+                  "18-correction.txt", "19-green.txt", "20-yellow.txt", "21-blue.txt",
+                  "22-yellow-reveal.txt", "23-green.txt", "24-yellow.txt", "25-blue.txt", "26-green.txt",
+                  "27-yellow.txt"],
 }
 # Who moves next when the example's orders are all played (round, power).
 NEXT = {"aa1941": (2, "ussr"), "aa1942": (2, "ussr"), "europe1999": (2, "ussr"),
-        "global1940": (2, "germany"), "taktyczne": (4, "green")}
+        "global1940": (2, "germany"), "taktyczne": (7, "blue")}
 
 
 def test_example_has_a_full_round(example):
@@ -179,6 +183,22 @@ def _losses_and_gains(turns) -> tuple[Counter, Counter]:
             elif e.kind == "neutral_army_raised":
                 for t, n in e.units.items():
                     delta[(e.nation, t)] += n
+            elif e.kind == "ts_strike_ended":            # Taktyczne Starcie's air strike
+                for t, n in e.lost.items():
+                    delta[(e.power, t)] -= n
+                for t, n in e.destroyed.items():
+                    delta[(e.defender, t)] -= n
+            elif e.kind == "ts_mines_fired":             # each mine gone off leaves the main map
+                kind = "mine_sea" if e.area.startswith("S") else "mine_land"   # a sea's, a land's
+                delta[(e.power, kind)] -= len(e.squares)
+            elif e.kind == "ts_nuclear_blast":           # whose units a blast took: not named
+                for units in e.destroyed.values():
+                    for t, n in units.items():
+                        pooled[(tuple(sorted(tf.state.ipcs)), t)] -= n
+            elif e.kind in ("ts_lrg_fired", "ts_lrg_reaction_fired") and e.hit:
+                owner = e.owner if e.kind == "ts_lrg_fired" else e.mover
+                for t, n in Counter({e.target: 1, **e.cargo}).items():
+                    delta[(owner, t)] -= n
             elif isinstance(e, Casualties):
                 battle = battles[e.battle]
                 lost = Counter(e.killed) + Counter(e.cargo_lost)
@@ -299,7 +319,7 @@ def test_committed_taktyczne_example_holds_a_live_battle(capsys, regenerate):
     fought = [(tf.turn_number, e) for tf in turns for e in tf.events if e.kind == "ts_board_battle"]
     live = [(n, e) for n, e in fought if e.live]
     assert [(n, e.area) for n, e in live] == [(17, "S01")]
-    assert len(fought) == 3                     # the land and sea battles by plan, and this one
+    assert len(fought) == 4                     # the land and sea battles by plan, this one, S25's mines
     last = turns[16]
     kinds = [e.kind for e in last.events]
     assert kinds.index("ts_board_battle") < kinds.index("moved")         # the turn resumed
@@ -311,6 +331,60 @@ def test_committed_taktyczne_example_holds_a_live_battle(capsys, regenerate):
     gm_key = keys.public_key_line(regenerate.demo_gm_key(chosen.game_id))
     code, out = pbem(capsys, "verify", chosen.published, "--gm-key", gm_key)
     assert code == 0, out
+
+
+def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
+    """Rounds 5 and 6 of the Taktyczne example (issue 27): yellow's underwater mines in S25,
+    alone and sealed (only a commitment in yellow's orders: blue's attack waits for yellow's
+    reveal, which opens it), sink blue's attacking warship; blue's long-range gun in 16 fires in reaction, by
+    its standing default, at yellow's warship entering S05 in yellow's turn; blue's bomber
+    strikes it from the new airfield in 24; blue's missile explodes over green's capital 52
+    (the capital stands, L19.60-L19.61) and yellow's missile at 24 is stopped by blue's
+    anti-missile (L19.67); each reaction names its standing order or default (contract 5);
+    the picture of blue's round-6 turn hatches the blast's areas."""
+    from adjudicator.present.report import report_text
+    from adjudicator.present.board_svg import board_svg
+    chosen = examples.example("taktyczne")
+    turns = {tf.turn_number: tf for tf in published_turns(chosen.published)}
+    game = load_game("taktyczne")
+
+    def events(n, kind):
+        return [e for e in turns[n].events if e.kind == kind]
+
+    assert turns[18].power == "green" and events(18, "corrected")       # the war chest, signed by the GM
+    [wanted] = events(21, "ts_mine_reveal_wanted")                     # blue's turn waits
+    assert (wanted.area, wanted.power) == ("S25", "yellow") and not events(21, "ts_board_battle")
+    assert "G4" not in json.dumps(turns[20].state.standing_orders["yellow"].choices, default=str)
+    orders20 = (chosen.published / "orders" / "0020-yellow.txt").read_text("utf-8")
+    assert "minefield S25: sha256_" in orders20 and "G4" not in orders20   # only the commitment
+    [opened] = events(22, "ts_mine_layout_revealed")
+    assert (opened.power, opened.squares, opened.commitment) == ("yellow", ("F6", "G4"), wanted.commitment)
+    [fired] = events(22, "ts_mines_fired")
+    assert (fired.area, fired.power, fired.units, fired.standing) == (
+        "S25", "yellow", ("warship_2",), f"minefield S25: {wanted.commitment}")
+    [shot] = events(24, "ts_lrg_reaction_fired")
+    assert (shot.power, shot.gun, shot.area, shot.mover, shot.target) == ("blue", "16", "S05", "yellow", "warship_1")
+    assert shot.standing.startswith("default")
+    volleys = events(25, "ts_strike_volley")
+    assert volleys and all(v.turn >= 1 for v in volleys)
+    [ended] = events(25, "ts_strike_ended")
+    assert ended.area == "S05" and ended.destroyed == {"warship_1": 1}
+    [blast] = events(25, "ts_nuclear_blast")
+    assert blast.centre == "52" and set(blast.areas) == {"52"} | set(game.map.neighbours("52")) | set(
+        game.map.tangents.get("52", ()))
+    assert turns[25].state.extras["ts_capitals"]["green"] == "52"          # the capital stands
+    [stopped] = events(27, "ts_missile_intercepted")
+    assert (stopped.power, stopped.target, stopped.by, stopped.standing) == ("blue", "24", "yellow", "default: reach")
+    assert not events(27, "ts_nuclear_blast")
+    said = " ".join(report_text(turns[22].events, game, turns[21].state, turns[22].state).split())
+    assert "why: Yellow's standing order «minefield S25: sha256_" in said
+    said = " ".join(report_text(turns[24].events, game, turns[23].state, turns[24].state).split())
+    assert "why: Blue wrote no standing order for it: the default (lrg react fire)" in said
+    said = " ".join(report_text(turns[25].events, game, turns[24].state, turns[25].state).split())
+    assert "Battle turn 1 over S05" in said and "a nuclear explosion (a missile) over 52" in said
+    picture = board_svg(game, turns[25].state, turns[25].events)
+    assert picture.count('class="blast-area') == len(blast.areas)
+    assert 'data-path="24 &gt; 25 &gt; S05"' in picture          # the strike's way out, as an arrow
 
 
 def test_readme_names_the_published_key(example):

@@ -273,7 +273,7 @@ def test_a_game_turn_by_the_command_line_with_an_air_move_shot_at(capsys, tmp_pa
     assert "rule (every AA gun fires at each overflight, L23.61)" in report
     fired = [e for e in _events(game_dir) if e.get("kind") == "ts_overflight_fire"]
     if any(e["shooters"] == "fighters" for e in fired):     # a bomber was left to aim at
-        assert "(why: patrol all: bombers)" in report
+        assert "why: " in report and "standing order «patrol all: bombers»" in " ".join(report.split())
     state, _ = gamedir.current_state(game_dir)
     shot = sum(sum(e["lost"].values()) for e in _events(game_dir) if e.get("kind") == "ts_overflight_fire")
     aboard = [u for u in state.units.get(sea, ()) if u.type == "carrier"][0].cargo

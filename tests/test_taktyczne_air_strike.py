@@ -20,6 +20,7 @@ from adjudicator.model.dice import SeededDice
 from adjudicator.model.state import GameState, Unit
 from adjudicator.model.ts_strike import (AA, BOMBERS, FIGHTERS, StrikeEnded, StrikeHome,
                                          StrikeLaunched, StrikeVolley)
+from adjudicator.present.taktyczne_war_report import war_lines
 from adjudicator.present.wording import event_text
 from adjudicator.service.games import load_game
 
@@ -89,8 +90,10 @@ def test_the_report_says_why_the_defender_fired(game):
     assert "Red strikes 34 held by Blue with 1 Bomber from 32 (32 -> 34, back 34 -> 32)" \
         in event_text(launched, game)
     aa = next(e for e in result.events if isinstance(e, StrikeVolley) and e.arm == AA)
-    text = event_text(aa, game)
-    assert "Blue's AA guns" in text and "[why: default: air_defence" in text
+    assert "Blue's AA guns" in event_text(aa, game)
+    lines = [line for _title, _style, _indent, line in war_lines(game, result.events)]
+    said = lines.index(event_text(aa, game))           # the report's line, then why (contract 5)
+    assert lines[said + 1].startswith("why: Blue wrote no standing order for it: the default (air defence")
 
 
 def test_a_strike_from_the_command_line(game, tmp_path, capsys):
@@ -110,8 +113,8 @@ def test_a_strike_from_the_command_line(game, tmp_path, capsys):
     code, out = pbem(capsys, "process", good, "-g", tmp_path, "--no-color")
     assert code == 0, out
     flat = " ".join(out.split())
-    assert "strike on 34, battle turn 1: Blue's AA guns" in flat
-    assert "[why: default: air_defence" in flat
+    assert "Battle turn 1 over 34 Blue's AA guns" in flat
+    assert "why: Blue wrote no standing order for it: the default (air defence" in flat
     assert "the strike on 34 ends after" in flat
     code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")
     assert code == 0, out

@@ -201,6 +201,16 @@ class MineExploded(BoardEvent):
 
 
 @attrs.frozen
+class MinesRevealed(BoardEvent):
+    """The battle is over: ``side``'s mines that did not go off are revealed on ``squares``
+    (a sealed layout is public once its battle has ended, issue 27; docs/taktyczne-mines.md)."""
+
+    kind: ClassVar[str] = "board_mines_revealed"
+    side: str
+    squares: tuple[str, ...]
+
+
+@attrs.frozen
 class GunsLost(BoardEvent):
     """Long-range guns of a beaten side, destroyed (L31.43)."""
 

@@ -23,6 +23,7 @@ from ..model.tactical import (
     GunsLost,
     MineExploded,
     MinesLaid,
+    MinesRevealed,
     PieceDeployed,
     PieceMoved,
     ShotFired,
@@ -145,6 +146,8 @@ def _event_line(ev: Any, who, unit) -> Line | None:
                                   verdict=verdict))
     if isinstance(ev, MineExploded):
         return "mine", board_replay_text("mine", who=who(ev.side), square=ev.square, unit=unit(ev.piece))
+    if isinstance(ev, MinesRevealed):
+        return "mine", board_replay_text("mines_revealed", who=who(ev.side), squares=", ".join(ev.squares))
     if isinstance(ev, GunsLost):
         return "mine", board_replay_text("guns_lost", who=who(ev.side),
                                          units=", ".join(unit(p) for p in ev.pieces))

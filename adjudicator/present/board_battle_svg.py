@@ -35,6 +35,7 @@ from ..model.tactical import (
     GunsLost,
     MineExploded,
     MinesLaid,
+    MinesRevealed,
     Piece,
     PieceDeployed,
     PieceMoved,
@@ -81,6 +82,7 @@ class _Frame:
     hidden: tuple[tuple[str, int], ...] = ()        # per side, mines not yet gone off
     shown_mines: tuple[Square, ...] = ()            # a position's mines, when shown
     result: str = ""
+    unfired: tuple[tuple[Square, str], ...] = ()    # revealed at the battle's end, never gone off
 
 
 def board_position_svg(rules: BoardRules, pieces: Iterable[Piece], mines: Iterable[Square] = (),
@@ -99,12 +101,14 @@ def board_replay_svg(rules: BoardRules, events: Sequence[BoardEvent], title: str
 
 
 def replay_frames(rules: BoardRules, events: Iterable[BoardEvent]) -> list[_Frame]:
-    """The frames of a replay, built from the events alone."""
+    """The frames of a replay, built from the events alone.  A mine shows where it went
+    off, and the ones that did not once the battle has ended (``MinesRevealed``)."""
     frames: list[_Frame] = []
     on_board: dict[str, Piece] = {}
     laid = {side: 0 for side in SIDES}
     gone = {side: 0 for side in SIDES}
     revealed: list[tuple[Square, str]] = []
+    unfired: list[tuple[Square, str]] = []
     turn, label = 0, "deployment"
     lost: list[Piece] = []
     moves: list[tuple[str, str, tuple[Square, ...]]] = []
@@ -114,7 +118,8 @@ def replay_frames(rules: BoardRules, events: Iterable[BoardEvent]) -> list[_Fram
     def close() -> None:
         frames.append(_Frame(turn, label, tuple(sorted(on_board.values(), key=lambda p: p.id)),
                              tuple(lost), tuple(moves), tuple(shots), tuple(revealed),
-                             tuple((s, laid[s] - gone[s]) for s in SIDES), (), result))
+                             tuple((s, laid[s] - gone[s]) for s in SIDES if not unfired), (), result,
+                             tuple(unfired)))
 
     squares = {square_name(rules, (c, y)): (c, y) for c in range(rules.columns) for y in range(rules.rows)}
 
@@ -144,6 +149,8 @@ def replay_frames(rules: BoardRules, events: Iterable[BoardEvent]) -> list[_Fram
             gone[event.side] += 1
             if event.piece in on_board:
                 lost.append(on_board.pop(event.piece))
+        elif isinstance(event, MinesRevealed):
+            unfired.extend((square(name), event.side) for name in event.squares if name in squares)
         elif isinstance(event, GunsLost):
             lost.extend(on_board.pop(pid) for pid in event.pieces if pid in on_board)
         elif isinstance(event, BoardBattleEnded):
@@ -179,7 +186,8 @@ def _document(rules: BoardRules, frames: list[_Frame], title: str) -> str:
            f'<text x="{GAP:g}" y="20" font-size="15" font-weight="bold" fill="{INK}">{escape(title)}</text>',
            f'<text x="{GAP:g}" y="34" font-size="10" fill="{INK}">attacker: squares, capitals, bottom; '
            f'defender: circles, small letters, top; shaded: rows 1-3 (deployment) and 4-10 (mines); '
-           f'pips: rank; red line: a hit, dashed: misses; crossed out: destroyed; M: a mine gone off</text>']
+           f'pips: rank; red line: a hit, dashed: misses; crossed out: destroyed; M: a mine gone off; '
+           f'ringed dot: a mine revealed at the end</text>']
     for i, frame in enumerate(frames):
         x = GAP + (i % PER_ROW) * fw
         y = HEADER + (i // PER_ROW) * fh
@@ -214,11 +222,17 @@ def _frame(rules: BoardRules, frame: _Frame, x: float, y: float) -> str:
                    f'r="{CELL * 0.22:g}" fill="{INK}"/></g>')
     for sq, owner in frame.mines:
         cx, cy = _centre(rules, sq)
-        out.append(f'<g class="mine revealed" data-square="{square_name(rules, sq)}" data-side="{owner}">'
-                   f'<title>a {owner} mine went off on {square_name(rules, sq)}</title>'
-                   f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.4:g}" fill="#FFFFFF" stroke="{INK}" '
-                   f'stroke-dasharray="2 2"/><text x="{cx:g}" y="{cy + 3.5:g}" font-size="10" '
-                   f'text-anchor="middle" fill="{INK}">M</text></g>')
+        out.append(_mine(rules, sq, owner, "revealed", "went off on {square}",
+                         f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.4:g}" fill="#FFFFFF" stroke="{INK}" '
+                         f'stroke-dasharray="2 2"/><text x="{cx:g}" y="{cy + 3.5:g}" font-size="10" '
+                         f'text-anchor="middle" fill="{INK}">M</text>'))
+    for sq, owner in frame.unfired:
+        cx, cy = _centre(rules, sq)
+        colour = COLOURS[owner][0]
+        out.append(_mine(rules, sq, owner, "unfired", "on {square}, revealed at the end: it did not go off",
+                         f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.3:g}" fill="none" stroke="{colour}" '
+                         f'stroke-width="1.6"/><circle cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.1:g}" '
+                         f'fill="{colour}"/>'))
     for piece in frame.pieces:
         out.append(_piece(rules, piece, "piece"))
     for piece in frame.lost:
@@ -254,6 +268,13 @@ def _frame(rules: BoardRules, frame: _Frame, x: float, y: float) -> str:
                    f'fill="{INK}">{lines}</text>')
     out.append("</g>")
     return "\n".join(out)
+
+
+def _mine(rules: BoardRules, square: Square, owner: str, state: str, what: str, body: str) -> str:
+    """A mine shown on the board: gone off (``revealed``) or revealed at the end (``unfired``)."""
+    name = square_name(rules, square)
+    return (f'<g class="mine {state}" data-square="{name}" data-side="{owner}">'
+            f'<title>a {owner} mine {escape(what.format(square=name))}</title>{body}</g>')
 
 
 def _grid(rules: BoardRules) -> list[str]:

@@ -21,17 +21,21 @@ SHIPYARD = "shipyard"
 MAX_OBJECT_KINDS = 20          # an area's distinct objects drawn at most (a broken state stays drawable)
 
 # The drawn symbol (``board_svg.SYMBOLS``) of each object; others get "object".
-OBJECT_SYMBOL_KEYS = {"factory": "industrial_complex", SHIPYARD: SHIPYARD, "airfield": "air_base"}
+OBJECT_SYMBOL_KEYS = {"factory": "industrial_complex", SHIPYARD: SHIPYARD, "airfield": "air_base",
+                      "silo": "silo", "launcher": "launcher"}
 
 
 @attrs.frozen
 class MapObject:
-    """``count`` objects of ``kind`` in ``area``; ``sea``: the sea a shipyard stands over."""
+    """``count`` objects of ``kind`` in ``area``; ``sea``: the sea a shipyard stands over;
+    ``armed``: for a silo or launcher, whether these hold their missile (None: not one
+    that is armed, ``present/board_nuclear.py``)."""
 
     area: str
     kind: str
     count: int
     sea: str = ""
+    armed: bool | None = None
 
 
 def map_objects(extras: dict[str, Any] | None, area: str) -> list[MapObject]:
@@ -78,10 +82,12 @@ def object_chip(obj: MapObject, holder: str, body: str, holder_name: str) -> tup
         extra = (f'<text class="pb-small" x="15" y="8" text-anchor="start" fill="#1E1E1E">'
                  f'{escape(label)}</text>')
         width += 1 + 5.6 * len(label)
-    what = obj.kind if obj.count == 1 else f"{obj.count} {obj.kind}s"
+    state = "" if obj.armed is None else "armed " if obj.armed else "unarmed "
+    what = state + (obj.kind if obj.count == 1 else f"{obj.count} {obj.kind}s")
     where = f" over {obj.sea}" if obj.sea else ""
     title = f"{holder_name}: {what} in {obj.area}{where}" if holder else f"{what} in {obj.area}{where}"
     sea = f' data-sea="{escape(obj.sea)}"' if obj.sea else ""
+    armed = "" if obj.armed is None else f' data-armed="{"yes" if obj.armed else "no"}"'
     return width, (f'<g class="chip object {escape(obj.kind)}" data-space="{escape(obj.area)}" '
                    f'data-owner="{escape(holder)}" data-type="{escape(obj.kind)}" '
-                   f'data-count="{obj.count}"{sea}><title>{escape(title)}</title>{body}{extra}</g>')
+                   f'data-count="{obj.count}"{sea}{armed}><title>{escape(title)}</title>{body}{extra}</g>')

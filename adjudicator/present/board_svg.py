@@ -35,11 +35,16 @@ from .board_facilities import (
     DAMAGE_RED, cross_out, damage_badge, damaged_counts, facility_groups, facility_item, facility_kind,
     is_minor_factory,
 )
-from .board_objects import drawn_capitals, map_objects, object_chip, object_symbol_key
+from .board_nuclear import (
+    ARMED_KINDS, BLAST_PATTERN, aboard, armed_counts, atomic, atomic_mark, blast_marker, blast_marker_sample,
+    blast_overlay, blasts, missile_mark, split_armed,
+)
+from .board_objects import OBJECTS_STATE, drawn_capitals, map_objects, object_chip, object_symbol_key
 from .board_war import shows_war_state, war_rows
 from .card_room import Room
 
 FACTORY_TYPE = "industrial_complex"
+STRIKE_LAUNCHED = "ts_strike_launched"     # Taktyczne Starcie's air strike: its flights' way out
 HEADER = 34.0
 LEGEND_WIDTH = 1100.0
 # Where a unit card is tried, in board units from below its label, until it fits its space.
@@ -242,6 +247,13 @@ SYMBOLS = {
                 f'stroke-width="0.9"/>',
     "object": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
               f'<circle cx="7" cy="5" r="2.2" fill="#FFFFFF" {_STROKE}/>',
+    # A nuclear silo: a shaft sunk in the ground; an anti-missile launcher: a cradle on two
+    # legs (the missile standing in either when armed, present/board_nuclear.py).
+    "silo": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
+            f'<path d="M1.6 8.4H12.4" stroke="{INK}" stroke-width="1.2"/>',
+    "launcher": f'<rect x="1" y="0.6" width="12" height="8.8" rx="1.5" fill="C" {_STROKE}/>'
+                f'<path d="M3 9.2L5.4 6.4M11 9.2L8.6 6.4M4.6 6.4H9.4" stroke="{INK}" stroke-width="1.1" '
+                f'fill="none"/>',
 }
 ALIASES = {"armour": "tank", "armor": "tank", "aagun": "aa_gun", "aa": "aa_gun",
            "antiaircraft": "aa_gun", "factory": FACTORY_TYPE, "sub": "submarine",
@@ -368,6 +380,8 @@ class _Drawing:
         self.moved: dict[str, tuple[float, float]] = {}     # labels moved to make room for units
         self.callouts: list[str] = []                          # spaces whose card goes beside them
         self.placed: list[tuple[float, float, float, float]] = []      # callouts' cards
+        self.blasts = blasts(events)                           # this turn's nuclear blasts
+        self.carriers = {k for k, u in game.ruleset.units.items() if u.has("carries_air")}
 
     # the document ---------------------------------------------------------
     def svg(self) -> str:
@@ -394,6 +408,7 @@ class _Drawing:
             self.links(),
             self.shipyard_links(),
             self.captures(),
+            blast_overlay(self.blasts, space_paths(self.g), self._power_name),
             self.moves(),
             "</g>",
             f'<rect width="{w:g}" height="{h:g}" fill="none" stroke="{INK}" stroke-width="1.2"/>',
@@ -423,6 +438,7 @@ class _Drawing:
             'patternTransform="rotate(45)">'
             f'<rect width="7" height="7" fill="{NEUTRAL_FILL}"/>'
             f'<line x1="0" y1="0" x2="0" y2="7" stroke="{NEUTRAL_HATCH}" stroke-width="2.2"/></pattern>'
+            + (BLAST_PATTERN if self.blasts else "") +
             "</defs>"
             "<style>"
             ".pb-lbl{font-size:%gpx;text-anchor:middle;fill:%s}"
@@ -634,8 +650,19 @@ class _Drawing:
         extras = self.state.extras if self.state is not None else None
         colour = self.styles[holder].strong if holder in self.styles else "#FFFFFF"
         who = self._power_name(holder) if holder else ""
+        found = map_objects(extras, name)
+        found = split_armed(found, self._armed(name, holder))
         return [object_chip(obj, holder or "", SYMBOLS[object_symbol_key(obj.kind)].replace(
-                    '"C"', f'"{colour}"'), who) for obj in map_objects(extras, name)]
+                    '"C"', f'"{colour}"') + ("" if obj.armed is None else missile_mark(obj.armed)), who)
+                for obj in found]
+
+    def _armed(self, name: str, holder: str | None) -> dict[str, int]:
+        """Silo and launcher kind -> how many in ``name`` hold their missile."""
+        extras = self.state.extras if self.state is not None else {}
+        here = (extras.get(OBJECTS_STATE) or {}).get(name)
+        if not isinstance(here, dict):
+            return {}
+        return armed_counts(extras, name, here)
 
     def shipyard_links(self) -> str:
         """A dashed line in the holder's colour from each shipyard's area to the sea it stands
@@ -699,6 +726,8 @@ class _Drawing:
                f'fill="#FFFFFF" fill-opacity="0.88" stroke="#6B6B6B" stroke-width="0.6"/>']
         indent = 0 if any(not chips for _, chips in rows) else CARD_TAG * s   # initials apart
         damaged = damaged_counts(self.game, self.state.units_at(name))
+        carried = aboard(self.state.units_at(name), self.carriers)
+        bombs = atomic(self.state.units_at(name))
         y = top + 2 * s
         for (owner, chips), owner_key in zip(rows, self._row_owners(rows)):
             style = self.styles.get(owner_key)
@@ -716,6 +745,16 @@ class _Drawing:
                 attr, note, mark = "", "", ""
                 if hurt:
                     attr, note = f' data-damaged="{hurt}"', f" ({hurt} damaged)"
+                if carried.get((owner_key, utype)):
+                    attr += f' data-aboard="{carried[(owner_key, utype)]}"'
+                    note += f" ({carried[(owner_key, utype)]} aboard)"
+                if bombs.get((owner_key, utype)):
+                    attr += f' data-atomic="{bombs[(owner_key, utype)]}"'
+                    note += f" ({bombs[(owner_key, utype)]} with an atomic bomb)"
+                    mark += atomic_mark(x, y, s)
+                if utype in self.carriers:
+                    load = [f"{k} {self._unit_name(t, k)}" for (o, t), k in sorted(carried.items()) if o == owner_key]
+                    note += f", aboard: {', '.join(load) if load else 'none'}"
                     mark = (f'<path class="damaged" d="M{x + 9 * s:.1f} {y:.1f}L{x + 5 * s:.1f} {y + 5 * s:.1f}'
                             f'L{x + 8.5 * s:.1f} {y + 5.5 * s:.1f}L{x + 4.5 * s:.1f} {y + 10 * s:.1f}" '
                             f'stroke="#FFFFFF" stroke-width="{2.6 * s:.1f}" fill="none"/>'
@@ -952,6 +991,12 @@ class _Drawing:
                 key = (ev.power, "combat" if ev.amphibious else self.arrow_phase(ev), (ev.zone, ev.target))
             elif isinstance(ev, Landed):
                 key = (ev.power, "noncombat", tuple(ev.path))
+            elif getattr(ev, "kind", "") == STRIKE_LAUNCHED:      # an air strike's way out
+                for flight in ev.flights:
+                    path = tuple(flight.out)
+                    if len(path) >= 2 and all(p in self.g.spaces for p in path):
+                        grouped.setdefault((ev.power, "combat", path), Counter()).update(flight.units)
+                continue
             else:
                 continue
             if len(key[2]) < 2 or any(p not in self.g.spaces for p in key[2]):
@@ -1041,6 +1086,11 @@ class _Drawing:
                 title = (f"Board battle of {ev.area} ({self._power_name(ev.attacker)} attacking): "
                          f"{OUTCOME_TEXT[letter]} after {ev.turns} battle turn(s)")
                 out.append(self._burst(ev.area, outcome, ev.winner or None, title, seen))
+        for blast in self.blasts:
+            if blast.centre in self.g.spaces:
+                _x0, y0, x1, _ = label_box(self.g.spaces[blast.centre].label, self.anchor(blast.centre), self.size)
+                out.append(blast_marker(blast, x1 + 9 + 18 * seen[blast.centre], y0 + 2, self._power_name))
+                seen[blast.centre] += 1
         out.append("</g>")
         return "\n".join(out)
 
@@ -1156,6 +1206,8 @@ class _Drawing:
             items.append((120, f'<line x1="0" y1="0" x2="26" y2="0" stroke="#1D4E6E" stroke-width="2" '
                                f'stroke-dasharray="3 2"/>{self._text(31, "canal / strait")}'))
         moves = {self.arrow_phase(ev) for ev in self.events if isinstance(ev, (Moved, Loaded, Unloaded))}
+        if any(getattr(ev, "kind", "") == STRIKE_LAUNCHED for ev in self.events):
+            moves.add("combat")
         if any(isinstance(ev, Landed) for ev in self.events):
             moves.add("noncombat")
         for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
@@ -1167,6 +1219,14 @@ class _Drawing:
                               f'stroke="{INK}" stroke-width="1.1"/>{self._text(48, phase + " move")}'))
         if moves:
             items.append((180, self._text(0, "(arrows in the mover's colour)")))
+        units = [u for us in (self.state.units.values() if self.state else ()) for u in us]
+        if atomic(units):
+            items.append((220, f'<g transform="translate(0,-5)">{_symbol(self.game, "bomber", "#FFFFFF", 0, 0)}'
+                               f'{atomic_mark(0, 0)}</g>{self._text(20, "bomber with an atomic bomb")}'))
+        if self.blasts:
+            items.append((300, f'<rect x="0" y="-7" width="22" height="14" fill="url(#pbem-blast)" '
+                               f'stroke="{CAPTURE}" stroke-width="1.6"/>{blast_marker_sample()}'
+                               f'{self._text(42, "nuclear blast: its centre, the areas reached")}'))
         if any(isinstance(ev, Captured) for ev in self.events):
             items.append((150, f'<rect x="0" y="-7" width="26" height="14" fill="none" stroke="{CAPTURE}" '
                                f'stroke-width="3" stroke-dasharray="7 4"/>{self._text(31, "captured this turn")}'))
@@ -1177,11 +1237,13 @@ class _Drawing:
         extras = self.state.extras if self.state is not None else None
         kinds = {obj.kind for name in self.g.spaces for obj in map_objects(extras, name)}
         texts = {"factory": "factory", "shipyard": "shipyard (its sea beside it; a dashed line to the sea)",
-                 "airfield": "airfield"}
+                 "airfield": "airfield", "silo": "nuclear silo (red: armed, white: not)",
+                 "launcher": "anti-missile launcher (red: armed, white: not)"}
         items = []
         for kind in sorted(kinds, key=lambda k: (k not in texts, list(texts).index(k) if k in texts else 0, k)):
             text = texts.get(kind, kind.replace("_", " "))
             body = SYMBOLS[object_symbol_key(kind)].replace('"C"', '"#FFFFFF"')
+            body += missile_mark(True) if kind in ARMED_KINDS else ""
             items.append((30 + 6.4 * len(text), f'<g transform="translate(0,-5)">{body}</g>'
                                                 + self._text(18, text)))
         return items

@@ -864,9 +864,11 @@ REPORT_SECTIONS: dict[str, tuple] = {
     "special_cash_placement": (_s_placements,),
 }
 from .taktyczne_report import SECTIONS as _TAKTYCZNE_SECTIONS  # noqa: E402
+from .taktyczne_war_report import war_headlines, war_kinds, war_section  # noqa: E402
 REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
 # Taktyczne Starcie's main turn: its moves and attacks, then its board battles replayed.
-REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, _s_board_battles)
+# Then its war on the main map (issue 27: flights, strikes, guns, mines, nuclear weapons).
+REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, war_section, _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
 FIXED_SECTIONS = ("heading", "board battles", "standing orders", "other events", "victory")
@@ -877,7 +879,8 @@ STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move",
 def _other_events(console: Console, game: Game, events: list[Event]) -> None:
     """Events with a sentence in ``wording.EVENT_TEXTS`` (an edition's plug-ins add theirs
     there): one line each, in the order they happened."""
-    rows = [ev for ev in events if ev.kind in EVENT_TEXTS]
+    shown = war_kinds(events)                 # in the war section already
+    rows = [ev for ev in events if ev.kind in EVENT_TEXTS and ev.kind not in shown]
     if not rows:
         return
     _section(console, "Other events")
@@ -923,7 +926,7 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
                      f"(turn {state_after.turn_number}, round {state_after.round})")
     else:
         next_line = "Next to move: see the game directory (pbem status)"
-    lines = battle_summaries(events, game)
+    lines = battle_summaries(events, game) + war_headlines(events, game)
     joined = joined_territories(events)
     for ev in events:
         if isinstance(ev, Captured) and ev.territory in joined:

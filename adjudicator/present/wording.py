@@ -9,9 +9,9 @@ shown by display name, lists joined with commas.
 
 from __future__ import annotations
 
-from collections import Counter
-
+import re
 import string
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -451,6 +451,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
                    destroyed_text=units_text(game, params["destroyed"]))
     if code == "ts_player_eliminated":
         out.update(player=power_name(game, params["player"]))
+    if code.startswith(WAR_PREFIXES):              # Taktyczne Starcie's war (issue 27, below)
+        out.update(_war_values(code, params, game))
     if code in NUCLEAR_CODES:                      # Taktyczne Starcie's nuclear weapons (below)
         out.update(_nuclear_values(params, game))
     if code in LRG_EVENTS:
@@ -566,6 +568,7 @@ BOARD_EVENT_TEXTS: dict[str, str] = {
     "board_shot": "{side} {piece} fires{back_text} at {at}{gap_text}: needs {need}, rolls {roll}, {hit_text}",
     "board_mine_exploded": "a {side} mine on {square} destroys {piece}",
     "board_guns_lost": "the {side}'s long-range guns {pieces} are destroyed with the lost battle",
+    "board_mines_revealed": "the battle is over: the {side}'s mines that did not go off were on {squares}",
     "board_battle_ended": "the board battle ends after battle turn {turn}: the {winner} wins ({reason_text})",
 }
 
@@ -591,6 +594,7 @@ def board_event_text(event: Any) -> str:
     values["hit_text"] = f"a hit: {values.get('at')} is destroyed" if values.get("hit") else "a miss"
     values["reason_text"] = BOARD_END_REASONS.get(values.get("reason", ""), values.get("reason", ""))
     values["pieces"] = ", ".join(values.get("pieces", ()))
+    values["squares"] = ", ".join(values.get("squares", ()))
     return render(BOARD_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
@@ -620,6 +624,7 @@ BOARD_REPLAY_TEXTS: dict[str, str] = {
     "miss": "a miss",
     "mine": "a mine of {who} on {square} destroys {unit}",
     "guns_lost": "{who} loses its long-range guns with the battle: {units}",
+    "mines_revealed": "the battle is over: the mines of {who} that did not go off are revealed on {squares}",
     "end": "The battle ends after battle turn {turn}: {who} wins, {reason}",
     "won": "{winner} wins the board battle in {area} after {turns} battle turns: {reason}",
     "no_winner": "the board battle in {area} ends after {turns} battle turns without a winner: {reason}",
@@ -727,9 +732,9 @@ PROBLEMS.update({
     "ts_carrier_full": "your carriers in {space} have no room for {points} more points of aircraft (12 points each, L27.13)",
 })
 EVENT_TEXTS["ts_overflight_fire"] = ("{power}'s {shooters} in {area} fire {shots_text} at {mover}'s aircraft "
-                                     "flying over ({leg_text}): {rolls}; {lost_text} (why: {standing})")
+                                     "flying over ({leg_text}): {rolls}; {lost_text}")
 EVENT_TEXTS["ts_aircraft_evacuated"] = ("{power}'s {units} based in {area} lost their base ({cause_text}): "
-                                        "{to_text} (why: {standing})")
+                                        "{to_text}")
 
 
 def _air_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
@@ -772,8 +777,13 @@ def _board_battle_values(params: Mapping[str, Any], game: Game | None) -> dict[s
 # of the steps ts_recruit and ts_build.
 ECONOMY_EVENT_TEXTS: dict[str, str] = {
     "ts_recruited": "{power} recruits {units_text} in {space} for {cost} points ({points_left} left)",
-    "ts_built": "{power} builds a {what} in {space}{over_text} for {price} points ({points_left} left)",
+    "ts_built": "{power} builds {a_what} in {space}{over_text} for {price} points ({points_left} left)",
 }
+
+
+def with_article(noun: str) -> str:
+    """``a silo``, ``an airfield``, ``an anti-missile``."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun if noun else noun
 
 
 def economy_event_text(event: Any, game: Game | None = None) -> str:
@@ -783,6 +793,7 @@ def economy_event_text(event: Any, game: Game | None = None) -> str:
     values["power"] = power_name(game, values["power"])
     values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
     values["over_text"] = f" over {values['over']}" if values.get("over") else ""
+    values["a_what"] = with_article(str(values.get("what", "")))
     return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
@@ -870,6 +881,49 @@ def battle_summary(game: Game | None, ended, attacker: str | None = None,
     return f"{text}; TUV swing {ended.tuv_swing:+d}"
 
 
+# Taktyczne Starcie's war on the main map (issue 27, t27show: the report's section
+# present/taktyczne_war_report.py).  A reaction's line is followed by why it fired
+# (``standing_text``); an air strike's volleys under their battle turn (``war_battle_turn_text``).
+DEFAULT_PREFIX, RULE_PREFIX = "default", "rule"
+LONG_DIGEST = re.compile(r"\b(sha256[._][0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
+
+
+def standing_text(who: str, standing: str) -> str:
+    """Why a reaction fired: ``standing`` is the canonical text of ``who``'s standing order,
+    or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27)."""
+    if standing == DEFAULT_PREFIX or standing.startswith(DEFAULT_PREFIX + ":"):
+        name = standing.partition(":")[2].strip().replace("_", " ")
+        return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
+    if standing.startswith(RULE_PREFIX):               # no choice: the rules make it act (AA guns)
+        return f"no choice for {who}: the {standing}"
+    return f"{who}'s standing order «{short_digest(standing)}»"
+
+
+def short_digest(text: str) -> str:
+    """A sealed layout's commitment in ``text`` shortened to its first 12 hex digits."""
+    return LONG_DIGEST.sub(lambda m: m.group(1) + "…", text)
+
+
+def war_battle_turn_text(turn: int, area: str) -> str:
+    """The heading of an air strike's battle turn: in it the defender's AA guns, the
+    attacker's fighters, the defender's fighters, the attacker's bombers (L23.63-L23.64)."""
+    return f"Battle turn {turn} over {area}" if area else f"Battle turn {turn}"
+
+
+def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
+    """The parts of issue 27's sentences that are more than a field: units given as a list
+    of unit types (the mines' victims, a strike's targets) named and counted."""
+    out: dict[str, Any] = {}
+    units = params.get("units")
+    if isinstance(units, (list, tuple)) and all(isinstance(u, str) for u in units):
+        out["units"] = units_text(game, dict(sorted(Counter(units).items()))) if units else "nothing"
+    commitment = params.get("commitment")
+    if isinstance(commitment, str):                # 64 hex digits do not fit a phone's line
+        out["commitment"] = short_digest(commitment)
+    return out
+
+
+WAR_PREFIXES = ("ts_air", "ts_strike", "ts_lrg", "ts_gun", "ts_mine", "ts_nuclear", "ts_launch", "ts_anti")
 # Taktyczne Starcie's air strike (t27strike: model.ts_strike events, engine/taktyczne/air_strike.py,
 # docs/taktyczne-air-strike.md).
 PROBLEMS.update({
@@ -885,10 +939,10 @@ PROBLEMS.update({
 })
 EVENT_TEXTS.update({
     "ts_strike_launched": "{power} {strike_text} {target} held by {defender} with {flights_text} ({points} points){priority_text}",
-    "ts_strike_volley": "strike on {area}, battle turn {turn}: {power}'s {arm_text} {shots_text}{standing_text}",
+    "ts_strike_volley": "{power}'s {arm_text} {shots_text}",
     "ts_strike_ended": "the strike on {area} ends after {turns} battle turn(s) ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
     "ts_strike_home": "{power}'s {units} fly home from {area} and land at {base}",
-    "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}{standing_text}",
+    "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}",
 })
 STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
                                 "ts_defending_bombers"})
@@ -913,8 +967,6 @@ def _shot_text(game: Game | None, shot: Any) -> str:
 def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     out: dict[str, Any] = {k: power_name(game, params[k]) for k in ("defender", "attacker")
                            if params.get(k)}
-    standing = params.get("standing")
-    out["standing_text"] = f" [why: {standing}]" if standing else ""
     if "shots" in params:
         out["shots_text"] = "; ".join(_shot_text(game, s) for s in params["shots"]) or "nothing"
     if code == "ts_strike_launched":
@@ -952,10 +1004,10 @@ NUCLEAR_CODES = frozenset({"ts_nuclear_armed", "ts_missile_launched", "ts_missil
                            "ts_antimissile_held", "ts_nuclear_blast", "ts_object_destroyed",
                            "ts_no_holder", "ts_no_armed_silo"})
 EVENT_TEXTS.update({
-    "ts_nuclear_armed": "{power} buys a {what_name} into {space} for {price} points ({points_left} left)",
+    "ts_nuclear_armed": "{power} buys {a_what_name} into {space} for {price} points ({points_left} left)",
     "ts_missile_launched": "{power} launches the nuclear missile of the silo in {silo} at {target}",
-    "ts_missile_intercepted": "{power}'s anti-missile from {launcher} destroys {by}'s missile at {target} high up, with no effect ({why_text}; standing order: {standing})",
-    "ts_antimissile_held": "{power} does not fire an anti-missile at {by}'s missile at {target} ({why_text}; standing order: {standing})",
+    "ts_missile_intercepted": "{power}'s anti-missile from {launcher} destroys {by}'s missile at {target} high up, with no effect ({why_text})",
+    "ts_antimissile_held": "{power} does not fire an anti-missile at {by}'s missile at {target} ({why_text})",
     "ts_nuclear_blast": "a nuclear explosion ({cause_text}) over {centre}{radius_text}: {destroyed_text}{capitals_text}",
     "ts_object_destroyed": "{owner_text}{armed_text}{object_name} in {area} destroyed ({cause_text})",
 })
@@ -972,6 +1024,7 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
     what = params.get("what")
     if isinstance(what, str):
         out["what_name"] = unit_name(game, what).lower()
+        out["a_what_name"] = with_article(out["what_name"])
     if "space" in params:
         out["space_text"] = f" in {params['space']}" if params.get("space") else ""
     if "targeted" in params:
@@ -1006,7 +1059,7 @@ LRG_EVENTS = ("ts_lrg_fired", "ts_lrg_reaction_fired")
 EVENT_TEXTS.update({
     "ts_lrg_fired": "{power}'s long-range gun in {gun} fires at {owner}'s {target_name} in {area}: {roll_text}",
     "ts_lrg_reaction_fired": ("{power}'s long-range gun in {gun} fires at {mover}'s {target_name} entering "
-                              "{area}{ferry_text} ({standing}): {roll_text}"),
+                              "{area}{ferry_text}: {roll_text}"),
 })
 PROBLEMS.update({
     "ts_lrg_missing": "no long-range gun of yours in {space} that has not fired this turn (one shot a turn, L31.33)",
@@ -1037,12 +1090,12 @@ def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
 # docs/taktyczne-mines.md).
 EVENT_TEXTS.update({
     "ts_mine_reveal_wanted": ("the battle in {area} needs {power}'s sealed mine layout for {scope} "
-                              "({mines} mines, {standing}): the turn waits for {power} to reveal it"),
+                              "({mines} mines): the turn waits for {power} to reveal it"),
     "ts_mine_layout_revealed": ("{power} reveals the mine layout for {scope} ({squares}); it opens "
-                                "the commitment {commitment} ({standing})"),
+                                "the commitment {commitment}"),
     "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
-                              "{area} are lost ({standing})"),
-    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units} ({standing})",
+                              "{area} are lost"),
+    "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units}",
 })
 PROBLEMS.update({
     "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "

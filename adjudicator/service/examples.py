@@ -105,11 +105,15 @@ def example(ruleset: str | None = None, directory: str | Path | None = None) -> 
 def play(chosen: Example, out: str | Path, gm_key=None, turns: int | None = None,
          ) -> Iterator[PlayedTurn]:
     """Create a game for ``chosen`` in the new directory ``out`` and process its orders
-    files in order (the first ``turns`` of them), yielding each one after it is processed.
+    files in order (the first ``turns`` of them), yielding each one after it is processed;
+    a file whose first line is ``correction: ...`` is the game master's correction
+    (``corrections.correct_game``).
     Orders that do not check clean are yielded with ``turn=None`` and end the play.
     ``gm_key``: the game master's private key (default: a new one in ``out/.secret``)."""
     from . import gamedir
+    from .corrections import correct_game
     from .games import load_game
+    from ..io.corrections import is_correction_statement
     from ..engine.turn import check
     from ..io.parser import parse_orders
 
@@ -121,6 +125,10 @@ def play(chosen: Example, out: str | Path, gm_key=None, turns: int | None = None
     for path in chosen.orders_files()[: turns or None]:
         data = path.read_bytes()
         state, _ = gamedir.current_state(out)
+        if is_correction_statement(data.decode("utf-8")):        # the game master's correction
+            turn = correct_game(out, game, data.decode("utf-8"), gm_key=gm_key, seeds=seeds)
+            yield PlayedTurn(path, state, (), turn)
+            continue
         problems = tuple(check(game, state, parse_orders(data.decode("utf-8"), game,
                                                          power=state.power)))
         if any(p.severity == "error" for p in problems):

@@ -26,6 +26,7 @@ from ...model.tactical import (
     GunsLost,
     MineExploded,
     MinesLaid,
+    MinesRevealed,
     Piece,
     PieceDeployed,
     PieceKind,
@@ -352,6 +353,7 @@ class BoardBattle:
             return self._end(DEFENDER, "stalemate")      # guns cannot clear mines (ruling end)
         if all(own_row(self.rules, DEFENDER, p.square) <= self.rules.deploy_rows
                           for p in mobile):
+            self._reveal_mines()
             self.mines[DEFENDER].clear()                                # L31.54-L31.55
             return self._end(ATTACKER, "mines_cleared")
         return None
@@ -363,7 +365,15 @@ class BoardBattle:
         if guns:
             self.events.append(GunsLost(side, tuple(g.id for g in guns)))
 
+    def _reveal_mines(self) -> None:
+        """The mines that did not go off, revealed when the battle ends (issue 27: no
+        layout stays secret after its battle)."""
+        for side in SIDES:
+            if self.mines[side]:
+                self.events.append(MinesRevealed(side, tuple(self._name(sq) for sq in sorted(self.mines[side]))))
+
     def _end(self, winner: str, reason: str) -> BoardBattleEnded:
+        self._reveal_mines()
         self.result = BoardBattleEnded(self.turn, winner, reason)
         self.events.append(self.result)
         return self.result
