@@ -32,6 +32,7 @@ from adjudicator.editions import names as edition_names  # noqa: E402
 from adjudicator.engine.combat import BattleSetup, BattleUnit  # noqa: E402
 from adjudicator.engine.combat.odds import battle_odds  # noqa: E402
 from adjudicator.engine.turn import adjudicate, check  # noqa: E402
+from adjudicator.io.corrections import is_correction_statement  # noqa: E402
 from adjudicator.io.hmac_dice import HmacDice  # noqa: E402
 from adjudicator.io.parser import parse_orders  # noqa: E402
 from adjudicator.io.paths import TURNS_DIR  # noqa: E402
@@ -61,6 +62,9 @@ def turn_times(directory: Path, edition: str, repeats: int,
         busiest = 0.0
         timed = 0
         for tf in turns:
+            if is_correction_statement(tf.orders):     # the game master's edit, not a turn
+                state = tf.state
+                continue
             t0 = time.perf_counter()
             orders = parse_orders(tf.orders, game, power=state.power)
             t1 = time.perf_counter()

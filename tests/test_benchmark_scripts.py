@@ -17,6 +17,7 @@ BENCHMARKS = paths.ROOT / "benchmarks"
 
 # script, smallest arguments, a phrase its report must contain
 RUNS = [
+    ("bench_aa_factoring.py", ["--small"], "mixture / no-gun"),
     ("bench_audit.py", ["--turns", "3", "--short", "1", "--repeat", "1"], "replay ms/turn"),
     ("bench_editions.py", ["--repeat", "1"], "30v30 odds ms"),
     ("bench_issue11.py", ["--turns", "4", "--repeat", "1"], "pbem verify of 4 turns"),
