@@ -10,7 +10,6 @@ import importlib
 import inspect
 import json
 import os
-import re
 import shutil
 
 import attrs
