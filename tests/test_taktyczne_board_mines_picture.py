@@ -52,6 +52,22 @@ def test_mines_cleared_by_the_attacker_are_revealed_too():
     assert [ev.squares for ev in event.board_events if isinstance(ev, MinesRevealed)] == [("F5d",)]
 
 
+def test_a_sealed_live_layouts_unopened_mines_stay_sealed_at_the_end():
+    """In a live battle on a layout sealed square by square the mines not yet opened stand
+    off the board (``sealed_board.placeholders``): the end reveals the known squares only,
+    never a placeholder (docs/taktyczne-mines.md §3: an unfired square is never published)."""
+    from adjudicator.engine.taktyczne.sealed_board import placeholders
+    _, finished = fought_battle(3)
+    left = {square_name(RULES, sq) for sq in finished.mines[DEFENDER]}
+    finished.events = []
+    finished.mines[DEFENDER] |= placeholders(2)
+    finished._reveal_mines()
+    assert finished.events == [MinesRevealed(DEFENDER, tuple(sorted(left)))]
+    finished.events, finished.mines[DEFENDER] = [], placeholders(2)
+    finished._reveal_mines()
+    assert finished.events == []
+
+
 def test_a_battle_without_mines_reveals_nothing():
     event, _ = fought_battle(3, forces={**FORCES, DEFENDER: attrs.evolve(FORCES[DEFENDER], mines=0)})
     assert not [ev for ev in event.board_events if isinstance(ev, MinesRevealed)]

@@ -369,8 +369,9 @@ class BoardBattle:
         """The mines that did not go off, revealed when the battle ends (issue 27: no
         layout stays secret after its battle)."""
         for side in SIDES:
-            if self.mines[side]:
-                self.events.append(MinesRevealed(side, tuple(self._name(sq) for sq in sorted(self.mines[side]))))
+            known = sorted(sq for sq in self.mines[side] if on_board(self.rules, sq))
+            if known:                    # a sealed live layout's placeholders stay sealed
+                self.events.append(MinesRevealed(side, tuple(self._name(sq) for sq in known)))
 
     def _end(self, winner: str, reason: str) -> BoardBattleEnded:
         self._reveal_mines()
