@@ -14,7 +14,8 @@ from ...model.units import Domain
 from ..income import IncomeContext, item
 from ..steps import step
 from . import air
-from .mines import mine_types, placement_problem
+from .mines import placement_problem
+from .plans import mine_types
 from .prices import object_price
 from .stack import stack_limit, stack_points, unit_value
 from .stacking import points

@@ -1,8 +1,8 @@
 """Taktyczne Starcie's mines on the main map and their sealed board layouts
 (docs/taktyczne-mines.md).
 
-* ``mine_types`` / ``placement_problem``: mine tokens are bought at the start of the turn
-  on any own territory (L27.24, G27): an anti-tank mine on a land area the buyer holds, an
+* ``placement_problem`` (which types are mines: ``plans.mine_types``): mine tokens are
+  bought at the start of the turn on any own territory (L27.24, G27): an anti-tank mine on a land area the buyer holds, an
   underwater mine in a sea bordering one (ruling ``mine_sea_where``) with no other player's
   units; they then move like units (L27.25, ``main_turn``) and count 1 point in the stack.
 * Sealed layouts (below): the squares of a power's board mines are committed in its
@@ -26,12 +26,6 @@ from ..errors import TurnPaused
 from ..turn_rules import Rule, declare_standing, declare_state, register_rule
 from . import plans, sealed_live
 from .live_turn import orders_from_plain, orders_to_plain, wants_live
-
-
-def mine_types(ctx) -> frozenset[str]:
-    """The unit types that are mines: the battle board's mine of each battle."""
-    rules = plans.board_rules(ctx)
-    return frozenset(rules.mines.values()) if rules is not None else frozenset()
 
 
 def placement_problem(ctx, unit_type, space: str) -> tuple[str, dict] | None:

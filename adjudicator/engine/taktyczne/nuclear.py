@@ -30,7 +30,7 @@ from ..steps import step
 from ..turn_rules import declare_flag, declare_standing, declare_state, standing_choice
 from ..working import Piece, count_types
 from . import air, elimination
-from .plans import board_rules
+from .plans import mine_types
 from .state import (FACTORY, OBJECTS, _sorted, capitals, facilities, objects, shipyard_key,
                     shipyard_sea)
 
@@ -123,11 +123,6 @@ def reach(board, centre: str, radius: str) -> tuple[str, ...]:
     return tuple(sorted(areas))
 
 
-def _mine_types(ctx: TurnContext) -> frozenset[str]:
-    rules = board_rules(ctx)
-    return frozenset(rules.mines.values()) if rules is not None else frozenset()
-
-
 def blast(ctx: TurnContext, centre: str, radius: str, cause: str, *, by: str | None = None) -> None:
     """A nuclear explosion over ``centre`` (``radius`` ``full`` or ``area``) set off by
     ``by`` (default: the mover; a gun's owner firing in another's turn): units and objects
@@ -138,7 +133,7 @@ def blast(ctx: TurnContext, centre: str, radius: str, cause: str, *, by: str | N
     board = ctx.board
     by = by or ctx.power
     areas = reach(board, centre, radius)
-    mines = _mine_types(ctx)
+    mines = mine_types(ctx)
     destroyed: dict[str, dict[str, int]] = {}
     flying: dict[tuple[str, str], list[Piece]] = {}
     losers: set[str] = set()
@@ -268,7 +263,7 @@ def launch(ctx: TurnContext, dice) -> None:
         _set_armed(board, silo, SILO, -1)
         ctx.emit(MissileLaunched(power, silo, order.target, order.line))
         own = sorted(a for a in reach(board, order.target, FULL)
-                     if any(p.owner == power and p.type not in _mine_types(ctx) for p in board.at(a)))
+                     if any(p.owner == power and p.type not in mine_types(ctx) for p in board.at(a)))
         if own:
             ctx.warn(order.line, "ts_blast_own_units", target=order.target, areas=own)
         if not intercepted(ctx, order.target):

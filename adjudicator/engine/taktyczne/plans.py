@@ -65,6 +65,12 @@ def board_rules(ctx) -> BoardRules | None:
     return ctx.game.tables.get("board")
 
 
+def mine_types(ctx) -> frozenset[str]:
+    """The unit types that are mines: the battle board's mine of each battle."""
+    rules = board_rules(ctx)
+    return frozenset(rules.mines.values()) if rules is not None else frozenset()
+
+
 MAIN_TURN, ATTACKED = "ts_main_turn", "ts_attacked"    # engine/taktyczne/main_turn.py
 
 
