@@ -153,12 +153,12 @@ def test_send_writes_a_signed_eml(tmp_path, capsys):
 
 
 def _keys_so_far(inbox, folder):
-    """The folder's messages, polled while the runner works: the runner may be creating the
-    folder (a Maildir folder's cur/new/tmp appear one after the other), which is no message
-    yet."""
+    """The folder's messages, polled while the runner works: the runner may not have made
+    the folder yet, or be making it (a Maildir folder's cur/new/tmp appear one after the
+    other): no message yet."""
     try:
         return folder_keys(inbox, folder)
-    except FileNotFoundError:
+    except (FileNotFoundError, mailbox.NoSuchMailboxError):
         return []
 
 
