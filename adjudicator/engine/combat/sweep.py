@@ -558,22 +558,31 @@ class Sweep(BatchRows):
             rest = rest[~same]
         for d in rest.tolist():
             mass = float(w[d])
-            route = self._route(a, d, b)
-            if route[0] == "end":
-                if route[2]:
-                    self.rounds.append(mass)
-                self._finish(route[1], mass)
-                continue
-            _, a2, d2 = route
-            if a2 == a:
+            d2 = self._route_mass(a, d, b, mass)
+            if d2 is not None:
                 z0 = _pad(z0, len(self.D))
                 z0[d2] += mass
                 if d2 == d:
                     selfish.append(np.array([d]))
-            else:
-                self.srcs[(b, 0)].add(a2, d2, mass)
-                self._queue(b, a2)
         return _pad(z0, len(self.D)), np.concatenate(selfish)
+
+    def _route_mass(self, a: int, d: int, b: int, mass: float) -> int | None:
+        """Send ``mass`` of the pair (a, d) at the end of round bucket ``b`` where its route
+        goes: a battle's end (terminal, and a round begun counted), or another attacker
+        state's sources for the next round (queued); None then.  A route staying in row
+        ``a`` is the caller's: its defender state is returned."""
+        route = self._route(a, d, b)
+        if route[0] == "end":
+            if route[2]:
+                self.rounds.append(mass)
+            self._finish(route[1], mass)
+            return None
+        _, a2, d2 = route
+        if a2 == a:
+            return d2
+        self.srcs[(b, 0)].add(a2, d2, mass)
+        self._queue(b, a2)
+        return None
 
     # ------------------------------------------------------------------ one stage
     def _apply(self, a: int, ops: _StageOps | None, z: np.ndarray):

@@ -127,18 +127,9 @@ class BatchRows:
                 for j in pos[code != 1].tolist():
                     d = int(di[j])
                     mass = float(W[i, d])
-                    route = self._route(a, d, b)
-                    if route[0] == "end":
-                        if route[2]:
-                            self.rounds.append(mass)
-                        self._finish(route[1], mass)
-                        continue
-                    _, a2, d2 = route
-                    if a2 == a:
+                    d2 = self._route_mass(a, d, b, mass)
+                    if d2 is not None:
                         moved.append((i, d2, mass, d2 == d))
-                    else:
-                        self.srcs[(b, 0)].add(a2, d2, mass)
-                        self._queue(b, a2)
         n = len(self.D)
         Z0 = np.zeros((R.size, n))
         selfish = np.zeros((R.size, n), dtype=bool)
