@@ -368,6 +368,17 @@ def airfield_lost(ctx: TurnContext, area: str, cause: str = BASE_DESTROYED) -> N
                                     if p.owner == power and is_aircraft(board, p)], cause)
 
 
+def carrier_lost(ctx: TurnContext, area: str, carrier: Piece, cause: str = BASE_DESTROYED) -> None:
+    """Before a unit hit in ``area`` is removed (a bomb, a long-range gun's shell): if it is
+    a carrier, its aircraft fly off first and evacuate (L23.34); removing it would remove
+    them with it."""
+    board = ctx.board
+    planes = [p for p in board.cargo_of(carrier) if is_aircraft(board, p)]
+    for plane in planes:
+        plane.carried_by = None
+    evacuate(ctx, area, carrier.owner, planes, cause)
+
+
 def names_aircraft(board: WorkingBoard, units: Iterable) -> bool:
     """Whether an order's unit groups name an aircraft type."""
     return any(is_aircraft(board, g.type) for g in units if g.type in board.rules.units)

@@ -46,7 +46,7 @@ from ..working import Piece, count_types
 from . import air, nuclear
 from .objects import destroy_object
 from .stacking import limits, points
-from .state import AIRFIELD, objects
+from .state import objects
 from .targets import pick_target
 
 STRIKE = "strike"
@@ -379,20 +379,11 @@ class _Battle:
 
     def _bombed(self, aim: Piece | str) -> None:
         board = self.board
-        if isinstance(aim, str):
+        if isinstance(aim, str):          # an airfield's aircraft evacuate (destroy_object)
             if destroy_object(self.ctx, self.target, aim, self.ctx.power, "bomb"):
                 self.objects.append(aim)
-                if aim == AIRFIELD and not objects(board).get(self.target, {}).get(AIRFIELD):
-                    planes = [p for p in self._based(self.defender) if p.carried_by is None]
-                    if planes:                                          # L23.34
-                        air.evacuate(self.ctx, self.target, self.defender, planes,
-                                     air.BASE_DESTROYED)
             return
-        planes = [p for p in board.cargo_of(aim) if board.utype(p).domain == Domain.AIR]
-        if planes:                                                      # a carrier, L23.34
-            for plane in planes:
-                plane.carried_by = None
-            air.evacuate(self.ctx, self.target, self.defender, planes, air.BASE_DESTROYED)
+        air.carrier_lost(self.ctx, self.target, aim)                    # L23.34
         self.destroyed.extend(board.remove(aim))
 
     def _roll(self, purpose: str) -> int:

@@ -29,7 +29,6 @@ from ..working import Piece, count_types
 from . import air, elimination
 from .objects import destroy_object
 from .reactions import reaction
-from .state import AIRFIELD, objects
 from .targets import pick_target
 
 LRG_TYPES = UNIT_CLASSES["lrgs"]
@@ -199,20 +198,14 @@ def _cargo(board, piece: Piece | str) -> dict[str, int]:
 
 
 def _destroy(ctx: TurnContext, area: str, target: Piece | str, by: str, owner: str | None) -> None:
-    """A hit: the object (an armed silo detonates, ``objects``) or the unit with its cargo (a
-    ferry sinks with it, L31.40); aircraft whose airfield or carrier it was evacuate first
-    (L23.34, ``air.evacuate``)."""
+    """A hit: the object (an armed silo detonates, an airfield's aircraft evacuate:
+    ``objects.destroy_object``) or the unit with its cargo (a ferry sinks with it, L31.40; a
+    carrier's aircraft evacuate first, ``air.carrier_lost``, L23.34)."""
     board = ctx.board
     if isinstance(target, str):
-        if destroy_object(ctx, area, target, by, "lrg") and owner and target == AIRFIELD \
-                and not objects(board).get(area, {}).get(AIRFIELD):
-            air.evacuate(ctx, area, owner, air.based(board, area, owner), air.BASE_DESTROYED)
+        destroy_object(ctx, area, target, by, "lrg")
     else:
-        planes = [p for p in board.cargo_of(target) if air.is_aircraft(board, p)]
-        if planes:                                 # a carrier: its aircraft fly off first
-            for plane in planes:
-                plane.carried_by = None
-            air.evacuate(ctx, area, target.owner, planes, air.BASE_DESTROYED)
+        air.carrier_lost(ctx, area, target)
         board.remove(target)
     if owner:
         elimination.check(ctx, owner, by=by)
