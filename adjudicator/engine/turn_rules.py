@@ -252,7 +252,12 @@ def standing_reason(ctx: Any, power: str, name: str,
     if found is None:
         default = _STANDING[name].default
         return default, f"default ({name} all: {default})"
-    return found.value, f"{name} {'all' if found.space is None else found.space}: {found.value}"
+    return found.value, choice_text(found)
+
+
+def choice_text(choice: Any) -> str:
+    """A standing choice's canonical text: ``<name> <space|all>: <value>``."""
+    return f"{choice.name} {'all' if choice.space is None else choice.space}: {choice.value}"
 
 
 def check_standing_choices(ctx: Any) -> None:

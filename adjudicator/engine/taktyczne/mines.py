@@ -23,7 +23,7 @@ from ...model.ts_mines import MineLayoutRevealed, MineRevealMissed, MineRevealWa
 from ...model.units import Domain
 from ..context import Resume
 from ..errors import TurnPaused
-from ..turn_rules import Rule, declare_standing, declare_state, register_rule
+from ..turn_rules import Rule, choice_text, declare_standing, declare_state, register_rule
 from . import plans, sealed_live
 from .live_turn import orders_from_plain, orders_to_plain, wants_live
 
@@ -98,9 +98,7 @@ def sealed_layout(ctx, power: str, area: str) -> StandingChoice | None:
 
 def standing_text(order: StandingChoice | None, default: str) -> str:
     """The canonical text of the standing order that acted, or ``default``."""
-    if order is None:
-        return default
-    return f"{order.name} {'all' if order.space is None else order.space}: {order.value}"
+    return default if order is None else choice_text(order)
 
 
 def unseal(ctx, area: str, defender: str, forces: dict[str, BoardForce],
