@@ -117,15 +117,9 @@ class LiveBattles(Rule):
             ctx.error(0, "board_live_state", detail=str(exc))
             return True
         side = battle.side_to_move
-        ctx.next_power = battle.power_of(side)
         own_sealed = bool(kept.get("sealed")) and side == DEFENDER    # his own openings
-        others = [o for o in ctx.orders.items
-                  if o.kind not in LIVE_KINDS + (("open",) if own_sealed else ())]
-        if others:
-            ctx.error(others[0].line, "board_live_other_orders", count=len(others))
-        if ctx.power != battle.power_of(side):
-            ctx.error(0, "board_live_wrong_power", power=ctx.power, side=side,
-                      waits_for=battle.power_of(side))
+        if not waits_for(ctx, battle.power_of(side), LIVE_KINDS + (("open",) if own_sealed else ()),
+                         "board_live_other_orders", "board_live_wrong_power", side=side):
             return True
         rules = board_rules(ctx)
         actions: tuple[BoardAction, ...] = ctx.orders.of("board")
@@ -226,6 +220,22 @@ def orders_to_plain(orders: OrderSet) -> dict[str, Any]:
     """The paused turn's orders as plain JSON values, to go on with them later."""
     items = [dict(_orders.unstructure(o), kind=o.kind) for o in orders.items]
     return json.loads(json.dumps({"power": orders.power, "items": items}))
+
+
+def waits_for(ctx, power: str, kinds: tuple[str, ...], other_code: str, wrong_code: str,
+              **where) -> bool:
+    """A paused turn that goes on only with ``power``'s lines of ``kinds`` (a live battle
+    turn, a mine reveal, mine openings): the next power is his; other lines are refused
+    (``other_code``), and so is another power's file (``wrong_code``, with ``where``): False
+    then."""
+    ctx.next_power = power
+    others = [o for o in ctx.orders.items if o.kind not in kinds]
+    if others:
+        ctx.error(others[0].line, other_code, count=len(others))
+    if ctx.power != power:
+        ctx.error(0, wrong_code, power=ctx.power, waits_for=power, **where)
+        return False
+    return True
 
 
 def orders_from_plain(raw: Any, power: str) -> OrderSet:

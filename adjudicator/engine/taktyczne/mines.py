@@ -25,7 +25,7 @@ from ..context import Resume
 from ..errors import TurnPaused
 from ..turn_rules import Rule, choice_text, declare_standing, declare_state, register_rule
 from . import plans, sealed_live
-from .live_turn import orders_from_plain, orders_to_plain, wants_live
+from .live_turn import orders_from_plain, orders_to_plain, waits_for, wants_live
 
 
 def placement_problem(ctx, unit_type, space: str) -> tuple[str, dict] | None:
@@ -194,14 +194,9 @@ class MineReveals(Rule):
                 ctx.error(order.line, "ts_reveal_not_wanted")
             return None
         power, scope = kept.get("power", ""), kept.get("scope", "")
-        ctx.next_power = power
         wanted = ("open", "nmr") if kept.get("leaves") else ("reveal", "nmr")
-        others = [o for o in ctx.orders.items if o.kind not in wanted]
-        if others:
-            ctx.error(others[0].line, "ts_reveal_other_orders", count=len(others))
-        if ctx.power != power:
-            ctx.error(0, "ts_reveal_wrong_power", power=ctx.power, waits_for=power,
-                      area=kept.get("area", ""))
+        if not waits_for(ctx, power, wanted, "ts_reveal_other_orders", "ts_reveal_wrong_power",
+                         area=kept.get("area", "")):
             return True
         missed = bool(ctx.orders.of("nmr"))
         leaves: tuple[str, ...] = ()

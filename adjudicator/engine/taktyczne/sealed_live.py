@@ -26,7 +26,7 @@ from ..context import Resume
 from ..turn_rules import Rule, register_rule
 from . import live, plans
 from .live_turn import (LIVE_BATTLE, OPENINGS, SEALED_MINES, board_rules, orders_from_plain,
-                        play_file)
+                        play_file, waits_for)
 from .sealed_board import check_opens, entered, is_placeholder, real_mines, reveal_mine
 
 MISSED_DEFAULT = "default: mines_lost"
@@ -96,12 +96,8 @@ class LayoutOpenings(Rule):
             return None
         kept = ctx.board.read_state(LIVE_BATTLE)
         power = waiting.get("power", "")
-        ctx.next_power = power
-        others = [o for o in ctx.orders.items if o.kind not in (OpenOrder.kind, "nmr")]
-        if others:
-            ctx.error(others[0].line, "ts_open_other_orders", count=len(others))
-        if ctx.power != power:
-            ctx.error(0, "ts_open_wrong_power", power=ctx.power, waits_for=power)
+        if not waits_for(ctx, power, (OpenOrder.kind, "nmr"), "ts_open_other_orders",
+                         "ts_open_wrong_power"):
             return True
         try:
             battle = live.from_plain(kept.get("battle"))
