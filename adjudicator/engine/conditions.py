@@ -25,7 +25,8 @@ def original_owner(territory) -> str | None:
 
 
 def territory_set(game: Game, spec: Any) -> tuple[str, ...]:
-    """A list of territory names; a tag ("victory_cities", "capitals" or a territory tag);
+    """A list of territory names; a tag ("victory_cities", "capitals", "all_spaces": every
+    land and sea space of the map, or a territory tag);
     or a table ``{original = <owner or owners>, without_tag = <tag>}``: the land those
     owners' emblems mark, less the spaces with that tag."""
     if isinstance(spec, (list, tuple)):
@@ -41,6 +42,8 @@ def territory_set(game: Game, spec: Any) -> tuple[str, ...]:
         return tuple(t.key for t in terr if t.victory_city)
     if spec == "capitals":
         return tuple(t.key for t in terr if t.capital_of)
+    if spec == "all_spaces":
+        return tuple(t.key for t in terr)
     return tuple(t.key for t in terr if spec in t.tags)
 
 

@@ -58,7 +58,7 @@ def check_victory(ctx: TurnContext, round_: int, last_in_round: bool) -> str | N
         if rule.held is not None and streaks.get(rule.name, 0) < needed:
             continue
         ok, held = holds(game, rule.condition, rule.side, ctx.board.owners, round_,
-                         state=ctx.board.extras)
+                         state=ctx.board.extras, board=ctx.board)
         if ok:
             if rule.held is not None:
                 held = _held(ctx, rule, round_)[1] + held
@@ -68,7 +68,8 @@ def check_victory(ctx: TurnContext, round_: int, last_in_round: bool) -> str | N
 
 
 def _held(ctx: TurnContext, rule, round_: int) -> tuple[bool, tuple[str, ...]]:
-    return holds(ctx.game, rule.held, rule.side, ctx.board.owners, round_, state=ctx.board.extras)
+    return holds(ctx.game, rule.held, rule.side, ctx.board.owners, round_, state=ctx.board.extras,
+                 board=ctx.board)
 
 
 def _count_held(ctx: TurnContext, round_: int) -> dict[str, int]:

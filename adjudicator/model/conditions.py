@@ -5,7 +5,8 @@ A condition is a plain value (from the edition's TOML) evaluated by
 
 * ``{controls = <territories>, count = N, by = "side"|"power"}`` -- the subject controls at
   least ``count`` (default: all) of ``territories``: a list of territory names, or a tag
-  (``"victory_cities"``, ``"capitals"``, or any name in a territory's ``tags``).
+  (``"victory_cities"``, ``"capitals"``, ``"all_spaces"`` (every land and sea space), or any
+  name in a territory's ``tags``).
 * ``{all = [c1, c2, ...]}``, ``{any = [...]}``, ``{not = c}`` -- combinations.
 * ``{round_at_least = N}`` -- the game has reached round ``N``.
 * ``{state = "<key>"}`` -- an edition's persistent value ``key`` (``GameState.extras``,
