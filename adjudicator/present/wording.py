@@ -1100,6 +1100,10 @@ EVENT_TEXTS.update({
 PROBLEMS.update({
     "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
                       "a sea bordering your land for an underwater mine; {space} is not"),
+    "ts_no_mine_producer": ("a {unit} is made at a factory or shipyard of yours (L31.47): an "
+                            "anti-tank mine at a factory (L27.21), an underwater mine at a "
+                            "shipyard whose sea holds no other player's units (L27.10-L27.11); "
+                            "you hold none"),
     "ts_mines_in_clear": ("the plan for {area} names mine squares in clear text, which the orders "
                           "would publish: seal them instead (pbem mines seal, then the "
                           "'minefield' line it prints)"),

@@ -20,7 +20,7 @@ from .prices import object_price
 from .stack import stack_limit, stack_points, unit_value
 from .stacking import points
 from .state import (AIRFIELD, CAPITALS, FACTORY, OBJECTS, SHIPYARD, add_object, capitals,
-                    facilities, objects, shipyard_key)
+                    facilities, objects, shipyard_key, shipyard_sea)
 
 CARRIER = "carrier"
 
@@ -68,6 +68,22 @@ def _producer_problem(ctx, found: dict, unit_type, space: str) -> tuple[str, dic
     return None
 
 
+def _mine_producer_problem(ctx, found: dict, unit_type) -> tuple[str, dict] | None:
+    """Why ``power`` cannot have a mine of ``unit_type`` made, or None: mines are produced in
+    factories and shipyards (L31.47): an anti-tank mine at a factory of his (L27.4, L27.21),
+    an underwater mine at a shipyard of his whose sea holds no other player's units (L27.4,
+    L27.10; a blockade stops mines, L27.11); then placed on any own territory (L27.24,
+    ``mines.placement_problem``)."""
+    board, power = ctx.board, ctx.power
+    held = [here for area, here in found.items() if board.owners.get(area) == power]
+    if unit_type.domain == Domain.SEA:
+        ok = any(shipyard_sea(key) and not occupied_by_others(board, shipyard_sea(key), power)
+                 for here in held for key in here)
+    else:
+        ok = any(here.get(FACTORY) for here in held)
+    return None if ok else ("ts_no_mine_producer", {"unit": unit_type.key})
+
+
 def _carrier_problem(ctx, found: dict, sea: str, where: dict) -> tuple[str, dict] | None:
     """Aircraft bought at a shipyard go straight onto an own carrier in its sea (L27.23);
     a blockade stops floating units and mines only (L27.11), not aircraft."""
@@ -98,8 +114,9 @@ def _place_aircraft(ctx, order) -> bool:
 @step("ts_recruit")
 def recruit(ctx, dice) -> None:
     """The turn's ``recruit`` orders, in the order written: each paid from the treasury and
-    placed at once, within the 12-point stack (L19.16-L19.17); mines on any own territory
-    (L27.24, ``mines.placement_problem``), the others where an object produces them."""
+    placed at once, within the 12-point stack (L19.16-L19.17); mines made at a factory or a
+    free shipyard of the buyer's (L31.47) and placed on any own territory (L27.24,
+    ``mines.placement_problem``), the others where an object produces them."""
     board, power, game = ctx.board, ctx.power, ctx.game
     found = objects(board)
     mines = mine_types(ctx)
@@ -108,7 +125,8 @@ def recruit(ctx, dice) -> None:
         for group in order.units:
             unit_type = board.rules.units[group.type]
             problem = (("ts_not_buyable", {"unit": group.type}) if not unit_type.buyable
-                       else placement_problem(ctx, unit_type, order.space) if group.type in mines
+                       else (placement_problem(ctx, unit_type, order.space)
+                             or _mine_producer_problem(ctx, found, unit_type)) if group.type in mines
                        else _producer_problem(ctx, found, unit_type, order.space))
             if problem:
                 break
