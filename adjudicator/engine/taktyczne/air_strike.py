@@ -47,7 +47,7 @@ from . import air, nuclear
 from .objects import destroy_object
 from .stacking import limits, points
 from .state import objects
-from .targets import pick_target
+from .targets import aimed, pick_target
 
 STRIKE = "strike"
 STRUCK = "ts_struck"                # TurnContext.mechanic: target -> the strike's aircraft points
@@ -349,6 +349,8 @@ class _Battle:
             aim = pick_target(self.board, self.target, self.defender, self.priority)
             if aim is None:
                 break
+            if isinstance(aim, Piece):                                  # ruling bomb_cargo
+                aim = aimed(self.board, aim)
             self.bombs[bomber.uid] -= 1
             roll = self._roll(f"strike {self.target} turn {self.turn} attacker bomb")
             hit = roll % 2 == 0                                         # L23.30

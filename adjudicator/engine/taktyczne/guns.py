@@ -29,7 +29,7 @@ from ..working import Piece, count_types
 from . import air, elimination
 from .objects import destroy_object
 from .reactions import reaction
-from .targets import pick_target
+from .targets import aimed, pick_target
 
 LRG_TYPES = UNIT_CLASSES["lrgs"]
 FIRED = "ts_lrg_fired"       # Piece.marks: the gun fired its main-map shot of its owner's turn
@@ -141,7 +141,7 @@ def react(ctx: TurnContext, mover: str, area: str, pieces: list[Piece],
         target = pick_target(board, area, mover, (*words, *default, *DEFAULT_GROUND), among=pool)
         if target is None or isinstance(target, str):
             return
-        target = _aimed(board, target)
+        target = aimed(board, target)
         roll = ctx.dice.roll(1, f"lrg reaction {gun.space} {area} defender")[0]
         hit = roll >= HIT
         ctx.emit(LrgReactionFired(gun.owner, gun.space, area, mover, target.type, roll, hit,
@@ -181,13 +181,7 @@ def _pool(board, pieces: list[Piece]) -> list[Piece]:
 
 def _pick(board, area: str, owner: str, priority) -> Piece | str | None:
     target = pick_target(board, area, owner, priority)
-    return _aimed(board, target) if isinstance(target, Piece) else target
-
-
-def _aimed(board, piece: Piece) -> Piece:
-    """A unit aboard a ferry at sea is hit by sinking the ferry (ruling lrg_cargo)."""
-    carrier = board.pieces.get(piece.carried_by) if piece.carried_by is not None else None
-    return carrier if carrier is not None and board.utype(carrier).domain == Domain.SEA else piece
+    return aimed(board, target) if isinstance(target, Piece) else target
 
 
 def _cargo(board, piece: Piece | str) -> dict[str, int]:

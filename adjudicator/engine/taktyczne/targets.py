@@ -34,6 +34,14 @@ def object_targets(board, area: str, owner: str) -> list[str]:
     return sorted(key for key, n in objects(board).get(area, {}).items() if n > 0)
 
 
+def aimed(board, piece: Piece) -> Piece:
+    """What a shell or a bomb aimed at ``piece`` hits: a unit aboard a ferry at sea is hit by
+    sinking the ferry (rulings lrg_cargo and bomb_cargo: the text sinks cargo only with its
+    ferry, L27.17, L31.40), any other unit itself."""
+    carrier = board.pieces.get(piece.carried_by) if piece.carried_by is not None else None
+    return carrier if carrier is not None and board.utype(carrier).domain == Domain.SEA else piece
+
+
 def pick_target(board, area: str, owner: str, priority: Sequence[str], *,
                 among: Sequence[Piece] | None = None) -> Piece | str | None:
     """The target by ``priority``, then the default: a ``Piece``, an object key, or None when
