@@ -329,7 +329,7 @@ class _Battle:
             shots.append(Shot(fighter.type, aim.type, roll, need, hit))
             if hit:
                 if mover:
-                    self.destroyed.extend(self.board.remove(aim))
+                    self._downed(aim)
                 else:
                     self._shot_down(aim)
         if shots:
@@ -374,6 +374,15 @@ class _Battle:
         self.atomic.discard(piece.uid)
         self.board.remove(piece)
         if armed:                                                       # L23.65
+            nuclear.atomic_bomb_explodes(self.ctx, piece, self.target, nuclear.ATOMIC_SHOT_DOWN)
+
+    def _downed(self, piece: Piece) -> None:
+        """The defender's aircraft ``piece`` shot down by the attacker's fighters; a bomber
+        of his carrying an atomic bomb explodes over the target (L23.65: any bomber shot
+        down with one, at its base in a sweep too)."""
+        armed = _atomic(self.board, piece)
+        self.destroyed.extend(self.board.remove(piece))
+        if armed:
             nuclear.atomic_bomb_explodes(self.ctx, piece, self.target, nuclear.ATOMIC_SHOT_DOWN)
 
     def _drop_atomic(self, bomber: Piece) -> None:                      # ruling G22
