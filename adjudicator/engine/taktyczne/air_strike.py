@@ -43,7 +43,7 @@ from ..context import TurnContext
 from ..errors import OrderFailed
 from ..turn_rules import declare_standing, standing_choice
 from ..working import Piece, count_types
-from . import air, nuclear
+from . import air, elimination, nuclear
 from .objects import destroy_object
 from .stacking import limits, points
 from .state import objects
@@ -197,6 +197,7 @@ def fight_strike(ctx: TurnContext, target: str, flights, clauses) -> None:
                          count_types(battle.lost), count_types(battle.destroyed),
                          tuple(battle.objects)))
     _home(ctx, target, flights, [p for p in over if p not in battle.lost])
+    elimination.check(ctx, defender, by=ctx.power)     # his last units bombed (L19.49)
 
 
 def struck(ctx: TurnContext, target: str) -> int:
