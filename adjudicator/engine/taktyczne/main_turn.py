@@ -280,6 +280,7 @@ def attack(ctx: TurnContext, order: Move, pieces: list[Piece], origin: str, targ
     if not fighters:                                      # only main-map units (L19.43)
         settle_main_map(ctx, target, defender, enemies)
         _occupy(ctx, pieces, target)
+        elimination.check(ctx, defender, by=ctx.power)    # his last units taken at sea (L19.49)
         return
     ctx.mechanic(PENDING, dict)[target] = (defender, pieces, enemies)
     FIGHTS[BOARD_FIGHT](ctx, target, ctx.dice, CombatRun())
