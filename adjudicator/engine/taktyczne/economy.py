@@ -124,10 +124,13 @@ def recruit(ctx, dice) -> None:
         problem = None
         for group in order.units:
             unit_type = board.rules.units[group.type]
-            problem = (("ts_not_buyable", {"unit": group.type}) if not unit_type.buyable
-                       else (placement_problem(ctx, unit_type, order.space)
-                             or _mine_producer_problem(ctx, found, unit_type)) if group.type in mines
-                       else _producer_problem(ctx, found, unit_type, order.space))
+            if not unit_type.buyable:
+                problem = ("ts_not_buyable", {"unit": group.type})
+            elif group.type in mines:
+                problem = (placement_problem(ctx, unit_type, order.space)
+                           or _mine_producer_problem(ctx, found, unit_type))
+            else:
+                problem = _producer_problem(ctx, found, unit_type, order.space)
             if problem:
                 break
         if problem:
