@@ -154,3 +154,65 @@ def test_verify_refuses_an_opening_that_does_not_match_its_leaf(tmp_path, monkey
     assert not report.ok
     assert report.failure.file == "turns/0007-blue.json"            # the forged opening
     assert "ts_open_wrong" in report.failure.detail
+
+
+def _game_dir(tmp_path, live: bool = True):
+    game = load_game("taktyczne", options={"players": 2, "live_battles": live})
+    state = build_position(game, parse_cases(POSITION)[0])
+    d = tmp_path / "ts"
+    create_game(d, game, "live", initial=attrs.evolve(state, game_id="live"),
+                seeds=demo_seeds("live"), created="2026-11-27")
+    return d
+
+
+def _status(capsys, d) -> str:
+    code, out = pbem(capsys, "status", "-g", d, "--no-color")
+    assert code == 0, out
+    return " ".join(out.split())
+
+
+def test_status_and_show_say_what_a_paused_turn_waits_for_and_from_whom(tmp_path, capsys):
+    """pbem status names what the paused turn waits for (the leaves, a battle turn, the
+    openings) and from whom; pbem show --battle, while the attacker's written battle turn
+    waits for the owner's openings, says so rather than that it is the attacker's turn."""
+    from adjudicator.service.gamedir import process_turn
+    d = _game_dir(tmp_path)
+    game, seeds = load_game("taktyczne", options={"players": 2, "live_battles": True}), demo_seeds("live")
+    code, out = pbem(capsys, "mines", "seal", "-g", d, "--power", "blue", "--area", "23",
+                     "G9", "B5", "--no-color")
+    process_turn(d, game, re.search(r"^minefield 23: grid_[0-9a-f]{64}$", out, re.M).group() + "\n",
+                 seeds=seeds)
+    process_turn(d, game, "move 1 tank_3 22 -> 23\n", seeds=seeds)
+    assert ("Blue to move (the live battle in 23 waits for Blue to publish the leaves of the "
+            "sealed mine layout (pbem mines reveal))") in _status(capsys, d)
+    out_file = tmp_path / "leaves.txt"
+    assert pbem(capsys, "mines", "reveal", "-g", d, "-o", out_file, "--no-color")[0] == 0
+    process_turn(d, game, out_file.read_text(encoding="utf-8"), seeds=seeds)
+    assert "Red to move (the live board battle in 23 waits for battle turn 1)" in _status(capsys, d)
+    code, out = pbem(capsys, "show", "-g", d, "--battle", "23", "--no-color")
+    assert code == 0 and "battle turn 1 is Red's (the attacker)" in " ".join(out.split())
+
+    process_turn(d, game, "board a1 -> G4a G5a G6a G7a\n", seeds=seeds)
+    process_turn(d, game, NMR, seeds=seeds)
+    process_turn(d, game, "board a1 -> G8a G9a G10a G10d\n", seeds=seeds)
+    said = _status(capsys, d)
+    assert ("Blue to move (Red's battle turn 3 in 23 is written and waits for Blue to open the "
+            "sealed mine squares it enters (G10: pbem mines reveal))") in said, said
+    code, out = pbem(capsys, "show", "-g", d, "--battle", "23", "--no-color")
+    shown = " ".join(out.split())
+    assert code == 0 and "is Red's (the attacker)." not in shown
+    assert ("battle turn 3, Red's (the attacker), is written and waits for Blue to open the "
+            "sealed mine squares it enters (G10)") in shown, shown
+
+
+def test_status_says_a_battle_by_plan_waits_for_the_reveal(tmp_path, capsys):
+    from adjudicator.service.gamedir import process_turn
+    d = _game_dir(tmp_path, live=False)
+    game, seeds = load_game("taktyczne", options={"players": 2}), demo_seeds("live")
+    code, out = pbem(capsys, "mines", "seal", "-g", d, "--power", "blue", "--area", "23",
+                     "G9", "B5", "--no-color")
+    process_turn(d, game, re.search(r"^minefield 23: grid_[0-9a-f]{64}$", out, re.M).group() + "\n",
+                 seeds=seeds)
+    process_turn(d, game, "move 1 tank_3 22 -> 23\n", seeds=seeds)
+    assert ("Blue to move (the battle in 23 waits for Blue to reveal the sealed mine layout "
+            "(pbem mines reveal))") in _status(capsys, d)

@@ -1143,3 +1143,22 @@ PROBLEMS.update({
     "ts_open_wrong_power": ("the live battle waits for {waits_for} to open sealed squares: this turn "
                             "file is {waits_for}'s 'open' lines (or the game master's nmr), not {power}'s orders"),
 })
+
+
+# What a paused turn waits for (``pbem status``: ``service.status.awaiting``), after
+# "<power> to move".
+AWAITING_TEXTS = {
+    "mine_openings": ("{attacker}'s battle turn {turn} in {area} is written and waits for {power} "
+                      "to open the sealed mine squares it enters ({squares}: pbem mines reveal)"),
+    "mine_leaves": ("the live battle in {area} waits for {power} to publish the leaves of the "
+                    "sealed mine layout (pbem mines reveal)"),
+    "mine_reveal": "the battle in {area} waits for {power} to reveal the sealed mine layout (pbem mines reveal)",
+    "battle_turn": "the live board battle in {area} waits for battle turn {turn}",
+}
+
+
+def awaiting_text(what: str, values: Mapping[str, Any], name=lambda key: key) -> str:
+    """The sentence for what a paused turn waits for; ``name`` shows a power key."""
+    shown = {k: (name(v) if k in ("power", "attacker") else
+                 ", ".join(v) if isinstance(v, list) else v) for k, v in values.items()}
+    return AWAITING_TEXTS[what].format(**shown)
