@@ -74,9 +74,9 @@ def awaiting(extras) -> tuple[str, dict] | None:
         found = extras.get(key)
         return found if isinstance(found, dict) else {}
 
-    battle = plain(_LIVE).get("battle")
-    battle = battle if isinstance(battle, dict) else {}
-    position = battle.get("position") if isinstance(battle.get("position"), dict) else {}
+    found = plain(_LIVE).get("battle")
+    battle: dict = found if isinstance(found, dict) else {}
+    position: dict = battle["position"] if isinstance(battle.get("position"), dict) else {}
     turn = position.get("turn", 0) + 1 if isinstance(position.get("turn", 0), int) else 0
     opening, reveal = plain(_OPENINGS), plain(_REVEAL)
     if opening:
