@@ -216,3 +216,41 @@ def test_status_says_a_battle_by_plan_waits_for_the_reveal(tmp_path, capsys):
     process_turn(d, game, "move 1 tank_3 22 -> 23\n", seeds=seeds)
     assert ("Blue to move (the battle in 23 waits for Blue to reveal the sealed mine layout "
             "(pbem mines reveal))") in _status(capsys, d)
+
+
+def test_a_missed_attacker_battle_turn_over_sealed_mines_plays_his_plan_end_to_end(tmp_path, capsys):
+    """Red misses battle turn 3 over blue's sealed G10: the game master's nmr plays red's
+    plan, whose tank reaches G10; the turn waits for blue (pbem status says so), blue's
+    program opens what the plan's tank reaches (pbem mines reveal), the mine goes off, and
+    pbem verify replays every file."""
+    d = _game_dir(tmp_path)
+
+    def process(text: str, name: str) -> str:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        code, out = pbem(capsys, "process", path, "-g", d, "--no-color")
+        assert code == 0, out
+        return " ".join(out.split())
+
+    def reveal() -> str:
+        out_file = tmp_path / "open.txt"
+        code, out = pbem(capsys, "mines", "reveal", "-g", d, "-o", out_file, "--no-color")
+        assert code == 0, out
+        return out_file.read_text(encoding="utf-8")
+
+    code, out = pbem(capsys, "mines", "seal", "-g", d, "--power", "blue", "--area", "23",
+                     "G10", "B5", "--no-color")
+    process(re.search(r"^minefield 23: grid_[0-9a-f]{64}$", out, re.M).group() + "\n", "seal.txt")
+    process("move 1 tank_3 22 -> 23\n", "attack.txt")
+    process(reveal(), "leaves.txt")
+    process("board a1 -> G4a G5a G6a G7a\n", "red1.txt")
+    process(NMR, "blue1.txt")
+    said = process(NMR, "red2.txt")                      # red's battle turn 3: missed
+    assert "enters Blue's sealed squares" in said
+    assert "Blue to open the sealed mine squares" in _status(capsys, d)
+    opened = reveal()
+    assert re.search(r"^open 23: G10 mine salt_[0-9a-f]{64}$", opened, re.M), opened
+    said = process(opened, "open.txt")
+    assert "went off on G10d" in said and "plan" in said
+    code, out = pbem(capsys, "verify", "-g", d, "--no-color")
+    assert code == 0, out
