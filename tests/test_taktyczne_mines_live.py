@@ -316,3 +316,16 @@ def test_a_missed_attacker_battle_turn_over_sealed_mines_plays_his_plan(game):
     turn = next(e for e in events if e.kind == "ts_live_battle_turn")
     assert turn.by_plan and turn.turn == 3
     assert [ev.square for ev in turn.board_events if isinstance(ev, MineExploded)] == ["G10d"]
+
+
+def test_a_live_battle_on_a_sealed_layout_retires_its_standing_order(game):
+    """Its leaves and some squares were published: after the battle the minefield order is
+    withdrawn (not revealed whole), as the report says."""
+    from adjudicator.model.ts_mines import MinefieldRetired
+    files = list(run_battle(game, ("G9", "B5")))
+    assert files[0][1].standing_orders["blue"].choice("minefield", "23") is not None
+    events = [e for _, _, evs in files for e in evs]
+    retired = [e for e in events if isinstance(e, MinefieldRetired)]
+    assert [(e.area, e.power, e.scope, e.revealed) for e in retired] == [("23", "blue", "23", False)]
+    assert files[-1][1].standing_orders["blue"].choice("minefield", "23") is None
+    assert "opened squares of Blue's sealed mine layout" in event_text(retired[0], game)

@@ -917,6 +917,8 @@ def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict
     units = params.get("units")
     if isinstance(units, (list, tuple)) and all(isinstance(u, str) for u in units):
         out["units"] = units_text(game, dict(sorted(Counter(units).items()))) if units else "nothing"
+    if code == "ts_minefield_retired":
+        out["revealed_text"] = "revealed" if params.get("revealed") else "opened squares of"
     commitment = params.get("commitment")
     if isinstance(commitment, str):                # 64 hex digits do not fit a phone's line
         out["commitment"] = short_digest(commitment)
@@ -1096,6 +1098,9 @@ EVENT_TEXTS.update({
     "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
                               "{area} are lost"),
     "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units}",
+    "ts_minefield_retired": ("the battle in {area} {revealed_text} {power}'s sealed mine layout "
+                             "for {scope}: that standing minefield order is withdrawn, and "
+                             "{power} seals a new one for the next battle (pbem mines seal)"),
 })
 PROBLEMS.update({
     "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "

@@ -49,6 +49,10 @@ LIVE_BATTLE = declare_state("live_battle", dict)
 # and an attacker's battle turn waiting for the owner to open the squares it enters.
 SEALED_MINES = "ts_sealed_mines"     # TurnContext.mechanic: area -> the sealed layout's data
 OPENINGS = declare_state("ts_mine_openings", dict)
+# A sealed layout the battle published (revealed, or its leaves): area -> its commitment,
+# kept with a live battle ("published") till it ends; the standing order is then withdrawn
+# (mines.retire_published).
+PUBLISHED = "ts_layout_published"     # TurnContext.mechanic
 LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
 
 
@@ -80,9 +84,11 @@ def pause(ctx: TurnContext, rules: BoardRules, area: str, battle: str, attacker:
         sealed_mines=sealed["mines"] if sealed else 0)
     if kept is None:
         return board
+    published = ctx.mechanic(PUBLISHED, dict).get(area)
     ctx.board.write_state(LIVE_BATTLE, {"battle": live.to_plain(kept),
                                         "orders": orders_to_plain(ctx.orders),
-                                        **({"sealed": sealed} if sealed else {})})
+                                        **({"sealed": sealed} if sealed else {}),
+                                        **({"published": published} if published else {})})
     ctx.emit(LiveBattleStarted(area, battle, attacker, defender, kept.events, attacker))
     ctx.next_power = attacker
     raise TurnPaused()
@@ -226,6 +232,8 @@ def play_file(ctx: TurnContext, kept: dict, battle, actions, dice, power: str = 
                            dict(battle.forces), dict(battle.plans), turn.board,
                            battle.events + turn.events, live=True)
     ctx.board.extras.pop(LIVE_BATTLE, None)
+    if kept.get("published"):
+        ctx.mechanic(PUBLISHED, dict)[battle.area] = kept["published"]
     ctx.next_power = None
     ctx.emit(fought)
     where = dict(battle.resume)
