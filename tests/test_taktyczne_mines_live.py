@@ -329,3 +329,20 @@ def test_a_live_battle_on_a_sealed_layout_retires_its_standing_order(game):
     assert [(e.area, e.power, e.scope, e.revealed) for e in retired] == [("23", "blue", "23", False)]
     assert files[-1][1].standing_orders["blue"].choice("minefield", "23") is None
     assert "opened squares of Blue's sealed mine layout" in event_text(retired[0], game)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(1, 6), min_size=4, max_size=4))
+def test_the_owner_is_asked_for_the_square_after_a_fire_only_when_the_unit_survives(game, faces):
+    """Whatever the dice: a1 fires (3 shots, a 6 hits) at d1, which fires back once if it
+    survives; a1's path after the fire enters G9 (a mine). The battle turn waits for the
+    owner exactly when a1 survives, and then the owner opens G9 alone."""
+    layout = ("G9", "B5")
+    state = _to_the_duel(game, layout)
+    after, events = _adjudicated(game, state, "board a1, fire at d1, then G9d G8d\n", faces)
+    killed_d1 = 6 in faces[:3]
+    survives = killed_d1 or faces[3] < 6
+    assert bool([e for e in events if isinstance(e, MineSquaresWanted)]) == survives
+    if survives:
+        assert reached(game, after, layout) == ("G9",)
+        assert after.extras["ts_mine_openings"]["dice"] == faces
