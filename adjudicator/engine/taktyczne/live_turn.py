@@ -14,8 +14,10 @@ each battle turn is a turn file of its own, and the main turn goes on when the b
   orders, the step and order it stopped at, the event as the outcome).
 
 Everything is in the turn files (orders, dice, events, state), so ``pbem verify`` replays
-it like any turn.  The mines of both sides are in the kept position, published with the
-state: in a live battle they are not secret (a limit noted in docs/taktyczne-board.md).
+it like any turn.  The mines in the kept position are published with the state, except a
+sealed layout's: those are placeholders until a unit reaches their squares, and an
+attacker's battle turn that reaches one not opened waits for the owner's openings with its
+dice kept (``play_over_sealed``; docs/taktyczne-mines.md §3, ``sealed_live``).
 """
 
 from __future__ import annotations
