@@ -346,3 +346,24 @@ def test_the_owner_is_asked_for_the_square_after_a_fire_only_when_the_unit_survi
     if survives:
         assert reached(game, after, layout) == ("G9",)
         assert after.extras["ts_mine_openings"]["dice"] == faces
+
+
+def test_kept_dice_that_run_short_are_an_error_for_people(game, tmp_path, monkeypatch):
+    """A damaged state (the waiting battle turn's dice cut short) is refused with a message
+    by the owner's program and by the engine, never a traceback."""
+    import attrs as _attrs
+    from adjudicator.model.errors import PbemError
+    from adjudicator.service import mine_openings
+    layout = ("G9", "B5")
+    state = _to_the_duel(game, layout)
+    state, _ = _adjudicated(game, state, "board a1, fire at d1, then G9d G8d\n", [1, 1, 1, 1])
+    extras = copy.deepcopy(state.extras)
+    extras["ts_mine_openings"]["dice"] = [1]
+    damaged = _attrs.evolve(state, extras=extras)
+    monkeypatch.setattr(mine_openings, "_layout", lambda *args: {         # blue's .secret/
+        "scope": "23", "squares": list(layout), "salt": MASTER})
+    assert " G9 mine " in mine_openings.waiting_text(tmp_path, state, "blue", game.tables["board"])[0]
+    with pytest.raises(PbemError, match="cannot be read"):
+        mine_openings.waiting_text(tmp_path, damaged, "blue", game.tables["board"])
+    orders = parse_orders(openings_text(("G9",), layout), game, power="blue")
+    assert [p.code for p in check(game, damaged, orders) if p.is_error] == ["board_live_state"]

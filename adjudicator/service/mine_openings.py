@@ -61,7 +61,11 @@ def waiting_text(directory, state, power: str | None = None,
         return "".join(leaves_line(scope, c, leaves[i * len(mine_grid.ROWS):(i + 1) * len(mine_grid.ROWS)])
                        + "\n" for i, c in enumerate(mine_grid.COLUMNS)), area
     if rules is not None:       # only the squares the units reach: none past a mine
-        squares = list(_reached(rules, state, opening, sealed, squares, mined))
+        try:
+            squares = list(_reached(rules, state, opening, sealed, squares, mined))
+        except ValueError as exc:           # live.LiveStateError, or too few dice kept
+            raise PbemError(f"the battle in {area} waiting in this copy's last turn cannot be "
+                            f"read: {exc}") from None
     return "".join(f"open {scope}: {s} {'mine' if s in mined else 'empty'} "
                    f"salt_{mine_grid.square_salt(master, s)}\n" for s in squares), area
 
