@@ -1130,7 +1130,8 @@ EVENT_TEXTS.update({
                                  "(they open {commitment}, {standing}): the live battle in {area} "
                                  "starts with {mines} mines whose squares stay sealed"),
     "ts_mine_squares_wanted": ("{attacker}'s battle turn in {area} enters {power}'s sealed squares "
-                               "{squares}: it is played once {power} opens them ({standing})"),
+                               "{squares}: it is played, with the dice rolled now, once {power} "
+                               "opens those its units reach ({standing})"),
     "ts_mine_squares_opened": ("{power} opens the sealed squares {squares} in {area}: mined {mined} "
                                "({standing})"),
     "ts_mine_openings_missed": ("{power} did not open the sealed squares in time: his {count} sealed "
