@@ -165,3 +165,34 @@ def test_a_reveal_with_nothing_waiting_is_an_error(tmp_path):
     state = build_position(game, read_cases(path)[0])
     orders = parse_orders(f"reveal 23: B5 salt_{'1' * 64}\n", game, power=state.power)
     assert "ts_reveal_not_wanted" in [p.code for p in check(game, state, orders)]
+
+
+def test_a_revealed_layout_retires_its_standing_order(tmp_path):
+    """The battle made the layout public: the standing minefield order is withdrawn after
+    it (MinefieldRetired), so no later battle there re-reveals a known layout; the report
+    says so and tells the owner to seal a new one."""
+    from adjudicator.model.ts_mines import MinefieldRetired
+    from adjudicator.present.wording import event_text
+    for scope in ("23", "all"):
+        salt = "3" * 64
+        game, paused = attack(tmp_path, ["A10", "M10"], salt, scope=scope)
+        assert paused.state.standing_orders["blue"].choice("minefield", "23") is not None
+        done = reveal(game, paused.state, f"reveal {scope}: A10 M10 salt_{salt}")
+        retired = [e for e in done.events if isinstance(e, MinefieldRetired)]
+        assert [(e.area, e.power, e.scope, e.revealed) for e in retired] == [("23", "blue", scope, True)]
+        assert retired[0].standing.startswith(f"minefield {scope}: sha256_")
+        kinds = [e.kind for e in done.events]
+        assert kinds.index("ts_board_battle") < kinds.index("ts_minefield_retired")
+        assert done.state.standing_orders["blue"].choice("minefield", "23") is None
+        text = event_text(retired[0], game)
+        assert "revealed Blue's sealed mine layout" in text and "pbem mines seal" in text
+        assert codec.decode_event(json.loads(json.dumps(codec.encode_event(retired[0])))) == retired[0]
+
+
+def test_a_missed_reveal_keeps_the_standing_order(tmp_path):
+    """Nothing was published (the mines are lost by the default): the order stays."""
+    game, paused = attack(tmp_path, ["A10"], "4" * 64)
+    done = reveal(game, paused.state, "nmr 2026-11-28T12:00Z")
+    assert any(isinstance(e, MineRevealMissed) for e in done.events)
+    assert not [e for e in done.events if e.kind == "ts_minefield_retired"]
+    assert done.state.standing_orders["blue"].choice("minefield", "23") is not None

@@ -6,6 +6,7 @@ verify replays the whole game."""
 
 from __future__ import annotations
 
+import json
 import re
 import stat
 
@@ -88,6 +89,11 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     said = " ".join(out.split())
     assert "Blue reveals the mine layout for 23 (A10, M10)" in said
     assert "Red attacks Blue in 23 on the land board" in said
+    assert ("the battle in 23 revealed Blue's sealed mine layout for 23: that standing minefield "
+            "order is withdrawn") in said                     # the layout is public now
+    turns = sorted((d / "turns").glob("*.json"))
+    assert "minefield" in repr(json.loads(turns[-2].read_text())["state"]["standing_orders"])
+    assert "minefield" not in repr(json.loads(turns[-1].read_text())["state"]["standing_orders"])
     code, out = pbem(capsys, "verify", "-g", d, "--no-color")
     assert code == 0, out
     code, out = pbem(capsys, "mines", "reveal", "-g", d, "--no-color")

@@ -17,8 +17,8 @@ from adjudicator.io.kinds.open import leaves_line
 from adjudicator.io.parser import parse_orders
 from adjudicator.io.rules_cases import parse_cases
 from adjudicator.model import mine_grid
-from adjudicator.model.dice import SeededDice
-from adjudicator.model.tactical import MineExploded
+from adjudicator.model.dice import FixedDice, SeededDice
+from adjudicator.model.tactical import MineExploded, ShotFired
 from adjudicator.model.taktyczne import BoardBattleFought
 from adjudicator.model.ts_mines_live import (MineLeavesPublished, MineOpeningsMissed,
                                              MineSquaresOpened, MineSquaresWanted)
@@ -247,3 +247,123 @@ def test_the_owner_opens_no_square_past_a_mine(game):
     assert errors(openings_text(("G9",), layout)) == []
     assert errors(openings_text(("G8",), layout)) == ["ts_open_missing"]
     assert errors(openings_text(("G9", "G8"), layout)) == []     # more than needed: allowed
+
+
+def _to_the_duel(game, layout):
+    """Red's tank on G10d (G10 opened empty), blue's tank on G5d (his F4, F5, G5 opened
+    empty), red to play battle turn 5."""
+    state = position(game, layout, blue="1 tank_1, 2 mine_land")
+    for text in ("move 1 tank_3 22 -> 23\n", leaves_text(layout), PATHS[0],
+                 "board d1 -> F3d F4d F5d G5d\n" + openings_text(("F4", "F5", "G5"), layout),
+                 PATHS[1], openings_text(("G10",), layout), "pass\n"):
+        state, _ = play(game, state, text)
+    return state
+
+
+def _adjudicated(game, state, text, faces):
+    orders = parse_orders(text, game, power=state.power)
+    result = adjudicate(game, state, orders, FixedDice(faces))
+    assert not [p for p in result.problems if p.is_error], result.problems
+    return result.state, result.events
+
+
+def test_a_square_after_a_units_fire_is_asked_for_only_if_it_survives_the_fire_back(game):
+    """a1 fires 3 shots at d1 (all miss), d1 fires back and destroys it: its path after
+    the fire (G9d, G8d: G9 holds a mine) is never walked, so nothing is asked of the owner
+    and the mine on G9 stays sealed; the battle turn is played in red's own file."""
+    layout = ("G9", "B5")
+    state = _to_the_duel(game, layout)
+    after, events = _adjudicated(game, state, "board a1, fire at d1, then G9d G8d\n", [1, 1, 1, 6])
+    assert not [e for e in events if isinstance(e, MineSquaresWanted)]
+    fought = next(e for e in events if isinstance(e, BoardBattleFought))
+    assert fought.winner == "blue" and not [ev for ev in fought.board_events
+                                            if isinstance(ev, MineExploded)]
+    published = json.dumps([encode_event(e) for e in events]) + json.dumps(encode_state(after))
+    assert mine_grid.square_salt(MASTER, "G9") not in published and "G9d" not in published
+
+
+def test_a_unit_that_survives_its_fire_goes_on_and_the_owner_opens_what_it_reaches(game):
+    """The same line, d1's fire back missing: the battle turn waits with the dice rolled in
+    red's file kept; the owner's program, playing them with the whole layout, opens G9 (the
+    mine) and not G8 past it; the mine then destroys a1."""
+    layout = ("G9", "B5")
+    state = _to_the_duel(game, layout)
+    state, events = _adjudicated(game, state, "board a1, fire at d1, then G9d G8d\n", [1, 1, 1, 1])
+    assert [e.squares for e in events if isinstance(e, MineSquaresWanted)] == [("G9", "G8")]
+    assert state.extras["ts_mine_openings"]["dice"] == [1, 1, 1, 1]   # the most: 3 shots, 1 back
+    assert reached(game, state, layout) == ("G9",)
+    state, events = play(game, state, openings_text(("G9",), layout))
+    fought = next(e for e in events if isinstance(e, BoardBattleFought))
+    assert [ev.square for ev in fought.board_events if isinstance(ev, MineExploded)] == ["G9d"]
+    assert [ev.roll for ev in fought.board_events if getattr(ev, "turn", 0) == 5
+            and isinstance(ev, ShotFired)] == [1, 1, 1, 1]         # the kept dice
+
+
+def test_a_missed_attacker_battle_turn_over_sealed_mines_plays_his_plan(game):
+    """Red misses battle turn 3: his plan (advance) plays it, as in a battle without sealed
+    mines; its tank reaches sealed squares, so the battle turn waits for the owner, whose
+    program opens what the plan's units reach; the battle turn is then the plan's."""
+    layout = ("G10", "B5")
+    state = position(game, layout)
+    for text in ("move 1 tank_3 22 -> 23\n", leaves_text(layout), PATHS[0], NMR):
+        state, _ = play(game, state, text)
+    state, events = play(game, state, NMR)                  # red's battle turn 3, missed
+    wanted = [e for e in events if isinstance(e, MineSquaresWanted)]
+    assert len(wanted) == 1 and state.extras["ts_mine_openings"].get("by_plan") is True
+    opened = reached(game, state, layout)
+    assert opened and opened[-1] == "G10"        # the plan's tank walks up to the mine
+    state, events = play(game, state, openings_text(opened, layout))
+    turn = next(e for e in events if e.kind == "ts_live_battle_turn")
+    assert turn.by_plan and turn.turn == 3
+    assert [ev.square for ev in turn.board_events if isinstance(ev, MineExploded)] == ["G10d"]
+
+
+def test_a_live_battle_on_a_sealed_layout_retires_its_standing_order(game):
+    """Its leaves and some squares were published: after the battle the minefield order is
+    withdrawn (not revealed whole), as the report says."""
+    from adjudicator.model.ts_mines import MinefieldRetired
+    files = list(run_battle(game, ("G9", "B5")))
+    assert files[0][1].standing_orders["blue"].choice("minefield", "23") is not None
+    events = [e for _, _, evs in files for e in evs]
+    retired = [e for e in events if isinstance(e, MinefieldRetired)]
+    assert [(e.area, e.power, e.scope, e.revealed) for e in retired] == [("23", "blue", "23", False)]
+    assert files[-1][1].standing_orders["blue"].choice("minefield", "23") is None
+    assert "opened squares of Blue's sealed mine layout" in event_text(retired[0], game)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(1, 6), min_size=4, max_size=4))
+def test_the_owner_is_asked_for_the_square_after_a_fire_only_when_the_unit_survives(game, faces):
+    """Whatever the dice: a1 fires (3 shots, a 6 hits) at d1, which fires back once if it
+    survives; a1's path after the fire enters G9 (a mine). The battle turn waits for the
+    owner exactly when a1 survives, and then the owner opens G9 alone."""
+    layout = ("G9", "B5")
+    state = _to_the_duel(game, layout)
+    after, events = _adjudicated(game, state, "board a1, fire at d1, then G9d G8d\n", faces)
+    killed_d1 = 6 in faces[:3]
+    survives = killed_d1 or faces[3] < 6
+    assert bool([e for e in events if isinstance(e, MineSquaresWanted)]) == survives
+    if survives:
+        assert reached(game, after, layout) == ("G9",)
+        assert after.extras["ts_mine_openings"]["dice"] == faces
+
+
+def test_kept_dice_that_run_short_are_an_error_for_people(game, tmp_path, monkeypatch):
+    """A damaged state (the waiting battle turn's dice cut short) is refused with a message
+    by the owner's program and by the engine, never a traceback."""
+    import attrs as _attrs
+    from adjudicator.model.errors import PbemError
+    from adjudicator.service import mine_openings
+    layout = ("G9", "B5")
+    state = _to_the_duel(game, layout)
+    state, _ = _adjudicated(game, state, "board a1, fire at d1, then G9d G8d\n", [1, 1, 1, 1])
+    extras = copy.deepcopy(state.extras)
+    extras["ts_mine_openings"]["dice"] = [1]
+    damaged = _attrs.evolve(state, extras=extras)
+    monkeypatch.setattr(mine_openings, "_layout", lambda *args: {         # blue's .secret/
+        "scope": "23", "squares": list(layout), "salt": MASTER})
+    assert " G9 mine " in mine_openings.waiting_text(tmp_path, state, "blue", game.tables["board"])[0]
+    with pytest.raises(PbemError, match="cannot be read"):
+        mine_openings.waiting_text(tmp_path, damaged, "blue", game.tables["board"])
+    orders = parse_orders(openings_text(("G9",), layout), game, power="blue")
+    assert [p.code for p in check(game, damaged, orders) if p.is_error] == ["board_live_state"]

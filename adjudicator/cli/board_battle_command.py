@@ -64,26 +64,35 @@ def save_replay(args, console: Console, rules, events, title: str) -> int:
 
 def live_battle_waiting(path, area: str):
     """The live board battle (``LiveBattle``) in ``area`` that the turn file at ``path``
-    left waiting for its next battle turn, or None."""
+    left waiting for its next battle turn, with the attacker's battle turn that waits for
+    the defender's mine openings (the state ``ts_mine_openings``, else ``{}``); or None."""
     from ..engine.taktyczne.live import LiveStateError, from_plain
+    from ..engine.taktyczne.live_turn import LIVE_BATTLE, OPENINGS
     from ..io.turnfile import read_turn_file
-    kept = read_turn_file(path)[0].state.extras.get("live_battle")
+    extras = read_turn_file(path)[0].state.extras
+    kept = extras.get(LIVE_BATTLE)
     if not kept:
         return None
     try:
         battle = from_plain(kept.get("battle"))
     except LiveStateError as err:
         raise PbemError(f"{path}: {err}") from None
-    return battle if battle.area.casefold() == area.strip().casefold() else None
+    if battle.area.casefold() != area.strip().casefold():
+        return None
+    openings = extras.get(OPENINGS)
+    return battle, openings if isinstance(openings, dict) else {}
 
 
-def show_live_battle(args, console: Console, game, rules, battle) -> int:
-    """A live battle waiting for a battle turn: the board now in the terminal, or the battle
-    so far drawn with ``--svg``/``--png``."""
+def show_live_battle(args, console: Console, game, rules, waiting) -> int:
+    """A live battle waiting for a battle turn (or for the mine openings an attacker's
+    battle turn needs): the board now in the terminal, or the battle so far drawn with
+    ``--svg``/``--png``."""
     from ..present.live_battle_view import live_battle_text
     from ..present.wording import power_name
+    battle, openings = waiting
     if not (args.svg or args.png):
-        console.print(escape(live_battle_text(rules, battle, lambda key: power_name(game, key))),
+        console.print(escape(live_battle_text(rules, battle, lambda key: power_name(game, key),
+                                              openings)),
                       highlight=False, soft_wrap=True)
         return EXIT_OK
     title = (f"{power_name(game, battle.attacker)} attacks {power_name(game, battle.defender)} "

@@ -160,7 +160,11 @@ def _status_line(game_dir, st, game=None) -> str:
     name = lambda k: game.ruleset.powers[k].name if k in game.ruleset.powers else k  # noqa: E731
     if st.winner:
         return f"{st.game_id}: the game is over, {st.winner} won"
-    return f"{st.game_id}: turn {st.turn_number} (round {st.round}), {name(st.to_move)} to move"
+    line = f"{st.game_id}: turn {st.turn_number} (round {st.round}), {name(st.to_move)} to move"
+    if st.awaiting is not None:         # a paused turn: what it waits for, from whom
+        from ..present.wording import awaiting_text
+        line += f" ({awaiting_text(*st.awaiting, name)})"
+    return line
 
 
 def cmd_status(args, console: Console) -> int:

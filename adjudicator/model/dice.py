@@ -88,3 +88,33 @@ class SideDice:
             if f" {side} " in padded:
                 return [face] * count
         return [self.other] * count
+
+
+class RecordingDice:
+    """``dice``, keeping every face it gave in ``faces`` (a battle turn whose dice are kept
+    for a later turn file: engine/taktyczne/live_turn.py)."""
+
+    def __init__(self, dice: DiceSource):
+        self.sides = getattr(dice, "sides", 6)
+        self._dice = dice
+        self.faces: list[int] = []
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        out = self._dice.roll(count, purpose)
+        self.faces += out
+        return out
+
+
+class KeptDice:
+    """Faces rolled in an earlier turn file and kept in the state, given in order; a
+    ``ValueError`` if they run out (the state kept too few)."""
+
+    def __init__(self, faces, sides: int = 6):
+        self.sides = sides
+        self._faces = list(faces)
+
+    def roll(self, count: int, purpose: str = "") -> list[int]:
+        if count > len(self._faces):
+            raise ValueError(f"the dice kept in the state ran out: {count} wanted for {purpose!r}")
+        out, self._faces = self._faces[:count], self._faces[count:]
+        return out

@@ -71,3 +71,18 @@ class MinesFired(MineEvent):
     squares: tuple[str, ...]
     units: tuple[str, ...]
     standing: str
+
+
+@attrs.frozen
+class MinefieldRetired(MineEvent):
+    """The battle of ``area`` used ``power``'s sealed layout of the standing order
+    ``standing`` (for ``scope``: an area or ``all``): ``revealed`` whole, or else opened
+    square by square in a live battle (its leaves published); the order is withdrawn
+    (default: the formation's squares) and the owner seals a new one for the next battle."""
+
+    kind: ClassVar[str] = "ts_minefield_retired"
+    area: str
+    power: str
+    scope: str
+    revealed: bool
+    standing: str

@@ -917,6 +917,8 @@ def _war_values(code: str, params: Mapping[str, Any], game: Game | None) -> dict
     units = params.get("units")
     if isinstance(units, (list, tuple)) and all(isinstance(u, str) for u in units):
         out["units"] = units_text(game, dict(sorted(Counter(units).items()))) if units else "nothing"
+    if code == "ts_minefield_retired":
+        out["revealed_text"] = "revealed" if params.get("revealed") else "opened squares of"
     commitment = params.get("commitment")
     if isinstance(commitment, str):                # 64 hex digits do not fit a phone's line
         out["commitment"] = short_digest(commitment)
@@ -1096,6 +1098,9 @@ EVENT_TEXTS.update({
     "ts_mine_reveal_missed": ("{power} did not reveal the mine layout in time: the {count} mines in "
                               "{area} are lost"),
     "ts_mines_fired": "{power}'s mines in {area} went off on {squares}, destroying {units}",
+    "ts_minefield_retired": ("the battle in {area} {revealed_text} {power}'s sealed mine layout "
+                             "for {scope}: that standing minefield order is withdrawn, and "
+                             "{power} seals a new one for the next battle (pbem mines seal)"),
 })
 PROBLEMS.update({
     "ts_mine_where": ("a {unit} goes on an area of your own (L27.24): land for an anti-tank mine, "
@@ -1129,7 +1134,8 @@ EVENT_TEXTS.update({
                                  "(they open {commitment}, {standing}): the live battle in {area} "
                                  "starts with {mines} mines whose squares stay sealed"),
     "ts_mine_squares_wanted": ("{attacker}'s battle turn in {area} enters {power}'s sealed squares "
-                               "{squares}: it is played once {power} opens them ({standing})"),
+                               "{squares}: it is played, with the dice rolled now, once {power} "
+                               "opens those its units reach ({standing})"),
     "ts_mine_squares_opened": ("{power} opens the sealed squares {squares} in {area}: mined {mined} "
                                "({standing})"),
     "ts_mine_openings_missed": ("{power} did not open the sealed squares in time: his {count} sealed "
@@ -1147,3 +1153,22 @@ PROBLEMS.update({
     "ts_open_wrong_power": ("the live battle waits for {waits_for} to open sealed squares: this turn "
                             "file is {waits_for}'s 'open' lines (or the game master's nmr), not {power}'s orders"),
 })
+
+
+# What a paused turn waits for (``pbem status``: ``service.status.awaiting``), after
+# "<power> to move".
+AWAITING_TEXTS = {
+    "mine_openings": ("{attacker}'s battle turn {turn} in {area} is written and waits for {power} "
+                      "to open the sealed mine squares it enters ({squares}: pbem mines reveal)"),
+    "mine_leaves": ("the live battle in {area} waits for {power} to publish the leaves of the "
+                    "sealed mine layout (pbem mines reveal)"),
+    "mine_reveal": "the battle in {area} waits for {power} to reveal the sealed mine layout (pbem mines reveal)",
+    "battle_turn": "the live board battle in {area} waits for battle turn {turn}",
+}
+
+
+def awaiting_text(what: str, values: Mapping[str, Any], name=lambda key: key) -> str:
+    """The sentence for what a paused turn waits for; ``name`` shows a power key."""
+    shown = {k: (name(v) if k in ("power", "attacker") else
+                 ", ".join(v) if isinstance(v, list) else v) for k, v in values.items()}
+    return AWAITING_TEXTS[what].format(**shown)

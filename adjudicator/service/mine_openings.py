@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from ..engine.taktyczne import live
 from ..engine.taktyczne.live_turn import LIVE_BATTLE, OPENINGS, orders_from_plain
-from ..engine.taktyczne.sealed_board import entered, is_placeholder, real_mines
+from ..engine.taktyczne.sealed_board import SealedSquares
 from ..engine.taktyczne.mines import REVEAL_STATE
 from ..io.kinds.open import leaves_line
 from ..model import mine_grid
+from ..model.dice import KeptDice
 from ..model.errors import PbemError
-from ..model.tactical import DEFENDER
 from .mine_secrets import read_layouts, secret_path
 
 
@@ -36,8 +36,9 @@ def waiting_text(directory, state, power: str | None = None,
                  rules=None) -> tuple[str, str] | None:
     """The ``open`` lines a live battle waits for from this copy's owner (and the area),
     or None when no live battle waits for openings (a battle by plan's ``reveal`` may).
-    With the battle board's ``rules``, only the squares the attacker's units reach (each
-    path up to its first mine); without, every square asked for."""
+    With the battle board's ``rules``, only the squares the attacker's units reach (played
+    with the dice kept for the battle turn: each path up to its first mine, and on after a
+    fire only if the unit survived it); without, every square asked for."""
     kept = state.extras.get(REVEAL_STATE)
     opening = state.extras.get(OPENINGS)
     if isinstance(kept, dict) and kept.get("leaves"):
@@ -60,21 +61,25 @@ def waiting_text(directory, state, power: str | None = None,
         return "".join(leaves_line(scope, c, leaves[i * len(mine_grid.ROWS):(i + 1) * len(mine_grid.ROWS)])
                        + "\n" for i, c in enumerate(mine_grid.COLUMNS)), area
     if rules is not None:       # only the squares the units reach: none past a mine
-        squares = list(_reached(rules, state, opening, sealed, squares, mined))
+        try:
+            squares = list(_reached(rules, state, opening, sealed, squares, mined))
+        except ValueError as exc:           # live.LiveStateError, or too few dice kept
+            raise PbemError(f"the battle in {area} waiting in this copy's last turn cannot be "
+                            f"read: {exc}") from None
     return "".join(f"open {scope}: {s} {'mine' if s in mined else 'empty'} "
                    f"salt_{mine_grid.square_salt(master, s)}\n" for s in squares), area
 
 
 def _reached(rules, state, opening: dict, sealed: dict, squares, mined) -> tuple[str, ...]:
-    """The wanted squares the attacker's units reach (``sealed_board.entered`` with the
-    whole layout known)."""
+    """The sealed squares the attacker's units reach: his battle turn (the written lines,
+    or his plan's) played with the dice kept for it and the whole layout known
+    (``SealedSquares``: none past a mine, none after a fire that destroyed the unit)."""
     battle = live.from_plain((state.extras.get(LIVE_BATTLE) or {}).get("battle"))
-    board_mines = dict(battle.position.mines).get(DEFENDER, ())
-    actions = orders_from_plain(opening.get("actions"), opening.get("attacker", "")).items
-    known = {s: False for s in sealed.get("opened", {})} | {s: s in mined for s in squares}
-    reached = entered(rules, actions, known, real_mines(rules, board_mines),
-                      sum(1 for s in board_mines if is_placeholder(s)))
-    return tuple(squares) if isinstance(reached, str) else reached
+    actions = None if opening.get("by_plan") else orders_from_plain(
+        opening.get("actions"), opening.get("attacker", "")).items
+    walk = SealedSquares.of(rules, sealed, layout=lambda square: square in mined)
+    live.play_battle_turn(rules, battle, actions, KeptDice(opening.get("dice") or ()), sealed=walk)
+    return tuple(walk.reached)
 
 
 def own_openings(directory, state, squares) -> str:

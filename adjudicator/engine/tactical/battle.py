@@ -7,6 +7,7 @@ plan interpreter, or later a player's battle-turn orders); dice from the caller'
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -70,6 +71,9 @@ class BoardBattle:
         self.events: list[BoardEvent] = []
         self.result: BoardBattleEnded | None = None
         self.fielded: set[str] = set()      # the sides that ever had a unit on the board
+        # A live battle's sealed mine squares (taktyczne.sealed_board.SealedSquares): told
+        # of each square a unit enters, before its mine is looked for.
+        self.sealed: Any = None
 
     # ----------------------------------------------------------------- the position
     def kind(self, piece: Piece) -> PieceKind:
@@ -222,6 +226,8 @@ class BoardBattle:
         current = piece
         for square in path:
             entered.append(self._name(square))
+            if self.sealed is not None:
+                self.sealed.enter(self, piece, square)
             enemy_mines = self.mines[other_side(piece.side)]
             if square in enemy_mines:                    # L31.52
                 enemy_mines.discard(square)

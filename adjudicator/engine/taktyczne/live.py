@@ -46,7 +46,7 @@ from ..errors import OrderFailed
 from ..tactical.battle import BoardBattle
 from ..tactical.geometry import board_square
 from ..tactical.plan import deploy, play_turn
-from .sealed_board import lay_sealed, placeholders
+from .sealed_board import SealedSquares, lay_sealed, placeholders
 
 LIVE_OPTION = "live_battles"        # rule option: every board battle of the game is live
 MAX_ACTIONS = 200                   # board lines in one battle turn (a side has fewer units)
@@ -161,10 +161,13 @@ class BattleTurn:
 
 
 def play_battle_turn(rules: BoardRules, live: LiveBattle, actions: Sequence[BoardAction] | None,
-                     dice: DiceSource) -> BattleTurn:
+                     dice: DiceSource, sealed: SealedSquares | None = None) -> BattleTurn:
     """Play the next battle turn: ``actions`` in the order written, or (None: the deadline
-    was missed) the side's plan's doctrine.  The caller checked ``actions`` first."""
+    was missed) the side's plan's doctrine.  The caller checked ``actions`` first.
+    ``sealed``: the defender's sealed mine squares, told of every square entered (it may
+    stop the battle turn: ``sealed_board.SquareNeeded``)."""
     board = BoardBattle.restore(rules, live.position, dice)
+    board.sealed = sealed
     board.start_turn()
     side = board.side
     skipped: list[Skipped] = []

@@ -14,8 +14,10 @@ each battle turn is a turn file of its own, and the main turn goes on when the b
   orders, the step and order it stopped at, the event as the outcome).
 
 Everything is in the turn files (orders, dice, events, state), so ``pbem verify`` replays
-it like any turn.  The mines of both sides are in the kept position, published with the
-state: in a live battle they are not secret (a limit noted in docs/taktyczne-board.md).
+it like any turn.  The mines in the kept position are published with the state, except a
+sealed layout's: those are placeholders until a unit reaches their squares, and an
+attacker's battle turn that reaches one not opened waits for the owner's openings with its
+dice kept (``play_over_sealed``; docs/taktyczne-mines.md §3, ``sealed_live``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ...model.live_battle import BoardAction
 from ...model.live_battle_events import LiveBattleStarted, LiveBattleTurn
 from ...model.tactical import ATTACKER, DEFENDER
 from ...model.ts_mines_live import MineSquaresWanted
+from ...model.dice import KeptDice, RecordingDice
 from ...model.events import all_event_classes
 from ...model.orders import Order, OrderSet
 from ...model.tactical import BattlePlan, BoardForce, BoardRules
@@ -38,7 +41,8 @@ from ..errors import TurnPaused
 from ..tactical.battle import BoardBattle
 from ..turn_rules import Rule, declare_state, register_rule
 from . import live, plans
-from .sealed_board import open_squares, wanted_squares
+from .sealed_board import (SealedSquares, SquareNeeded, open_squares, roll_bound,
+                           wanted_squares)
 from .fought import battle_fought
 
 LIVE_BATTLE = declare_state("live_battle", dict)
@@ -47,6 +51,10 @@ LIVE_BATTLE = declare_state("live_battle", dict)
 # and an attacker's battle turn waiting for the owner to open the squares it enters.
 SEALED_MINES = "ts_sealed_mines"     # TurnContext.mechanic: area -> the sealed layout's data
 OPENINGS = declare_state("ts_mine_openings", dict)
+# A sealed layout the battle published (revealed, or its leaves): area -> its commitment,
+# kept with a live battle ("published") till it ends; the standing order is then withdrawn
+# (mines.retire_published).
+PUBLISHED = "ts_layout_published"     # TurnContext.mechanic
 LIVE_KINDS = ("board", "nmr")          # what a battle turn's orders may hold
 
 
@@ -78,9 +86,11 @@ def pause(ctx: TurnContext, rules: BoardRules, area: str, battle: str, attacker:
         sealed_mines=sealed["mines"] if sealed else 0)
     if kept is None:
         return board
+    published = ctx.mechanic(PUBLISHED, dict).get(area)
     ctx.board.write_state(LIVE_BATTLE, {"battle": live.to_plain(kept),
                                         "orders": orders_to_plain(ctx.orders),
-                                        **({"sealed": sealed} if sealed else {})})
+                                        **({"sealed": sealed} if sealed else {}),
+                                        **({"published": published} if published else {})})
     ctx.emit(LiveBattleStarted(area, battle, attacker, defender, kept.events, attacker))
     ctx.next_power = attacker
     raise TurnPaused()
@@ -130,30 +140,52 @@ class LiveBattles(Rule):
             kept = own_squares(ctx, kept, rules, actions)
         if ctx.checking or any(p.is_error for p in ctx.problems):
             return True
+        played = None if missed else actions          # None: the side's plan plays it
         if kept.get("sealed") and side == ATTACKER:
-            if missed:                 # ruling sealed_mines_missed_turn: the attacker holds
-                missed, actions = False, ()
-            elif ask_openings(ctx, kept, battle, rules, actions):
-                return True
-        return play_file(ctx, kept, battle, None if missed else actions, dice)
+            return play_over_sealed(ctx, kept, battle, rules, played, dice)
+        return play_file(ctx, kept, battle, played, dice)
+
+
+def play_over_sealed(ctx: TurnContext, kept: dict, battle, rules: BoardRules,
+                     actions: tuple[BoardAction, ...] | None, dice) -> Resume | bool:
+    """The attacker's battle turn over sealed mines (``actions``, or None: his plan's, a
+    missed deadline): played at once unless a unit reaches a sealed square nobody opened;
+    then it waits for the owner's openings (``ask_openings``) with its dice kept: those it
+    rolled up to that square and the rest of the most it can roll, all from this file, so
+    the owner's program knows which squares the units reach and opens those only."""
+    recorded = RecordingDice(dice)
+    try:
+        return play_file(ctx, kept, battle, actions, recorded,
+                         sealed=SealedSquares.of(rules, kept["sealed"]))
+    except SquareNeeded:
+        pass
+    more = roll_bound(rules, battle.position.pieces) - len(recorded.faces)
+    faces = recorded.faces + (dice.roll(more, f"board turn {battle.position.turn + 1} attacker: "
+                                              "kept for the sealed squares") if more > 0 else [])
+    ask_openings(ctx, kept, battle, rules, actions, faces)
+    return True
 
 
 def ask_openings(ctx: TurnContext, kept: dict, battle, rules: BoardRules,
-                 actions: tuple[BoardAction, ...]) -> bool:
-    """Whether the attacker's battle turn must wait for the defender to open the sealed
-    squares its written paths enter (then the actions are kept, ``OPENINGS``, and the
-    defender is the next to send orders)."""
+                 actions: tuple[BoardAction, ...] | None, faces: list[int]) -> None:
+    """The attacker's battle turn waits for the defender to open the sealed squares its
+    units reach (the actions, or his plan's, and the dice kept, ``OPENINGS``), and the
+    defender is the next to send orders.  The squares named: those the written paths enter
+    (the plan's: those it enters if no sealed square held a mine)."""
     sealed = kept["sealed"]
-    squares = wanted_squares(rules, actions, sealed.get("opened", {}))
-    if not squares:
-        return False
+    if actions is None:
+        guess = SealedSquares.of(rules, sealed, layout=lambda square: False)
+        live.play_battle_turn(rules, battle, None, KeptDice(faces), sealed=guess)
+        squares = tuple(guess.reached)
+        plain: dict[str, Any] = {"by_plan": True}
+    else:
+        squares = wanted_squares(rules, actions, sealed.get("opened", {}))
+        plain = {"actions": orders_to_plain(OrderSet(ctx.power, actions))}
     ctx.board.write_state(OPENINGS, {"squares": list(squares), "power": battle.defender,
-                                     "attacker": ctx.power,
-                                     "actions": orders_to_plain(OrderSet(ctx.power, actions))})
+                                     "attacker": ctx.power, **plain, "dice": list(faces)})
     ctx.emit(MineSquaresWanted(battle.area, battle.defender, squares, ctx.power,
                                sealed.get("standing", "")))
     ctx.next_power = battle.defender
-    return True
 
 
 def own_squares(ctx: TurnContext, kept: dict, rules: BoardRules,
@@ -178,11 +210,16 @@ def own_squares(ctx: TurnContext, kept: dict, rules: BoardRules,
     return dict(kept, sealed=sealed)
 
 
-def play_file(ctx: TurnContext, kept: dict, battle, actions, dice, power: str = "") -> Resume | bool:
+def play_file(ctx: TurnContext, kept: dict, battle, actions, dice, power: str = "",
+              sealed: SealedSquares | None = None) -> Resume | bool:
     """Play the battle's next battle turn (``actions``, or None: the side's plan) in this
-    turn file, and go on with the paused main turn when the battle ends."""
+    turn file, and go on with the paused main turn when the battle ends.  ``sealed``: the
+    defender's sealed squares known (``SquareNeeded`` before anything is emitted if a unit
+    reaches one not known); what the battle turn placed is kept."""
     rules = board_rules(ctx)
-    turn = live.play_battle_turn(rules, battle, actions, dice)
+    turn = live.play_battle_turn(rules, battle, actions, dice, sealed=sealed)
+    if sealed is not None:
+        kept = dict(kept, sealed=sealed.kept(kept["sealed"]))
     after = turn.live
     ctx.emit(LiveBattleTurn(battle.area, power or ctx.power, turn.side, turn.board.turn, turn.events,
                             turn.by_plan, tuple((s.line, s.piece, s.code) for s in turn.skipped),
@@ -197,6 +234,8 @@ def play_file(ctx: TurnContext, kept: dict, battle, actions, dice, power: str = 
                            dict(battle.forces), dict(battle.plans), turn.board,
                            battle.events + turn.events, live=True)
     ctx.board.extras.pop(LIVE_BATTLE, None)
+    if kept.get("published"):
+        ctx.mechanic(PUBLISHED, dict)[battle.area] = kept["published"]
     ctx.next_power = None
     ctx.emit(fought)
     where = dict(battle.resume)

@@ -365,6 +365,7 @@ def apply_battle(ctx: TurnContext, event: BoardBattleFought, names: dict[str, di
     board = ctx.board
     area = event.area
     mines.report_fired(ctx, event)
+    mines.retire_published(ctx, event)
     for side in (ATTACKER, DEFENDER):
         kept = survivors(event, side)
         for uid in names[side].values():             # used on the board this turn (L31.31-L31.32)

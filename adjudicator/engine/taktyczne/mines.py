@@ -19,13 +19,14 @@ from ...model.mine_orders import RevealOrder
 from ...model.orders import StandingChoice
 from ...model.tactical import ATTACKER, DEFENDER, BattlePlan, BoardForce, MineExploded
 from ...model.taktyczne import BoardBattleFought
-from ...model.ts_mines import MineLayoutRevealed, MineRevealMissed, MineRevealWanted, MinesFired
+from ...model.ts_mines import (MinefieldRetired, MineLayoutRevealed, MineRevealMissed,
+                               MineRevealWanted, MinesFired)
 from ...model.units import Domain
 from ..context import Resume
 from ..errors import TurnPaused
 from ..turn_rules import Rule, choice_text, declare_standing, declare_state, register_rule
 from . import plans, sealed_live
-from .live_turn import orders_from_plain, orders_to_plain, waits_for, wants_live
+from .live_turn import PUBLISHED, orders_from_plain, orders_to_plain, waits_for, wants_live
 
 
 def placement_problem(ctx, unit_type, space: str) -> tuple[str, dict] | None:
@@ -69,7 +70,7 @@ MINEFIELD = declare_standing(
     "minefield", NO_LAYOUT, (),
     "the sealed board squares of a power's mines in one area or all (Taktyczne Starcie): a "
     "commitment sha256_<hex> written by 'pbem mines seal'; default none: the formation's "
-    "mine squares", check=check_minefield)
+    "mine squares; withdrawn after the battle that publishes it", check=check_minefield)
 REVEAL_STATE = declare_state("ts_mine_reveal", dict)     # the battle waiting for a layout
 REVEALED = "ts_mine_revealed"        # TurnContext.mechanic: area -> Reveal (the paused turn)
 MISSED_DEFAULT = "default: mines_lost"
@@ -115,6 +116,9 @@ def unseal(ctx, area: str, defender: str, forces: dict[str, BoardForce],
     if reveal is None:
         _pause(ctx, area, defender, sealed, force.mines,
                leaves=mine_grid.is_grid(sealed.value) and wants_live(ctx, area))
+    if reveal.squares is not None or reveal.leaves:      # published: spent by this battle
+        ctx.mechanic(PUBLISHED, dict)[area] = {"commitment": sealed.value,
+                                               "revealed": not reveal.leaves}
     forces, plans_ = dict(forces), dict(plans_)
     if reveal.leaves:          # live on a grid_ layout: the squares stay sealed (sealed_live)
         sealed_live.hide(ctx, area, ctx.mechanic(REVEALED + "_kept", dict).get(area, {}),
@@ -174,6 +178,22 @@ def report_fired(ctx, event: BoardBattleFought) -> None:
     ctx.emit(MinesFired(event.area, event.defender, tuple(ev.square for ev in fired),
                         tuple(kinds.get(ev.piece, ev.piece) for ev in fired),
                         standing_text(sealed, f"default: formation {plan.formation}")))
+
+
+def retire_published(ctx, event: BoardBattleFought) -> None:
+    """After the battle ``event``: the defender's standing ``minefield`` order whose layout
+    it published (revealed whole, or its leaves and squares opened in a live battle) is
+    withdrawn, so no later battle re-reveals a known layout; ``MinefieldRetired`` says so."""
+    published = ctx.mechanic(PUBLISHED, dict).pop(event.area, None)
+    sealed = sealed_layout(ctx, event.defender, event.area)
+    if not published or sealed is None or sealed.value != published.get("commitment"):
+        return
+    standing = ctx.standing_orders[event.defender]
+    ctx.standing_orders[event.defender] = attrs.evolve(
+        standing, choices=tuple(c for c in standing.choices if c != sealed))
+    ctx.emit(MinefieldRetired(event.area, event.defender,
+                              "all" if sealed.space is None else sealed.space,
+                              bool(published.get("revealed")), choice_text(sealed)))
 
 
 @register_rule

@@ -4,20 +4,22 @@ While a live battle is played on a square-by-square sealed layout (``model.mine_
 the board holds, for each of the defender's mines whose square is not known, a
 *placeholder* square off the board (``(-1, -k)``): no path ever enters one, so they never
 fire, yet the board counts them (``BoardBattle.check_end``: mines spent or cleared) and
-the published position shows their number only, which is public (G27).  When the owner
-opens a square the attacker enters and it holds a mine, a placeholder becomes that square.
-Pure: no I/O.
+the published position shows their number only, which is public (G27).  When an
+attacker's unit enters a square opened as mined, a placeholder becomes that square
+(``SealedSquares``, told of each square as the battle turn is played).  Pure: no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
 
 from ...model import mine_grid
 from ...model.live_battle import BoardAction
-from ...model.tactical import DEFENDER, BoardRules, MinesLaid, Square
+from ...model.tactical import ATTACKER, DEFENDER, BoardRules, MinesLaid, Piece, Square
 from ..errors import OrderFailed
-from ..tactical.geometry import board_square, on_board, own_row, own_square
+from ..tactical.geometry import board_square, on_board, own_row
 
 
 def placeholders(count: int, start: int = 1) -> set[Square]:
@@ -58,19 +60,6 @@ def wanted_squares(rules: BoardRules, actions: Sequence[BoardAction],
             if own not in known and own not in found:
                 found.append(own)
     return tuple(found)
-
-
-def reveal_mine(rules: BoardRules, mines: Iterable[Square], own: str) -> tuple[Square, ...] | None:
-    """The defender's board mines once ``own`` is opened as mined: a placeholder becomes
-    that square (None: no placeholder left, every mine of the battle is accounted for, so
-    the square is a layout square beyond the mines present and holds none)."""
-    mines = set(mines)
-    spare = sorted((s for s in mines if is_placeholder(s)), reverse=True)
-    if not spare:
-        return None
-    mines.discard(spare[0])
-    mines.add(own_square(rules, DEFENDER, own))
-    return tuple(sorted(mines))
 
 
 def lay_sealed(board, count: int) -> None:
@@ -118,35 +107,71 @@ def open_squares(sealed: dict, wanted: Sequence[str], opens) -> tuple[
     return tuple((s, found[s]) for s in wanted), None
 
 
-def entered(rules: BoardRules, actions: Sequence[BoardAction], known: dict[str, bool],
-            real: Iterable[str], spare: int) -> tuple[str, ...] | str:
-    """Walk the attacker's written paths in order with what is ``known`` of the sealed
-    squares (square -> mined), each unit assumed to survive its own fire: the squares of
-    the defender's mine rows the units reach, up to each one's first mine (a ``real`` mine
-    already on the board, or a square known mined while ``spare`` placeholders remain;
-    one beyond them holds none).  A square reached and not known: that square's name (str)
-    is returned instead, the first one the walk needs."""
-    real, fired = set(real), set()
-    reached: list[str] = []
-    for action in actions:
-        for own in _sealed_steps(rules, action):
-            if own in fired:
-                continue
-            if own in real:
-                fired.add(own)
-                break
-            if own not in known:
-                return own
-            if own not in reached:
-                reached.append(own)
-            if known[own] and spare > 0:
-                spare -= 1
-                fired.add(own)
-                break
-    return tuple(reached)
+class SquareNeeded(Exception):
+    """A unit of the attacker enters a sealed square nobody has opened yet: the battle turn
+    cannot be played further without it."""
+
+    def __init__(self, square: str):
+        super().__init__(square)
+        self.square = square
 
 
-def real_mines(rules: BoardRules, mines: Iterable[Square]) -> tuple[str, ...]:
-    """The defender's mines on the board whose squares are known (opened, not yet gone
-    off), by his own names."""
-    return tuple(own_name(rules, s) for s in mines if not is_placeholder(s))
+@attrs.define
+class SealedSquares:
+    """What is known of the defender's sealed squares while an attacker's battle turn is
+    played (``BoardBattle.sealed``, told of every square a unit enters).  A square of the
+    defender's mine rows that an attacker's unit enters, while sealed mines (placeholders)
+    remain, must be ``known`` (opened: square -> mined); if not, ``layout`` answers (the
+    owner's program, which knows the whole layout: the square is then ``reached``) or, in
+    the engine, ``SquareNeeded`` stops the battle turn.  A square known mined takes one of
+    the sealed mines (a placeholder moves onto it, and the board's mine check fires it:
+    the first mines the attacker meets are the ones present); ``placed``: those squares,
+    so a spent one does not take another.  Squares entered after the unit's own fire are
+    asked for only if it survives it (the dice decide, as they do on the board)."""
+
+    rules: BoardRules
+    known: dict[str, bool]
+    placed: set[str]
+    layout: Callable[[str], bool] | None = None
+    reached: list[str] = attrs.field(factory=list)
+
+    @classmethod
+    def of(cls, rules: BoardRules, sealed: dict, extra: dict[str, bool] | None = None,
+           layout: Callable[[str], bool] | None = None) -> SealedSquares:
+        """From a live battle's kept ``sealed`` data (``opened``, ``placed``), with the
+        ``extra`` squares opened now."""
+        opened = {str(s): bool(m) for s, m in (sealed.get("opened") or {}).items()}
+        placed = sealed.get("placed")
+        if placed is None:         # kept before 'placed': an opened mine was laid at once
+            placed = [s for s, mined in opened.items() if mined]
+        return cls(rules, opened | dict(extra or {}), {str(s) for s in placed}, layout)
+
+    def kept(self, sealed: dict) -> dict:
+        """``sealed`` with what this battle turn opened and placed."""
+        return dict(sealed, opened=dict(sorted(self.known.items())), placed=sorted(self.placed))
+
+    def enter(self, board, piece: Piece, square: Square) -> None:
+        if piece.side != ATTACKER or square in board.mines[DEFENDER] or not on_board(self.rules, square):
+            return
+        low, high = self.rules.mine_rows
+        if not low <= own_row(self.rules, DEFENDER, square) <= high:
+            return
+        spare = sorted((s for s in board.mines[DEFENDER] if is_placeholder(s)), reverse=True)
+        own = own_name(self.rules, square)
+        if not spare or own in self.placed:    # no sealed mine left, or this one went off
+            return
+        if own not in self.known:
+            if self.layout is None:
+                raise SquareNeeded(own)
+            self.known[own] = self.layout(own)
+            self.reached.append(own)
+        if self.known[own]:
+            board.mines[DEFENDER].discard(spare[0])
+            board.mines[DEFENDER].add(square)
+            self.placed.add(own)
+
+
+def roll_bound(rules: BoardRules, pieces: Iterable[Piece]) -> int:
+    """The most dice one battle turn rolls: every unit's shots, fired or fired back (each
+    acts once; fire back is what is left of its shots, ruling counter_fire)."""
+    return sum(rules.kinds[p.kind].shots for p in pieces if p.kind in rules.kinds)

@@ -5,11 +5,13 @@ unfired square is published before the battle ends, to anyone, the game master t
   revealed: the owner's turn file publishes its leaves instead (``open 23: leaves G …``,
   one line a column, checked against the commitment: ``take_leaves``), and the battle
   starts with the defender's mines as placeholders (``sealed_board``).
-* Each attacker battle turn whose written paths enter squares of the defender's mine rows
-  not opened yet waits (``live_turn.ask_openings``, state ``ts_mine_openings``) for the
-  owner's next turn file, ``open 23: G5 mine salt_…`` / ``… empty salt_…`` for exactly
-  those squares (rule ``ts_mine_openings``, each checked against its leaf); the battle turn
-  is then played in that file, with its dice, and the battle goes on as any live battle.
+* Each attacker battle turn (written, or his plan's after a missed deadline) whose units
+  reach squares of the defender's mine rows not opened yet waits (``live_turn.
+  play_over_sealed``, state ``ts_mine_openings``, with the dice rolled in his file kept)
+  for the owner's next turn file, ``open 23: G5 mine salt_…`` / ``… empty salt_…`` for the
+  squares the units reach with those dice (rule ``ts_mine_openings``, each checked against
+  its leaf, none missing: ``sealed_board.SealedSquares``); the battle turn is then played
+  in that file with the kept dice, and the battle goes on as any live battle.
 * A missed opening (the game master's ``nmr``): default ``mines_lost``, the defender's
   sealed mines of the battle are removed, on the board and on the main map.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import attrs
 
 from ...model import mine_grid
+from ...model.dice import KeptDice
 from ...model.mine_orders import OpenOrder
 from ...model.tactical import DEFENDER
 from ...model.ts_mines_live import MineLeavesPublished, MineOpeningsMissed, MineSquaresOpened
@@ -27,7 +30,7 @@ from ..turn_rules import Rule, register_rule
 from . import live, plans
 from .live_turn import (LIVE_BATTLE, OPENINGS, SEALED_MINES, board_rules, orders_from_plain,
                         play_file, waits_for)
-from .sealed_board import check_opens, entered, is_placeholder, real_mines, reveal_mine
+from .sealed_board import SealedSquares, SquareNeeded, check_opens, is_placeholder
 
 MISSED_DEFAULT = "default: mines_lost"
 
@@ -82,9 +85,10 @@ class LayoutOpenings(Rule):
 
     name = "ts_mine_openings"
     doc = ("a live battle on a square-by-square sealed mine layout: each attacker battle "
-           "turn entering sealed squares waits for the defender's 'open' lines for exactly "
-           "those squares (checked against the published leaves), then is played; a missed "
-           "opening (nmr) loses the sealed mines")
+           "turn (or his plan's, after a missed deadline) whose units reach sealed squares "
+           "waits, with its dice kept, for the defender's 'open' lines for exactly the "
+           "squares they reach (checked against the published leaves), then is played; a "
+           "missed opening (nmr) loses the sealed mines")
 
     def pending_turn(self, ctx, dice) -> Resume | bool | None:
         waiting = ctx.board.read_state(OPENINGS)
@@ -101,7 +105,9 @@ class LayoutOpenings(Rule):
             return True
         try:
             battle = live.from_plain(kept.get("battle"))
-            actions = orders_from_plain(waiting.get("actions"), waiting.get("attacker", "")).items
+            actions = None if waiting.get("by_plan") else orders_from_plain(
+                waiting.get("actions"), waiting.get("attacker", "")).items
+            faces = _faces(waiting.get("dice"))
         except live.LiveStateError as exc:
             ctx.error(0, "board_live_state", detail=str(exc))
             return True
@@ -109,56 +115,64 @@ class LayoutOpenings(Rule):
         missed = bool(ctx.orders.of("nmr"))
         rules = board_rules(ctx)
         mines = dict(battle.position.mines)
-        opened = None if missed else _opened(ctx, rules, sealed, waiting, opens, actions,
-                                             mines.get(DEFENDER, ()))
-        if ctx.checking or any(p.is_error for p in ctx.problems):
-            return True
-        if opened is None:
+        known: SealedSquares | None
+        if missed:
             lost = sum(1 for s in mines.get(DEFENDER, ()) if is_placeholder(s))   # unknown ones
             mines[DEFENDER] = tuple(s for s in mines.get(DEFENDER, ()) if not is_placeholder(s))
+            battle = attrs.evolve(battle, position=attrs.evolve(battle.position, mines=tuple(
+                (side, tuple(sorted(mines.get(side, ())))) for side, _ in battle.position.mines)))
+            known = SealedSquares.of(rules, sealed)      # no sealed mine left: asks for nothing
+        else:
+            wanted = mine_grid.SQUARES if actions is None else waiting.get("squares", ())
+            known = _opened(ctx, rules, sealed, battle, [str(s) for s in wanted], opens, actions, faces)
+        if known is None or ctx.checking or any(p.is_error for p in ctx.problems):
+            return True
+        if missed:
             _lose_on_map(ctx, battle, lost)
             ctx.emit(MineOpeningsMissed(battle.area, power, lost, MISSED_DEFAULT))
             sealed["mines"] = sealed.get("mines", 0) - lost
         else:
-            mined = []
-            for square, is_mine in opened:
-                sealed.setdefault("opened", {})[square] = is_mine
-                if is_mine:
-                    laid = reveal_mine(rules, mines.get(DEFENDER, ()), square)
-                    if laid is not None:
-                        mines[DEFENDER] = laid
-                        mined.append(square)
-            ctx.emit(MineSquaresOpened(battle.area, power, tuple(s for s, _ in opened),
-                                       tuple(mined), sealed.get("standing", "")))
-        position = attrs.evolve(battle.position, mines=tuple(
-            (side, tuple(sorted(mines.get(side, ())))) for side, _ in battle.position.mines))
-        battle = attrs.evolve(battle, position=position)
+            squares = tuple(o.square for o in opens)
+            ctx.emit(MineSquaresOpened(battle.area, power, squares,
+                                       tuple(s for s in squares if known.known.get(s)),
+                                       sealed.get("standing", "")))
         ctx.board.extras.pop(OPENINGS, None)
         kept = dict(kept, sealed=sealed, battle=live.to_plain(battle))
         ctx.board.write_state(LIVE_BATTLE, kept)
-        return play_file(ctx, kept, battle, actions, dice, power=waiting.get("attacker", ""))
+        return play_file(ctx, kept, battle, actions, KeptDice(faces),
+                         power=waiting.get("attacker", ""), sealed=known)
 
 
-def _opened(ctx, rules, sealed: dict, waiting: dict, opens, actions,
-            board_mines) -> tuple[tuple[str, bool], ...] | None:
-    """The opened squares with whether each holds a mine, if they are every square the
-    attacker's units reach (``sealed_board.entered``: each unit's path up to its first
-    mine, none beyond), each checked against its leaf; else None after an error."""
-    area = ctx.board.read_state(LIVE_BATTLE).get("battle", {}).get("area", "")
-    answers, problem = check_opens(sealed, [str(s) for s in waiting.get("squares", ())], opens)
+def _faces(raw) -> list[int]:
+    """The dice kept with the waiting battle turn (``live_turn.play_over_sealed``)."""
+    if not isinstance(raw, list) or not all(type(f) is int and 1 <= f <= 6 for f in raw):
+        raise live.LiveStateError("the dice kept with the waiting battle turn cannot be read")
+    return raw
+
+
+def _opened(ctx, rules, sealed: dict, battle, wanted: list[str], opens, actions,
+            faces: list[int]) -> SealedSquares | None:
+    """The sealed squares known once the ``open`` lines are read, if each opens one of the
+    ``wanted`` squares (checked against its leaf) and together they hold every square the
+    attacker's units reach when the battle turn is played with its kept dice (none past a
+    mine, none after a unit's fire that destroyed it: ``SealedSquares``); else None after
+    an error."""
+    answers, problem = check_opens(sealed, wanted, opens)
     if problem is None:
-        known = {s: False for s in sealed.get("opened", {})} | answers
-        reached = entered(rules, actions, known, real_mines(rules, board_mines),
-                          sum(1 for s in board_mines if is_placeholder(s)))
-        if isinstance(reached, str):
-            problem = (0, "ts_open_missing", {"squares": reached})
+        try:
+            live.play_battle_turn(rules, battle, actions, KeptDice(faces),
+                                  sealed=SealedSquares.of(rules, sealed, answers))
+        except SquareNeeded as needed:
+            problem = (0, "ts_open_missing", {"squares": needed.square})
+        except ValueError as exc:
+            problem = (0, "board_live_state", {"detail": str(exc)})
     if problem is not None:
         line, code, params = problem
         if code == "ts_open_missing":
-            params = dict(params, area=area)
+            params = dict(params, area=battle.area)
         ctx.error(line, code, **params)
         return None
-    return tuple(answers.items())
+    return SealedSquares.of(rules, sealed, answers)
 
 
 def _lose_on_map(ctx, battle, count: int) -> None:
