@@ -87,7 +87,7 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     assert code == 0, out
     said = " ".join(out.split())
     assert "Blue reveals the mine layout for 23 (A10, M10)" in said
-    assert "Red attacks Blue in 23 on the land board" in said
+    assert "Board battle in 23 (land board): Red attacks Blue" in said
     code, out = pbem(capsys, "verify", "-g", d, "--no-color")
     assert code == 0, out
     code, out = pbem(capsys, "mines", "reveal", "-g", d, "--no-color")

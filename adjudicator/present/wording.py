@@ -406,8 +406,12 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
     out["cargo_text"] = ("" if cargo is None else " carrying " + (units_text(game, cargo)
                                                                   if cargo else "nothing"))
     economy = params.get("economy")
-    out["economy_text"] = (f" ({economy} economy)" if isinstance(economy, str) and economy
+    if isinstance(economy, str) and economy:
+        out["economy"] = economy_name(game, economy)
+    out["economy_text"] = (f" ({out['economy']} economy)" if isinstance(economy, str) and economy
                            and economy != params.get("power") else "")
+    if isinstance(params.get("objective"), str):
+        out["objective"] = objective_name(params["objective"])
     blocked, why = params.get("blocked"), params.get("why")
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
@@ -463,6 +467,61 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         winner = params["winner"]
         out["winner_text"] = f"{power_name(game, winner)} wins" if winner else "no one wins"
     return out
+
+
+# Global 1940's second economy and its national objectives [L451-L589] (maps/global1940/game.toml
+# ``economies`` and ``[[objective]]``): what each one asks, as a report names it.
+ECONOMY_NAMES = {"uk": "UK Europe", "uk_pacific": "UK Pacific"}
+OBJECTIVE_NAMES = {
+    "germany_soviet_trade": "not at war with the Soviet Union",
+    "germany_soviet_cities": "5 for each of Novgorod, Volgograd and Russia held",
+    "germany_caucasus": "the Axis holds Caucasus",
+    "germany_egypt": "a German land unit in Axis-held Egypt",
+    "germany_scandinavia": "Denmark and Norway held, Sweden not on the Allies' side",
+    "germany_middle_east": "2 for each of Iraq, Persia and Northwest Persia held",
+    "ussr_convoy": ("the Archangel convoy: Sea Zone 125 free of Axis warships, Archangel held, "
+                    "no other Allies on Soviet land"),
+    "ussr_spread_of_communism": "3 for each originally German, Italian or pro-Axis territory held",
+    "ussr_berlin": "Germany taken, once",
+    "japan_american_trade": ("not at war with the United States, no attack on French Indo China, "
+                             "no unprovoked declaration on the UK or ANZAC"),
+    "japan_defense_perimeter": ("the Axis holds Guam, Midway, Wake Island, the Gilbert Islands and "
+                                "the Solomon Islands"),
+    "japan_capitals": ("5 for each of India, New South Wales, the Hawaiian Islands and Western "
+                       "United States the Axis holds"),
+    "japan_dutch_east_indies": "the Axis holds Sumatra, Java, Borneo and Celebes",
+    "usa_homeland": "Eastern, Central and Western United States held",
+    "usa_outer_territories": ("Alaska, the Aleutian Islands, the Hawaiian Islands, Johnston Island "
+                              "and the Line Islands held"),
+    "usa_defense_obligations": "Mexico, Southeast Mexico, Central America and West Indies held",
+    "usa_philippines": "the Philippines held",
+    "usa_france": "a US land unit in France",
+    "china_burma_road": "the Burma Road: the Allies hold India, Burma, Yunnan and Szechwan",
+    "uk_original_europe": "all of UK Europe's original territories held",
+    "uk_pacific_kwangtung_malaya": "Kwangtung and Malaya held",
+    "italy_roman_empire": "the Axis holds 3 of Gibraltar, Southern France, Greece and Egypt",
+    "italy_mare_nostrum": "Mare Nostrum: no Allied surface warship in Sea Zones 92 to 99",
+    "italy_north_africa": "the Axis holds Morocco, Algeria, Tunisia, Libya, Tobruk and Alexandria",
+    "italy_middle_east": "2 for each of Iraq, Persia and Northwest Persia held",
+    "anzac_malaya_and_home": "an Allied power holds Malaya, ANZAC all its original territories",
+    "anzac_strategic_islands": ("the Allies hold Dutch New Guinea, New Guinea, New Britain and the "
+                                "Solomon Islands"),
+}
+
+
+def economy_name(game: Game | None, key: str) -> str:
+    """An economy as a report names it: its name above, a power's main one by the power's
+    name, else its key in words."""
+    if key in ECONOMY_NAMES:
+        return ECONOMY_NAMES[key]
+    if game is not None and key in game.ruleset.powers:
+        return power_name(game, key)
+    return key.replace("_", " ")
+
+
+def objective_name(key: str) -> str:
+    """What a national objective asks (``OBJECTIVE_NAMES``), else its key in words."""
+    return OBJECTIVE_NAMES.get(key, key.replace("_", " "))
 
 
 # Global 1940's technologies (research charts 1 and 2 [L1176-L1210]).
@@ -530,7 +589,7 @@ EVENT_TEXTS: dict[str, str] = {
     "special_cash_kept": "{power} keeps {kept} IPCs of the special cash for turn 1 ({ipcs} IPCs now)",
     "special_cash_offered": "{power} has {pot} IPCs of its side's special cash to spend or keep",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
-    "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
+    "treasury_raided": "bombing dice {rolls}: {power} loses {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
     # Global 1940 politics and neutrals (engine/politics.py, engine/neutrals.py)
     "war_declared": "{power} declares war on {enemy} ({how})",
@@ -549,8 +608,8 @@ EVENT_TEXTS: dict[str, str] = {
     "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",
     "liberation_units_placed": "{power}, liberated, places {units} in {space} free of charge (once per game)",
     "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
-    "objective_met": "national objective {objective}: {power}{economy_text} collects {income} IPCs",
-    "objective_missed": "national objective {objective}: not met, {power}{economy_text} collects nothing",
+    "objective_met": "national objective ({objective}): {power}{economy_text} collects {income} IPCs",
+    "objective_missed": "national objective ({objective}): not met, {power}{economy_text} collects nothing",
     "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power}{economy_text} {loss} IPCs (at most {cap})",
     "scrambled": "{power} scrambles {units} from {space} into {zone}",
     "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
@@ -844,10 +903,15 @@ def retreat_reason(reason: str, condition) -> str:
 
 
 def raid_summary(game: Game | None, attacker: str | None, damage) -> str:
-    """"Germany bombs United Kingdom: 3 damage to the Industrial Complex (now 3)"."""
+    """"Germany bombs United Kingdom: 3 damage to the Industrial Complex (now 3)"; a raid on
+    the treasury (Europe's ``treasury_raided``): "Soviet Union bombs Germany: Germany loses 2
+    IPCs (57 left)"."""
     att = power_name(game, attacker) if attacker else "the attacker"
     if damage is None:
         return f"{att}'s raid is shot down before it bombs"
+    if getattr(damage, "kind", "") == "treasury_raided":
+        return (f"{att} bombs {damage.space}: {power_name(game, damage.power)} loses "
+                f"{damage.lost} IPCs ({damage.total} left)")
     return (f"{att} bombs {damage.space}: {damage.damage} damage to the "
             f"{unit_name(game, damage.unit_type)} (now {damage.total})")
 
