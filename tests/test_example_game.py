@@ -379,7 +379,7 @@ def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
     said = " ".join(report_text(turns[22].events, game, turns[21].state, turns[22].state).split())
     assert "why: Yellow's standing order «minefield S25: sha256_" in said
     said = " ".join(report_text(turns[24].events, game, turns[23].state, turns[24].state).split())
-    assert "why: Blue wrote no standing order for it: the default (lrg react fire)" in said
+    assert "why: Blue wrote no standing order for it: the default (react lrg: fire)" in said
     said = " ".join(report_text(turns[25].events, game, turns[24].state, turns[25].state).split())
     assert "Battle turn 1 over S05" in said and "a nuclear explosion (a missile) over 52" in said
     picture = board_svg(game, turns[25].state, turns[25].events)

@@ -952,11 +952,19 @@ DEFAULT_PREFIX, RULE_PREFIX = "default", "rule"
 LONG_DIGEST = re.compile(r"\b(sha256[._][0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
 
 
+# Standing choices whose key is not the words a player writes (``react lrg 24: fire``).
+WRITTEN_CHOICES = {"lrg_react": "react lrg", "air_defence": "air defence"}
+
+
 def standing_text(who: str, standing: str) -> str:
     """Why a reaction fired: ``standing`` is the canonical text of ``who``'s standing order,
     or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27)."""
     if standing == DEFAULT_PREFIX or standing.startswith(DEFAULT_PREFIX + ":"):
-        name = standing.partition(":")[2].strip().replace("_", " ")
+        name = standing.partition(":")[2].strip()
+        choice, _, value = name.partition(" ")
+        if choice in WRITTEN_CHOICES and value:         # the default value of a standing choice
+            name = f"{WRITTEN_CHOICES[choice]}: {value.removeprefix('(').removesuffix(')')}"
+        name = name.replace("_", " ")
         return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
     if standing.startswith(RULE_PREFIX):               # no choice: the rules make it act (AA guns)
         return f"no choice for {who}: the {standing}"
@@ -1004,13 +1012,16 @@ PROBLEMS.update({
 EVENT_TEXTS.update({
     "ts_strike_launched": "{power} {strike_text} {target} held by {defender} with {flights_text} ({points} points){priority_text}",
     "ts_strike_volley": "{power}'s {arm_text} {shots_text}",
-    "ts_strike_ended": "the strike on {area} ends after {turns} battle turn(s) ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
-    "ts_strike_home": "{power}'s {units} fly home from {area} and land at {base}",
+    "ts_strike_ended": "the strike on {area} ends after {turns_text} ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
+    "ts_strike_home": "{power}'s {units} {fly_text} home from {area} and {land_text} at {base}",
     "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}",
 })
-STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
+STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended", "ts_strike_home",
                                 "ts_defending_bombers"})
-_STRIKE_ARMS = {"aa": "AA guns fire at", "fighters": "fighters fire at", "bombers": "bombers bomb"}
+# An arm's volley, by one shooter and by several (a bomber drops one bomb a battle turn).
+_STRIKE_ARMS = {"aa": ("AA gun fires at", "AA guns fire at"),
+                "fighters": ("fighter fires at", "fighters fire at"),
+                "bombers": ("bomber bombs", "bombers bomb")}
 _STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly home as ordered",
                 "losses": "the losses ordered to turn home are reached",
                 "no_bombers": "no bomber is left", "no_targets": "nothing is left to bomb",
@@ -1019,9 +1030,9 @@ _STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly h
 
 def _shot_text(game: Game | None, shot: Any) -> str:
     get = shot.get if isinstance(shot, Mapping) else lambda k: getattr(shot, k)
-    target = get("target")
-    name = (unit_name(game, target) if game is not None and target in game.ruleset.units
-            else f"the {str(target).replace('_', ' ')}")
+    target = str(get("target"))
+    name = target_name(game, target)
+    name = name if game is not None and target in game.ruleset.units else "the " + name
     if not get("needed"):
         return "the target with its atomic bomb"
     result = "a hit" if get("hit") else "a miss"
@@ -1044,13 +1055,21 @@ def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> d
         priority = params.get("priority") or ()
         out["priority_text"] = f", targets {', '.join(priority)}" if priority else ""
     if code == "ts_strike_volley":
-        out["arm_text"] = _STRIKE_ARMS.get(params.get("arm"), params.get("arm"))
+        arm = _STRIKE_ARMS.get(params.get("arm"))
+        out["arm_text"] = (arm[len(params.get("shots") or ()) != 1] if arm
+                           else str(params.get("arm")))
     if code == "ts_strike_ended":
         out["reason_text"] = _STRIKE_ENDS.get(params.get("reason"), params.get("reason"))
         out["lost_text"] = units_text(game, params.get("lost") or {}) or "nothing"
         out["destroyed_text"] = units_text(game, params.get("destroyed") or {}) or "no unit"
         objects = params.get("objects") or ()
-        out["objects_text"] = f" and the objects {', '.join(objects)}" if objects else ""
+        out["objects_text"] = (f" and the {', '.join(object_name(key) for key in objects)}"
+                               if objects else "")
+        turns = params.get("turns")
+        out["turns_text"] = f"{turns} battle turn{'' if turns == 1 else 's'}"
+    if code == "ts_strike_home":
+        one = sum((params.get("units") or {}).values()) == 1
+        out["fly_text"], out["land_text"] = ("flies", "lands") if one else ("fly", "land")
     return out
 
 
@@ -1082,6 +1101,21 @@ _OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "f
                  "airfield": "airfield"}
 
 
+def object_name(key: str) -> str:
+    """A Taktyczne object by its key in ``ts_objects`` ("silo", "airfield S05"): "nuclear
+    silo", "airfield over S05"."""
+    kind, _, sea = key.partition(" ")
+    return _OBJECT_NAMES.get(kind, kind.replace("_", " ")) + (f" over {sea}" if sea else "")
+
+
+def target_name(game: Game | None, target: str) -> str:
+    """What a shot or a bomb was aimed at: a unit type by its name as written ("Warship I",
+    never lower-cased: the numeral is part of it), else an object by ``object_name``."""
+    if game is not None and target in game.ruleset.units:
+        return unit_name(game, target)
+    return object_name(target)
+
+
 def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     """The parts of the nuclear events' and problems' sentences."""
     out: dict[str, Any] = {}
@@ -1109,8 +1143,7 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
         out["capitals_text"] = f"; the capital {', '.join(held)} stands (L19.60-L19.61)" if held else ""
     key = params.get("key")
     if isinstance(key, str):
-        kind, _, sea = key.partition(" ")
-        out["object_name"] = _OBJECT_NAMES.get(kind, kind) + (f" over {sea}" if sea else "")
+        out["object_name"] = object_name(key)
         owner = params.get("owner")
         out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
         out["armed_text"] = "armed " if params.get("armed") else ""
@@ -1145,6 +1178,7 @@ def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     sunk = f", with {units_text(game, cargo)} aboard" if cargo else ""
     return {"owner": power_name(game, params.get("owner")),
             "mover": power_name(game, params.get("mover")),
+            "target_name": target_name(game, params.get("target", "")),
             "ferry_text": " before it lands" if params.get("before_unload") else "",
             "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
                                                              else "a miss (a 6 hits, L31.36)")}
