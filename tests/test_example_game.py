@@ -385,6 +385,7 @@ def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
     picture = board_svg(game, turns[25].state, turns[25].events)
     assert picture.count('class="blast-area') == len(blast.areas)
     assert 'data-path="24 &gt; 25 &gt; S05"' in picture          # the strike's way out, as an arrow
+    assert 'data-phase="return" data-path="S05 &gt; 25 &gt; 24"' in picture     # and its way back
 
 
 def test_readme_names_the_published_key(example):
