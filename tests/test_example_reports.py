@@ -106,3 +106,19 @@ def test_a_raid_on_the_treasury_says_what_it_cost_not_that_it_was_shot_down():
     text = dict(reports("europe1999-example"))["0006-ussr.json"]
     assert "Soviet Union bombs Germany: Germany loses 2 IPCs (57 left)" in text
     assert "shot down" not in text
+
+
+def test_taktyczne_reports_count_points_and_name_players_and_attacks():
+    """Taktyczne Starcie's treasury is points (L19.12), not IPCs, and its areas have no
+    income value to quote; the pregame's draw names the players as the game does; a move
+    into an area fought for on the board is an attack in the moves table."""
+    texts = dict(reports("taktyczne-example"))
+    draw = texts["0001-red.json"]
+    assert "Points at start: 12" in draw and "IPCs" not in draw
+    assert "turn order, roll 1: Red 5, Blue 3, Green 1, Yellow 1" in draw
+    assert "area 15 becomes Red's capital" in draw
+    assert "Blue captures 14, held by no one" in texts["0017-blue.json"]
+    assert "IPCs" not in "".join(texts.values())
+    assert re.search(r"^\s+6\s+attack\s+1 Tank II, 1 Tank III\s+24 → 16", texts["0007-blue.json"], re.M)
+    assert re.search(r"^\s+6\s+move\s+1 Long-range gun\s+24 → 16", texts["0021-blue.json"], re.M)
+    assert re.search(r"^\s+7\s+attack\s+1 Warship II\s+S01 → S25", texts["0021-blue.json"], re.M)

@@ -68,7 +68,7 @@ from ..model.dice import read_number
 from ..model.game import Game
 from .report_heading import section as _section
 from .wording import (
-    BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, event_text,
+    BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, currency, event_text,
     format_units, technology_name, unit_name,
 )
 from .wording import (
@@ -468,7 +468,13 @@ def _move_phase(events: list[Event]) -> list[tuple[str, Event]]:
     return tagged
 
 
-def _moves_table(game: Game, rows: list[Event]) -> Table:
+# A move of Taktyczne's main turn into an area its power fought for on the board this turn.
+ATTACK_KINDS = ("ts_board_battle", "ts_live_battle_started")
+REVEAL_WANTED = "ts_mine_reveal_wanted"        # the mover's battle waits for a sealed layout
+
+
+def _moves_table(game: Game, rows: list[Event], attacks: frozenset = frozenset()) -> Table:
+    """The moves; ``attacks``: (power, area) of the turn's attacks, whose moves say so."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column("Line", justify="right", style="dim")
     table.add_column("Action")
@@ -476,7 +482,9 @@ def _moves_table(game: Game, rows: list[Event]) -> Table:
     table.add_column("Route", overflow="fold")
     for ev in rows:
         if isinstance(ev, Moved):
-            table.add_row(_line_cell(ev.line), "move", format_units(game, ev.units),
+            action = (Text("attack", style="bold") if (ev.power, ev.path[-1]) in attacks
+                      else "move")
+            table.add_row(_line_cell(ev.line), action, format_units(game, ev.units),
                           format_path(ev.path))
         elif isinstance(ev, Loaded):
             table.add_row(_line_cell(ev.line), "load", format_units(game, ev.units),
@@ -511,11 +519,11 @@ def _header(console: Console, game: Game, events: list[Event],
                         f" · IPCs for turn 1: {started.ipcs}")
         else:
             body.append(f" — round {started.round}")
-            body.append(f"\nIPCs at start: {started.ipcs}")
+            body.append(f"\n{_money(game)} at start: {started.ipcs}")
     elif state_before is not None:
         body.append_text(power_text(game, state_before.power))
         body.append(f" — round {state_before.round}")
-        body.append(f"\nIPCs at start: {state_before.ipcs.get(state_before.power, 0)}")
+        body.append(f"\n{_money(game)} at start: {state_before.ipcs.get(state_before.power, 0)}")
     else:
         body.append("Turn report")
     held = _technologies_held(state_before, started.power if started else
@@ -538,6 +546,12 @@ def _header(console: Console, game: Game, events: list[Event],
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))
     return started
+
+
+def _money(game: Game) -> str:
+    """The report's heading for a treasury: "IPCs", or Taktyczne's "Points"."""
+    word = currency(game)
+    return word[0].upper() + word[1:]
 
 
 def _technologies_held(state: GameState | None, power: str | None) -> str:
@@ -601,7 +615,10 @@ def _moves(console: Console, game: Game, events: list[Event], phase: str, title:
     if not rows:
         return
     _section(console, title)
-    console.print(_moves_table(game, rows))
+    mover = next((ev.power for ev in events if isinstance(ev, TurnStarted)), None)
+    attacks = frozenset([(ev.attacker, ev.area) for ev in events if ev.kind in ATTACK_KINDS]
+                        + [(mover, ev.area) for ev in events if ev.kind == REVEAL_WANTED])
+    console.print(_moves_table(game, rows, attacks))
 
 
 def _battles(console: Console, game: Game, events: list[Event]) -> None:
@@ -629,6 +646,7 @@ def _territory_changes(console: Console, game: Game, events: list[Event]) -> Non
         return
     _section(console, "Territory changes")
     joined = joined_territories(events)
+    valued = any(t.ipc for t in game.map.land())
     for ev in rows:
         text = Text("  ")
         if isinstance(ev, UnitsCaptured):
@@ -646,9 +664,13 @@ def _territory_changes(console: Console, game: Game, events: list[Event]) -> Non
             text.append_text(power_text(game, ev.by))
             text.append(" liberates " if ev.liberated else " captures ")
             text.append(ev.territory, style="bold")
-            text.append(" from ")
-            text.append_text(power_text(game, ev.from_power))
-            text.append(f" (worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income)")
+            if ev.from_power:
+                text.append(" from ")
+                text.append_text(power_text(game, ev.from_power))
+            else:
+                text.append(", held by no one")
+            if valued:                          # an edition whose land has IPC values
+                text.append(f" (worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income)")
         else:
             text.append_text(power_text(game, ev.by))
             text.append(f" plunders {ev.ipcs} IPCs from ")
@@ -728,7 +750,7 @@ def _income(console: Console, game: Game, events: list[Event],
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=narrow)
     table.add_column("Power", min_width=8 if narrow else None)
     for heading, short in (("Income before", "Was"), ("Change", "+/-"), ("Income now", "Now"),
-                           ("Plunder", "Plunder"), ("Collected", "Got"), ("IPCs", "IPCs")):
+                           ("Plunder", "Plunder"), ("Collected", "Got"), (_money(game), _money(game))):
         table.add_column(short if narrow else heading, justify="right")
     dash = Text("—", style="dim")
     for key in powers:
@@ -900,7 +922,7 @@ REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
 REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, war_section, _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
-FIXED_SECTIONS = ("heading", "board battles", "standing orders", "other events", "victory")
+FIXED_SECTIONS = ("heading", "board battles", "politics", "standing orders", "other events", "victory")
 STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
                   "land_aircraft", "collect_income")
 

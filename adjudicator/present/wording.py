@@ -351,6 +351,15 @@ VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capital
                  "axis_capitals": "Axis capitals held"}
 
 
+# What an edition's treasury counts, where it is not IPCs (Taktyczne Starcie's points, L19.12).
+CURRENCIES = {"taktyczne": "points"}
+
+
+def currency(game: Game | None) -> str:
+    """The word for an edition's money: "IPCs", or Taktyczne Starcie's "points"."""
+    return CURRENCIES.get(game.edition, "IPCs") if game is not None else "IPCs"
+
+
 def unit_name(game: Game | None, key: str, count: int = 1) -> str:
     """Display name of a unit type, plural when ``count`` != 1."""
     ut = game.ruleset.units.get(key) if game else None
@@ -734,13 +743,17 @@ CAPITAL_OUTCOMES: dict[str, str] = {
 }
 
 
-def setup_event_text(event: Any) -> str:
-    """The sentence for one event of Taktyczne Starcie's drawn setup."""
+def setup_event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for one event of Taktyczne Starcie's drawn setup (players by name with
+    ``game``)."""
     import attrs
     values = dict(attrs.asdict(event, recurse=False))
-    values["rolls_text"] = ", ".join(f"{p} {f}" for p, f in values.get("rolls", ())) \
+    for key in ("player", "other"):
+        if values.get(key):
+            values[key] = power_name(game, values[key])
+    values["rolls_text"] = ", ".join(f"{power_name(game, p)} {f}" for p, f in values.get("rolls", ())) \
         if isinstance(values.get("rolls"), tuple) else ""
-    values["order_text"] = ", ".join(values.get("order", ()))
+    values["order_text"] = ", ".join(power_name(game, p) for p in values.get("order", ()))
     first, second = values.get("dice", (0, 0))
     values.update(first=first, second=second)
     outcome = CAPITAL_OUTCOMES.get(values.get("outcome", ""), "")
@@ -866,10 +879,11 @@ def correction_text(event: Any, game: Game | None = None) -> str:
                  for owner, counts in sorted(edit.units.items())]
         return f"the units in {edit.target} are set to " + ("; ".join(parts) or "none")
     if edit.action == "ipcs":
-        return f"{power_name(game, edit.target)}'s IPCs are set to {edit.amount}"
+        return f"{power_name(game, edit.target)}'s {currency(game)} are set to {edit.amount}"
     if edit.action == "owner":
-        owner = power_name(game, edit.power) if edit.power else "neutral"
-        return f"{edit.target} is now controlled by {owner}"
+        if not edit.power:
+            return f"{edit.target} is now held by no one"
+        return f"{edit.target} is now controlled by {power_name(game, edit.power)}"
     return edit.action
 
 
