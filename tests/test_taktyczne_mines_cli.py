@@ -83,6 +83,7 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     assert code != 0 and "do not open your commitment" in " ".join(out.split()), out
     code, out = pbem(capsys, "process", forged, "-g", d, "--no-color")
     assert code != 0 and "ts_reveal_wrong" in out
+    assert "do not open your commitment" in " ".join(out.split())       # in words, not the code alone
     code, out = pbem(capsys, "process", reveal, "-g", d, "--no-color")
     assert code == 0, out
     said = " ".join(out.split())
