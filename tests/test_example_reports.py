@@ -100,6 +100,15 @@ def test_a_turns_events_sit_under_the_section_of_their_step():
     assert section_of("taktyczne-example", "0011-blue.json", "Red is eliminated") == "Territory changes"
 
 
+def test_a_neutral_that_joins_is_one_line_with_its_army():
+    """Global's Bulgaria joining Germany: its capture's line names the army that joined, and
+    no second line says the same under another heading."""
+    flat = " ".join(dict(reports("global1940-example"))["0001-germany.json"].split())
+    assert ("Germany is joined by Bulgaria (Pro-Axis Neutral), worth 1 IPC of income, with its "
+            "army of 4 Infantry") in flat
+    assert "Bulgaria joins Germany" not in flat
+
+
 def test_a_raid_on_the_treasury_says_what_it_cost_not_that_it_was_shot_down():
     """Europe's raid on a treasury (the bomber got through and rolled 2): the battle's
     outcome names the IPCs lost."""

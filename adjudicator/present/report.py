@@ -635,9 +635,11 @@ def _battles(console: Console, game: Game, events: list[Event]) -> None:
 JOINING_KINDS = ("neutral_joined", "mongolia_joined")
 
 
-def joined_territories(events: Iterable[Event]) -> set[str]:
-    """The territories that joined a power this turn (friendly neutrals, the pact)."""
-    return {ev.territory for ev in events if ev.kind in JOINING_KINDS}  # type: ignore[attr-defined]
+def joined_territories(events: Iterable[Event]) -> dict[str, dict[str, int]]:
+    """The territories that joined a power this turn (friendly neutrals, the pact), each
+    with the army that joined with it."""
+    return {ev.territory: dict(getattr(ev, "units", {}) or {})   # type: ignore[attr-defined]
+            for ev in events if ev.kind in JOINING_KINDS}
 
 
 def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
@@ -660,6 +662,9 @@ def _territory_changes(console: Console, game: Game, events: list[Event]) -> Non
             text.append(" (")
             text.append_text(power_text(game, ev.from_power))
             text.append(f"), worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income")
+            army = joined[ev.territory]
+            if army:
+                text.append(f", with its army of {format_units(game, army)}")
         elif isinstance(ev, Captured):
             text.append_text(power_text(game, ev.by))
             text.append(" liberates " if ev.liberated else " captures ")
@@ -937,11 +942,12 @@ TERRITORY_KINDS = ("units_changed", "factory_removed", "liberation_units_placed"
 INCOME_KINDS = ("objective_met", "objective_missed", "economy_income", "convoy_disrupted",
                 "middle_east_paid")
 POLITICS_KINDS = ("war_declared", "at_war", "declaration_deferred", "neutral_army_raised",
-                  "neutrals_turned", "neutral_joined", "mongolia_joined", "factories_upgraded")
+                  "neutrals_turned", "factories_upgraded")
 LIVE_BATTLE_KINDS = ("ts_live_battle_started", "ts_live_battle_turn")
 SECTION_KINDS = {_s_purchases: PURCHASE_KINDS,
-                 _s_battles: BATTLE_KINDS + TERRITORY_KINDS + ("treasury_raided",),   # in its raid's panel
-                 _s_main_turn: TERRITORY_KINDS, _income: INCOME_KINDS,
+                 # a treasury raid in its raid's panel, a neutral joining in its capture's line
+                 _s_battles: BATTLE_KINDS + TERRITORY_KINDS + ("treasury_raided",) + JOINING_KINDS,
+                 _s_main_turn: TERRITORY_KINDS + JOINING_KINDS, _income: INCOME_KINDS,
                  _s_board_battles: LIVE_BATTLE_KINDS + ("ts_board_battle",)}
 
 
