@@ -126,8 +126,28 @@ def test_taktyczne_reports_count_points_and_name_players_and_attacks():
     assert "Points at start: 12" in draw and "IPCs" not in draw
     assert "turn order, roll 1: Red 5, Blue 3, Green 1, Yellow 1" in draw
     assert "area 15 becomes Red's capital" in draw
-    assert "Blue captures 14, held by no one" in texts["0017-blue.json"]
+    assert "Blue captures 14 (held by no one)" in texts["0017-blue.json"]
     assert "IPCs" not in "".join(texts.values())
     assert re.search(r"^\s+6\s+attack\s+1 Tank II, 1 Tank III\s+24 → 16", texts["0007-blue.json"], re.M)
     assert re.search(r"^\s+6\s+move\s+1 Long-range gun\s+24 → 16", texts["0021-blue.json"], re.M)
     assert re.search(r"^\s+7\s+attack\s+1 Warship II\s+S01 → S25", texts["0021-blue.json"], re.M)
+
+
+def test_the_pages_summary_says_what_a_paused_turn_waits_for():
+    """The HTML page's lines on the turn (``page_heading``): a live battle's start and its
+    battle turns, a battle waiting for a sealed mine layout, an area taken from no one."""
+    from adjudicator.present.report import page_heading
+    directory = TURNS / "taktyczne-example" / "game"
+    gf, _ = gamedir.read_game(directory)
+    game = load_game(gf.ruleset, gf.options)
+
+    def lines(name: str) -> tuple[str, ...]:
+        return page_heading(gamedir.read_turn(directory, directory / "turns" / name, gf).events, game).lines
+
+    assert any(line.startswith("Blue attacks Yellow in S01 on the sea board, played live by mail")
+               for line in lines("0014-blue.json"))
+    assert any(line.startswith("battle turn 2 in S01: Yellow (defender) missed the deadline")
+               for line in lines("0016-yellow.json"))
+    assert any(line.startswith("the battle in S25 needs Yellow's sealed mine layout")
+               for line in lines("0021-blue.json"))
+    assert "Blue captures 14 (held by no one)" in lines("0017-blue.json")

@@ -673,7 +673,7 @@ def _territory_changes(console: Console, game: Game, events: list[Event]) -> Non
                 text.append(" from ")
                 text.append_text(power_text(game, ev.from_power))
             else:
-                text.append(", held by no one")
+                text.append(" (held by no one)")
             if valued:                          # an edition whose land has IPC values
                 text.append(f" (worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income)")
         else:
@@ -1004,7 +1004,8 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
                      f"(turn {state_after.turn_number}, round {state_after.round})")
     else:
         next_line = "Next to move: see the game directory (pbem status)"
-    lines = battle_summaries(events, game) + war_headlines(events, game)
+    lines = ([event_text(ev, game) for ev in events if ev.kind in LIVE_BATTLE_KINDS]
+             + battle_summaries(events, game) + war_headlines(events, game))
     joined = joined_territories(events)
     for ev in events:
         if isinstance(ev, Captured) and ev.territory in joined:
@@ -1012,8 +1013,9 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
                          f"({power_name(game, ev.from_power)})")
         elif isinstance(ev, Captured):
             verb = "liberates" if ev.liberated else "captures"
-            lines.append(f"{power_name(game, ev.by)} {verb} {ev.territory} from "
-                         f"{power_name(game, ev.from_power)}")
+            held = (f"from {power_name(game, ev.from_power)}" if ev.from_power
+                    else "(held by no one)")
+            lines.append(f"{power_name(game, ev.by)} {verb} {ev.territory} {held}")
     return PageHeading(title, subtitle, next_line, over, tuple(lines))
 
 

@@ -102,12 +102,12 @@ def war_section(console: Console, game: Game, events, before, after) -> None:
 
 # The war's events that make the page's few lines on the turn (``report.page_heading``).
 HEADLINE_KINDS = ("ts_strike_ended", "ts_missile_intercepted", "ts_nuclear_blast", "ts_mines_fired",
-                  "ts_lrg_reaction_fired")
+                  "ts_lrg_reaction_fired", "ts_mine_reveal_wanted")
 
 
 def war_headlines(events: Iterable[Event], game: Game | None) -> list[str]:
     """The war's lines for the HTML page's summary of the turn: strikes, blasts,
-    interceptions, mines that went off, reaction shots."""
+    interceptions, mines that went off, reaction shots, a battle waiting for a mine layout."""
     return [event_text(ev, game) for ev in events if getattr(ev, "kind", "") in HEADLINE_KINDS]
 
 
