@@ -128,6 +128,10 @@ def test_taktyczne_reports_count_points_and_name_players_and_attacks():
     assert "area 15 becomes Red's capital" in draw
     assert "Blue captures 14 (held by no one)" in texts["0017-blue.json"]
     assert "IPCs" not in "".join(texts.values())
+    mined = texts["0022-yellow.json"]
+    assert "the defender (Yellow) brings 2 mines " in mined and "nothing, 2 mines" not in mined
+    assert "Blue builds an anti-missile launcher in 24 for 100 points" in mined
+    assert "Blue builds a nuclear silo in 24" in mined
     assert re.search(r"^\s+6\s+attack\s+1 Tank II, 1 Tank III\s+24 → 16", texts["0007-blue.json"], re.M)
     assert re.search(r"^\s+6\s+move\s+1 Long-range gun\s+24 → 16", texts["0021-blue.json"], re.M)
     assert re.search(r"^\s+7\s+attack\s+1 Warship II\s+S01 → S25", texts["0021-blue.json"], re.M)

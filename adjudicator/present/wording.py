@@ -672,8 +672,8 @@ BOARD_REPLAY_TEXTS: dict[str, str] = {
     "title": "Board battle in {area} ({board} board): {attacker} attacks {defender}{live}",
     "side": "the {side} ({power})",
     "nothing": "nothing",
-    "mines_count": ", {count} mines",
-    "force": "{who} brings {units}{mines}",
+    "mines_count": "{count} mine{s}",
+    "force": "{who} brings {units}",
     "plan": "{who} plays by the plan: {plan}",
     "formation": "formation {formation}",
     "squares": "own squares {squares}",
@@ -865,7 +865,7 @@ def economy_event_text(event: Any, game: Game | None = None) -> str:
     values["power"] = power_name(game, values["power"])
     values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
     values["over_text"] = f" over {values['over']}" if values.get("over") else ""
-    values["a_what"] = with_article(str(values.get("what", "")))
+    values["a_what"] = with_article(object_name(str(values.get("what", ""))))
     return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
