@@ -132,7 +132,7 @@ def test_the_html_report_of_a_nuclear_turn_fits_a_phone_with_its_blast_on_the_bo
     (22, ["Mines", "why: Yellow's standing order «minefield S25: sha256_"]),
     (24, ["Long-range guns", "why: Blue wrote no standing order for it: the default (react lrg: fire)"]),
     (25, ["Air strikes", "Battle turn 1 over S05", "a nuclear explosion (a missile) over 52"]),
-    (27, ["why: Blue wrote no standing order for it: the default (reach)"]),
+    (27, ["why: Blue wrote no standing order for it: the default (antimissile: reach)"]),
 ])
 def test_the_examples_war_turns_read_on_a_phone(tmp_path, turn, says):
     """The bundled example's reports of its war turns (turns/taktyczne-example, issue 27) at
@@ -186,3 +186,16 @@ def test_an_air_strikes_sentences_agree_with_their_numbers_and_name_objects_in_w
         "Blue's 1 Bomber flies home from 23 and lands at 24")
     assert event_text(StrikeHome("23", "blue", "24", {"bomber": 2}), game) == (
         "Blue's 2 Bombers fly home from 23 and land at 24")
+
+
+def test_a_defaults_why_names_the_standing_choice_as_a_player_writes_it():
+    """"react lrg: fire" (the choice's key is lrg_react), "antimissile: reach" (the event's
+    default names only the value), "air defence: target ..." without doubled brackets."""
+    assert standing_text("Blue", "default: lrg_react fire") == (
+        "Blue wrote no standing order for it: the default (react lrg: fire)")
+    assert standing_text("Blue", "default: reach", "antimissile") == (
+        "Blue wrote no standing order for it: the default (antimissile: reach)")
+    assert standing_text("Blue", "default: air_defence (target aa, fighters; bombers bomb)") == (
+        "Blue wrote no standing order for it: the default (air defence: target aa, fighters; bombers bomb)")
+    assert standing_text("Blue", "default: nearest_base") == (
+        "Blue wrote no standing order for it: the default (nearest base)")

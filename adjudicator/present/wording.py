@@ -968,16 +968,21 @@ LONG_DIGEST = re.compile(r"\b(sha256[._][0-9a-f]{12})[0-9a-f]{4,}")     # a seal
 
 # Standing choices whose key is not the words a player writes (``react lrg 24: fire``).
 WRITTEN_CHOICES = {"lrg_react": "react lrg", "air_defence": "air defence"}
+# The standing choice of an event whose default names only its value ("default: reach").
+EVENT_CHOICES = {"ts_missile_intercepted": "antimissile", "ts_antimissile_held": "antimissile"}
 
 
-def standing_text(who: str, standing: str) -> str:
+def standing_text(who: str, standing: str, choice: str = "") -> str:
     """Why a reaction fired: ``standing`` is the canonical text of ``who``'s standing order,
-    or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27)."""
+    or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27);
+    ``choice``: the standing choice a bare default value belongs to (``antimissile``)."""
     if standing == DEFAULT_PREFIX or standing.startswith(DEFAULT_PREFIX + ":"):
         name = standing.partition(":")[2].strip()
-        choice, _, value = name.partition(" ")
-        if choice in WRITTEN_CHOICES and value:         # the default value of a standing choice
-            name = f"{WRITTEN_CHOICES[choice]}: {value.removeprefix('(').removesuffix(')')}"
+        first, _, value = name.partition(" ")
+        if first in WRITTEN_CHOICES and value:          # the default value of a standing choice
+            name = f"{WRITTEN_CHOICES[first]}: {value.removeprefix('(').removesuffix(')')}"
+        elif choice and name and " " not in name:        # a bare value: "reach"
+            name = f"{choice}: {name}"
         name = name.replace("_", " ")
         return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
     if standing.startswith(RULE_PREFIX):               # no choice: the rules make it act (AA guns)
