@@ -155,3 +155,29 @@ def test_the_pages_summary_says_what_a_paused_turn_waits_for():
     assert any(line.startswith("the battle in S25 needs Yellow's sealed mine layout")
                for line in lines("0021-blue.json"))
     assert "Blue captures 14 (held by no one)" in lines("0017-blue.json")
+
+
+def _board_text(example: str) -> str:
+    """``pbem show``'s tables for the position after ``example``'s last turn."""
+    import io
+
+    from rich.console import Console
+
+    from adjudicator.present.board_view import render_board
+    directory = TURNS / example / "game"
+    gf, _ = gamedir.read_game(directory)
+    game = load_game(gf.ruleset, gf.options)
+    last = sorted((directory / "turns").glob("*.json"))[-1]
+    console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
+    render_board(game, gamedir.read_turn(directory, last, gf).state, console)
+    return console.export_text()
+
+
+def test_the_board_tables_name_economies_and_count_taktyczne_in_points():
+    """``pbem show``: Global's second economy by name; Taktyczne's treasury in points, its
+    areas without an IPC value and its players without a side column of their own keys."""
+    assert "34 (UK Pacific 18)" in _board_text("global1940-example")
+    text = _board_text("taktyczne-example")
+    assert re.search(r"Power\s+Points\s+Income", text) and "Blue — 30 points, income 8" in text
+    assert "IPC" not in text and "Side" not in text
+    assert not RAW_KEY.findall(text)
