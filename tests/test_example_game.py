@@ -16,6 +16,7 @@ Global 1940 (all ten slots), played with demo seeds.
 from __future__ import annotations
 
 import json
+import re
 import random
 import shutil
 from collections import Counter
@@ -920,7 +921,7 @@ def test_global_round_pays_and_misses_objectives(round_global):
 def test_global_report_shows_each_rule(round_global, capsys, monkeypatch, tmp_path):
     """Each feature is in its turn's report, text and HTML, in the report's own wording."""
     import html as html_lib
-    from adjudicator.present.wording import event_text, raid_summary
+    from adjudicator.present.wording import event_text, format_units, raid_summary
     monkeypatch.setenv("COLUMNS", "200")
     game, befores, turns = round_global
     published = examples.example("global1940").published
@@ -948,6 +949,11 @@ def test_global_report_shows_each_rule(round_global, capsys, monkeypatch, tmp_pa
             elif name == "raid on a base":          # the raid's box ends with what it did
                 line = raid_summary(game, turn.power, e)
                 assert f"Battle: {e.battle}" in flat and line in flat and line in page, line
+            elif e.kind == "neutral_joined":         # one line: the territory with its army
+                line = re.compile(rf"is joined by {re.escape(e.territory)} \([^)]*\), worth \d+ IPCs? "
+                                  rf"of income, with its army of {re.escape(format_units(game, e.units))}")
+                shown_text = " ".join(re.sub(r"<[^>]+>", "", page).split())      # styled spans
+                assert line.search(flat) and line.search(shown_text), (name, line.pattern)
             else:
                 line = " ".join(event_text(e, game).split())
                 assert line in flat, (name, line)
