@@ -446,7 +446,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         skipped = params.get("skipped", ())
         out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
                           else "played")
-        out["skipped_text"] = (f", {len(skipped)} line(s) skipped" if skipped else "")
+        out["skipped_text"] = (f", {len(skipped)} line{'' if len(skipped) == 1 else 's'} skipped"
+                               if skipped else "")
         out["next_text"] = (f"; {power_name(game, params['next_power'])} plays next"
                             if params.get("next_power") else "; the battle is over")
         out["board_text"] = "".join(f"; {board_event_text(e)}" for e in params.get("board_events", ())
