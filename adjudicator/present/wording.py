@@ -81,8 +81,8 @@ PROBLEMS: dict[str, str] = {
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
-    "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {count} other order(s)",
-    "concede_with_orders": "'concede' stands alone: remove the {count} other order(s)",
+    "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {other_orders}",
+    "concede_with_orders": "'concede' stands alone: remove the {other_orders}",
     "concede_without_opponent": "a concession needs exactly one other side to win",
     "standing_unknown": "this edition has no standing order '{name}'",
     "standing_bad_value": "standing order '{name}' takes one of {values}, not '{value}'",
@@ -289,7 +289,7 @@ PROBLEMS: dict[str, str] = {
     "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
     "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
     "live_not_attacked": "'live {area}' names an area no attack of this turn reaches: no battle is played live there",
-    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
+    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted: remove the {other_orders}",
     # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
     "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
     "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
@@ -411,6 +411,9 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out["unit_plural"] = unit_name(game, unit, 2)
         out["unit_lower"] = out["unit"].lower()
         out["unit_plural_lower"] = out["unit_plural"].lower()
+    count = params.get("count")
+    if isinstance(count, int):
+        out["other_orders"] = "other order" if count == 1 else f"{count} other orders"
     cargo = params.get("cargo")
     out["cargo_text"] = ("" if cargo is None else " carrying " + (units_text(game, cargo)
                                                                   if cargo else "nothing"))
