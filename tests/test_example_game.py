@@ -16,6 +16,7 @@ Global 1940 (all ten slots), played with demo seeds.
 from __future__ import annotations
 
 import json
+import re
 import random
 import shutil
 from collections import Counter
@@ -379,12 +380,13 @@ def test_committed_taktyczne_example_wages_issue_27s_war(capsys, regenerate):
     said = " ".join(report_text(turns[22].events, game, turns[21].state, turns[22].state).split())
     assert "why: Yellow's standing order «minefield S25: sha256_" in said
     said = " ".join(report_text(turns[24].events, game, turns[23].state, turns[24].state).split())
-    assert "why: Blue wrote no standing order for it: the default (lrg react fire)" in said
+    assert "why: Blue wrote no standing order for it: the default (react lrg: fire)" in said
     said = " ".join(report_text(turns[25].events, game, turns[24].state, turns[25].state).split())
     assert "Battle turn 1 over S05" in said and "a nuclear explosion (a missile) over 52" in said
     picture = board_svg(game, turns[25].state, turns[25].events)
     assert picture.count('class="blast-area') == len(blast.areas)
     assert 'data-path="24 &gt; 25 &gt; S05"' in picture          # the strike's way out, as an arrow
+    assert 'data-phase="return" data-path="S05 &gt; 25 &gt; 24"' in picture     # and its way back
 
 
 def test_readme_names_the_published_key(example):
@@ -919,7 +921,7 @@ def test_global_round_pays_and_misses_objectives(round_global):
 def test_global_report_shows_each_rule(round_global, capsys, monkeypatch, tmp_path):
     """Each feature is in its turn's report, text and HTML, in the report's own wording."""
     import html as html_lib
-    from adjudicator.present.wording import event_text, raid_summary
+    from adjudicator.present.wording import event_text, format_units, raid_summary
     monkeypatch.setenv("COLUMNS", "200")
     game, befores, turns = round_global
     published = examples.example("global1940").published
@@ -947,6 +949,11 @@ def test_global_report_shows_each_rule(round_global, capsys, monkeypatch, tmp_pa
             elif name == "raid on a base":          # the raid's box ends with what it did
                 line = raid_summary(game, turn.power, e)
                 assert f"Battle: {e.battle}" in flat and line in flat and line in page, line
+            elif e.kind == "neutral_joined":         # one line: the territory with its army
+                line = re.compile(rf"is joined by {re.escape(e.territory)} \([^)]*\), worth \d+ IPCs? "
+                                  rf"of income, with its army of {re.escape(format_units(game, e.units))}")
+                shown_text = " ".join(re.sub(r"<[^>]+>", "", page).split())      # styled spans
+                assert line.search(flat) and line.search(shown_text), (name, line.pattern)
             else:
                 line = " ".join(event_text(e, game).split())
                 assert line in flat, (name, line)

@@ -278,17 +278,18 @@ def test_other_events_read_their_wording():
     """Events with a sentence in ``wording.EVENT_TEXTS`` get one line each, from the event
     alone (a second economy's income, a raid on the treasury)."""
     text = text_of()
-    assert "Germany collects 3 IPCs in its germany_reserve economy (3 now)" in text
-    assert "Karelia (raid): bombing dice 3, 5 cost Soviet Union 8 IPCs (2 left)" in text
+    assert "Germany collects 3 IPCs in its germany reserve economy (3 now)" in text
+    assert "bombing dice 3, 5: Soviet Union loses 8 IPCs (2 left)" in text          # in its raid's panel
     assert "Middle East payment to Germany (owed 5): United Kingdom pays 3, 2 unpaid and lost" in text
     assert "Germany keeps 3 IPCs of the special cash for turn 1 (43 IPCs now)" in text
     assert "Germany has 12 IPCs of its side's special cash to spend or keep" in text
-    assert "national objective germany_trade: Germany collects 5 IPCs" in text
-    assert "national objective germany_egypt: not met, Germany collects nothing" in text
-    assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (uk_pacific economy)" in text
+    assert "national objective (germany trade): Germany collects 5 IPCs" in text
+    assert ("national objective (a German land unit in Axis-held Egypt): not met, Germany collects "
+            "nothing") in " ".join(text.split())
+    assert "convoy disruption in Sea Zone 5: dice 1, 4 cost United Kingdom (UK Pacific economy)" in text
     assert "the factory in Karelia, Chinese land retaken by Soviet Union, is removed from the game" in text
     assert "United Kingdom, liberated, places 4 Infantry in United Kingdom free of charge" in text
-    assert "United Kingdom's uk_pacific economy pays 9 IPCs of the purchase (8 left)" in text
+    assert "United Kingdom's UK Pacific economy pays 9 IPCs of the purchase (8 left)" in text
     assert ("Germany rolls 3 research dice (2 bought for 10 IPCs, 1 kept): 6, 2, 3: a "
             "breakthrough") in text
     assert ("Germany's breakthrough: chart 2, roll 2: Jet Fighters (technologies held: "

@@ -115,3 +115,10 @@ def test_orders_for_the_wrong_power_are_refused():
     game = game_1941()
     with pytest.raises(OrdersSyntaxError, match="Germany"):
         parse_orders("power: Germany\nbuy 1 inf", game, power=start_state(game).power)
+
+
+def test_a_count_of_other_orders_reads_in_words_not_order_s():
+    from adjudicator.present.wording import problem_text
+    assert problem_text(("nmr_with_orders", {"count": 1})).endswith("remove the other order")
+    assert problem_text(("concede_with_orders", {"count": 3})).endswith("remove the 3 other orders")
+    assert problem_text(("board_live_other_orders", {"count": 2})).endswith("remove the 2 other orders")

@@ -113,7 +113,7 @@ def test_a_strike_from_the_command_line(game, tmp_path, capsys):
     code, out = pbem(capsys, "process", good, "-g", tmp_path, "--no-color")
     assert code == 0, out
     flat = " ".join(out.split())
-    assert "Battle turn 1 over 34 Blue's AA guns" in flat
+    assert "Battle turn 1 over 34 Blue's AA gun fires at" in flat      # one gun, one shot
     assert "why: Blue wrote no standing order for it: the default (air defence" in flat
     assert "the strike on 34 ends after" in flat
     code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")

@@ -85,8 +85,10 @@ def test_the_report_replays_each_board_battle_in_its_own_section(game):
                 assert f"needs {ev.need}, rolls {ev.roll}" in flat
     assert flat.count(", rolls ") == sum(isinstance(ev, ShotFired) for e in (first, second)
                                        for ev in e.board_events)
-    # and a sentence each among the other events (wording.EVENT_TEXTS["ts_board_battle"])
-    assert "ann attacks bob in 34 on the land board: ann wins after 11 battle turns" in flat
+    # the panel is the battle: its one-line sentence (wording.EVENT_TEXTS["ts_board_battle"],
+    # for the CLI's summary) is not listed again under "Other events"
+    assert "ann attacks bob in 34 on the land board" not in flat
+    assert "Other events" not in text
     assert battle_summaries([first, second], game) == [battle_outcome(first), battle_outcome(second)]
     assert battle_outcome(first).startswith("ann wins the board battle in 34 after 11 battle turns")
 

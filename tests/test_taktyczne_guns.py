@@ -77,17 +77,19 @@ def test_the_events_go_through_the_turn_files_codec(event):
 
 
 def test_the_report_says_who_fired_at_what_and_why(game):
-    assert event_text(SHOTS[0], game) == ("Red's long-range gun in 22 fires at Blue's tank i in 23: "
+    assert event_text(SHOTS[0], game) == ("Red's long-range gun in 22 fires at Blue's Tank I in 23: "
                                           "rolls 6, hit: destroyed")
     assert event_text(SHOTS[2], game) == (
-        "Blue's long-range gun in 24 fires at Red's tank i entering 23: "
+        "Blue's long-range gun in 24 fires at Red's Tank I entering 23: "
         "rolls 2, a miss (a 6 hits, L31.36)")
     assert event_text(SHOTS[3], game) == (
-        "Red's long-range gun in 23 fires at Blue's ferry entering S07 before it lands: "
+        "Red's long-range gun in 23 fires at Blue's Ferry entering S07 before it lands: "
         "rolls 6, hit: destroyed, with 1 Tank III aboard")
+    assert event_text(LrgFired("red", "22", "23", "blue", "shipyard S07", 6, True), game) == (
+        "Red's long-range gun in 22 fires at Blue's shipyard over S07 in 23: rolls 6, hit: destroyed")
     lines = [line for _title, _style, _indent, line in war_lines(game, SHOTS)]    # why: contract 5
     assert lines[lines.index(event_text(SHOTS[2], game)) + 1] == (
-        "why: Blue wrote no standing order for it: the default (lrg react fire)")
+        "why: Blue wrote no standing order for it: the default (react lrg: fire)")
     assert lines[lines.index(event_text(SHOTS[3], game)) + 1] == (
         "why: Red's standing order «react lrg all: fire at ferries»")
 
@@ -133,7 +135,7 @@ def test_a_reaction_shot_fires_in_another_players_turn_by_the_command_line(game,
     code, out = pbem(capsys, "process", orders, "-g", tmp_path, "--no-color")
     assert code == 0, out
     said = " ".join(out.split())
-    assert "Blue's long-range gun in 24 fires at Red's tank ii entering 23: rolls" in said, said
+    assert "Blue's long-range gun in 24 fires at Red's Tank II entering 23: rolls" in said, said
     assert "why: Blue's standing order «react lrg 24: fire at tanks»" in said, said
     code, out = pbem(capsys, "verify", "-g", tmp_path, "--no-color")
     assert code == 0, out

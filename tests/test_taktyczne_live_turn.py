@@ -331,3 +331,11 @@ def test_battle_turns_are_signed_by_their_players_and_name_their_turn(taktyczne,
         assert turn < 40
     report = verify_game(d)
     assert report.ok and report.complete, report.failure
+
+
+def test_a_battle_turns_sentence_counts_its_skipped_lines_in_words():
+    from adjudicator.present.wording import event_text
+    one = LiveBattleTurn("S01", "blue", ATTACKER, 3, (), False, ((2, "a1", "board_blocked"),), "yellow")
+    assert "1 line skipped" in event_text(one, None)
+    two = attrs.evolve(one, skipped=one.skipped * 2)
+    assert "2 lines skipped" in event_text(two, None)

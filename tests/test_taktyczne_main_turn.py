@@ -150,7 +150,8 @@ def test_a_turn_with_a_board_battle_plays_reports_and_round_trips():
     assert decode_events(encode_events(result.events)) == result.events
     text = report_text(result.events, game, state, result.state)
     assert "Moves and attacks (in the order written)" in text
-    assert "Red attacks Blue in 23 on the land board: Red wins" in text
+    assert "Board battle in 23 (land board): Red attacks Blue" in text        # its panel
+    assert "the attacker (Red) wins" in text
     assert "Blue is eliminated" in text
 
 

@@ -84,11 +84,12 @@ def test_a_sealed_layout_is_revealed_only_by_its_owner_when_the_battle_needs_it(
     assert code != 0 and "do not open your commitment" in " ".join(out.split()), out
     code, out = pbem(capsys, "process", forged, "-g", d, "--no-color")
     assert code != 0 and "ts_reveal_wrong" in out
+    assert "do not open your commitment" in " ".join(out.split())       # in words, not the code alone
     code, out = pbem(capsys, "process", reveal, "-g", d, "--no-color")
     assert code == 0, out
     said = " ".join(out.split())
     assert "Blue reveals the mine layout for 23 (A10, M10)" in said
-    assert "Red attacks Blue in 23 on the land board" in said
+    assert "Board battle in 23 (land board): Red attacks Blue" in said
     assert ("the battle in 23 revealed Blue's sealed mine layout for 23: that standing minefield "
             "order is withdrawn") in said                     # the layout is public now
     turns = sorted((d / "turns").glob("*.json"))

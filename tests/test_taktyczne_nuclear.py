@@ -232,7 +232,7 @@ def test_a_launch_stopped_by_an_anti_missile_through_the_command_line(capsys, tm
     assert state.extras["ts_objects"][mine] == {"factory": 1, "silo": 1}
     assert f"launches the nuclear missile of the silo in {mine} at {theirs}" in text, text
     assert "anti-missile from" in text and "high up, with no effect" in text, text
-    assert "why: Red wrote no standing order for it: the default (reach)" in text, text   # contract 5
+    assert "why: Red wrote no standing order for it: the default (antimissile: reach)" in text, text   # contract 5
     assert "nuclear explosion" not in text
     code, out = pbem(capsys, "verify", "-g", game)
     assert code == 0, out

@@ -133,3 +133,42 @@ def test_without_a_blast_nothing_of_it_is_drawn(game):
     root = ET.fromstring(board_svg(game, initial_state(game, "war")))
     assert not by_class(root, "blast-area") and not by_class(root, "blast")
     assert "pbem-blast" not in ET.tostring(root, encoding="unicode")
+
+
+def _strike(home: bool):
+    from adjudicator.model.ts_strike import Flight, StrikeHome, StrikeLaunched
+    launched = StrikeLaunched("blue", "S05", "red", (Flight({"bomber": 2}, ("24", "25", "S05"),
+                                                             ("S05", "25", "24")),), 8, (), 0, False, 1)
+    return [launched] + ([StrikeHome("S05", "blue", "24", {"bomber": 1})] if home else [])
+
+
+def _numbers(d: str) -> list[float]:
+    import re
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+
+
+def test_a_strikes_way_back_is_drawn_beside_its_way_out_with_the_aircraft_that_came_home(game):
+    """The way out is a combat arrow 24 > 25 > S05 with both bombers; the one bomber that
+    came home (``ts_strike_home``) flies back S05 > 25 > 24 as a dotted arrow set beside the
+    way out (not over it), and the legend names it."""
+    root = ET.fromstring(board_svg(game, initial_state(game, "war"), _strike(home=True)))
+    arrows = {a.get("data-phase"): a for a in by_class(root, "arrow")}
+    assert arrows["combat"].get("data-path") == "24 > 25 > S05"
+    assert title(arrows["combat"]).endswith("2 Bombers: 24 -> 25 -> S05")
+    back = arrows["return"]
+    assert back.get("data-path") == "S05 > 25 > 24"
+    assert title(back) == "Blue (air strike, the way back): 1 Bomber: S05 -> 25 -> 24"
+    out_d = [p.get("d") for p in arrows["combat"].iter(f"{NS}path")][0]
+    back_d = [p.get("d") for p in back.iter(f"{NS}path")]
+    assert "stroke-dasharray" in ET.tostring(back, encoding="unicode")
+    out_xy, back_xy = _numbers(out_d), _numbers(back_d[0])
+    # the middle control point of the way back is not that of the way out: set aside
+    mid_out, mid_back = out_xy[len(out_xy) // 2 - 1:len(out_xy) // 2 + 1], back_xy[len(back_xy) // 2 - 1:len(back_xy) // 2 + 1]
+    assert max(abs(a - b) for a, b in zip(mid_out, mid_back)) > 3, (out_d, back_d[0])
+    assert "air strike's way back" in ET.tostring(root, encoding="unicode")
+
+
+def test_a_strike_none_came_home_from_has_no_way_back(game):
+    root = ET.fromstring(board_svg(game, initial_state(game, "war"), _strike(home=False)))
+    assert [a.get("data-phase") for a in by_class(root, "arrow")] == ["combat"]
+    assert "air strike's way back" not in ET.tostring(root, encoding="unicode")

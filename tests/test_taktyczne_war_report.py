@@ -130,9 +130,9 @@ def test_the_html_report_of_a_nuclear_turn_fits_a_phone_with_its_blast_on_the_bo
 @needs_browser
 @pytest.mark.parametrize("turn, says", [
     (22, ["Mines", "why: Yellow's standing order «minefield S25: sha256_"]),
-    (24, ["Long-range guns", "why: Blue wrote no standing order for it: the default (lrg react fire)"]),
+    (24, ["Long-range guns", "why: Blue wrote no standing order for it: the default (react lrg: fire)"]),
     (25, ["Air strikes", "Battle turn 1 over S05", "a nuclear explosion (a missile) over 52"]),
-    (27, ["why: Blue wrote no standing order for it: the default (reach)"]),
+    (27, ["why: Blue wrote no standing order for it: the default (antimissile: reach)"]),
 ])
 def test_the_examples_war_turns_read_on_a_phone(tmp_path, turn, says):
     """The bundled example's reports of its war turns (turns/taktyczne-example, issue 27) at
@@ -167,3 +167,35 @@ def test_the_pages_summary_of_the_turn_names_the_wars_blows(game):
     assert "Blue's mines in 16 went off on C5d, destroying 2 Tank IIs" in lines
     assert any(line.startswith("a nuclear explosion (a missile) over 22") for line in lines)
     assert not any("factory" in line for line in lines)             # the detail stays below
+
+
+def test_an_air_strikes_sentences_agree_with_their_numbers_and_name_objects_in_words(game):
+    """One bomber bombs and flies home (not "bombers bomb", "1 Bomber fly"); one battle turn
+    is not "turn(s)"; a bombed shipyard is named as the report names objects, not by its key."""
+    from adjudicator.model.ts_strike import Shot, StrikeEnded, StrikeHome, StrikeVolley
+    from adjudicator.present.wording import event_text
+    volley = StrikeVolley("S05", 1, "blue", "bombers", (Shot("bomber", "warship_1", 4, "even", True),))
+    assert event_text(volley, game) == "Blue's bomber bombs Warship I: 4, a hit (an even roll needed)"
+    two = attrs.evolve(volley, shots=volley.shots * 2)
+    assert event_text(two, game).startswith("Blue's bombers bomb Warship I: 4, a hit")
+    ended = StrikeEnded("23", "blue", "red", 1, "bombs_spent", {}, {"tank_1": 1}, ("shipyard S05",))
+    assert event_text(ended, game) == (
+        "the strike on 23 ends after 1 battle turn (the bombs are spent): Blue loses nothing; "
+        "Red loses 1 Tank I and the shipyard over S05")
+    assert event_text(StrikeHome("23", "blue", "24", {"bomber": 1}), game) == (
+        "Blue's 1 Bomber flies home from 23 and lands at 24")
+    assert event_text(StrikeHome("23", "blue", "24", {"bomber": 2}), game) == (
+        "Blue's 2 Bombers fly home from 23 and land at 24")
+
+
+def test_a_defaults_why_names_the_standing_choice_as_a_player_writes_it():
+    """"react lrg: fire" (the choice's key is lrg_react), "antimissile: reach" (the event's
+    default names only the value), "air defence: target ..." without doubled brackets."""
+    assert standing_text("Blue", "default: lrg_react fire") == (
+        "Blue wrote no standing order for it: the default (react lrg: fire)")
+    assert standing_text("Blue", "default: reach", "antimissile") == (
+        "Blue wrote no standing order for it: the default (antimissile: reach)")
+    assert standing_text("Blue", "default: air_defence (target aa, fighters; bombers bomb)") == (
+        "Blue wrote no standing order for it: the default (air defence: target aa, fighters; bombers bomb)")
+    assert standing_text("Blue", "default: nearest_base") == (
+        "Blue wrote no standing order for it: the default (nearest base)")

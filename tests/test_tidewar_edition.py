@@ -190,7 +190,7 @@ def test_a_raid_takes_ipcs_from_the_treasury(tidewar):
     assert (raid.power, raid.rolls, raid.lost, raid.total) == ("blue", (4,), 4, 6)
     assert result.state.ipcs["blue"] == 6
     assert not any(u.damage for u in result.state.units["Bluehaven"])
-    assert "bombing dice 4 cost Blue 4 IPCs (6 left)" in report_text(result.events, tidewar)
+    assert "Red bombs Bluehaven: Blue loses 4 IPCs (6 left)" in report_text(result.events, tidewar)
 
 
 def test_after_battle_writes_the_editions_state(tidewar):
@@ -209,8 +209,8 @@ def test_the_report_reads_the_events(tidewar):
     state = initial_state(tidewar, "t")
     result = play(tidewar, state, "combat:\nmove 2 frg Red Roads -> Toll Lane", dice=[6])
     text = report_text(result.events, tidewar, state, result.state)
-    assert "Red rolls 6 for its tolls: 2 IPCs to red_fleet" in text
-    assert "Red collects 2 IPCs in its red_fleet economy (4 now)" in text
+    assert "Red rolls 6 for its tolls: 2 IPCs to red fleet" in text       # an economy in words
+    assert "Red collects 2 IPCs in its red fleet economy (4 now)" in text
 
 
 def test_exact_odds_of_its_sea_battle(tidewar):
@@ -245,7 +245,7 @@ def test_the_cli_plays_signs_verifies_and_reports_it(tidewar, tmp_path, capsys):
     code, out = pbem(capsys, "process", red, "-g", game, "--demo-seeds", "--report", report)
     assert code == 0, out
     text = report.read_text(encoding="utf-8")
-    assert "Toll Lane" in text and "red_fleet" in text
+    assert "Toll Lane" in text and "red fleet" in text
     blue = tmp_path / "blue.txt"
     blue.write_text("noncombat:\nmove 1 sol Bluehaven -> Midmarch\n", encoding="utf-8")
     code, out = pbem(capsys, "process", blue, "-g", game, "--demo-seeds")

@@ -263,6 +263,7 @@ def cmd_check(args, console: Console) -> int:
 
 
 def cmd_process(args, console: Console) -> int:
+    from ..engine import OrdersRejected
     from ..service import gamedir
     from ..present.report import render_report
     check_report_path(args.report, args.force)
@@ -282,6 +283,9 @@ def cmd_process(args, console: Console) -> int:
     except gamedir.SecondOrders as second:
         console.print(f"[red bold]Refused[/]: {escape(str(second))}")
         return EXIT_REJECTED
+    except OrdersRejected as rejected:          # each problem in words first, as check does
+        print_problems(console, rejected.problems, str(args.orders), game)
+        raise
     render_report(turn.events, game, console, state_before=state, state_after=turn.state)
     if args.report:
         save_report(args.report, turn.events, game, state_before=state, state_after=turn.state,

@@ -97,9 +97,12 @@ def replay_lines(battle: Any, rules: BoardRules | None, power_name=str) -> list[
 
     lines: list[Line] = [("title", battle_title(battle, power_name))]
     for side, force in battle.forces:
-        names = ", ".join(unit(pid) for pid, _ in force.units) or board_replay_text("nothing")
-        mines = board_replay_text("mines_count", count=force.mines) if force.mines else ""
-        lines.append(("", board_replay_text("force", who=who(side), units=names, mines=mines)))
+        parts = [unit(pid) for pid, _ in force.units]
+        if force.mines:                          # "2 mines", not "nothing, 2 mines"
+            parts.append(board_replay_text("mines_count", count=force.mines,
+                                           s="" if force.mines == 1 else "s"))
+        names = ", ".join(parts) or board_replay_text("nothing")
+        lines.append(("", board_replay_text("force", who=who(side), units=names)))
     for side, plan in battle.plans:
         lines.append(("", board_replay_text("plan", who=who(side), plan=plan_text(plan))))
     deployed: dict[str, list[str]] = {}

@@ -45,6 +45,9 @@ from .card_room import Room
 
 FACTORY_TYPE = "industrial_complex"
 STRIKE_LAUNCHED = "ts_strike_launched"     # Taktyczne Starcie's air strike: its flights' way out
+STRIKE_HOME = "ts_strike_home"             # ... and the aircraft that flew home, their way back
+RETURN = "return"                          # the arrow of a strike's way back (dashed, set aside)
+RETURN_OFFSET = 12.0                       # px to the right of the way out, so both show
 HEADER = 34.0
 LEGEND_WIDTH = 1100.0
 # Where a unit card is tried, in board units from below its label, until it fits its space.
@@ -997,6 +1000,11 @@ class _Drawing:
                     if len(path) >= 2 and all(p in self.g.spaces for p in path):
                         grouped.setdefault((ev.power, "combat", path), Counter()).update(flight.units)
                 continue
+            elif getattr(ev, "kind", "") == STRIKE_HOME:          # ... and the way back
+                path = self.way_back(ev)
+                if path and all(p in self.g.spaces for p in path):
+                    grouped.setdefault((ev.power, RETURN, path), Counter()).update(ev.units)
+                continue
             else:
                 continue
             if len(key[2]) < 2 or any(p not in self.g.spaces for p in key[2]):
@@ -1008,6 +1016,18 @@ class _Drawing:
         out.append("</g>")
         return "\n".join(out)
 
+    def way_back(self, home) -> tuple[str, ...]:
+        """The route home of the aircraft a ``ts_strike_home`` event landed: the way back of
+        the strike's flight on its area from their base (the turn's last such strike)."""
+        found: tuple[str, ...] = ()
+        for ev in self.events:
+            if getattr(ev, "kind", "") == STRIKE_LAUNCHED and ev.power == home.power and ev.target == home.area:
+                found = next((tuple(f.back) for f in ev.flights
+                              if f.back and f.back[-1] == home.base and len(f.back) >= 2), found)
+            if ev is home:
+                break
+        return found
+
     def arrow(self, power: str, phase: str, path: tuple[str, ...], units: Counter) -> str:
         w = self.g.width
         pts = [self.anchor(path[0])]
@@ -1016,12 +1036,14 @@ class _Drawing:
             px = pts[-1][0]
             x += w * round((px - x) / w) if self.g.wrap_x else 0
             pts.append((x, y))
+        if phase == RETURN:                     # beside the way out along the same areas
+            pts = _set_aside(pts, RETURN_OFFSET)
         d, tip, heading = _curve(pts, self._exit(path[0], pts[0], pts[1]),
                                  self._exit(path[-1], pts[-1], pts[-2]))
         style = self.styles.get(power)
         colour = style.strong if style else INK
         combat = phase == "combat"
-        dash = "" if combat else ' stroke-dasharray="7 4.5"'
+        dash = "" if combat else RETURN_DASH if phase == RETURN else ' stroke-dasharray="7 4.5"'
         head = _arrow_head(tip, heading, 9.5 if combat else 8.5)
         what = ", ".join(f"{n} {self._unit_name(t, n)}" for t, n in sorted(
             units.items(), key=lambda kv: self.unit_order.get(kv[0], 99)))
@@ -1040,9 +1062,10 @@ class _Drawing:
                         f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="{5.4 if combat else 4.6}"/>'
                         f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{3.4 if combat else 2.8}"{dash}/>'
                         f'<polygon points="{head}" fill="{colour}" stroke="{INK}" stroke-width="1.2"/></g>')
+        said = PHASE_TITLES.get(phase, phase)
         return (f'<g class="arrow {phase}" data-power="{escape(power)}" data-phase="{escape(phase)}" '
                 f'data-path="{escape(" > ".join(path))}"><title>{escape(self._power_name(power))} '
-                f'({phase}): {escape(what)}: {escape(" -> ".join(path))}</title>{"".join(body)}</g>')
+                f'({said}): {escape(what)}: {escape(" -> ".join(path))}</title>{"".join(body)}</g>')
 
     def _exit(self, name: str, at, toward) -> float:
         """How far from ``at`` a line toward ``toward`` leaves the label block of ``name``,
@@ -1210,13 +1233,17 @@ class _Drawing:
             moves.add("combat")
         if any(isinstance(ev, Landed) for ev in self.events):
             moves.add("noncombat")
-        for phase, width, dash in (("combat", 5.4, ""), ("noncombat", 4.6, ' stroke-dasharray="7 4.5"')):
+        if any(getattr(ev, "kind", "") == STRIKE_HOME for ev in self.events):
+            moves.add(RETURN)
+        for phase, width, dash, order in (("combat", 5.4, "", 150),
+                                          ("noncombat", 4.6, ' stroke-dasharray="7 4.5"', 170),
+                                          (RETURN, 4.6, RETURN_DASH, 175)):
             if phase in moves:
-                items.append((150 if phase == "combat" else 170,
+                items.append((order,
                               f'<path d="M0,0 H34" stroke="{INK}" stroke-width="{width}"/>'
                               f'<path d="M0,0 H34" stroke="#FFFFFF" stroke-width="{width - 2}"{dash}/>'
                               f'<polygon points="{_arrow_head((42, 0), (1, 0), 9)}" fill="#FFFFFF" '
-                              f'stroke="{INK}" stroke-width="1.1"/>{self._text(48, phase + " move")}'))
+                              f'stroke="{INK}" stroke-width="1.1"/>{self._text(48, PHASE_LEGEND[phase])}'))
         if moves:
             items.append((180, self._text(0, "(arrows in the mover's colour)")))
         units = [u for us in (self.state.units.values() if self.state else ()) for u in us]
@@ -1280,6 +1307,21 @@ class _Drawing:
 
 
 # --------------------------------------------------------------------------- geometry helpers
+
+# How an arrow's phase is named in its title and in the legend.
+PHASE_TITLES = {RETURN: "air strike, the way back"}
+PHASE_LEGEND = {"combat": "combat move", "noncombat": "noncombat move", RETURN: "air strike's way back"}
+RETURN_DASH = ' stroke-dasharray="2 4"'        # dotted: not a noncombat move's dashes
+
+
+def _set_aside(pts: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+    """``pts`` moved ``by`` px to the right of the way from the first to the last, so a way
+    back over the same areas as a way out is drawn beside it, not over it."""
+    dx, dy = pts[-1][0] - pts[0][0], pts[-1][1] - pts[0][1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * by, dx / length * by
+    return [(x + nx, y + ny) for x, y in pts]
+
 
 def _curve(pts: list[tuple[float, float]], start_trim: float, end_trim: float):
     """A smooth path through ``pts`` (one gently bent curve for a single step, a Catmull-Rom

@@ -20,6 +20,7 @@ from rich.text import Text
 from ..model.game import Game
 from .board_objects import drawn_capitals, map_objects
 from .report import power_adjective, power_colour, power_name, power_style, power_text, unit_name
+from .wording import currency, economy_name
 from ..model.state import GameState, Unit
 
 
@@ -133,12 +134,14 @@ def _powers_in_order(game: Game, state: GameState) -> list[str]:
 
 
 def treasury_text(game: Game, state: GameState, key: str) -> str:
-    """A power's IPCs: its main economy's, then its other economies' ("17 (red_fleet 4)")."""
+    """A power's IPCs: its main economy's, then its other economies' by name ("34 (UK
+    Pacific 18)")."""
     power = game.ruleset.powers.get(key)
     others = power.economies[1:] if power else ()
     text = str(state.ipcs.get(key, 0))
     if others:
-        text += " (" + ", ".join(f"{e.key} {state.ipcs.get(e.key, 0)}" for e in others) + ")"
+        text += " (" + ", ".join(f"{economy_name(game, e.key)} {state.ipcs.get(e.key, 0)}"
+                                 for e in others) + ")"
     return text
 
 
@@ -147,9 +150,11 @@ def _overview(game: Game, state: GameState) -> Table:
     if state.power:
         title += f", {power_name(game, state.power)} to play"
     table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD)
+    sides = _has_sides(game)
     table.add_column("Power")
-    table.add_column("Side")
-    table.add_column("IPCs", justify="right")
+    if sides:
+        table.add_column("Side")
+    table.add_column(_money(game), justify="right")
     table.add_column("Income", justify="right")
     table.add_column("Territories", justify="right")
     table.add_column("Units", justify="right")
@@ -161,9 +166,20 @@ def _overview(game: Game, state: GameState) -> Table:
             name = Text("▶ ").append_text(name)
         territories = sum(1 for o in state.owners.values() if o == key)
         units = sum(n for (owner, _), n in counts.items() if owner == key)
-        table.add_row(name, power.side if power else "", treasury_text(game, state, key),
+        side = [power.side if power else ""] if sides else []
+        table.add_row(name, *side, treasury_text(game, state, key),
                       str(territory_income(game, state, key)), str(territories), str(units))
     return table
+
+
+def _has_sides(game: Game) -> bool:
+    """Whether powers play in sides (Axis and Allies), not each for himself (Taktyczne)."""
+    return any(p.side and p.side != key for key, p in game.ruleset.powers.items())
+
+
+def _money(game: Game) -> str:
+    word = currency(game)
+    return word[0].upper() + word[1:]
 
 
 def _power_table(game: Game, state: GameState, key: str) -> Table | None:
@@ -178,17 +194,20 @@ def _power_table(game: Game, state: GameState, key: str) -> Table | None:
         return (not capital, _natural_key(t))
 
     title = power_text(game, key)
-    title.append(f" — {treasury_text(game, state, key)} IPCs, income {territory_income(game, state, key)}",
-                 style="bold")
+    title.append(f" — {treasury_text(game, state, key)} {currency(game)}, income "
+                 f"{territory_income(game, state, key)}", style="bold")
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   border_style=power_colour(game, key))
+    valued = any(t.ipc for t in game.map.land())         # Taktyczne's areas have no IPC value
     table.add_column("Territory", no_wrap=True)
-    table.add_column("IPC", justify="right")
+    if valued:
+        table.add_column("IPC", justify="right")
     table.add_column("", style="dim", no_wrap=True)
     table.add_column("Units", overflow="fold")
     for t in sorted(territories, key=sort_key):
         terr = game.map.territories.get(t)
-        table.add_row(t, str(terr.ipc) if terr else "?", _marks(game, t, state),
+        value = [str(terr.ipc) if terr else "?"] if valued else []
+        table.add_row(t, *value, _marks(game, t, state),
                       units_text(game, state.units_at(t), home=key))
     return table
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rich import box
 from rich.console import Console, Group
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -55,6 +56,7 @@ from ..model.events import (
     Retreated,
     StandingOrdersChanged,
     Submerged,
+    TreasuryRaided,
     TurnStarted,
     Unloaded,
     UnitsCaptured,
@@ -66,7 +68,7 @@ from ..model.dice import read_number
 from ..model.game import Game
 from .report_heading import section as _section
 from .wording import (
-    BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, event_text,
+    BEST_OF_TARGET, EVENT_TEXTS, LOW_LUCK_NUMBER_TARGET, correction_text, currency, event_text,
     format_units, technology_name, unit_name,
 )
 from .wording import (
@@ -93,7 +95,7 @@ DEFENDER_HIT_STYLE = "bold red"
 MISS_STYLE = "dim"
 WARNING_STYLE = "bold yellow"
 
-_BATTLE_EVENTS = (DiceRolled, Submerged, Casualties, Retreated, RaidDamage, BattleEnded)
+_BATTLE_EVENTS = (DiceRolled, Submerged, Casualties, Retreated, RaidDamage, TreasuryRaided, BattleEnded)
 
 STEP_NAMES = {"aa": "AA fire", "bombard": "bombardment", "surprise": "surprise strike",
               "attack": "attack", "defence": "defence", "raid": "bombing"}
@@ -182,7 +184,7 @@ def _line_cell(line: int) -> str:
 def _battle_summary_line(game: Game | None, battle: "_Battle") -> str:
     started, ended = battle.started, battle.ended
     if started is not None and started.battle_type == "raid":
-        damage = next((ev for ev in battle.events if isinstance(ev, RaidDamage)), None)
+        damage = next((ev for ev in battle.events if isinstance(ev, (RaidDamage, TreasuryRaided))), None)
         return raid_summary(game, started.attacker, damage)
     retreat_to = next((ev.destination for ev in battle.events if isinstance(ev, Retreated)), None)
     summary = battle_summary(game, ended, started.attacker if started else None,
@@ -395,6 +397,8 @@ def _battle_line(game: Game, battle: _Battle, ev: Event) -> Text:
         text.append(f"{unit_name(game, ev.unit_type)} in {ev.space} takes {ev.damage} damage "
                     f"(dice {sum(ev.rolls)}; now {ev.total})")
         return text
+    if isinstance(ev, TreasuryRaided):
+        return Text("  ⚒ " + event_text(ev, game))
     return Text(f"  {ev!r}")
 
 
@@ -464,7 +468,13 @@ def _move_phase(events: list[Event]) -> list[tuple[str, Event]]:
     return tagged
 
 
-def _moves_table(game: Game, rows: list[Event]) -> Table:
+# A move of Taktyczne's main turn into an area its power fought for on the board this turn.
+ATTACK_KINDS = ("ts_board_battle", "ts_live_battle_started")
+REVEAL_WANTED = "ts_mine_reveal_wanted"        # the mover's battle waits for a sealed layout
+
+
+def _moves_table(game: Game, rows: list[Event], attacks: frozenset = frozenset()) -> Table:
+    """The moves; ``attacks``: (power, area) of the turn's attacks, whose moves say so."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column("Line", justify="right", style="dim")
     table.add_column("Action")
@@ -472,7 +482,9 @@ def _moves_table(game: Game, rows: list[Event]) -> Table:
     table.add_column("Route", overflow="fold")
     for ev in rows:
         if isinstance(ev, Moved):
-            table.add_row(_line_cell(ev.line), "move", format_units(game, ev.units),
+            action = (Text("attack", style="bold") if (ev.power, ev.path[-1]) in attacks
+                      else "move")
+            table.add_row(_line_cell(ev.line), action, format_units(game, ev.units),
                           format_path(ev.path))
         elif isinstance(ev, Loaded):
             table.add_row(_line_cell(ev.line), "load", format_units(game, ev.units),
@@ -507,11 +519,11 @@ def _header(console: Console, game: Game, events: list[Event],
                         f" · IPCs for turn 1: {started.ipcs}")
         else:
             body.append(f" — round {started.round}")
-            body.append(f"\nIPCs at start: {started.ipcs}")
+            body.append(f"\n{_money(game)} at start: {started.ipcs}")
     elif state_before is not None:
         body.append_text(power_text(game, state_before.power))
         body.append(f" — round {state_before.round}")
-        body.append(f"\nIPCs at start: {state_before.ipcs.get(state_before.power, 0)}")
+        body.append(f"\n{_money(game)} at start: {state_before.ipcs.get(state_before.power, 0)}")
     else:
         body.append("Turn report")
     held = _technologies_held(state_before, started.power if started else
@@ -534,6 +546,12 @@ def _header(console: Console, game: Game, events: list[Event],
     console.print(Panel(body, title=title, title_align="left", border_style=border,
                         box=box.HEAVY, expand=True))
     return started
+
+
+def _money(game: Game) -> str:
+    """The report's heading for a treasury: "IPCs", or Taktyczne's "Points"."""
+    word = currency(game)
+    return word[0].upper() + word[1:]
 
 
 def _technologies_held(state: GameState | None, power: str | None) -> str:
@@ -562,15 +580,25 @@ def _skipped(console: Console, game: Game, events: list[Event]) -> None:
                         title_align="left", border_style="yellow"))
 
 
+def _event_lines(console: Console, game: Game, events: list[Event], kinds: tuple[str, ...]) -> None:
+    """The sentence (``wording.EVENT_TEXTS``) of each event of ``kinds``, in the order they happened."""
+    for ev in events:
+        if ev.kind in kinds:
+            console.print(Padding(Text(event_text(ev, game)), (0, 0, 0, 2)))   # wrapped lines keep it
+
+
 def _purchases(console: Console, game: Game, events: list[Event]) -> None:
     buys = [ev for ev in events if isinstance(ev, Purchased)]
-    for ev in events:
-        if isinstance(ev, Repaired):
-            console.print(Text(f"  {power_name(game, ev.power)} repairs {ev.points} damage in "
-                               f"{ev.space} for {ev.cost} IPCs ({ev.ipcs_left} left)"))
-    if not buys:
+    repairs = [ev for ev in events if isinstance(ev, Repaired)]
+    if not (buys or repairs or any(ev.kind in PURCHASE_KINDS for ev in events)):
         return
     _section(console, "Purchases")
+    for ev in repairs:
+        console.print(Text(f"  {power_name(game, ev.power)} repairs {ev.points} damage in "
+                           f"{ev.space} for {ev.cost} IPCs ({ev.ipcs_left} left)"))
+    _event_lines(console, game, events, PURCHASE_KINDS)
+    if not buys:
+        return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column("Power")
     table.add_column("Units")
@@ -587,14 +615,18 @@ def _moves(console: Console, game: Game, events: list[Event], phase: str, title:
     if not rows:
         return
     _section(console, title)
-    console.print(_moves_table(game, rows))
+    mover = next((ev.power for ev in events if isinstance(ev, TurnStarted)), None)
+    attacks = frozenset([(ev.attacker, ev.area) for ev in events if ev.kind in ATTACK_KINDS]
+                        + [(mover, ev.area) for ev in events if ev.kind == REVEAL_WANTED])
+    console.print(_moves_table(game, rows, attacks))
 
 
 def _battles(console: Console, game: Game, events: list[Event]) -> None:
     battles = _group_battles(events)
-    if not battles:
+    if not (battles or any(ev.kind in BATTLE_KINDS for ev in events)):
         return
     _section(console, "Battles")
+    _event_lines(console, game, events, BATTLE_KINDS)
     for battle in battles:
         console.print(_battle_panel(game, battle, narrow=console.width < NARROW_BELOW))
 
@@ -603,17 +635,20 @@ def _battles(console: Console, game: Game, events: list[Event]) -> None:
 JOINING_KINDS = ("neutral_joined", "mongolia_joined")
 
 
-def joined_territories(events: Iterable[Event]) -> set[str]:
-    """The territories that joined a power this turn (friendly neutrals, the pact)."""
-    return {ev.territory for ev in events if ev.kind in JOINING_KINDS}  # type: ignore[attr-defined]
+def joined_territories(events: Iterable[Event]) -> dict[str, dict[str, int]]:
+    """The territories that joined a power this turn (friendly neutrals, the pact), each
+    with the army that joined with it."""
+    return {ev.territory: dict(getattr(ev, "units", {}) or {})   # type: ignore[attr-defined]
+            for ev in events if ev.kind in JOINING_KINDS}
 
 
 def _territory_changes(console: Console, game: Game, events: list[Event]) -> None:
     rows = [ev for ev in events if isinstance(ev, (Captured, Plundered, UnitsCaptured))]
-    if not rows:
+    if not (rows or any(ev.kind in TERRITORY_KINDS for ev in events)):
         return
     _section(console, "Territory changes")
     joined = joined_territories(events)
+    valued = any(t.ipc for t in game.map.land())
     for ev in rows:
         text = Text("  ")
         if isinstance(ev, UnitsCaptured):
@@ -627,18 +662,26 @@ def _territory_changes(console: Console, game: Game, events: list[Event]) -> Non
             text.append(" (")
             text.append_text(power_text(game, ev.from_power))
             text.append(f"), worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income")
+            army = joined[ev.territory]
+            if army:
+                text.append(f", with its army of {format_units(game, army)}")
         elif isinstance(ev, Captured):
             text.append_text(power_text(game, ev.by))
             text.append(" liberates " if ev.liberated else " captures ")
             text.append(ev.territory, style="bold")
-            text.append(" from ")
-            text.append_text(power_text(game, ev.from_power))
-            text.append(f" (worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income)")
+            if ev.from_power:
+                text.append(" from ")
+                text.append_text(power_text(game, ev.from_power))
+            else:
+                text.append(" (held by no one)")
+            if valued:                          # an edition whose land has IPC values
+                text.append(f" (worth {ev.ipc} IPC{'' if ev.ipc == 1 else 's'} of income)")
         else:
             text.append_text(power_text(game, ev.by))
             text.append(f" plunders {ev.ipcs} IPCs from ")
             text.append_text(power_text(game, ev.from_power))
         console.print(text)
+    _event_lines(console, game, events, TERRITORY_KINDS)
 
 
 def _aircraft(console: Console, game: Game, events: list[Event]) -> None:
@@ -694,6 +737,9 @@ def _income(console: Console, game: Game, events: list[Event],
             collected[ev.power] = ev
             involved.add(ev.power)
     if state_before is None and state_after is None and not involved:
+        if any(ev.kind in INCOME_KINDS for ev in events):
+            _section(console, "Income")
+            _event_lines(console, game, events, INCOME_KINDS)
         return
     order = list(game.ruleset.turn_order) + [k for k in game.ruleset.powers
                                               if k not in game.ruleset.turn_order]
@@ -709,7 +755,7 @@ def _income(console: Console, game: Game, events: list[Event],
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=narrow)
     table.add_column("Power", min_width=8 if narrow else None)
     for heading, short in (("Income before", "Was"), ("Change", "+/-"), ("Income now", "Now"),
-                           ("Plunder", "Plunder"), ("Collected", "Got"), ("IPCs", "IPCs")):
+                           ("Plunder", "Plunder"), ("Collected", "Got"), (_money(game), _money(game))):
         table.add_column(short if narrow else heading, justify="right")
     dash = Text("—", style="dim")
     for key in powers:
@@ -737,6 +783,7 @@ def _income(console: Console, game: Game, events: list[Event],
             str(ipcs) if ipcs is not None else dash,
         )
     console.print(table)
+    _event_lines(console, game, events, INCOME_KINDS)
 
 
 def _missed_turn_text(ev: NoMovesReceived, events: list[Event]) -> str:
@@ -754,6 +801,13 @@ def _missed_turn_text(ev: NoMovesReceived, events: list[Event]) -> str:
 def _projected(game: Game, state: GameState | None, power: str) -> int | None:
     """``power``'s income as the engine projects it from ``state`` (None: no state)."""
     return None if state is None else game.projected_income(state.owners, power, state.extras)
+
+
+def _politics(console: Console, game: Game, events: list[Event]) -> None:
+    """Declarations of war, neutrals joining or raising their armies, a power entering the war."""
+    if any(ev.kind in POLITICS_KINDS for ev in events):
+        _section(console, "Politics")
+        _event_lines(console, game, events, POLITICS_KINDS)
 
 
 def _standing_orders(console: Console, game: Game, events: list[Event]) -> None:
@@ -801,17 +855,19 @@ def render_report(events: Iterable[Event], game: Game, console: Console,
                 section(console, game, events, state_before, state_after)
     if _s_board_battles not in shown:            # an edition whose steps do not place them
         _s_board_battles(console, game, events, state_before, state_after)
+    _politics(console, game, events)
     _standing_orders(console, game, events)
-    _other_events(console, game, events)
+    _other_events(console, game, events, shown)
     _victory(console, game, events)
 
 
 def _s_board_battles(console, game, events, before, after):
     """Each board battle replayed move by move (``report_board_battles``): after the step
     that fights them, or after the turn's steps."""
-    if board_battles(events):
+    if board_battles(events) or any(ev.kind in LIVE_BATTLE_KINDS for ev in events):
         from .report_board_battles import board_battle_panels   # the board's classes
         _section(console, "Board battles")
+        _event_lines(console, game, events, LIVE_BATTLE_KINDS)
         board_battle_panels(console, game, events)
 
 
@@ -871,21 +927,43 @@ REPORT_SECTIONS.update(_TAKTYCZNE_SECTIONS)
 REPORT_SECTIONS["ts_main_turn"] = (_s_main_turn, war_section, _s_board_battles)
 # The sections every report has whatever the steps (an order kind names the section that
 # shows it: a step above or one of these; ``io/kinds``).
-FIXED_SECTIONS = ("heading", "board battles", "standing orders", "other events", "victory")
+FIXED_SECTIONS = ("heading", "board battles", "politics", "standing orders", "other events", "victory")
 STANDARD_STEPS = ("purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize",
                   "land_aircraft", "collect_income")
 
 
-def _other_events(console: Console, game: Game, events: list[Event]) -> None:
+# The events with a sentence in ``wording.EVENT_TEXTS`` that a section shows, by the
+# section that shows them (its heading printed for them alone if need be); "Other events"
+# lists the rest.  ``ts_board_battle`` is the board battle's panel itself.
+PURCHASE_KINDS = ("special_cash_offered", "special_cash_kept", "research_rolled", "technology_gained",
+                  "economy_paid")
+BATTLE_KINDS = ("scrambled", "rocket_fired", "paratroopers_dropped")
+TERRITORY_KINDS = ("units_changed", "factory_removed", "liberation_units_placed", "ts_player_eliminated")
+INCOME_KINDS = ("objective_met", "objective_missed", "economy_income", "convoy_disrupted",
+                "middle_east_paid")
+POLITICS_KINDS = ("war_declared", "at_war", "declaration_deferred", "neutral_army_raised",
+                  "neutrals_turned", "factories_upgraded")
+LIVE_BATTLE_KINDS = ("ts_live_battle_started", "ts_live_battle_turn")
+SECTION_KINDS = {_s_purchases: PURCHASE_KINDS,
+                 # a treasury raid in its raid's panel, a neutral joining in its capture's line
+                 _s_battles: BATTLE_KINDS + TERRITORY_KINDS + ("treasury_raided",) + JOINING_KINDS,
+                 _s_main_turn: TERRITORY_KINDS + JOINING_KINDS, _income: INCOME_KINDS,
+                 _s_board_battles: LIVE_BATTLE_KINDS + ("ts_board_battle",)}
+
+
+def _other_events(console: Console, game: Game, events: list[Event], sections=frozenset()) -> None:
     """Events with a sentence in ``wording.EVENT_TEXTS`` (an edition's plug-ins add theirs
-    there): one line each, in the order they happened."""
-    shown = war_kinds(events)                 # in the war section already
+    there) that none of the ``sections`` printed shows: one line each, in the order they
+    happened."""
+    shown = war_kinds(events) | set(POLITICS_KINDS) | set(SECTION_KINDS[_s_board_battles])
+    for section in sections:
+        shown.update(SECTION_KINDS.get(section, ()))
     rows = [ev for ev in events if ev.kind in EVENT_TEXTS and ev.kind not in shown]
     if not rows:
         return
     _section(console, "Other events")
     for ev in rows:
-        console.print(Text("  " + event_text(ev, game)))
+        console.print(Padding(Text(event_text(ev, game)), (0, 0, 0, 2)))
 
 
 def _recording_console(width: int = REPORT_WIDTH) -> Console:
@@ -926,7 +1004,8 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
                      f"(turn {state_after.turn_number}, round {state_after.round})")
     else:
         next_line = "Next to move: see the game directory (pbem status)"
-    lines = battle_summaries(events, game) + war_headlines(events, game)
+    lines = ([event_text(ev, game) for ev in events if ev.kind in LIVE_BATTLE_KINDS]
+             + battle_summaries(events, game) + war_headlines(events, game))
     joined = joined_territories(events)
     for ev in events:
         if isinstance(ev, Captured) and ev.territory in joined:
@@ -934,8 +1013,9 @@ def page_heading(events: list[Event], game: Game, state_before: GameState | None
                          f"({power_name(game, ev.from_power)})")
         elif isinstance(ev, Captured):
             verb = "liberates" if ev.liberated else "captures"
-            lines.append(f"{power_name(game, ev.by)} {verb} {ev.territory} from "
-                         f"{power_name(game, ev.from_power)}")
+            held = (f"from {power_name(game, ev.from_power)}" if ev.from_power
+                    else "(held by no one)")
+            lines.append(f"{power_name(game, ev.by)} {verb} {ev.territory} {held}")
     return PageHeading(title, subtitle, next_line, over, tuple(lines))
 
 

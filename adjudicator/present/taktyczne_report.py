@@ -24,7 +24,7 @@ def _lines(console: Console, title: str, lines: list[str]) -> None:
 def setup_section(console, game, events, before, after) -> None:
     from ..model.taktyczne import SetupEvent
     _lines(console, "The draw (L19.1-L19.14)",
-           [setup_event_text(ev) for ev in events if isinstance(ev, SetupEvent)])
+           [setup_event_text(ev, game) for ev in events if isinstance(ev, SetupEvent)])
 
 
 def recruit_section(console, game, events, before, after) -> None:

@@ -22,7 +22,7 @@ from rich.text import Text
 from ..model.events import Event
 from ..model.game import Game
 from .report_heading import section
-from .wording import event_text, power_name, standing_text, war_battle_turn_text
+from .wording import EVENT_CHOICES, event_text, power_name, standing_text, war_battle_turn_text
 
 # The model modules of issue 27's subsystems, in the order the section shows them.
 WAR_MODULES = {"ts_air": "Flights, overflight fire and evacuations",
@@ -86,7 +86,7 @@ def war_lines(game: Game | None, events: Iterable[Event]) -> list[tuple[str, str
             out.append((title, "", indent, event_text(ev, game)))
             if is_reaction(ev):
                 out.append((title, REACTION_STYLE, indent + 2, "why: " + standing_text(
-                    power_name(game, ev.power), ev.standing)))
+                    power_name(game, ev.power), ev.standing, EVENT_CHOICES.get(ev.kind, ""))))
     return out
 
 
@@ -102,12 +102,12 @@ def war_section(console: Console, game: Game, events, before, after) -> None:
 
 # The war's events that make the page's few lines on the turn (``report.page_heading``).
 HEADLINE_KINDS = ("ts_strike_ended", "ts_missile_intercepted", "ts_nuclear_blast", "ts_mines_fired",
-                  "ts_lrg_reaction_fired")
+                  "ts_lrg_reaction_fired", "ts_mine_reveal_wanted")
 
 
 def war_headlines(events: Iterable[Event], game: Game | None) -> list[str]:
     """The war's lines for the HTML page's summary of the turn: strikes, blasts,
-    interceptions, mines that went off, reaction shots."""
+    interceptions, mines that went off, reaction shots, a battle waiting for a mine layout."""
     return [event_text(ev, game) for ev in events if getattr(ev, "kind", "") in HEADLINE_KINDS]
 
 

@@ -81,8 +81,8 @@ PROBLEMS: dict[str, str] = {
     # -- the turn
     "game_over": "the game is over: the {side} have won",
     "wrong_power": "it is {power}'s turn, these orders are for {orders_for}",
-    "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {count} other order(s)",
-    "concede_with_orders": "'concede' stands alone: remove the {count} other order(s)",
+    "nmr_with_orders": "'nmr' (no moves received) stands alone: remove the {other_orders}",
+    "concede_with_orders": "'concede' stands alone: remove the {other_orders}",
     "concede_without_opponent": "a concession needs exactly one other side to win",
     "standing_unknown": "this edition has no standing order '{name}'",
     "standing_bad_value": "standing order '{name}' takes one of {values}, not '{value}'",
@@ -289,7 +289,7 @@ PROBLEMS: dict[str, str] = {
     "board_live_state": "the live board battle kept in the game state cannot be read: {detail}",
     "board_live_wrong_power": "the live board battle waits for the {side}'s battle turn, played by {waits_for}, not {power}",
     "live_not_attacked": "'live {area}' names an area no attack of this turn reaches: no battle is played live there",
-    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted, not {count} other order(s)",
+    "board_live_other_orders": "a live board battle waits for this power's battle turn: only board lines (or the game master's nmr) are accepted: remove the {other_orders}",
     # Taktyczne Starcie's economy (engine/taktyczne/economy.py)
     "ts_not_buyable": "{unit} cannot be recruited (the edition's units.toml says why)",
     "ts_no_producer": "no object of yours in {space} produces {unit}: land units at your factory's area, ships in your shipyard's sea (L27.10, L27.21)",
@@ -351,6 +351,15 @@ VICTORY_RULES = {"capitals": "capitals held", "short_game": "short game: capital
                  "axis_capitals": "Axis capitals held"}
 
 
+# What an edition's treasury counts, where it is not IPCs (Taktyczne Starcie's points, L19.12).
+CURRENCIES = {"taktyczne": "points"}
+
+
+def currency(game: Game | None) -> str:
+    """The word for an edition's money: "IPCs", or Taktyczne Starcie's "points"."""
+    return CURRENCIES.get(game.edition, "IPCs") if game is not None else "IPCs"
+
+
 def unit_name(game: Game | None, key: str, count: int = 1) -> str:
     """Display name of a unit type, plural when ``count`` != 1."""
     ut = game.ruleset.units.get(key) if game else None
@@ -402,12 +411,19 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         out["unit_plural"] = unit_name(game, unit, 2)
         out["unit_lower"] = out["unit"].lower()
         out["unit_plural_lower"] = out["unit_plural"].lower()
+    count = params.get("count")
+    if isinstance(count, int):
+        out["other_orders"] = "other order" if count == 1 else f"{count} other orders"
     cargo = params.get("cargo")
     out["cargo_text"] = ("" if cargo is None else " carrying " + (units_text(game, cargo)
                                                                   if cargo else "nothing"))
     economy = params.get("economy")
-    out["economy_text"] = (f" ({economy} economy)" if isinstance(economy, str) and economy
+    if isinstance(economy, str) and economy:
+        out["economy"] = economy_name(game, economy)
+    out["economy_text"] = (f" ({out['economy']} economy)" if isinstance(economy, str) and economy
                            and economy != params.get("power") else "")
+    if isinstance(params.get("objective"), str):
+        out["objective"] = objective_name(params["objective"])
     blocked, why = params.get("blocked"), params.get("why")
     out["blocked_text"] = f" ({blocked} cannot: it {PROBLEMS.get(why, why)})" if blocked and why else ""
     out["deck_text"] = "" if not params.get("decks") else " (no carrier deck with room either)"
@@ -433,7 +449,8 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         skipped = params.get("skipped", ())
         out["by_text"] = ("missed the deadline: the plan played" if params.get("by_plan")
                           else "played")
-        out["skipped_text"] = (f", {len(skipped)} line(s) skipped" if skipped else "")
+        out["skipped_text"] = (f", {len(skipped)} line{'' if len(skipped) == 1 else 's'} skipped"
+                               if skipped else "")
         out["next_text"] = (f"; {power_name(game, params['next_power'])} plays next"
                             if params.get("next_power") else "; the battle is over")
         out["board_text"] = "".join(f"; {board_event_text(e)}" for e in params.get("board_events", ())
@@ -463,6 +480,61 @@ def _values(game: Game | None, code: str, params: Mapping[str, Any]) -> dict[str
         winner = params["winner"]
         out["winner_text"] = f"{power_name(game, winner)} wins" if winner else "no one wins"
     return out
+
+
+# Global 1940's second economy and its national objectives [L451-L589] (maps/global1940/game.toml
+# ``economies`` and ``[[objective]]``): what each one asks, as a report names it.
+ECONOMY_NAMES = {"uk": "UK Europe", "uk_pacific": "UK Pacific"}
+OBJECTIVE_NAMES = {
+    "germany_soviet_trade": "not at war with the Soviet Union",
+    "germany_soviet_cities": "5 for each of Novgorod, Volgograd and Russia held",
+    "germany_caucasus": "the Axis holds Caucasus",
+    "germany_egypt": "a German land unit in Axis-held Egypt",
+    "germany_scandinavia": "Denmark and Norway held, Sweden not on the Allies' side",
+    "germany_middle_east": "2 for each of Iraq, Persia and Northwest Persia held",
+    "ussr_convoy": ("the Archangel convoy: Sea Zone 125 free of Axis warships, Archangel held, "
+                    "no other Allies on Soviet land"),
+    "ussr_spread_of_communism": "3 for each originally German, Italian or pro-Axis territory held",
+    "ussr_berlin": "Germany taken, once",
+    "japan_american_trade": ("not at war with the United States, no attack on French Indo China, "
+                             "no unprovoked declaration on the UK or ANZAC"),
+    "japan_defense_perimeter": ("the Axis holds Guam, Midway, Wake Island, the Gilbert Islands and "
+                                "the Solomon Islands"),
+    "japan_capitals": ("5 for each of India, New South Wales, the Hawaiian Islands and Western "
+                       "United States the Axis holds"),
+    "japan_dutch_east_indies": "the Axis holds Sumatra, Java, Borneo and Celebes",
+    "usa_homeland": "Eastern, Central and Western United States held",
+    "usa_outer_territories": ("Alaska, the Aleutian Islands, the Hawaiian Islands, Johnston Island "
+                              "and the Line Islands held"),
+    "usa_defense_obligations": "Mexico, Southeast Mexico, Central America and West Indies held",
+    "usa_philippines": "the Philippines held",
+    "usa_france": "a US land unit in France",
+    "china_burma_road": "the Burma Road: the Allies hold India, Burma, Yunnan and Szechwan",
+    "uk_original_europe": "all of UK Europe's original territories held",
+    "uk_pacific_kwangtung_malaya": "Kwangtung and Malaya held",
+    "italy_roman_empire": "the Axis holds 3 of Gibraltar, Southern France, Greece and Egypt",
+    "italy_mare_nostrum": "Mare Nostrum: no Allied surface warship in Sea Zones 92 to 99",
+    "italy_north_africa": "the Axis holds Morocco, Algeria, Tunisia, Libya, Tobruk and Alexandria",
+    "italy_middle_east": "2 for each of Iraq, Persia and Northwest Persia held",
+    "anzac_malaya_and_home": "an Allied power holds Malaya, ANZAC all its original territories",
+    "anzac_strategic_islands": ("the Allies hold Dutch New Guinea, New Guinea, New Britain and the "
+                                "Solomon Islands"),
+}
+
+
+def economy_name(game: Game | None, key: str) -> str:
+    """An economy as a report names it: its name above, a power's main one by the power's
+    name, else its key in words."""
+    if key in ECONOMY_NAMES:
+        return ECONOMY_NAMES[key]
+    if game is not None and key in game.ruleset.powers:
+        return power_name(game, key)
+    return key.replace("_", " ")
+
+
+def objective_name(key: str) -> str:
+    """What a national objective asks (``OBJECTIVE_NAMES``), else its key in words."""
+    return OBJECTIVE_NAMES.get(key, key.replace("_", " "))
 
 
 # Global 1940's technologies (research charts 1 and 2 [L1176-L1210]).
@@ -530,7 +602,7 @@ EVENT_TEXTS: dict[str, str] = {
     "special_cash_kept": "{power} keeps {kept} IPCs of the special cash for turn 1 ({ipcs} IPCs now)",
     "special_cash_offered": "{power} has {pot} IPCs of its side's special cash to spend or keep",
     "middle_east_paid": "Middle East payment to {payee} (owed {owed}): {payer} pays {amount}, {short} unpaid and lost",
-    "treasury_raided": "{battle}: bombing dice {rolls} cost {power} {lost} IPCs ({total} left)",
+    "treasury_raided": "bombing dice {rolls}: {power} loses {lost} IPCs ({total} left)",
     "economy_income": "{power} collects {income} IPCs in its {economy} economy ({total} now)",
     # Global 1940 politics and neutrals (engine/politics.py, engine/neutrals.py)
     "war_declared": "{power} declares war on {enemy} ({how})",
@@ -549,8 +621,8 @@ EVENT_TEXTS: dict[str, str] = {
     "economy_paid": "{power}'s {economy} economy pays {cost} IPCs of the purchase ({ipcs_left} left)",
     "liberation_units_placed": "{power}, liberated, places {units} in {space} free of charge (once per game)",
     "factory_removed": "the factory in {space}, Chinese land retaken by {by}, is removed from the game",
-    "objective_met": "national objective {objective}: {power}{economy_text} collects {income} IPCs",
-    "objective_missed": "national objective {objective}: not met, {power}{economy_text} collects nothing",
+    "objective_met": "national objective ({objective}): {power}{economy_text} collects {income} IPCs",
+    "objective_missed": "national objective ({objective}): not met, {power}{economy_text} collects nothing",
     "convoy_disrupted": "convoy disruption in {zone}: dice {rolls} cost {power}{economy_text} {loss} IPCs (at most {cap})",
     "scrambled": "{power} scrambles {units} from {space} into {zone}",
     "repaired_at_base": "{power}'s damaged {units} in {space} repaired at a naval base",
@@ -604,8 +676,8 @@ BOARD_REPLAY_TEXTS: dict[str, str] = {
     "title": "Board battle in {area} ({board} board): {attacker} attacks {defender}{live}",
     "side": "the {side} ({power})",
     "nothing": "nothing",
-    "mines_count": ", {count} mines",
-    "force": "{who} brings {units}{mines}",
+    "mines_count": "{count} mine{s}",
+    "force": "{who} brings {units}",
     "plan": "{who} plays by the plan: {plan}",
     "formation": "formation {formation}",
     "squares": "own squares {squares}",
@@ -675,13 +747,17 @@ CAPITAL_OUTCOMES: dict[str, str] = {
 }
 
 
-def setup_event_text(event: Any) -> str:
-    """The sentence for one event of Taktyczne Starcie's drawn setup."""
+def setup_event_text(event: Any, game: Game | None = None) -> str:
+    """The sentence for one event of Taktyczne Starcie's drawn setup (players by name with
+    ``game``)."""
     import attrs
     values = dict(attrs.asdict(event, recurse=False))
-    values["rolls_text"] = ", ".join(f"{p} {f}" for p, f in values.get("rolls", ())) \
+    for key in ("player", "other"):
+        if values.get(key):
+            values[key] = power_name(game, values[key])
+    values["rolls_text"] = ", ".join(f"{power_name(game, p)} {f}" for p, f in values.get("rolls", ())) \
         if isinstance(values.get("rolls"), tuple) else ""
-    values["order_text"] = ", ".join(values.get("order", ()))
+    values["order_text"] = ", ".join(power_name(game, p) for p in values.get("order", ()))
     first, second = values.get("dice", (0, 0))
     values.update(first=first, second=second)
     outcome = CAPITAL_OUTCOMES.get(values.get("outcome", ""), "")
@@ -793,7 +869,7 @@ def economy_event_text(event: Any, game: Game | None = None) -> str:
     values["power"] = power_name(game, values["power"])
     values["units_text"] = units_text(game, dict(values.get("units", ()))) if "units" in values else ""
     values["over_text"] = f" over {values['over']}" if values.get("over") else ""
-    values["a_what"] = with_article(str(values.get("what", "")))
+    values["a_what"] = with_article(object_name(str(values.get("what", ""))))
     return render(ECONOMY_EVENT_TEXTS.get(event.kind, event.kind.replace("_", " ")), values)
 
 
@@ -807,10 +883,11 @@ def correction_text(event: Any, game: Game | None = None) -> str:
                  for owner, counts in sorted(edit.units.items())]
         return f"the units in {edit.target} are set to " + ("; ".join(parts) or "none")
     if edit.action == "ipcs":
-        return f"{power_name(game, edit.target)}'s IPCs are set to {edit.amount}"
+        return f"{power_name(game, edit.target)}'s {currency(game)} are set to {edit.amount}"
     if edit.action == "owner":
-        owner = power_name(game, edit.power) if edit.power else "neutral"
-        return f"{edit.target} is now controlled by {owner}"
+        if not edit.power:
+            return f"{edit.target} is now held by no one"
+        return f"{edit.target} is now controlled by {power_name(game, edit.power)}"
     return edit.action
 
 
@@ -844,10 +921,15 @@ def retreat_reason(reason: str, condition) -> str:
 
 
 def raid_summary(game: Game | None, attacker: str | None, damage) -> str:
-    """"Germany bombs United Kingdom: 3 damage to the Industrial Complex (now 3)"."""
+    """"Germany bombs United Kingdom: 3 damage to the Industrial Complex (now 3)"; a raid on
+    the treasury (Europe's ``treasury_raided``): "Soviet Union bombs Germany: Germany loses 2
+    IPCs (57 left)"."""
     att = power_name(game, attacker) if attacker else "the attacker"
     if damage is None:
         return f"{att}'s raid is shot down before it bombs"
+    if getattr(damage, "kind", "") == "treasury_raided":
+        return (f"{att} bombs {damage.space}: {power_name(game, damage.power)} loses "
+                f"{damage.lost} IPCs ({damage.total} left)")
     return (f"{att} bombs {damage.space}: {damage.damage} damage to the "
             f"{unit_name(game, damage.unit_type)} (now {damage.total})")
 
@@ -888,11 +970,24 @@ DEFAULT_PREFIX, RULE_PREFIX = "default", "rule"
 LONG_DIGEST = re.compile(r"\b(sha256[._][0-9a-f]{12})[0-9a-f]{4,}")     # a sealed layout's commitment, shortened
 
 
-def standing_text(who: str, standing: str) -> str:
+# Standing choices whose key is not the words a player writes (``react lrg 24: fire``).
+WRITTEN_CHOICES = {"lrg_react": "react lrg", "air_defence": "air defence"}
+# The standing choice of an event whose default names only its value ("default: reach").
+EVENT_CHOICES = {"ts_missile_intercepted": "antimissile", "ts_antimissile_held": "antimissile"}
+
+
+def standing_text(who: str, standing: str, choice: str = "") -> str:
     """Why a reaction fired: ``standing`` is the canonical text of ``who``'s standing order,
-    or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27)."""
+    or ``default`` / ``default: <name>`` when he wrote none (contract 5 of issue 27);
+    ``choice``: the standing choice a bare default value belongs to (``antimissile``)."""
     if standing == DEFAULT_PREFIX or standing.startswith(DEFAULT_PREFIX + ":"):
-        name = standing.partition(":")[2].strip().replace("_", " ")
+        name = standing.partition(":")[2].strip()
+        first, _, value = name.partition(" ")
+        if first in WRITTEN_CHOICES and value:          # the default value of a standing choice
+            name = f"{WRITTEN_CHOICES[first]}: {value.removeprefix('(').removesuffix(')')}"
+        elif choice and name and " " not in name:        # a bare value: "reach"
+            name = f"{choice}: {name}"
+        name = name.replace("_", " ")
         return f"{who} wrote no standing order for it: the default" + (f" ({name})" if name else "")
     if standing.startswith(RULE_PREFIX):               # no choice: the rules make it act (AA guns)
         return f"no choice for {who}: the {standing}"
@@ -942,13 +1037,16 @@ PROBLEMS.update({
 EVENT_TEXTS.update({
     "ts_strike_launched": "{power} {strike_text} {target} held by {defender} with {flights_text} ({points} points){priority_text}",
     "ts_strike_volley": "{power}'s {arm_text} {shots_text}",
-    "ts_strike_ended": "the strike on {area} ends after {turns} battle turn(s) ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
-    "ts_strike_home": "{power}'s {units} fly home from {area} and land at {base}",
+    "ts_strike_ended": "the strike on {area} ends after {turns_text} ({reason_text}): {power} loses {lost_text}; {defender} loses {destroyed_text}{objects_text}",
+    "ts_strike_home": "{power}'s {units} {fly_text} home from {area} and {land_text} at {base}",
     "ts_defending_bombers": "{power}'s bombers in {area} bomb {attacker}'s attackers first (L23.77-L23.78): {shots_text}",
 })
-STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended",
+STRIKE_EVENT_CODES = frozenset({"ts_strike_launched", "ts_strike_volley", "ts_strike_ended", "ts_strike_home",
                                 "ts_defending_bombers"})
-_STRIKE_ARMS = {"aa": "AA guns fire at", "fighters": "fighters fire at", "bombers": "bombers bomb"}
+# An arm's volley, by one shooter and by several (a bomber drops one bomb a battle turn).
+_STRIKE_ARMS = {"aa": ("AA gun fires at", "AA guns fire at"),
+                "fighters": ("fighter fires at", "fighters fire at"),
+                "bombers": ("bomber bombs", "bombers bomb")}
 _STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly home as ordered",
                 "losses": "the losses ordered to turn home are reached",
                 "no_bombers": "no bomber is left", "no_targets": "nothing is left to bomb",
@@ -957,9 +1055,9 @@ _STRIKE_ENDS = {"bombs_spent": "the bombs are spent", "stay": "the bombers fly h
 
 def _shot_text(game: Game | None, shot: Any) -> str:
     get = shot.get if isinstance(shot, Mapping) else lambda k: getattr(shot, k)
-    target = get("target")
-    name = (unit_name(game, target) if game is not None and target in game.ruleset.units
-            else f"the {str(target).replace('_', ' ')}")
+    target = str(get("target"))
+    name = target_name(game, target)
+    name = name if game is not None and target in game.ruleset.units else "the " + name
     if not get("needed"):
         return "the target with its atomic bomb"
     result = "a hit" if get("hit") else "a miss"
@@ -982,13 +1080,21 @@ def _strike_values(code: str, params: Mapping[str, Any], game: Game | None) -> d
         priority = params.get("priority") or ()
         out["priority_text"] = f", targets {', '.join(priority)}" if priority else ""
     if code == "ts_strike_volley":
-        out["arm_text"] = _STRIKE_ARMS.get(params.get("arm"), params.get("arm"))
+        arm = _STRIKE_ARMS.get(params.get("arm"))
+        out["arm_text"] = (arm[len(params.get("shots") or ()) != 1] if arm
+                           else str(params.get("arm")))
     if code == "ts_strike_ended":
         out["reason_text"] = _STRIKE_ENDS.get(params.get("reason"), params.get("reason"))
         out["lost_text"] = units_text(game, params.get("lost") or {}) or "nothing"
         out["destroyed_text"] = units_text(game, params.get("destroyed") or {}) or "no unit"
         objects = params.get("objects") or ()
-        out["objects_text"] = f" and the objects {', '.join(objects)}" if objects else ""
+        out["objects_text"] = (f" and the {', '.join(object_name(key) for key in objects)}"
+                               if objects else "")
+        turns = params.get("turns")
+        out["turns_text"] = f"{turns} battle turn{'' if turns == 1 else 's'}"
+    if code == "ts_strike_home":
+        one = sum((params.get("units") or {}).values()) == 1
+        out["fly_text"], out["land_text"] = ("flies", "lands") if one else ("fly", "land")
     return out
 
 
@@ -1020,6 +1126,21 @@ _OBJECT_NAMES = {"silo": "nuclear silo", "launcher": "anti-missile launcher", "f
                  "airfield": "airfield"}
 
 
+def object_name(key: str) -> str:
+    """A Taktyczne object by its key in ``ts_objects`` ("silo", "airfield S05"): "nuclear
+    silo", "airfield over S05"."""
+    kind, _, sea = key.partition(" ")
+    return _OBJECT_NAMES.get(kind, kind.replace("_", " ")) + (f" over {sea}" if sea else "")
+
+
+def target_name(game: Game | None, target: str) -> str:
+    """What a shot or a bomb was aimed at: a unit type by its name as written ("Warship I",
+    never lower-cased: the numeral is part of it), else an object by ``object_name``."""
+    if game is not None and target in game.ruleset.units:
+        return unit_name(game, target)
+    return object_name(target)
+
+
 def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     """The parts of the nuclear events' and problems' sentences."""
     out: dict[str, Any] = {}
@@ -1047,8 +1168,7 @@ def _nuclear_values(params: Mapping[str, Any], game: Game | None) -> dict[str, A
         out["capitals_text"] = f"; the capital {', '.join(held)} stands (L19.60-L19.61)" if held else ""
     key = params.get("key")
     if isinstance(key, str):
-        kind, _, sea = key.partition(" ")
-        out["object_name"] = _OBJECT_NAMES.get(kind, kind) + (f" over {sea}" if sea else "")
+        out["object_name"] = object_name(key)
         owner = params.get("owner")
         out["owner_text"] = f"{power_name(game, owner)}'s " if owner else "the "
         out["armed_text"] = "armed " if params.get("armed") else ""
@@ -1083,6 +1203,7 @@ def _lrg_values(params: Mapping[str, Any], game: Game | None) -> dict[str, Any]:
     sunk = f", with {units_text(game, cargo)} aboard" if cargo else ""
     return {"owner": power_name(game, params.get("owner")),
             "mover": power_name(game, params.get("mover")),
+            "target_name": target_name(game, params.get("target", "")),
             "ferry_text": " before it lands" if params.get("before_unload") else "",
             "roll_text": f"rolls {params.get('roll')}, " + (f"hit: destroyed{sunk}" if hit
                                                              else "a miss (a 6 hits, L31.36)")}
