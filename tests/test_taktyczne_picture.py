@@ -146,9 +146,9 @@ def test_the_tables_name_drawn_capitals_objects_and_shipyards_seas(game, positio
     console = Console(record=True, width=120, file=io.StringIO())
     render_board(game, position, console)
     out = console.export_text()
-    assert re.search(r"\b54\s+0\s+capital, factory, shipyard over S21\b", out), out
-    assert re.search(r"\b53\s+0\s+2 factories\b", out), out
-    assert re.search(r"\b16\s+0\s+capital, factory, 2 shipyards over S05, shipyard over S26\b", out), out
+    assert re.search(r"\b54\s+capital, factory, shipyard over S21\b", out), out
+    assert re.search(r"\b53\s+2 factories\b", out), out
+    assert re.search(r"\b16\s+capital, factory, 2 shipyards over S05, shipyard over S26\b", out), out
     taken = attrs.evolve(position, owners={**position.owners, "16": "red"})
     console = Console(record=True, width=120, file=io.StringIO())
     render_board(game, taken, console)
