@@ -176,6 +176,8 @@ PROBLEMS: dict[str, str] = {
                                   "there, so the transports cannot unload into {space}: an "
                                   "assault's transports must end in a sea zone that is friendly "
                                   "or can become friendly after the sea battle",
+    "attack_without_attack_value": "{unit} has no attack value: it attacks {space} only beside "
+                                   "a unit of yours there that has one",
     "cargo_not_unloaded": "{unit} loaded in combat must be unloaded in an amphibious assault",
     "directive_without_battle": "no battle in {space} follows from your combat moves; this "
                                 "directive has no effect",
