@@ -241,6 +241,11 @@ PROBLEMS: dict[str, str] = {
                                     "since the start of the turn",
     "factory_territory_too_poor": "{space} is worth too little for a factory",
     "factory_already_there": "{space} already has a factory",
+    "base_at_sea": "an air or naval base is placed in a territory",
+    "base_not_held_since_start": "a new {unit_lower} goes only in a territory you have "
+                                 "controlled since the start of the turn",
+    "base_already_there": "{space} already has a {unit_lower}",
+    "naval_base_inland": "a naval base goes only in a territory on the coast; {space} has none",
     "factory_on_island": "this factory is never built on an island",
     "factory_not_original_land": "this factory is built only on land you held at the start of "
                                  "the game",
@@ -330,7 +335,8 @@ PROBLEMS: dict[str, str] = {
 PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
     "factory_territory_too_poor", "factory_already_there", "factory_on_island",
-    "factory_not_original_land", "upgrade_no_factory", "upgrade_damaged", "ship_placed_on_land",
+    "factory_not_original_land", "base_at_sea", "base_not_held_since_start", "base_already_there",
+    "naval_base_inland", "upgrade_no_factory", "upgrade_damaged", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
     "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 
