@@ -117,8 +117,7 @@ def purchase(ctx: TurnContext) -> None:
                       economy=payer)
             return
     capacity = factory_capacity(ctx)
-    needs_factory = {k: n for k, n in wanted.items()
-                     if not board.rules.units[k].has("factory") and not board.rules.units[k].has("upgrade")}
+    needs_factory = {k: n for k, n in wanted.items() if not is_facility(board.rules.units[k])}
     total = sum(needs_factory.values())
     # Buying more than the factories can place: an error where the edition forbids it
     # (1941 FAQ: no deliberate overbuying), a warning where the excess is simply refunded
@@ -259,6 +258,12 @@ def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     return build_problem(ut, t.ipc, held, bool(board.factories_at(space)), t, ctx.power)
 
 
+def is_facility(ut) -> bool:
+    """Whether a unit bought is a facility, placed without taking a factory's room: a
+    factory, a factory upgrade, or an air or naval base (Global 1940 [L1091])."""
+    return ut.has("factory") or ut.has("upgrade") or (ut.has("base") and ut.has("static"))
+
+
 def base_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     """Why a new air or naval base (a static unit with ability ``base``) may not go in
     ``space`` (a problem code), or None.  Global 1940 [L1091, L1233]: in any territory held
@@ -303,7 +308,7 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
         piece.moved_in.add("place")
         bought.pending[unit_type] -= 1
         return None
-    if ut.has("base") and ut.has("static"):
+    if ut.has("base") and ut.has("static"):     # an air or naval base (is_facility)
         why = base_problem(ctx, unit_type, space)
         if why:
             return why
