@@ -300,16 +300,8 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
     why = not_pending(ctx, unit_type)
     if why:
         return why
-    if ut.has("factory"):
-        why = factory_problem(ctx, unit_type, space)
-        if why:
-            return why
-        piece = board.add_new(unit_type, ctx.power, space)
-        piece.moved_in.add("place")
-        bought.pending[unit_type] -= 1
-        return None
-    if ut.has("base") and ut.has("static"):     # an air or naval base (is_facility)
-        why = base_problem(ctx, unit_type, space)
+    if ut.has("factory") or (ut.has("base") and ut.has("static")):   # a new facility
+        why = (factory_problem if ut.has("factory") else base_problem)(ctx, unit_type, space)
         if why:
             return why
         piece = board.add_new(unit_type, ctx.power, space)
