@@ -166,6 +166,7 @@ def check_combat_moves(ctx: TurnContext) -> None:
         elif piece.loaded_in == "combat" and piece.carried_by is not None and piece.uid not in landed_cargo:
             ctx.error(line, "cargo_not_unloaded", unit=ut.key)
     _check_assault_zones(ctx)
+    _check_unarmed_attacks(ctx)
     check_landing_plan(ctx, air)
 
 
@@ -187,6 +188,30 @@ def _check_assault_zones(ctx: TurnContext) -> None:
         if not any(board.utype(p).attack > 0 and not board.utype(p).has("defenceless")
                    for p in board.at(zone) if p.owner == ctx.power):
             ctx.error(landing.line, "assault_zone_stays_hostile", zone=zone, space=landing.target)
+
+
+def _check_unarmed_attacks(ctx: TurnContext) -> None:
+    """Option ``attack_needs_attack_value`` (Global 1940 [L755, L1612], digest §5.5): a
+    transport or a carrier (no attack value) that moved in combat move attacks a sea zone
+    only beside a unit of its owner there with an attack value.  A zone an amphibious assault
+    unloads from is left to ``_check_assault_zones``."""
+    board = ctx.board
+    if not board.rules.option("attack_needs_attack_value", False):
+        return
+    landing_zones = {l.zone for l in ctx.landings}
+    movers: dict[str, list[Piece]] = {}
+    for p in board.pieces.values():
+        if p.owner == ctx.power and "combat" in p.moved_in and p.carried_by is None \
+                and board.map[p.space].is_sea and p.space not in landing_zones:
+            movers.setdefault(p.space, []).append(p)
+    for zone in sorted(movers):
+        if not battle_needed(ctx, zone) or any(
+                board.utype(p).attack > 0 for p in board.at(zone)
+                if p.owner == ctx.power and p.carried_by is None):
+            continue
+        first = min(movers[zone], key=lambda p: (p.order_line or 0, p.uid))
+        ctx.error(first.order_line, "attack_without_attack_value",
+                  unit=board.utype(first).key, space=zone)
 
 
 def _ignored_subs_unguarded(ctx: TurnContext, zone: str) -> bool:

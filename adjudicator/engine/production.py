@@ -117,8 +117,7 @@ def purchase(ctx: TurnContext) -> None:
                       economy=payer)
             return
     capacity = factory_capacity(ctx)
-    needs_factory = {k: n for k, n in wanted.items()
-                     if not board.rules.units[k].has("factory") and not board.rules.units[k].has("upgrade")}
+    needs_factory = {k: n for k, n in wanted.items() if not is_facility(board.rules.units[k])}
     total = sum(needs_factory.values())
     # Buying more than the factories can place: an error where the edition forbids it
     # (1941 FAQ: no deliberate overbuying), a warning where the excess is simply refunded
@@ -259,6 +258,31 @@ def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     return build_problem(ut, t.ipc, held, bool(board.factories_at(space)), t, ctx.power)
 
 
+def is_facility(ut) -> bool:
+    """Whether a unit bought is a facility, placed without taking a factory's room: a
+    factory, a factory upgrade, or an air or naval base (Global 1940 [L1091])."""
+    return ut.has("factory") or ut.has("upgrade") or (ut.has("base") and ut.has("static"))
+
+
+def base_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
+    """Why a new air or naval base (a static unit with ability ``base``) may not go in
+    ``space`` (a problem code), or None.  Global 1940 [L1091, L1233]: in any territory held
+    since the start of the turn, with no factory needed and no factory room used; one of
+    each type a territory; a naval base only on a coast (islands too) [L1289]."""
+    board = ctx.board
+    t = board.map[space]
+    if t.is_sea:
+        return "base_at_sea"
+    if not (board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power):
+        return "base_not_held_since_start"
+    if any(p.type == unit_type for p in board.at(space)):
+        return "base_already_there"
+    if board.rules.units[unit_type].param("base", "serves", "air") == "sea" \
+            and not any(board.map[n].is_sea for n in board.map.neighbours(space)):
+        return "naval_base_inland"
+    return None
+
+
 def not_pending(ctx: TurnContext, unit_type: str) -> str | None:
     """Why no unit of ``unit_type`` is left to place (a problem code), or None."""
     bought = purchases(ctx)
@@ -276,8 +300,8 @@ def _place_one(ctx: TurnContext, unit_type: str, space: str, used: dict[str, int
     why = not_pending(ctx, unit_type)
     if why:
         return why
-    if ut.has("factory"):
-        why = factory_problem(ctx, unit_type, space)
+    if ut.has("factory") or (ut.has("base") and ut.has("static")):   # a new facility
+        why = (factory_problem if ut.has("factory") else base_problem)(ctx, unit_type, space)
         if why:
             return why
         piece = board.add_new(unit_type, ctx.power, space)

@@ -176,6 +176,8 @@ PROBLEMS: dict[str, str] = {
                                   "there, so the transports cannot unload into {space}: an "
                                   "assault's transports must end in a sea zone that is friendly "
                                   "or can become friendly after the sea battle",
+    "attack_without_attack_value": "{unit} has no attack value: it attacks {space} only beside "
+                                   "a unit of yours there that has one",
     "cargo_not_unloaded": "{unit} loaded in combat must be unloaded in an amphibious assault",
     "directive_without_battle": "no battle in {space} follows from your combat moves; this "
                                 "directive has no effect",
@@ -239,6 +241,11 @@ PROBLEMS: dict[str, str] = {
                                     "since the start of the turn",
     "factory_territory_too_poor": "{space} is worth too little for a factory",
     "factory_already_there": "{space} already has a factory",
+    "base_at_sea": "an air or naval base is placed in a territory",
+    "base_not_held_since_start": "a new {unit_lower} goes only in a territory you have "
+                                 "controlled since the start of the turn",
+    "base_already_there": "{space} already has a {unit_lower}",
+    "naval_base_inland": "a naval base goes only in a territory on the coast; {space} has none",
     "factory_on_island": "this factory is never built on an island",
     "factory_not_original_land": "this factory is built only on land you held at the start of "
                                  "the game",
@@ -328,7 +335,8 @@ PROBLEMS: dict[str, str] = {
 PLACEMENT_CODES = frozenset({
     "not_bought", "all_placed", "factory_at_sea", "factory_not_held_since_start",
     "factory_territory_too_poor", "factory_already_there", "factory_on_island",
-    "factory_not_original_land", "upgrade_no_factory", "upgrade_damaged", "ship_placed_on_land",
+    "factory_not_original_land", "base_at_sea", "base_not_held_since_start", "base_already_there",
+    "naval_base_inland", "upgrade_no_factory", "upgrade_damaged", "ship_placed_on_land",
     "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room", "no_factory_here",
     "no_factory_adjacent", "factory_limit", "special_cash_no_unit_there", "special_cash_wrong_domain"})
 

@@ -84,6 +84,6 @@ kind("move", ["MOVE"], ["move"], "move 2 inf Karelia -> Archangel", UNIT_LINE, P
                "canal_closed", "canal_not_granted", "sub_stopped_by_anti_sub", "must_stop_in_hostile_zone",
                "noncombat_into_hostile_zone", "moves_only_noncombat", "captured_this_turn",
                "blitz_not_first", "blitz_blocked", "blitz_blocked_by_factory",
-               "air_no_battle", "ship_no_battle", "air_no_landing", "air_cannot_land_there",
+               "air_no_battle", "ship_no_battle", "attack_without_attack_value", "air_no_landing", "air_cannot_land_there",
                "carrier_duty_unmet"],
      report="combat_move")(build_movement("move"))(write_move)

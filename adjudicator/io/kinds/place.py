@@ -38,5 +38,6 @@ kind("place", ["PLACE"], ["place", "mobilize"], "place 3 inf Germany", UNIT_LINE
                "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room",
                "no_factory_here", "no_factory_adjacent", "factory_limit", "units_not_placed",
                "factory_not_held_since_start", "factory_territory_too_poor",
-               "factory_already_there"],
+               "factory_already_there", "base_at_sea", "base_not_held_since_start",
+               "base_already_there", "naval_base_inland"],
      report="mobilize")(build_place)(write_place)
