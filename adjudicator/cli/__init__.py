@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 
@@ -47,6 +46,7 @@ def _everywhere(sub) -> None:
 def _json_error(args, kind: str, message: str, status: int) -> None:
     """With ``--json``, a failure is a JSON object on stdout too, for programs."""
     if getattr(args, "json", False):
+        import json
         sys.stdout.write(json.dumps({"schema": 1, "command": args.command, "error": {
             "kind": kind, "message": message, "exit_status": status}}, indent=2) + "\n")
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 import datetime as _dt
 import tempfile
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..io.limits import MAX_SIGNATURE_BYTES
 from ..model.errors import PbemError
+from .plain_output import escape
 from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
     orders_argument, percentage, source_name, chosen_turn,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def cmd_new(args, console: Console) -> int:
@@ -255,10 +257,11 @@ def cmd_check(args, console: Console) -> int:
                 console.print(escape(row), highlight=False, soft_wrap=True)
     if errors:
         note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
-        console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")
+        console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.",
+                      soft_wrap=True)
         return EXIT_REJECTED
-    console.print(f"[green bold]OK[/]: orders for {game.ruleset.powers[state.power].name}, "
-                  f"round {state.round}, are valid.")
+    console.print(f"[green bold]OK[/]: orders for {escape(game.ruleset.powers[state.power].name)}, "
+                  f"round {state.round}, are valid.", soft_wrap=True)
     return EXIT_OK
 
 
@@ -429,7 +432,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the result as JSON: problems with codes and parameters, odds "
                         "(docs/json.md)")
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, plain_output=True)   # lines of markup: no rich needed
 
     p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
     orders_argument(p)

@@ -1,21 +1,65 @@
 """Plain lines without rich, for commands whose output is a few lines of plain text
-(``pbem status``; issue 24: importing rich costs about 1.7 times a bare interpreter's
-start-up).  ``line(text)`` writes exactly what ``rich.Console.print(escape(text),
+(``pbem status``, ``pbem check``; issue 24: importing rich costs about 1.7 times a bare
+interpreter's start-up).  ``line(text)`` writes exactly what ``rich.Console.print(escape(text),
 highlight=False, soft_wrap=True)`` writes: the text and a newline (no markup, no style, no
-wrapping).  A line rich would change (an emoji code such as ``:smile:``, a control
-character) and anything else a command asks of its console go through a rich console
-made on first use, as every other command's."""
+wrapping).  ``print(markup, soft_wrap=True)`` writes what rich writes for a line of markup
+(``[red]...[/]``) when the output is not a terminal: the text without its tags.  A line
+rich would change (an emoji code such as ``:smile:``, a control character, an escaped
+bracket), styled text for a terminal, and anything else a command asks of its console
+(tables, rules) go through a rich console made on first use, as every other command's."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 
 from .logs import OutputTee, has_log_file
 
-# what rich's print would turn into something else: its emoji codes (rich.emoji's
-# ':name:' and ':name-text:'), control characters (tabs, carriage returns, escapes)
-_RICH_WOULD_CHANGE = re.compile(r":\S*?:|[\x00-\x1f\x7f]")
+# what rich's print would turn into something else: control characters (tabs, carriage
+# returns, escapes) and its emoji codes (':name:', ':name-text:'; rich._emoji_replace's
+# expression): any name but digits, which only ':100:' and ':1234:' are (rich's list is
+# not loaded: about 0.4 times a bare interpreter's start-up)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_EMOJI_CODE = re.compile(r"(:(\S*?)(?:(?:\-)(emoji|text))?:)")
+_DIGIT_EMOJI = ("100", "1234")
+# rich.markup's tags ([red], [/], [bold red]) and escape(): the same expressions
+_TAG = re.compile(r"\[([a-z#/@][^[]*?)]")
+_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+# what makes rich treat a file that is not a terminal as one (rich.console.is_terminal)
+_TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+
+def _rich_would_change(text: str) -> bool:
+    return bool(_CONTROL.search(text)) or any(
+        not m[2].isdigit() or m[2] in _DIGIT_EMOJI for m in _EMOJI_CODE.finditer(text))
+
+
+def escape(markup: str) -> str:
+    """``rich.markup.escape``, without importing rich: text shown as it is in markup."""
+    markup = _ESCAPE.sub(lambda m: f"{m[1]}{m[1]}\\{m[2]}", markup)
+    if markup.endswith("\\") and not markup.endswith("\\\\"):
+        return markup + "\\"
+    return markup
+
+
+def markup_text(markup: str) -> str | None:
+    """The text rich shows for ``markup`` (its tags dropped), or None if only rich can
+    tell: an escaped bracket or a backslash, a handler tag (``[@click]``), a closing tag
+    that closes nothing (rich raises), an emoji code or a control character."""
+    if "\\" in markup or any(_rich_would_change(part) for part in (markup, *_TAG.split(markup))):
+        return None
+    opened: list[str] = []
+    for tag in _TAG.findall(markup):
+        if tag.startswith("@"):
+            return None
+        if not tag.startswith("/"):
+            opened.append(tag.split("=")[0].strip())
+        elif not opened or tag[1:].strip() not in ("", opened[-1]):
+            return None
+        else:
+            opened.pop()
+    return _TAG.sub("", markup)
 
 
 class PlainOutput:
@@ -26,14 +70,43 @@ class PlainOutput:
         self._rich = None
 
     def line(self, text: str) -> None:
-        if self._rich is None and not _RICH_WOULD_CHANGE.search(text):
-            stream = OutputTee(sys.stdout, self._quiet) if self._quiet or has_log_file() \
-                else sys.stdout
+        if self._rich is None and not _rich_would_change(text):
+            stream = self._stream()
             stream.write(text + "\n")
             stream.flush()
             return
         from rich.markup import escape
         self.rich().print(escape(text), highlight=False, soft_wrap=True)
+
+    def print(self, *objects, markup: bool | None = None, highlight: bool | None = None,
+              soft_wrap: bool | None = None, **options) -> None:
+        """``Console.print``: one string of markup (or plain text, ``markup=False``), not
+        wrapped, to a file that is not a terminal is written here; anything else by rich."""
+        text = None
+        if (len(objects) == 1 and isinstance(objects[0], str) and soft_wrap and not highlight
+                and not options and self._rich is None and not self._terminal()):
+            text = (markup_text(objects[0]) if markup is not False
+                    else None if _rich_would_change(objects[0]) else objects[0])
+        if text is None:
+            self.rich().print(*objects, markup=markup, highlight=highlight,
+                              soft_wrap=soft_wrap, **options)
+            return
+        stream = self._stream()
+        stream.write(text + "\n")
+        stream.flush()
+
+    def _stream(self):
+        return OutputTee(sys.stdout, self._quiet) if self._quiet or has_log_file() \
+            else sys.stdout
+
+    def _terminal(self) -> bool:
+        """Whether rich would write to stdout as to a terminal (styles and colours)."""
+        if any(os.environ.get(name) for name in _TERMINAL_ENV):
+            return True
+        try:
+            return sys.stdout.isatty()
+        except ValueError:          # a closed file (rich: not a terminal)
+            return False
 
     def rich(self):
         """The rich console this output stands for (made on first use)."""
