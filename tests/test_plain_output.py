@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 from rich.markup import escape
 
-from adjudicator.cli import plain_output
+from adjudicator.cli import markup as cli_markup, plain_output
 from adjudicator.cli.plain_output import PlainOutput
 
 LINES = ["aa1941-example: turn 6 (round 2), Soviet Union to move, since 2026-11-27 02:20",
@@ -80,13 +80,13 @@ def test_a_line_of_markup_is_what_rich_prints_to_a_file(markup, monkeypatch, cap
 def test_markup_rich_must_read_goes_to_rich():
     for markup in ("a :smile:", "[red]x[/blue]", "[/]", "an \\[escaped] tag", "[@click]x[/]",
                    "a\ttab", "[red]:100:[/]"):
-        assert plain_output.markup_text(markup) is None, markup
-    assert plain_output.markup_text("[red]file:12:[/] error") == "file:12: error"
+        assert cli_markup.markup_text(markup) is None, markup
+    assert cli_markup.markup_text("[red]file:12:[/] error") == "file:12: error"
 
 
 def test_escape_is_richs():
     for text in ("[red]x[/]", "a \\[b]", "ends with \\", "ends with \\\\", "[1] [#f00] [@x]"):
-        assert plain_output.escape(text) == escape(text)
+        assert cli_markup.escape(text) == escape(text)
 
 
 def test_a_terminal_or_forced_colour_gets_richs_styles(monkeypatch, capsys):

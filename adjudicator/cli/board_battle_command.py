@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
 from .common import EXIT_OK, chosen_turn
-from .plain_output import escape
+from .markup import escape
 
 if TYPE_CHECKING:
     from rich.console import Console

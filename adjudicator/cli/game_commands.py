@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..io.limits import MAX_SIGNATURE_BYTES
 from ..model.errors import PbemError
-from .plain_output import escape
+from .markup import escape
 from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, ruleset_option
-from .plain_output import escape
+from .markup import escape
 from .signing import add_key_options, gm_signing_key
 
 if TYPE_CHECKING:

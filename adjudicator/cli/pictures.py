@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
-from .plain_output import escape
+from .markup import escape
 
 if TYPE_CHECKING:
     from rich.console import Console

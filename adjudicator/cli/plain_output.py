@@ -11,55 +11,13 @@ bracket), styled text for a terminal, and anything else a command asks of its co
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 from .logs import OutputTee, has_log_file
+from .markup import markup_text, rich_would_change
 
-# what rich's print would turn into something else: control characters (tabs, carriage
-# returns, escapes) and its emoji codes (':name:', ':name-text:'; rich._emoji_replace's
-# expression): any name but digits, which only ':100:' and ':1234:' are (rich's list is
-# not loaded: about 0.4 times a bare interpreter's start-up)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_EMOJI_CODE = re.compile(r"(:(\S*?)(?:(?:\-)(emoji|text))?:)")
-_DIGIT_EMOJI = ("100", "1234")
-# rich.markup's tags ([red], [/], [bold red]) and escape(): the same expressions
-_TAG = re.compile(r"\[([a-z#/@][^[]*?)]")
-_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 # what makes rich treat a file that is not a terminal as one (rich.console.is_terminal)
 _TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE")
-
-
-def _rich_would_change(text: str) -> bool:
-    return bool(_CONTROL.search(text)) or any(
-        not m[2].isdigit() or m[2] in _DIGIT_EMOJI for m in _EMOJI_CODE.finditer(text))
-
-
-def escape(markup: str) -> str:
-    """``rich.markup.escape``, without importing rich: text shown as it is in markup."""
-    markup = _ESCAPE.sub(lambda m: f"{m[1]}{m[1]}\\{m[2]}", markup)
-    if markup.endswith("\\") and not markup.endswith("\\\\"):
-        return markup + "\\"
-    return markup
-
-
-def markup_text(markup: str) -> str | None:
-    """The text rich shows for ``markup`` (its tags dropped), or None if only rich can
-    tell: an escaped bracket or a backslash, a handler tag (``[@click]``), a closing tag
-    that closes nothing (rich raises), an emoji code or a control character."""
-    if "\\" in markup or any(_rich_would_change(part) for part in (markup, *_TAG.split(markup))):
-        return None
-    opened: list[str] = []
-    for tag in _TAG.findall(markup):
-        if tag.startswith("@"):
-            return None
-        if not tag.startswith("/"):
-            opened.append(tag.split("=")[0].strip())
-        elif not opened or tag[1:].strip() not in ("", opened[-1]):
-            return None
-        else:
-            opened.pop()
-    return _TAG.sub("", markup)
 
 
 class PlainOutput:
@@ -70,7 +28,7 @@ class PlainOutput:
         self._rich = None
 
     def line(self, text: str) -> None:
-        if self._rich is None and not _rich_would_change(text):
+        if self._rich is None and not rich_would_change(text):
             stream = self._stream()
             stream.write(text + "\n")
             stream.flush()
@@ -86,7 +44,7 @@ class PlainOutput:
         if (len(objects) == 1 and isinstance(objects[0], str) and soft_wrap and not highlight
                 and not options and self._rich is None and not self._terminal()):
             text = (markup_text(objects[0]) if markup is not False
-                    else None if _rich_would_change(objects[0]) else objects[0])
+                    else None if rich_would_change(objects[0]) else objects[0])
         if text is None:
             self.rich().print(*objects, markup=markup, highlight=highlight,
                               soft_wrap=soft_wrap, **options)
