@@ -369,7 +369,15 @@ def _copy_orders(chosen, into: Path, console: Console) -> int:
     return EXIT_OK
 
 
-def register(sub) -> None:
+def register(sub, command: str | None = None) -> None:
+    """The game directory's commands; ``command``: only that one's parser (``pbem check``
+    builds neither ``new``'s nor ``show``'s, nor imports what they need: issue 24)."""
+    for name, build in _PARSERS.items():
+        if command in (None, name):
+            build(sub)
+
+
+def _register_new(sub) -> None:
     p = sub.add_parser("new", help="start a game in a new directory",
                        description="Start a game: writes DIR/game.json (signed by the game "
                                    "master's key) with the edition, its rule options and the "
@@ -406,6 +414,9 @@ def register(sub) -> None:
     add_new_options(p)
     p.set_defaults(func=cmd_new)
 
+
+
+def _register_show(sub) -> None:
     p = sub.add_parser("show", help="show the board (as tables, or as a picture with --svg/--png)")
     game_option(p)
     p.add_argument("--power", help="show only this power")
@@ -418,6 +429,9 @@ def register(sub) -> None:
     battle_options(p)
     p.set_defaults(func=cmd_show)
 
+
+
+def _register_check(sub) -> None:
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")
     orders_argument(p)
     game_option(p)
@@ -434,6 +448,9 @@ def register(sub) -> None:
                         "(docs/json.md)")
     p.set_defaults(func=cmd_check, plain_output=True)   # lines of markup: no rich needed
 
+
+
+def _register_process(sub) -> None:
     p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
     orders_argument(p)
     game_option(p)
@@ -447,6 +464,9 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing report file")
     p.set_defaults(func=cmd_process)
 
+
+
+def _register_report(sub) -> None:
     p = sub.add_parser("report", help="print the report of a processed turn")
     game_option(p)
     p.add_argument("turn", nargs="?", type=int, help="turn number (default: the last)")
@@ -454,6 +474,9 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_report)
 
+
+
+def _register_demo(sub) -> None:
     p = sub.add_parser("demo", help="play a bundled example game and print every report")
     p.add_argument("--ruleset", "--map", dest="ruleset", metavar="NAME",
                    help=f"play the example of this edition, turns/NAME-example "
@@ -467,3 +490,6 @@ def register(sub) -> None:
                         "...: a first turn to check and play in a game of your own)")
     p.set_defaults(func=cmd_demo)
 
+
+_PARSERS = {"new": _register_new, "show": _register_show, "check": _register_check,
+            "process": _register_process, "report": _register_report, "demo": _register_demo}
