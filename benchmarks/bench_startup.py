@@ -3,6 +3,7 @@ on the bundled 1941 example, each as a ratio to a bare ``python -c pass`` measur
 same run, interleaved (the runs take turns, so a busy machine slows all of them alike).
 
     python benchmarks/bench_startup.py [--repeat 7] [--no-bytecode] [--baseline DIR] [--only WORD]
+                                       [--instructions]
 
 CPU is user + system time of the child process (``resource.getrusage``), the median of
 ``--repeat`` runs.  Unless ``--no-bytecode``, each version's package is compiled first
@@ -14,7 +15,9 @@ compiled nothing costs.  The commands use a cache folder of their own
 first of a game sees, whatever other processes do to the user's.
 ``--baseline DIR``: also time the same commands with the package found in DIR (e.g. a
 checkout of the previous version), for a before/after ratio.  ``--only WORD`` (repeatable):
-only the commands whose label contains WORD.  Target: each under 5x bare.
+only the commands whose label contains WORD.  ``--instructions``: instructions executed
+(valgrind ``--tool=cachegrind --cache-sim=no``, one run of each, after the untimed one)
+instead of CPU time: they do not move with the machine's load.  Target: each under 5x bare.
 """
 
 from __future__ import annotations
@@ -56,6 +59,18 @@ LAUNCH = ("import runpy, sys\n"
 
 
 FAILED: set[str] = set()      # commands that exited with an error (their figure is not the work's)
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
+
+
+def instructions_of(argv: list[str], env: dict, name: str = "") -> float:
+    """Instructions executed by ``argv`` (valgrind's "I refs"), in millions."""
+    done = subprocess.run([*VALGRIND, *argv], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, env=env, check=False)
+    if done.returncode:
+        FAILED.add(name)
+    refs = next(line for line in done.stderr.splitlines() if "I   refs:" in line
+                or "I refs:" in line)
+    return int(refs.split(":")[1].replace(",", "")) / 1e6
 
 
 def cpu_of(argv: list[str], env: dict, name: str = "") -> float:
@@ -91,7 +106,14 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", metavar="DIR", help="a checkout of the version to compare")
     ap.add_argument("--only", metavar="WORD", action="append",
                     help="only the commands whose label contains WORD")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instructions executed (valgrind), one run each, not CPU time")
     args = ap.parse_args(argv)
+    measure = instructions_of if args.instructions else cpu_of
+    if args.instructions:
+        if not shutil.which("valgrind"):
+            ap.error("--instructions needs valgrind")
+        args.repeat = 1
     py = sys.executable
     env = dict(os.environ, NO_COLOR="1")
     flags = ["-B"] if args.no_bytecode else []
@@ -125,7 +147,7 @@ def main(argv=None) -> int:
                              for w in words]
                 cpu_of([py, *flags, "-c", LAUNCH, str(root), *words], env)
         for _ in range(args.repeat):
-            times.setdefault(("bare", ""), []).append(cpu_of([py, *flags, "-c", "pass"], env))
+            times.setdefault(("bare", ""), []).append(measure([py, *flags, "-c", "pass"], env))
             for label, root in versions:
                 for name, words in cmds:
                     if "{fresh}" in words:
@@ -134,20 +156,23 @@ def main(argv=None) -> int:
                                  for w in words]
                     argv = [py, *flags, "-c", LAUNCH, str(root), *words]
                     times.setdefault((label, name), []).append(
-                        cpu_of(argv, env, f"{label}: {name}"))
+                        measure(argv, env, f"{label}: {name}"))
     bare = statistics.median(times[("bare", "")])
-    print(f"== startup: CPU ms (median of {args.repeat}, interleaved"
-          f"{', no bytecode' if args.no_bytecode else ''}); python -c pass: {bare * 1e3:.0f} ms")
-    head = f"{'command':<30} {'ms':>6} {'x bare':>7}"
+    unit, scale = ("M", 1) if args.instructions else ("ms", 1e3)
+    what = ("instructions (M, valgrind, one run" if args.instructions
+            else f"CPU ms (median of {args.repeat}, interleaved")
+    print(f"== startup: {what}{', no bytecode' if args.no_bytecode else ''});"
+          f" python -c pass: {bare * scale:.0f} {unit}")
+    head = f"{'command':<30} {unit:>6} {'x bare':>7}"
     if args.baseline:
-        head += f" {'baseline ms':>12} {'x bare':>7} {'before/now':>11}"
+        head += f" {'baseline ' + unit:>12} {'x bare':>7} {'before/now':>11}"
     print(head)
     for name, _ in cmds:
         now = statistics.median(times[("now", name)])
-        line = f"{name:<30} {now * 1e3:>6.0f} {now / bare:>7.1f}"
+        line = f"{name:<30} {now * scale:>6.0f} {now / bare:>7.1f}"
         if args.baseline:
             old = statistics.median(times[("baseline", name)])
-            line += f" {old * 1e3:>12.0f} {old / bare:>7.1f} {old / now:>11.2f}"
+            line += f" {old * scale:>12.0f} {old / bare:>7.1f} {old / now:>11.2f}"
         print(line, flush=True)
     for name in sorted(FAILED):
         print(f"warning: {name} exited with an error status", flush=True)

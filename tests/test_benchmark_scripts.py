@@ -6,6 +6,7 @@ test.  This only catches a script left behind by a change of the code it measure
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -45,3 +46,13 @@ def test_benchmark_script_runs(script, args, phrase):
 
 def test_every_benchmark_script_is_run_here():
     assert {p.name for p in BENCHMARKS.glob("bench_*.py")} <= {script for script, _, _ in RUNS}
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="needs valgrind")
+def test_startup_instructions_run():
+    """``bench_startup.py --instructions``: valgrind's instruction counts instead of CPU."""
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_startup.py"), "--instructions",
+                           "--only", "version"], cwd=paths.ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "instructions (M" in done.stdout and "--version" in done.stdout, done.stdout[-2000:]

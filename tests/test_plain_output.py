@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 from rich.markup import escape
 
-from adjudicator.cli import plain_output
+from adjudicator.cli import markup as cli_markup, plain_output
 from adjudicator.cli.plain_output import PlainOutput
 
 LINES = ["aa1941-example: turn 6 (round 2), Soviet Union to move, since 2026-11-27 02:20",
@@ -50,3 +50,49 @@ def test_quiet_prints_nothing(monkeypatch, capsys):
     monkeypatch.setattr(plain_output, "has_log_file", lambda: False)
     PlainOutput(quiet=True).line("hello")
     assert capsys.readouterr().out == ""
+
+
+MARKUP = ["[red]orders.txt:9: error:[/] needs 3 Infantry in Karelia",
+          "[red bold]2 error(s)[/]: the orders would be rejected.",
+          "[green bold]OK[/]: orders for Soviet Union, round 1, are valid.",
+          "[yellow]stdin:[/] skipped a greeting", "[bold]a[/bold] [italic]b[/italic] [1] [x",
+          "a :smile: [red]:thumbs_up:[/]", "[red]x:[/red]100:", "12:30:45 [b]times[/b]",
+          "[link=https://example.org]a link[/link]", "[red]unclosed", "an \\[escaped] tag",
+          escape("[red]brackets[/] in a name") + " [red]and markup[/]", "a\ttab [red]x[/]", ""]
+
+
+def rich_markup_bytes(markup: str, terminal: bool) -> str:
+    out = io.StringIO()
+    Console(file=out, highlight=False, soft_wrap=False, force_terminal=terminal,
+            width=80).print(markup, markup=True, highlight=False, soft_wrap=True)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("markup", MARKUP)
+def test_a_line_of_markup_is_what_rich_prints_to_a_file(markup, monkeypatch, capsys):
+    monkeypatch.setattr(plain_output, "has_log_file", lambda: False)
+    for name in plain_output._TERMINAL_ENV:
+        monkeypatch.delenv(name, raising=False)
+    PlainOutput(no_color=True).print(markup, markup=True, highlight=False, soft_wrap=True)
+    assert capsys.readouterr().out == rich_markup_bytes(markup, False)
+
+
+def test_markup_rich_must_read_goes_to_rich():
+    for markup in ("a :smile:", "[red]x[/blue]", "[/]", "an \\[escaped] tag", "[@click]x[/]",
+                   "a\ttab", "[red]:100:[/]"):
+        assert cli_markup.markup_text(markup) is None, markup
+    assert cli_markup.markup_text("[red]file:12:[/] error") == "file:12: error"
+
+
+def test_escape_is_richs():
+    for text in ("[red]x[/]", "a \\[b]", "ends with \\", "ends with \\\\", "[1] [#f00] [@x]"):
+        assert cli_markup.escape(text) == escape(text)
+
+
+def test_a_terminal_or_forced_colour_gets_richs_styles(monkeypatch, capsys):
+    monkeypatch.setattr(plain_output, "has_log_file", lambda: False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    out = PlainOutput()
+    out.print("[bold]OK[/]: fine", soft_wrap=True)
+    assert out._rich is not None
+    assert "\x1b[1m" in capsys.readouterr().out

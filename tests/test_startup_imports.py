@@ -1,8 +1,11 @@
 """One-line commands load only what they use (issues 24 and 25): ``pbem status`` and
 ``pbem check --no-odds`` import neither numpy, networkx, openskill nor the odds calculator
 (and status no lark: naming the order kinds does not load the parser; no tomllib: the map
-data comes from the cache), no rich beyond the console for check (no tables, no progress
-bars) and none for status, and a command builds only its own module's parser; ``pbem odds`` of a small battle loads the battle engine, not the turn's."""
+data comes from the cache), no rich at all (their lines are plain text or markup read
+without rich when the output is not a terminal), no ``logging`` unless something is
+logged (status: lark imports it for check), and a command builds only its own module's
+parser; ``pbem odds`` of a small battle loads the battle engine, not the turn's, and reads
+a plain unit list without the orders grammar (no lark)."""
 
 from __future__ import annotations
 
@@ -21,11 +24,12 @@ ORDERS = paths.ROOT / "turns" / "aa1941-example" / "orders" / "01-ussr.txt"
 BOARD_CLASSES = ("adjudicator.model.tactical", "adjudicator.model.taktyczne",
                  "adjudicator.model.live_battle_events", "adjudicator.model.live_battle_state")
 HEAVY = ("numpy", "networkx", "openskill", "scipy", "threadpoolctl")
-LOADED = ("import sys\nfrom adjudicator.cli import main\n"
+LOADED = ("import sys, os\nos.environ.pop('FORCE_COLOR', None)\nos.environ.pop('TTY_COMPATIBLE', None)\n"
+          "from adjudicator.cli import main\n"
           "status = main(sys.argv[1:])\n"
           "print('MODULES', sorted(m for m in sys.modules if m.startswith(("
           "'numpy', 'networkx', 'openskill', 'scipy', 'threadpoolctl', 'adjudicator', 'rich', "
-          "'cryptography', 'lark', 'tomllib'))))\n"
+          "'cryptography', 'lark', 'tomllib', 'logging', 'secrets', 'importlib.resources'))))\n"
           "sys.exit(status)\n")
 
 
@@ -50,7 +54,8 @@ def test_status_loads_no_numerics_no_checker_and_no_other_command():
                    "adjudicator.service.checking", "adjudicator.io.parser", "lark", "tomllib",
                    "adjudicator.cli.game_commands", "adjudicator.cli.tournament_command",
                    "adjudicator.service.tournament", "adjudicator.service.mail.player",
-                   "adjudicator.model.events", *BOARD_CLASSES):   # events read as plain data
+                   "adjudicator.model.events", *BOARD_CLASSES,    # events read as plain data
+                   "logging", "secrets", "importlib.resources"):
         assert absent not in loaded, absent
 
 
@@ -63,7 +68,8 @@ def test_check_without_odds_loads_no_numerics():
     assert not heavy(loaded), sorted(heavy(loaded))[:5]
     for absent in ("adjudicator.engine.combat.sweep", "adjudicator.engine.combat.odds",
                    "adjudicator.engine.combat.chain", "adjudicator.cli.mail_command",
-                   "adjudicator.cli.planning", *RICH_EXTRAS, *BOARD_CLASSES):
+                   "adjudicator.cli.planning", *RICH_EXTRAS, *BOARD_CLASSES, "rich",
+                   "rich.console", "rich.markup", "secrets", "importlib.resources"):
         assert absent not in loaded, absent
 
 
@@ -79,7 +85,8 @@ def test_check_with_odds_of_a_1941_turn_makes_no_board_classes(tmp_path):
 def test_show_of_a_1941_game_makes_no_board_classes():
     loaded = modules_of("show", "-g", str(GAME), "--no-color")
     assert "adjudicator.present.report" in loaded
-    for absent in (*BOARD_CLASSES, "adjudicator.present.board_battle_replay"):
+    for absent in (*BOARD_CLASSES, "adjudicator.present.board_battle_replay",
+                   "lark", "logging", "secrets", "importlib.resources", "cryptography"):
         assert absent not in loaded, absent
 
 
@@ -111,5 +118,6 @@ def test_odds_of_a_small_battle_needs_no_numpy():
     for absent in ("adjudicator.engine.turn", "adjudicator.io.turnfile",
                    "adjudicator.service.gamedir", "cryptography",
                    "adjudicator.present.report", "rich.progress",     # no report, no bar
-                   "adjudicator.model.events", "adjudicator.engine.income"):  # no event classes
+                   "adjudicator.model.events", "adjudicator.engine.income",   # no event classes
+                   "lark", "adjudicator.io.parser", "logging"):     # a plain unit list
         assert absent not in loaded, absent

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 
@@ -24,11 +23,16 @@ COMMANDS = ("game_commands", "correct_command", "audit_commands", "mail_command"
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The full parser, or with ``command`` only the commands of the module that registers
-    it (enough to parse a command line that names it)."""
+    it (enough to parse a command line that names it); a module whose ``register`` takes
+    the command too (``register(sub, command)``) builds that command's parser alone."""
     parser, sub = top_parser()
     modules = COMMANDS if command is None else (COMMAND_MODULES[command],)
     for name in modules:
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+        register = importlib.import_module(f"{__name__}.{name}").register
+        if command is not None and register.__code__.co_argcount > 1:
+            register(sub, command)          # a module that can build one command's parser
+        else:
+            register(sub)
     _everywhere(sub)
     return parser
 
@@ -47,6 +51,7 @@ def _everywhere(sub) -> None:
 def _json_error(args, kind: str, message: str, status: int) -> None:
     """With ``--json``, a failure is a JSON object on stdout too, for programs."""
     if getattr(args, "json", False):
+        import json
         sys.stdout.write(json.dumps({"schema": 1, "command": args.command, "error": {
             "kind": kind, "message": message, "exit_status": status}}, indent=2) + "\n")
 

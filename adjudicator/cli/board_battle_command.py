@@ -3,11 +3,14 @@ terminal move by move, or drawn with ``--svg``/``--png`` a picture per battle tu
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
 from .common import EXIT_OK, chosen_turn
+from .markup import escape
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def battle_options(p) -> None:

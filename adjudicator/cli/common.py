@@ -68,9 +68,8 @@ def read_text(path: str, what: str, limit: int | None = None) -> str:
 
 
 def print_problems(console: Console, problems, path: str, game=None) -> None:
-    from rich.markup import escape
-
     from ..present.wording import problem_text
+    from .markup import escape
     for p in problems:
         colour = "red" if p.severity == "error" else "yellow"
         where = f"{path}:{p.line}: " if p.line else f"{path}: "
@@ -80,7 +79,7 @@ def print_problems(console: Console, problems, path: str, game=None) -> None:
 
 def print_syntax_errors(console: Console, err: OrdersSyntaxError, path: str) -> int:
     """Every error of an orders file that does not parse, each with its line and column."""
-    from rich.markup import escape
+    from .markup import escape
     errors = getattr(err, "errors", None) or [err]
     for e in errors:
         console.print(f"[red]{escape(path)}: error:[/] {escape(str(e))}", markup=True,

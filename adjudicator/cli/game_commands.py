@@ -5,18 +5,20 @@ from __future__ import annotations
 import datetime as _dt
 import tempfile
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..io.limits import MAX_SIGNATURE_BYTES
 from ..model.errors import PbemError
+from .markup import escape
 from .pictures import picture_options, wants_picture
 from .signing import add_key_options, gm_signing_key
 from .common import (
     DEFAULT_RULESET, ruleset_option, positive_int, EXIT_OK, EXIT_REJECTED, check_report_path, check_state, game_of, game_option, load_game_dir, print_problems, read_bytes, read_text, save_report,
     orders_argument, percentage, source_name, chosen_turn,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def cmd_new(args, console: Console) -> int:
@@ -255,10 +257,11 @@ def cmd_check(args, console: Console) -> int:
                 console.print(escape(row), highlight=False, soft_wrap=True)
     if errors:
         note = " (rules were checked on the lines that parsed)" if syntax_errors else ""
-        console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.")
+        console.print(f"[red bold]{errors} error(s)[/]: the orders would be rejected{note}.",
+                      soft_wrap=True)
         return EXIT_REJECTED
-    console.print(f"[green bold]OK[/]: orders for {game.ruleset.powers[state.power].name}, "
-                  f"round {state.round}, are valid.")
+    console.print(f"[green bold]OK[/]: orders for {escape(game.ruleset.powers[state.power].name)}, "
+                  f"round {state.round}, are valid.", soft_wrap=True)
     return EXIT_OK
 
 
@@ -370,7 +373,15 @@ def _copy_orders(chosen, into: Path, console: Console) -> int:
     return EXIT_OK
 
 
-def register(sub) -> None:
+def register(sub, command: str | None = None) -> None:
+    """The game directory's commands; ``command``: only that one's parser (``pbem check``
+    builds neither ``new``'s nor ``show``'s, nor imports what they need: issue 24)."""
+    for name, build in _PARSERS.items():
+        if command in (None, name):
+            build(sub)
+
+
+def _register_new(sub) -> None:
     p = sub.add_parser("new", help="start a game in a new directory",
                        description="Start a game: writes DIR/game.json (signed by the game "
                                    "master's key) with the edition, its rule options and the "
@@ -407,6 +418,9 @@ def register(sub) -> None:
     add_new_options(p)
     p.set_defaults(func=cmd_new)
 
+
+
+def _register_show(sub) -> None:
     p = sub.add_parser("show", help="show the board (as tables, or as a picture with --svg/--png)")
     game_option(p)
     p.add_argument("--power", help="show only this power")
@@ -419,6 +433,9 @@ def register(sub) -> None:
     battle_options(p)
     p.set_defaults(func=cmd_show)
 
+
+
+def _register_check(sub) -> None:
     p = sub.add_parser("check", help="check orders against the current position; changes nothing")
     orders_argument(p)
     game_option(p)
@@ -433,8 +450,11 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the result as JSON: problems with codes and parameters, odds "
                         "(docs/json.md)")
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, plain_output=True)   # lines of markup: no rich needed
 
+
+
+def _register_process(sub) -> None:
     p = sub.add_parser("process", help="adjudicate orders and write the signed turn file")
     orders_argument(p)
     game_option(p)
@@ -448,6 +468,9 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing report file")
     p.set_defaults(func=cmd_process)
 
+
+
+def _register_report(sub) -> None:
     p = sub.add_parser("report", help="print the report of a processed turn")
     game_option(p)
     p.add_argument("turn", nargs="?", type=int, help="turn number (default: the last)")
@@ -455,6 +478,9 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_report)
 
+
+
+def _register_demo(sub) -> None:
     p = sub.add_parser("demo", help="play a bundled example game and print every report")
     p.add_argument("--ruleset", "--map", dest="ruleset", metavar="NAME",
                    help=f"play the example of this edition, turns/NAME-example "
@@ -468,3 +494,6 @@ def register(sub) -> None:
                         "...: a first turn to check and play in a game of your own)")
     p.set_defaults(func=cmd_demo)
 
+
+_PARSERS = {"new": _register_new, "show": _register_show, "check": _register_check,
+            "process": _register_process, "report": _register_report, "demo": _register_demo}

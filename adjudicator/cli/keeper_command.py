@@ -12,13 +12,15 @@ A game without a game master (docs/turn-files.md, "Dice keepers")::
 from __future__ import annotations
 
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
 from .common import EXIT_OK, EXIT_REJECTED, game_of, game_option, ruleset_option
+from .markup import escape
 from .signing import add_key_options, gm_signing_key
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _powers(game, text: str) -> list[str]:

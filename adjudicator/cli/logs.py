@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import logging
 import os
 import sys
 from typing import TextIO
@@ -20,10 +19,34 @@ from typing import TextIO
 LOGGER = "pbem"
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
-_JOURNAL_LEVELS = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
-                   logging.CRITICAL: 2}
+_JOURNAL_LEVELS = {10: 7, 20: 6, 30: 4, 40: 3, 50: 2}     # logging's DEBUG..CRITICAL
 
-log = logging.getLogger(LOGGER)
+# The ``pbem`` logger once a run can log something (``configure``).  The CLI logs INFO and
+# DEBUG lines and errors it has already printed: without ``-v`` or a log file none of them
+# goes anywhere, and ``logging`` is not even imported (issue 24: about a third of a bare
+# interpreter's start-up).
+_logger = None
+_quiet = False
+
+
+def _ignore(*args, **kwargs) -> None:
+    return None
+
+
+class _Log:
+    """``log.info(...)`` and the like: to the ``pbem`` logger when ``configure`` gave it a
+    destination; INFO and DEBUG are dropped otherwise, and a warning or an error sets up
+    the default one (stderr) first."""
+
+    def __getattr__(self, level: str):
+        if _logger is None:
+            if level in ("debug", "info"):
+                return _ignore
+            _attach(0, _quiet, None)
+        return getattr(_logger, level)
+
+
+log = _Log()
 
 
 def add_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
@@ -46,42 +69,61 @@ def add_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None
                              "including what the command prints")
 
 
-class _JournalFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        return f"<{_JOURNAL_LEVELS.get(record.levelno, 6)}>{super().format(record)}"
-
-
 def configure(verbose: int = 0, quiet: bool = False, log_file: str | None = None) -> None:
-    """Attach the handlers for one run (replacing those of an earlier run in-process)."""
-    for handler in list(log.handlers):
-        log.removeHandler(handler)
-        handler.close()
-    log.setLevel(logging.DEBUG)
-    log.propagate = False
+    """Attach the handlers for one run (replacing those of an earlier run in-process).
+    Without ``verbose`` or ``log_file`` nothing is attached until something worth showing
+    on stderr (a warning or an error) is logged."""
+    global _logger, _quiet
+    _quiet = quiet
+    if _logger is not None:
+        for handler in list(_logger.handlers):
+            _logger.removeHandler(handler)
+            handler.close()
+        _logger = None
+    if verbose or log_file:
+        _attach(verbose, quiet, log_file)
+
+
+def _attach(verbose: int, quiet: bool, log_file: str | None) -> None:
+    global _logger
+    import logging
+
+    class JournalFormatter(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return f"<{_JOURNAL_LEVELS.get(record.levelno, 6)}>{super().format(record)}"
+
+    logger = logging.getLogger(LOGGER)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
     terminal = logging.StreamHandler(sys.stderr)
     terminal.setLevel(logging.ERROR if quiet else
                       {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG))
     if os.environ.get("JOURNAL_STREAM"):
-        terminal.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
+        terminal.setFormatter(JournalFormatter("%(name)s: %(message)s"))
     else:
         terminal.setFormatter(logging.Formatter(FORMAT, DATE_FORMAT))
     terminal.addFilter(lambda record: not getattr(record, "shown", False))
-    log.addHandler(terminal)
+    logger.addHandler(terminal)
+    _logger = logger
     if log_file:
         path = os.path.expanduser(log_file)
         handler = logging.FileHandler(path, encoding="utf-8")   # OSError: the CLI reports it
         handler.setLevel(logging.DEBUG if verbose > 1 else logging.INFO)
         handler.setFormatter(logging.Formatter(FORMAT, DATE_FORMAT))
-        log.addHandler(handler)
+        logger.addHandler(handler)
 
 
 def shown_error(message: str) -> None:
     """An error already printed on stderr: to the log file only."""
-    log.error("%s", message, extra={"shown": True})
+    if _logger is not None:
+        _logger.error("%s", message, extra={"shown": True})
 
 
 def has_log_file() -> bool:
-    return any(isinstance(h, logging.FileHandler) for h in log.handlers)
+    if _logger is None:
+        return False
+    import logging
+    return any(isinstance(h, logging.FileHandler) for h in _logger.handlers)
 
 
 class OutputTee(io.TextIOBase):

@@ -224,7 +224,16 @@ def cmd_mail_init(args, console: Console) -> int:
     return EXIT_OK
 
 
-def register(sub) -> None:
+def register(sub, command: str | None = None) -> None:
+    """``pbem mail ...`` and ``pbem status``; ``command``: only that one (``pbem status``
+    builds none of mail's parsers: issue 24, start-up)."""
+    if command != "status":
+        _register_mail(sub)
+    if command != "mail":
+        _register_status(sub)
+
+
+def _register_mail(sub) -> None:
     mail = sub.add_parser("mail", help="play by email: run the game master's inbox, send "
                                        "orders, fetch results")
     msub = mail.add_subparsers(dest="mail_command", required=True, metavar="ACTION")
@@ -274,6 +283,8 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true", help="replace an existing mail.toml")
     p.set_defaults(func=cmd_mail_init)
 
+
+def _register_status(sub) -> None:
     p = sub.add_parser("status", help="whose turn, since when, and the last turn in one line")
     game_option(p)
     p.set_defaults(func=cmd_status, plain_output=True)

@@ -35,6 +35,10 @@ def user_text_error(what: str, text: str, err: OrdersSyntaxError, offset: int = 
 
 
 def unit_groups(game, text: str, what: str) -> tuple[UnitGroup, ...]:
+    from ..io.unit_list import plain_unit_groups
+    plain = plain_unit_groups(text, game)        # "3 inf, 1 tank": no grammar needed
+    if plain is not None:
+        return plain
     from ..io.parser import parse_units
     try:
         return parse_units(text, game)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from ..model.errors import PbemError
+from .markup import escape
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 PNG_HINT = ("--png needs cairosvg, the optional 'png' extra: pip install 'cairosvg>=2.7' in pbem's "
             "environment (with pipx: pipx inject pbem-adjudicator 'cairosvg>=2.7'); it uses the "

@@ -17,14 +17,17 @@ key before it is used.
 from __future__ import annotations
 
 import os
-import socket
 import struct
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ..model.errors import PbemError
+
+if TYPE_CHECKING:
+    import socket
 
 SSH_AGENT_FAILURE = 5
 SSH_AGENTC_REQUEST_IDENTITIES = 11
@@ -69,6 +72,7 @@ def socket_path(environ=None) -> str | None:
 
 def _request(sock_path: str, message_type: int, body: bytes) -> tuple[int, bytes]:
     """Send one request, return (answer type, answer contents)."""
+    import socket           # only to talk to the agent (issue 24: start-up)
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(TIMEOUT_SECONDS)
@@ -79,7 +83,7 @@ def _request(sock_path: str, message_type: int, body: bytes) -> tuple[int, bytes
                 raise AgentError(f"ssh-agent sent an answer of {length} bytes "
                                  f"(at most {MAX_MESSAGE} expected)")
             answer = _recv_exact(conn, length)
-    except socket.timeout:
+    except TimeoutError:                # socket.timeout
         raise AgentError(f"ssh-agent at {sock_path} did not answer within "
                          f"{TIMEOUT_SECONDS} s") from None
     except OSError as exc:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import struct
 
 from ..model.errors import PbemError
@@ -35,6 +34,7 @@ DIGEST_BYTES = 32
 
 def new_seed() -> bytes:
     """32 fresh bytes from the operating system's CSPRNG."""
+    import secrets            # only to make a seed (issue 24: start-up)
     return secrets.token_bytes(SEED_BYTES)
 
 

@@ -33,6 +33,8 @@ MAX_LINE_CHARS = 500
 MAX_NUMBER_DIGITS = 4            # unit counts, thresholds, rounds: at most 9999
 MAX_TURN_DIGITS = 7              # the turn header: at most 9,999,999
 MAX_ERRORS = 50                  # errors reported per file; parsing stops after that
+MAX_COUNT = 10_000               # largest unit count or number an order may carry
+MAX_UNITS_TEXT = 1000            # characters of a unit list given on its own (pbem odds)
 
 _HEADER_RE = re.compile(r"^\s*(game|turn)\s*:(.*)$", re.IGNORECASE)
 _POWER_RE = re.compile(r"^\s*power\b", re.IGNORECASE)

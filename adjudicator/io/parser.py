@@ -43,6 +43,7 @@ from ..model.errors import OrdersSyntaxError
 from ..model.game import Game
 from ..model.orders import Order, OrderSet, Phase, UnitGroup
 from . import orders_text
+from .orders_text import MAX_COUNT, MAX_UNITS_TEXT
 from .loose_text import (
     OrdersNote, blank_prefix, is_chatter, mail_noise, power_prefix, strip_decorations,
 )
@@ -52,7 +53,6 @@ from .order_shapes import SHAPES, fill_place_all
 from .paths import GRAMMAR_DIR
 
 CORE_GRAMMAR = GRAMMAR_DIR / "core.lark"
-MAX_COUNT = 10_000          # largest unit count or number an order may carry
 NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve")          # grammar/core.lark NUMBER_WORD
 MAX_HYPHEN_READINGS = 64    # readings of '-' inside words tried per line (2 ** 6)
@@ -879,7 +879,6 @@ def _echo(builder: _Builder, skipped: set[int], mail_notes: list[OrdersNote]
     return out
 
 
-MAX_UNITS_TEXT = 1000      # characters of a unit list given on its own (pbem odds)
 
 
 @functools.lru_cache(maxsize=8)

@@ -2,14 +2,13 @@
 
 The repository keeps them at its top level, beside the package: that is the only copy in the
 source tree.  Building a wheel copies them into the package as ``adjudicator/data/<name>``
-(``setup.py``), where :func:`data_dir` finds them with :mod:`importlib.resources`.  Every
+(``setup.py``), where :func:`data_dir` finds them beside the package's modules.  Every
 reader of these folders goes through this module, so a checkout (editable install) and an
 installed wheel behave alike.
 """
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 DATA_FOLDERS = ("grammar", "maps", "turns")
@@ -29,12 +28,10 @@ def checkout_dir(name: str) -> Path | None:
 
 def package_data_dir(name: str) -> Path | None:
     """``adjudicator/data/<name>`` inside an installed package, else None.  The package must
-    be installed as files (as pip does), not imported from a zip archive."""
-    try:
-        folder = resources.files(PACKAGE) / PACKAGE_DATA / name
-    except ModuleNotFoundError:  # pragma: no cover - the package is always importable here
-        return None
-    return folder if isinstance(folder, Path) and folder.is_dir() else None
+    be installed as files (as pip does), not imported from a zip archive: there
+    ``importlib.resources.files`` is this folder (not imported: issue 24, start-up)."""
+    folder = Path(__file__).resolve().parent.parent / PACKAGE_DATA / name
+    return folder if folder.is_dir() else None
 
 
 def data_dir(name: str) -> Path:

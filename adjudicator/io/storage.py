@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from .limits import MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS
 def temp_name(path: Path) -> Path:
     """A fresh hidden temporary name next to ``path`` (same directory, so rename is atomic)."""
     path = Path(path)
-    return path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    return path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")   # secrets.token_hex
 
 
 def is_temp_name(name: str) -> bool:
