@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .corrections import Edit
-from .orders import RetreatCondition
+from .battle_orders import RetreatCondition
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 import attrs
 
-from .orders import Order
+from .order_base import Order
 
 MAX_PATH = 10          # squares in one written path (the rules allow 4 moves: more is an error)
 

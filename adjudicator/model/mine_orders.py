@@ -9,7 +9,8 @@ from typing import ClassVar
 
 import attrs
 
-from .orders import Order, StandingChoice
+from .order_base import Order
+from .standing_orders import StandingChoice
 
 
 class MinefieldOrder(StandingChoice):

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from .orders import StandingOrders
+from .standing_orders import StandingOrders
 
 
 @attrs.frozen

@@ -8,7 +8,8 @@ from typing import ClassVar
 
 import attrs
 
-from .orders import Order, StandingChoice
+from .order_base import Order
+from .standing_orders import StandingChoice
 from .ts_targets import OBJECT_KINDS, OBJECTS, UNIT_CLASSES, UNITS
 
 
