@@ -12,9 +12,11 @@ functions that check and carry it out, their problem codes and its report sectio
 This module names every order class; each is defined in a smaller module (``order_base``,
 ``standing_orders``, ``order_set``, ``purchase_orders``, ``move_orders``, ``battle_orders``,
 ``statement_orders``, and each edition's own: ``europe_orders``, ``global_orders``,
-``taktyczne_orders``) imported on first use of one of its names (``model.lazy``): a command
-makes only the classes it meets.  A new order class goes in the module of its edition or
-subject and is named in ``HOMES``.
+``taktyczne_orders``, ``live_battle``, ``mine_orders``, ``ts_gun_orders``) imported on
+first use of one of its names (``model.lazy``), and the order kinds (``io.kinds``) name
+their class rather than import it: a command makes only the classes it meets (issue 24).
+A new order class goes in the module of its edition or subject and is named in
+``MODULES``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ if TYPE_CHECKING:      # the names as a type checker sees them
         CanalOrder, Declare, KamikazeOrder, LiberationOrder, Paratroop, Research, Rocket,
         ScrambleOrder, ShareOrder
     )
+    from .live_battle import BoardAction, LiveOrder
+    from .mine_orders import MinefieldOrder, OpenOrder, RevealOrder
     from .move_orders import Load, Move, Unload
     from .order_base import ALL, Comparison, Order, Phase, SubmergePolicy, UnitGroup
     from .order_set import OrderSet
@@ -40,6 +44,7 @@ if TYPE_CHECKING:      # the names as a type checker sees them
         AirDefenceOrder, AntimissileOrder, Arm, Build, DefencePlanOrder, EvacuateOrder,
         Launch, PatrolOrder, PlanOrder, Recruit, ScuttleOrder, StrikeOrder
     )
+    from .ts_gun_orders import LrgFireOrder, LrgReactOrder
 
 # each module of this package that defines order classes, and the names it defines
 MODULES: dict[str, tuple[str, ...]] = {
@@ -54,6 +59,9 @@ MODULES: dict[str, tuple[str, ...]] = {
     "global_orders": ("ShareOrder", "CanalOrder", "ScrambleOrder", "KamikazeOrder",
                       "LiberationOrder", "Declare", "Research", "Rocket",
                       "Paratroop"),
+    "live_battle": ("BoardAction", "LiveOrder"),           # Taktyczne's live board battles,
+    "mine_orders": ("MinefieldOrder", "RevealOrder", "OpenOrder"),      # its sealed mines
+    "ts_gun_orders": ("LrgFireOrder", "LrgReactOrder"),                 # and long-range guns
     "taktyczne_orders": ("PlanOrder", "DefencePlanOrder", "PatrolOrder", "EvacuateOrder",
                          "Recruit", "Build", "Arm", "Launch",
                          "AntimissileOrder", "ScuttleOrder",

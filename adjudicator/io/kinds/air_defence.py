@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import AirDefenceOrder
+from ...model import orders
 from ...model.ts_targets import BOMB, HOLD, air_defence_text, read_air_defence
 from ..target_words import read_targets
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, standing_target, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import AirDefenceOrder
     from lark import Tree
 
 NAME = "air_defence"
@@ -62,7 +63,7 @@ def build_air_defence(b, line, tree: Tree) -> None:
         b.error(line, names[0].children[0].column,
                 "air defence: say targets or 'bombers bomb' / 'bombers hold'")
         return
-    b.merge(NAME, space, lambda old: AirDefenceOrder(NAME, space, value, line.number), line.number)
+    b.merge(NAME, space, lambda old: orders.AirDefenceOrder(NAME, space, value, line.number), line.number)
 
 
 def write_air_defence(order: AirDefenceOrder, names) -> str:
@@ -81,7 +82,7 @@ def write_air_defence(order: AirDefenceOrder, names) -> str:
 kind(NAME, ["AIR_DEFENCE"], ["air defence", "air defense"],
      "air defence all: target fighters and bombers; bombers hold",
      {"WORD", "INT", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "$END"}, STANDING,
-     grammar=AIR_DEFENCE_GRAMMAR, model=AirDefenceOrder, issuer=STANDING_ISSUER,
+     grammar=AIR_DEFENCE_GRAMMAR, model="AirDefenceOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.air_strike.air_defence"],
      problems=["standing_unknown", "ts_air_defence_unreadable"],
      report="standing orders")(build_air_defence)(write_air_defence)

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import DefencePlanOrder
+from ...model import orders
 from ...model.plan_text import plan_from_text, plan_text
 from ..plan_words import read_plan
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, unit_text
 
 if TYPE_CHECKING:
+    from ...model.orders import DefencePlanOrder
     from lark import Tree
 
 NAME = "defence_plan"
@@ -49,7 +50,7 @@ def build_defence_plan(b, line, tree: Tree) -> None:
     if plan is None:
         return
     value = plan_text(plan)
-    b.merge(NAME, space, lambda old: DefencePlanOrder(NAME, space, value, line.number), line.number)
+    b.merge(NAME, space, lambda old: orders.DefencePlanOrder(NAME, space, value, line.number), line.number)
 
 
 def write_defence_plan(order: DefencePlanOrder, names) -> str:
@@ -62,7 +63,7 @@ def write_defence_plan(order: DefencePlanOrder, names) -> str:
 
 kind(NAME, ["DEFENCE_PLAN"], ["defend"], "defend all: line, hold, target guns",
      {"WORD", "INT", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "$END"}, STANDING,
-     grammar=DEFENCE_PLAN_GRAMMAR, model=DefencePlanOrder, issuer=STANDING_ISSUER,
+     grammar=DEFENCE_PLAN_GRAMMAR, model="DefencePlanOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.plans.check_standing_plan",
              "taktyczne.plans.check_plans", "taktyczne.plans.plans_for"],
      problems=["standing_unknown", "plan_unreadable", "plan_formation_unknown", "plan_square_unknown",

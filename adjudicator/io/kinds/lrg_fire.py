@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.ts_gun_orders import LrgFireOrder
+from ...model import orders
 from ...model.ts_targets import priority_text
 from ..target_words import read_targets
 from .base import COMBAT, MOVER, is_tree, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import LrgFireOrder
     from lark import Tree
 
 LRG_FIRE_GRAMMAR = """
@@ -60,7 +61,7 @@ def build_lrg_fire(b, line, tree: Tree) -> None:
     priority = read_priority(b, line, rest)
     if space is None or target is None or priority is None:
         return
-    b.add(LrgFireOrder(space, target, priority, line.number))
+    b.add(orders.LrgFireOrder(space, target, priority, line.number))
 
 
 def write_lrg_fire(order: LrgFireOrder, names) -> str:
@@ -70,7 +71,7 @@ def write_lrg_fire(order: LrgFireOrder, names) -> str:
 
 kind("lrg_fire", ["LRG_FIRE"], ["fire lrg", "shoot lrg"], "fire lrg 23 at 24: aa, tanks, factory",
      {"WORD", "INT", "_ARROW", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "_THEN",
-      "$END"}, COMBAT, grammar=LRG_FIRE_GRAMMAR, model=LrgFireOrder, issuer=MOVER,
+      "$END"}, COMBAT, grammar=LRG_FIRE_GRAMMAR, model="LrgFireOrder", issuer=MOVER,
      engine=["taktyczne.guns.fire_order", "taktyczne.guns.check_attackers"],
      problems=["ts_lrg_missing", "ts_lrg_not_bordering", "ts_lrg_no_target", "ts_lrg_fought",
                "ts_lrg_used"],

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import PlanOrder
+from ...model import orders
 from ...model.plan_text import plan_text
 from ..plan_words import read_plan
 from .base import COMBAT, MOVER, is_tree, kind, unit_text
 
 if TYPE_CHECKING:
+    from ...model.orders import PlanOrder
     from lark import Tree
 
 PLAN_GRAMMAR = """
@@ -41,7 +42,7 @@ def build_plan(b, line, tree: Tree) -> None:
     plan = read_plan(b, line, names[1:], "plan")
     if space is None or plan is None:
         return
-    b.merge("plan", space, lambda old: PlanOrder(space, plan, line.number), line.number)
+    b.merge("plan", space, lambda old: orders.PlanOrder(space, plan, line.number), line.number)
 
 
 def write_plan(order: PlanOrder, names) -> str:
@@ -49,6 +50,6 @@ def write_plan(order: PlanOrder, names) -> str:
 
 
 kind("plan", ["PLAN"], ["plan"], "plan 34: wedge, advance, target tanks, fire at 4",
-     PLAN_CONTEXT, COMBAT, grammar=PLAN_GRAMMAR, model=PlanOrder, issuer=MOVER,
+     PLAN_CONTEXT, COMBAT, grammar=PLAN_GRAMMAR, model="PlanOrder", issuer=MOVER,
      engine=["taktyczne.plans.check_plans", "taktyczne.plans.plans_for"],
      problems=PLAN_PROBLEMS, report="ts_main_turn")(build_plan)(write_plan)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.mine_orders import RevealOrder
+from ...model import orders
 from ...model.mine_seal import MAX_SQUARES, SALT_PREFIX
 from .base import PURCHASE, kind, standing_target
 
 if TYPE_CHECKING:
+    from ...model.orders import RevealOrder
     from lark import Tree
 
 REVEAL_GRAMMAR = """
@@ -38,7 +39,7 @@ def build_reveal(b, line, tree: Tree) -> None:
             salt = word[len(SALT_PREFIX):].casefold()
         else:
             squares.append(word.upper())
-    b.add(RevealOrder(space, tuple(squares), salt, line.number))
+    b.add(orders.RevealOrder(space, tuple(squares), salt, line.number))
 
 
 def write_reveal(order: RevealOrder, names) -> str:
@@ -48,7 +49,7 @@ def write_reveal(order: RevealOrder, names) -> str:
 
 kind("reveal", ["REVEAL_VERB"], ["reveal"],
      "reveal 22: F5 G5 salt_5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
-     {"WORD", "INT", "_COLON", "$END"}, PURCHASE, grammar=REVEAL_GRAMMAR, model=RevealOrder,
+     {"WORD", "INT", "_COLON", "$END"}, PURCHASE, grammar=REVEAL_GRAMMAR, model="RevealOrder",
      engine=["taktyczne.mines.MineReveals.pending_turn"],
      problems=["ts_reveal_not_wanted", "ts_reveal_scope", "ts_reveal_unreadable",
                "ts_reveal_wrong", "ts_reveal_missing", "ts_reveal_other_orders",

@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...model.orders import StrikeOrder
+from ...model import orders
 from ...model.ts_targets import priority_text
 from ..target_words import read_targets
 from .base import COMBAT, MOVER, UNIT_LINE, groups_text, is_tree, kind, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import StrikeOrder
     from lark import Tree
 
 NAME = "strike"
@@ -83,7 +84,7 @@ def build_strike(b, line, tree: Tree) -> None:
         if not units:
             b.error(line, tree.children[0].column, "this 'strike' sends no aircraft (every count is 0)")
             return
-        b.add(StrikeOrder(target, units, (start, *rest), priority, stay, leave, line.number))
+        b.add(orders.StrikeOrder(target, units, (start, *rest), priority, stay, leave, line.number))
 
 
 def write_strike(order: StrikeOrder, names) -> str:
@@ -100,7 +101,7 @@ def write_strike(order: StrikeOrder, names) -> str:
 kind(NAME, ["STRIKE"], ["strike", "air strike", "air raid"],
      "strike 34: 2 bomber 22 -> 23 -> 34, target aa and tanks, stay 2",
      UNIT_LINE | {"STRIKE_TARGET", "STRIKE_STAY", "STRIKE_RETURN", "_AND"}, COMBAT,
-     grammar=STRIKE_GRAMMAR, model=StrikeOrder, issuer=MOVER,
+     grammar=STRIKE_GRAMMAR, model="StrikeOrder", issuer=MOVER,
      engine=["taktyczne.air_strike.strike", "taktyczne.air_strike.flight"],
      problems=["ts_strike_no_enemy", "ts_strike_not_aircraft", "ts_strike_route",
                "ts_strike_range", "ts_strike_over", "ts_strike_base", "ts_strike_after_board",
