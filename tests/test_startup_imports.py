@@ -23,11 +23,14 @@ ORDERS = paths.ROOT / "turns" / "aa1941-example" / "orders" / "01-ussr.txt"
 # command makes them (the codec imports them for a file that names one of their events)
 BOARD_CLASSES = ("adjudicator.model.tactical", "adjudicator.model.taktyczne",
                  "adjudicator.model.live_battle_events", "adjudicator.model.live_battle_state")
-# the modules of order and event classes that a 1941 command never makes: the other
-# editions' own, and (but for the report, which shows a correction) the corrections'
-OTHER_EDITIONS = tuple(f"adjudicator.model.{m}" for m in (
+# the modules of order and event classes that a 1941 command never makes (the other
+# editions' own), and Taktyczne Starcie's helpers that its order kinds import when they
+# read or write one of its orders (battle plans, targets, mines)
+OTHER_EDITIONS = (*(f"adjudicator.model.{m}" for m in (
     "europe_orders", "global_orders", "taktyczne_orders", "live_battle", "mine_orders",
-    "ts_gun_orders", "events_global", "events_politics"))
+    "ts_gun_orders", "events_global", "events_politics", "battle_plan", "plan_text",
+    "ts_targets", "mine_grid", "mine_seal")),
+    "adjudicator.io.plan_words", "adjudicator.io.target_words", "adjudicator.io.tactical_data")
 HEAVY = ("numpy", "networkx", "openskill", "scipy", "threadpoolctl")
 LOADED = ("import sys\nfrom adjudicator.cli import main\n"
           "status = main(sys.argv[1:])\n"

@@ -18,8 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model import orders
-from ...model.plan_text import plan_from_text, plan_text
-from ..plan_words import read_plan
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, unit_text
 
 if TYPE_CHECKING:
@@ -38,6 +36,9 @@ _EVERYWHERE = ("all", "everywhere", "all areas", "every area", "*")
 
 
 def build_defence_plan(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.plan_text import plan_text
+    from ..plan_words import read_plan
     names = [c for c in tree.children if is_tree(c)]
     where = names[0].children
     space: str | None = None
@@ -54,6 +55,7 @@ def build_defence_plan(b, line, tree: Tree) -> None:
 
 
 def write_defence_plan(order: DefencePlanOrder, names) -> str:
+    from ...model.plan_text import plan_from_text, plan_text
     try:
         text = plan_text(plan_from_text(order.value), lambda key: unit_text(key, 1, names))
     except ValueError:         # not this package's canonical text: written as it is

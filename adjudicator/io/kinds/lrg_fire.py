@@ -14,8 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model import orders
-from ...model.ts_targets import priority_text
-from ..target_words import read_targets
 from .base import COMBAT, MOVER, is_tree, kind
 
 if TYPE_CHECKING:
@@ -31,6 +29,8 @@ LRG_FIRE.4: /(fire|shoot)\\s+(the\\s+|a\\s+|one\\s+)?(lrgs?|long[- ]range\\s+gun
 
 def read_priority(b, line, names: list) -> tuple[str, ...] | None:
     """The target words of ``names`` (each a run of words), or None after an error."""
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ..target_words import read_targets
     if not names:
         return ()
     try:
@@ -65,6 +65,7 @@ def build_lrg_fire(b, line, tree: Tree) -> None:
 
 
 def write_lrg_fire(order: LrgFireOrder, names) -> str:
+    from ...model.ts_targets import priority_text
     text = f"fire lrg {order.space} at {order.target}"
     return f"{text}: {priority_text(order.priority)}" if order.priority else text
 

@@ -18,8 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model import orders
-from ...model.ts_targets import priority_text
-from ..target_words import read_targets
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, standing_target
 
 if TYPE_CHECKING:
@@ -41,6 +39,9 @@ _FIRE = ("fire", "always", "yes", "on", "shoot")
 def react_value(phrases: list[str]) -> str:
     """The canonical value of the phrases after the colon: ``hold``, ``fire`` or ``fire at
     <words>``; ValueError when unreadable."""
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.ts_targets import priority_text
+    from ..target_words import read_targets
     first = " ".join(phrases[0].casefold().split())
     if first in _HOLD:
         if len(phrases) > 1:

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.mine_grid import ROWS
 from ...model import orders
-from ...model.mine_seal import SALT_PREFIX
 from .base import PURCHASE, kind, standing_target
 
 if TYPE_CHECKING:
@@ -33,6 +31,9 @@ MINED = {"mine": True, "empty": False}
 
 
 def build_open(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.mine_grid import ROWS
+    from ...model.mine_seal import SALT_PREFIX
     known, space = standing_target(b, line, tree.children[1])
     if not known:
         return
@@ -56,6 +57,7 @@ def leaves_line(where: str, column: str, leaves) -> str:
 
 
 def write_open(order: OpenOrder, names) -> str:
+    from ...model.mine_seal import SALT_PREFIX
     where = "all" if order.space is None else order.space
     if order.column:
         return leaves_line(where, order.column, order.leaves)

@@ -15,8 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model import orders
-from ...model.plan_text import plan_text
-from ..plan_words import read_plan
 from .base import COMBAT, MOVER, is_tree, kind, unit_text
 
 if TYPE_CHECKING:
@@ -37,6 +35,8 @@ PLAN_PROBLEMS = ["plan_formation_unknown", "plan_square_unknown", "plan_square_r
 
 
 def build_plan(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ..plan_words import read_plan
     names = [c for c in tree.children if is_tree(c)]
     space = b.resolve_place(line, names[0].children)
     plan = read_plan(b, line, names[1:], "plan")
@@ -46,6 +46,7 @@ def build_plan(b, line, tree: Tree) -> None:
 
 
 def write_plan(order: PlanOrder, names) -> str:
+    from ...model.plan_text import plan_text
     return f"plan {order.space}: {plan_text(order.plan, lambda key: unit_text(key, 1, names))}"
 
 

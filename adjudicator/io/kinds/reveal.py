@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...model import orders
-from ...model.mine_seal import MAX_SQUARES, SALT_PREFIX
 from .base import PURCHASE, kind, standing_target
 
 if TYPE_CHECKING:
@@ -28,6 +27,8 @@ REVEAL_VERB.3: /reveal\\b/i
 
 
 def build_reveal(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.mine_seal import MAX_SQUARES, SALT_PREFIX
     known, space = standing_target(b, line, tree.children[1])
     if not known:
         return
@@ -43,6 +44,7 @@ def build_reveal(b, line, tree: Tree) -> None:
 
 
 def write_reveal(order: RevealOrder, names) -> str:
+    from ...model.mine_seal import SALT_PREFIX
     where = "all" if order.space is None else order.space
     return f"reveal {where}: {' '.join((*order.squares, SALT_PREFIX + order.salt))}"
 

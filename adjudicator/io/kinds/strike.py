@@ -18,8 +18,6 @@ import re
 from typing import TYPE_CHECKING
 
 from ...model import orders
-from ...model.ts_targets import priority_text
-from ..target_words import read_targets
 from .base import COMBAT, MOVER, UNIT_LINE, groups_text, is_tree, kind, tokens_of
 
 if TYPE_CHECKING:
@@ -58,6 +56,8 @@ def _number(b, line, clause: Tree, what: str, top: int) -> int | None:
 
 
 def build_strike(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ..target_words import read_targets
     subtrees = [c for c in tree.children if is_tree(c)]
     target_name, groups, path_tree, clauses = subtrees[0], subtrees[1], subtrees[2], subtrees[3:]
     target = b.resolve_place(line, target_name.children)
@@ -88,6 +88,7 @@ def build_strike(b, line, tree: Tree) -> None:
 
 
 def write_strike(order: StrikeOrder, names) -> str:
+    from ...model.ts_targets import priority_text
     text = f"strike {order.target}: {groups_text(order.units, names)} " + " -> ".join(order.path)
     if order.priority:
         text += ", target " + priority_text(order.priority).replace(", ", " and ")
