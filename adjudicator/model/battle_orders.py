@@ -6,16 +6,18 @@ from typing import ClassVar
 
 import attrs
 
+from .reprs import attrs_repr
 from .order_base import Comparison, Order, UnitGroup
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class RetreatCondition:
     """Retreat to ``destination`` when a condition holds at the end of a round.
     ``after_round``: retreat once that many rounds have been fought.
     ``attackers``/``defenders`` thresholds compare the count of remaining units (or, with
     ``measure="tuv"``, their total cost) of that side."""
 
+    __repr__ = attrs_repr
     destination: str | None = None      # None: the engine picks a legal one (first in a stable order)
     after_round: int | None = None
     side: str | None = None             # "attackers" or "defenders"
@@ -24,7 +26,7 @@ class RetreatCondition:
     measure: str = "units"              # "units" or "tuv"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Bomb(Order):
     """Of the bombers that ended their combat move in ``space``, ``units`` raid its
     factory instead of fighting (strategic bombing raid); ``target``: the unit type of the
@@ -38,7 +40,7 @@ class Bomb(Order):
     target: str = ""
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Bombard(Order):
     """Ships (``units``) in the sea zones the assault on ``target`` unloads from bombard it
     (``units`` empty: every eligible ship there, the default)."""
@@ -49,7 +51,7 @@ class Bombard(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class BattleDirective(Order):
     """The attacker's instructions for the battle in ``space``."""
 

@@ -11,7 +11,7 @@ from .order_base import Order, UnitGroup
 from .standing_orders import StandingChoice
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class InterceptOrder(StandingChoice):
     """``intercept <space|all>: yes|no``: whether the power's fighters intercept raids
     (Europe 1999 [L601]; the engine's standing kind ``intercept``)."""
@@ -19,7 +19,7 @@ class InterceptOrder(StandingChoice):
     kind: ClassVar[str] = "intercept"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class MiddleEastOrder(StandingChoice):
     """``middle east: <power>, ...``: which Allies pay Germany for the Middle East, first
     to last (Europe 1999 [L699]; the engine's standing kind ``middle_east``)."""
@@ -27,7 +27,7 @@ class MiddleEastOrder(StandingChoice):
     kind: ClassVar[str] = "middle_east"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Keep(Order):
     """``keep <n>`` (Europe 1999, the pre-game round [L250-L251]): the phasing power takes
     ``amount`` IPCs of its side's special cash for turn 1."""
@@ -37,7 +37,7 @@ class Keep(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Convert(Order):
     """``convert <units> <territory>`` (Europe 1999, the Soviet noncombat move [L665]):
     Allied units there become the phasing power's."""

@@ -6,7 +6,10 @@ from typing import ClassVar
 
 import attrs
 
+from .reprs import attrs_repr
 
-@attrs.frozen
+
+@attrs.frozen(repr=False)
 class Event:
+    __repr__ = attrs_repr
     kind: ClassVar[str] = "event"

@@ -11,7 +11,7 @@ from .battle_orders import RetreatCondition
 from .event_base import Event
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class BattleStarted(Event):
     kind: ClassVar[str] = "battle_started"
     battle: str                 # battle id, e.g. "Karelia" or "Sea Zone 5 (sea)"
@@ -23,7 +23,7 @@ class BattleStarted(Event):
     defending_units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class DiceRolled(Event):
     """One group of dice: all units of ``unit_type`` on ``side`` firing at ``target``
     (hit on a roll <= target) in ``step`` of ``round``.  ``rolls`` are the faces, in order
@@ -40,7 +40,7 @@ class DiceRolled(Event):
     hits: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class BestOfRolled(DiceRolled):
     """Dice of units that roll ``dice`` dice each and keep the best (ability ``best_of``,
     Global 1940's Heavy Bombers): ``rolls`` are every face in the order drawn, unit by unit
@@ -52,7 +52,7 @@ class BestOfRolled(DiceRolled):
     kept: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LowLuckRolled(DiceRolled):
     """Low Luck dice (docs/low-luck.md): one group of a side's units firing together at the
     same targets, ``units`` ({type: count}; for aimed dice such as AA fire, the units aimed
@@ -67,7 +67,7 @@ class LowLuckRolled(DiceRolled):
     sure: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LowLuckBestOfRolled(LowLuckRolled):
     """Low Luck for a group with best-of units (docs/low-luck.md): ``total``, ``sure``'s
     remainder ``target`` are counted in ``per_hit``-ths of a hit (``sides ** k``, k the
@@ -79,7 +79,7 @@ class LowLuckBestOfRolled(LowLuckRolled):
     per_hit: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Submerged(Event):
     kind: ClassVar[str] = "submerged"
     battle: str
@@ -88,7 +88,7 @@ class Submerged(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Casualties(Event):
     """Units lost (``killed``) or damaged (``damaged``, e.g. a battleship's first hit)."""
 
@@ -102,7 +102,7 @@ class Casualties(Event):
     reason: str = "hits"        # "hits" | "defenceless" | "cannot_retreat"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Retreated(Event):
     """``reason``: "condition" (``condition`` is the attacker's retreat condition that
     held) or "no_fire" (only units that cannot fire were left)."""
@@ -116,7 +116,7 @@ class Retreated(Event):
     condition: RetreatCondition | None = None
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class BattleEnded(Event):
     """``outcome``: "attacker_wins" | "defender_wins" | "both_destroyed" | "attacker_retreats"
     | "stalemate".  ``tuv_swing`` = defender TUV lost - attacker TUV lost."""
@@ -134,7 +134,7 @@ class BattleEnded(Event):
     captured: bool = False      # the attacker took the territory
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class RaidDamage(Event):
     """A strategic bombing raid's result: the damage dice of the surviving bombers, the
     damage they add to the facility of ``unit_type`` in ``space`` (after its cap) and its
@@ -149,7 +149,7 @@ class RaidDamage(Event):
     total: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TreasuryRaided(Event):
     """A raid that takes IPCs from the treasury (``[turn] raid = "treasury"``): the bombing
     dice, what ``power`` lost (at most what it had) and what it has left."""
@@ -163,7 +163,7 @@ class TreasuryRaided(Event):
     total: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Resurfaced(Event):
     """Submerged ``units`` of ``power`` in ``space`` resurface (Europe's step 6 [L441])."""
 
@@ -173,7 +173,7 @@ class Resurfaced(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class UnitsRepaired(Event):
     """Damaged ``units`` of ``power`` in ``space`` repaired (Europe's step 6 [L687])."""
 

@@ -10,7 +10,7 @@ from .event_base import Event
 from .corrections import Edit
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Corrected(Event):
     """One edit of a game master's correction turn and the reason given for the
     correction."""

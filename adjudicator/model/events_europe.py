@@ -9,7 +9,7 @@ import attrs
 from .event_base import Event
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class UnitsConverted(Event):
     """``by`` turned ``from_power``'s ``units`` in ``territory`` into its own (Europe's
     Great Patriotic War [L665])."""
@@ -21,7 +21,7 @@ class UnitsConverted(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class MiddleEastPaid(Event):
     """``payer`` paid ``payee`` ``amount`` of the ``owed`` Middle East value (``short``:
     what it could not pay and is lost)."""
@@ -34,7 +34,7 @@ class MiddleEastPaid(Event):
     short: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class SpecialCashOffered(Event):
     """At the start of a power's pre-game turn: ``pot`` IPCs of its side's special cash are
     left to spend or keep (Europe [L250-L251])."""
@@ -44,7 +44,7 @@ class SpecialCashOffered(Event):
     pot: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class SpecialCashKept(Event):
     """The last power of a side in the pre-game round keeps ``kept`` IPCs of the side's
     special cash for turn 1 (Europe [L251]); ``ipcs``: its treasury then."""

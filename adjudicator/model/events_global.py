@@ -10,7 +10,7 @@ import attrs
 from .event_base import Event
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Scrambled(Event):
     """Defending aircraft of ``power`` scrambled from ``space`` into the sea zone ``zone``."""
 
@@ -21,7 +21,7 @@ class Scrambled(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class RepairedAtBase(Event):
     """Damaged capital ships repaired free next to a naval base (Global 1940)."""
 
@@ -31,7 +31,7 @@ class RepairedAtBase(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ObjectiveMet(Event):
     """A national objective paid ``income`` IPCs into ``power``'s ``economy`` in its
     Collect Income (Global 1940 [L451-L589]); ``territories``: what its condition counted."""
@@ -44,7 +44,7 @@ class ObjectiveMet(Event):
     territories: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ObjectiveMissed(Event):
     """A national objective of ``power`` whose condition did not hold this Collect Income."""
 
@@ -54,7 +54,7 @@ class ObjectiveMissed(Event):
     objective: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ConvoyDisrupted(Event):
     """Enemy warships in the convoy zone ``zone`` cost ``power``'s ``economy`` ``loss`` IPCs
     of its income (Global 1940 [L1105-L1127]): the dice ``rolls``, the sum of those of 3 or
@@ -69,7 +69,7 @@ class ConvoyDisrupted(Event):
     loss: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class FactoryRemoved(Event):
     """Factories in Chinese land that ``by`` (China or an ally) took back, removed from the
     game (Global 1940 [L379])."""
@@ -80,7 +80,7 @@ class FactoryRemoved(Event):
     units: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LiberationUnitsPlaced(Event):
     """``power``, its capital ``space`` liberated, places ``units`` there free of charge,
     once per game (Global 1940's France [L595-L599])."""
@@ -91,7 +91,7 @@ class LiberationUnitsPlaced(Event):
     space: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ResearchRolled(Event):
     """Global 1940's research [L1141-L1202]: ``power`` bought ``bought`` research dice for
     ``cost`` IPCs and rolled them with the ``kept`` it had (``rolls``); a 6 is a
@@ -107,7 +107,7 @@ class ResearchRolled(Event):
     kept_now: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TechnologyGained(Event):
     """A breakthrough's roll ``roll`` on chart ``chart`` gave ``power`` the technology
     ``technology`` (``already_held``: it had it, and gains nothing); ``held``: all it
@@ -122,7 +122,7 @@ class TechnologyGained(Event):
     held: tuple[str, ...] = ()        # every technology the power holds now
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class RocketFired(Event):
     """Rockets [L1180]: ``power``'s air base in ``base`` hit the ``unit`` facility in
     ``target`` with a die (``roll``), adding ``damage`` (up to its cap) to ``total``."""
@@ -137,7 +137,7 @@ class RocketFired(Event):
     total: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ParatroopersDropped(Event):
     """Paratroopers [L1182]: ``count`` of ``power``'s infantry flew from the air base in
     ``base`` into the attack on ``target``."""

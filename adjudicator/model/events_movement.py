@@ -10,7 +10,7 @@ import attrs
 from .event_base import Event
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Moved(Event):
     kind: ClassVar[str] = "moved"
     power: str
@@ -20,7 +20,7 @@ class Moved(Event):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Loaded(Event):
     kind: ClassVar[str] = "loaded"
     power: str
@@ -31,7 +31,7 @@ class Loaded(Event):
     phase: str = "combat"       # "combat" | "noncombat"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Unloaded(Event):
     kind: ClassVar[str] = "unloaded"
     power: str
@@ -43,7 +43,7 @@ class Unloaded(Event):
     phase: str = "combat"       # "combat" | "noncombat"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Blitzed(Event):
     kind: ClassVar[str] = "blitzed"
     power: str
@@ -51,7 +51,7 @@ class Blitzed(Event):
     previous_owner: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Captured(Event):
     kind: ClassVar[str] = "captured"
     territory: str
@@ -61,7 +61,7 @@ class Captured(Event):
     liberated: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class UnitsCaptured(Event):
     """Units taken with a territory (factories, AA guns): they change owner."""
 
@@ -72,7 +72,7 @@ class UnitsCaptured(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Plundered(Event):
     kind: ClassVar[str] = "plundered"
     by: str
@@ -80,7 +80,7 @@ class Plundered(Event):
     ipcs: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class AircraftLost(Event):
     """``reason``: "no_landing" (no landing space in range)."""
 
@@ -91,7 +91,7 @@ class AircraftLost(Event):
     reason: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Landed(Event):
     """Aircraft flown to a landing space by the engine.  ``reason``: "carrier_sunk",
     "no_order", "order_failed" (the order on ``line`` could not land it), "scrambled"

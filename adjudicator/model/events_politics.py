@@ -11,7 +11,7 @@ import attrs
 from .event_base import Event
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class WarDeclared(Event):
     """``power`` declared war on ``enemy`` (``how``: provoked or unprovoked, digest §4.2)."""
 
@@ -22,7 +22,7 @@ class WarDeclared(Event):
     step: str = "combat_move"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class AtWar(Event):
     """``power`` and ``enemy`` are at war because of ``by``'s declaration (the UK and ANZAC
     go to war with Japan together [L493, L548, L580])."""
@@ -33,7 +33,7 @@ class AtWar(Event):
     by: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class DeclarationDeferred(Event):
     """The USA's declaration on ``enemy`` waits for the start of its Collect Income (its
     3rd turn, no provocation [L516])."""
@@ -43,7 +43,7 @@ class DeclarationDeferred(Event):
     enemy: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class FactoriesUpgraded(Event):
     """``power`` entered the war: its minor factories in ``territories`` are majors now,
     free of charge, usable at once [L429]."""
@@ -53,7 +53,7 @@ class FactoriesUpgraded(Event):
     territories: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class NeutralArmyRaised(Event):
     """``territory`` was attacked: the ``nation``'s printed army (``units``) is placed."""
 
@@ -63,7 +63,7 @@ class NeutralArmyRaised(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class NeutralsTurned(Event):
     """Every remaining territory of ``nation`` now sides with ``side`` (``by`` attacked a
     strict neutral [L359])."""
@@ -74,7 +74,7 @@ class NeutralsTurned(Event):
     by: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class NeutralJoined(Event):
     """``power`` took the friendly neutral ``territory``; ``units`` are its army, now
     ``power``'s [L343]."""
@@ -85,7 +85,7 @@ class NeutralJoined(Event):
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class MongoliaJoined(Event):
     """The Soviet-Mongolian pact [L433]: ``territory`` and its army join the USSR."""
 

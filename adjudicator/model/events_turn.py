@@ -10,7 +10,7 @@ import attrs
 from .event_base import Event
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TurnStarted(Event):
     kind: ClassVar[str] = "turn_started"
     power: str
@@ -18,7 +18,7 @@ class TurnStarted(Event):
     ipcs: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Purchased(Event):
     kind: ClassVar[str] = "purchased"
     power: str
@@ -27,7 +27,7 @@ class Purchased(Event):
     ipcs_left: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Repaired(Event):
     kind: ClassVar[str] = "repaired"
     power: str
@@ -37,7 +37,7 @@ class Repaired(Event):
     ipcs_left: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Placed(Event):
     kind: ClassVar[str] = "placed"
     power: str
@@ -45,7 +45,7 @@ class Placed(Event):
     space: str
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Refunded(Event):
     kind: ClassVar[str] = "refunded"
     power: str
@@ -53,7 +53,7 @@ class Refunded(Event):
     ipcs: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class UnitsChanged(Event):
     """Units that became another type where they are (``count`` of ``from_type`` into
     ``to_type``): a captured major factory turned minor."""
@@ -66,7 +66,7 @@ class UnitsChanged(Event):
     count: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class EconomyPaid(Event):
     """The part of ``power``'s purchase that its economy ``economy`` (not its first) paid:
     what it places in that economy's land (Global 1940's UK Pacific [L405-L417])."""
@@ -78,7 +78,7 @@ class EconomyPaid(Event):
     ipcs_left: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class IncomeCollected(Event):
     """``items``: the income pipeline's lines ``((item, amount), ...)``; ``reason``: why
     nothing was collected ("capital_lost"), else ""."""
@@ -91,7 +91,7 @@ class IncomeCollected(Event):
     items: tuple[tuple[str, int], ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class EconomyIncome(Event):
     """Income paid to another economy of ``power`` than its first (Global 1940's United
     Kingdom Pacific); ``items`` as in ``IncomeCollected``."""
@@ -104,7 +104,7 @@ class EconomyIncome(Event):
     items: tuple[tuple[str, int], ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class OrderSkipped(Event):
     """An order that was valid when written but could not be carried out after combat
     (e.g. the units it names were lost).  ``order`` is its canonical text; ``reason`` a
@@ -117,7 +117,7 @@ class OrderSkipped(Event):
     params: dict[str, Any] = attrs.field(factory=dict)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class OrderReduced(Event):
     """A noncombat move carried out with fewer units than it names, because the others were
     lost in combat (or cannot move any more): the survivors still go.  ``order`` is its
@@ -132,14 +132,14 @@ class OrderReduced(Event):
     params: dict[str, Any] = attrs.field(factory=dict)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class StandingOrdersChanged(Event):
     kind: ClassVar[str] = "standing_orders_changed"
     power: str
     count: int
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class VictoryDeclared(Event):
     """``rule`` names the victory rule that held; ``territories`` the ones it counted."""
 
@@ -149,7 +149,7 @@ class VictoryDeclared(Event):
     territories: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class NoMovesReceived(Event):
     """The power's turn was played with no orders (a missed deadline): no purchase, no
     moves; its standing orders applied and income was collected."""
@@ -159,7 +159,7 @@ class NoMovesReceived(Event):
     deadline: str = ""
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class VictoryInSight(Event):
     """The ``held`` part of ``side``'s victory rule ``rule`` holds from this turn on: held
     for a complete round, it wins at the end of round ``round`` at the earliest."""
@@ -171,7 +171,7 @@ class VictoryInSight(Event):
     territories: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class VictoryDenied(Event):
     """The ``held`` part of ``side``'s victory rule ``rule`` no longer holds (after
     ``turns`` turns in a row): the count starts again."""

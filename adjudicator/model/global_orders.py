@@ -11,7 +11,7 @@ from .order_base import Order
 from .standing_orders import StandingChoice
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ShareOrder(StandingChoice):
     """``share <space|all>: yes|no``: whether allies' units may board the power's transports
     and land on its carriers there (Global 1940 [L680, L1518]; the engine's standing kind
@@ -20,7 +20,7 @@ class ShareOrder(StandingChoice):
     kind: ClassVar[str] = "share"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class CanalOrder(StandingChoice):
     """``canal <territory|all>: yes|no``: whether the power lets ships of a power of the
     other side it is not at war with pass the canal or strait its territory controls
@@ -29,7 +29,7 @@ class CanalOrder(StandingChoice):
     kind: ClassVar[str] = "canal"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ScrambleOrder(StandingChoice):
     """``scramble <territory|all>: yes|no``: whether the power's fighters and tactical
     bombers at an operative air base scramble into an adjacent sea zone under attack
@@ -38,7 +38,7 @@ class ScrambleOrder(StandingChoice):
     kind: ClassVar[str] = "scramble"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class KamikazeOrder(StandingChoice):
     """``kamikaze <zone|all>: N``: how many kamikaze strikes the power makes in a kamikaze
     zone under attack (Global 1940 [L820-L826]; the engine's standing kind ``kamikaze``)."""
@@ -54,7 +54,7 @@ class LiberationOrder(StandingChoice):
     kind: ClassVar[str] = "liberation"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Declare(Order):
     """``declare war on <power>, ...`` (Global 1940 [L659-L673]): the phasing power declares
     war on ``targets`` at the start of its combat move (``engine/politics.py``)."""
@@ -64,7 +64,7 @@ class Declare(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Research(Order):
     """``research 3 dice, chart 2`` (Global 1940's optional research [L1141-L1202]): the
     phasing power buys ``dice`` research dice and, on a breakthrough, rolls on ``chart``
@@ -77,7 +77,7 @@ class Research(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Rocket(Order):
     """``rocket Holland Belgium -> Western Germany`` (Global 1940's Rockets technology
     [L1180]): the operative air base in ``base`` fires at an enemy facility in ``target``
@@ -89,7 +89,7 @@ class Rocket(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Paratroop(Order):
     """``paratroop 2 Western Germany -> Poland`` (Global 1940's Paratroopers technology
     [L1182]): up to ``count`` infantry from the air base in ``base`` join the attack on

@@ -9,7 +9,7 @@ import attrs
 from .order_base import Order, Phase, UnitGroup
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Move(Order):
     """Move units along ``path`` (``path[0]`` is where they start)."""
 
@@ -28,7 +28,7 @@ class Move(Order):
         return self.path[-1]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Load(Order):
     """Load land units from territory ``origin`` onto transports in sea zone ``zone``."""
 
@@ -40,7 +40,7 @@ class Load(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Unload(Order):
     """Unload cargo from transports in ``zone`` into territory ``target``.  In the combat
     phase into an enemy territory this is an amphibious assault."""

@@ -8,6 +8,8 @@ from typing import ClassVar
 
 import attrs
 
+from .reprs import attrs_repr
+
 
 class Phase(str, Enum):
     PURCHASE = "purchase"
@@ -16,12 +18,13 @@ class Phase(str, Enum):
     PLACE = "place"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class UnitGroup:
     """``count`` units of ``type``.  For a transport or carrier, ``cargo`` names exactly what
     it must be carrying (``()``: empty); ``None`` means any, and the engine then prefers the
     emptiest ones.  Ships always move with whatever they carry."""
 
+    __repr__ = attrs_repr
     count: int
     type: str
     cargo: tuple["UnitGroup", ...] | None = None
@@ -35,6 +38,8 @@ class Order:
 
     kind: ClassVar[str] = "order"
     line: int
+
+    __repr__ = attrs_repr       # attrs' format for every order class (made with repr=False)
 
 
 class Comparison(str, Enum):

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from .reprs import attrs_repr
 from .order_base import Order, Phase
 from .standing_orders import StandingChoice
 
@@ -15,11 +16,12 @@ if TYPE_CHECKING:
     from .standing_orders import DefenceOrder
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class OrderSet:
     """One power's orders for one turn, as parsed, in the order written.  ``source`` is
     the exact text.  The per-kind tuples below are views of ``items``."""
 
+    __repr__ = attrs_repr
     power: str | None
     items: tuple[Order, ...] = ()
     source: str = ""

@@ -9,14 +9,14 @@ import attrs
 from .order_base import Order, UnitGroup
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Buy(Order):
     kind: ClassVar[str] = "buy"
     units: tuple[UnitGroup, ...]
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Repair(Order):
     """Remove ``points`` of damage from the facility in ``space`` (purchase phase)."""
 
@@ -26,7 +26,7 @@ class Repair(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Place(Order):
     kind: ClassVar[str] = "place"
     units: tuple[UnitGroup, ...]

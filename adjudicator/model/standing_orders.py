@@ -8,10 +8,11 @@ from typing import ClassVar
 
 import attrs
 
+from .reprs import attrs_repr
 from .order_base import Order, SubmergePolicy
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class DefenceOrder(Order):
     """A standing defence order for ``space`` (``None``: all spaces of this power)."""
 
@@ -23,7 +24,7 @@ class DefenceOrder(Order):
     landing: tuple[str, ...] = ()       # where fighters whose carrier sank here land, in order
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class StandingChoice(Order):
     """An edition's standing order of kind ``name`` (declared by its rules with a default,
     ``engine.turn_rules.declare_standing``): for ``space`` (``None``: everywhere) the power
@@ -37,10 +38,11 @@ class StandingChoice(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class StandingOrders:
     """A power's standing defence orders; they stay in the game state until replaced."""
 
+    __repr__ = attrs_repr
     defences: tuple[DefenceOrder, ...] = ()
     choices: tuple[StandingChoice, ...] = ()    # standing orders of the edition's own kinds
 

@@ -9,7 +9,7 @@ import attrs
 from .order_base import Order
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Nmr(Order):
     """The game master's statement that no orders came by ``deadline`` (ISO 8601 UTC,
     ``""``: not given): the turn is played with no purchase and no moves."""
@@ -19,7 +19,7 @@ class Nmr(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Concede(Order):
     """The power's side gives the game up: the other side wins."""
 

@@ -13,7 +13,7 @@ from .order_base import Order, UnitGroup
 from .standing_orders import StandingChoice
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class PlanOrder(Order):
     """``plan 34: wedge, advance, target tanks, fire at 4`` (Taktyczne Starcie): the
     attacker's battle plan for the board battle in ``space`` this turn; its squares name
@@ -33,7 +33,7 @@ class DefencePlanOrder(StandingChoice):
     kind: ClassVar[str] = "defence_plan"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class PatrolOrder(StandingChoice):
     """``patrol <area|all>: always|bombers|never`` (Taktyczne Starcie): whether the power's
     fighters based there fire at enemy aircraft flying over (L23.44-L23.46, L23.62); the
@@ -42,7 +42,7 @@ class PatrolOrder(StandingChoice):
     kind: ClassVar[str] = "patrol"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class EvacuateOrder(StandingChoice):
     """``evacuate <area|all>: 24, S05`` (Taktyczne Starcie): the bases, in order, where the
     power's aircraft fly when they lose their base there (L23.34-L23.35, L23.75); the
@@ -51,7 +51,7 @@ class EvacuateOrder(StandingChoice):
     kind: ClassVar[str] = "evacuate"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Recruit(Order):
     """``recruit 2 tank_1 44`` (Taktyczne Starcie, at the start of the turn [L19.16]):
     buy ``units`` and place them at once in ``space``, where an object of the buyer's
@@ -63,7 +63,7 @@ class Recruit(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Build(Order):
     """``build factory 44``, ``build shipyard 44 over S05``, ``build carrier S05``
     (Taktyczne Starcie, at the end of the turn [L19.16, L27.2]): buy the object ``what``
@@ -76,7 +76,7 @@ class Build(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Arm(Order):
     """``arm missile 12``, ``arm antimissile 12``, ``arm bomb 44`` (Taktyczne Starcie, at the
     start of the turn [L19.57, L19.64-L19.65, L23.39-L23.42], ruling G26): buy ``what``
@@ -89,7 +89,7 @@ class Arm(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Launch(Order):
     """``launch 23`` / ``launch 23 from 12`` (Taktyczne Starcie [L19.58]): fire the missile
     of the mover's armed silo in ``silo`` (``""``: his first armed silo) at ``target``."""
@@ -100,7 +100,7 @@ class Launch(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class AntimissileOrder(StandingChoice):
     """``antimissile all: own|reach|never`` (Taktyczne Starcie [L19.67-L19.68], ruling G25):
     when the power's armed launcher fires at another player's missile aimed at ``space``
@@ -109,7 +109,7 @@ class AntimissileOrder(StandingChoice):
     kind: ClassVar[str] = "antimissile"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ScuttleOrder(Order):
     """``scuttle 23``: the empty ferries and carriers the mover takes in ``space`` this turn
     are destroyed instead of captured (L19.43, L27.16, L27.30-L27.31: the attacker's
@@ -120,7 +120,7 @@ class ScuttleOrder(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class StrikeOrder(Order):
     """``strike 34: 2 bomber 22 -> 23 -> 34 -> 23 -> 22, target aa and tanks, stay 2``
     (Taktyczne Starcie, the main-map air strike, L23.10-L23.64): ``units`` fly from
@@ -140,7 +140,7 @@ class StrikeOrder(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class AirDefenceOrder(StandingChoice):
     """``air defence 34: target fighters and bombers; bombers hold`` (Taktyczne Starcie):
     the targets the power's AA guns and fighters shoot at when ``space`` (``None``: any of
