@@ -16,6 +16,7 @@ from lark import Lark
 from adjudicator.io import kinds as kinds_package
 from adjudicator.io.kinds import ISSUERS, KINDS, PHASE, OrderSyntax
 from adjudicator.io.parser import ALL_KINDS, format_orders, grammar_text, parse_orders, strip_positions
+from adjudicator.model import orders
 from adjudicator.model.orders import Order, StandingChoice
 from adjudicator.present.report import FIXED_SECTIONS, REPORT_SECTIONS
 from adjudicator.present.wording import PROBLEMS
@@ -110,11 +111,13 @@ def test_a_plug_in_kind_is_complete_the_same_way(tidewar):  # noqa: F811
 
 
 def test_every_order_class_of_the_model_is_a_registered_kind():
+    orders.load_all()            # every module of order classes that ``model.orders`` names
     found, stack = set(), list(Order.__subclasses__())
     while stack:
         cls = stack.pop()
         stack.extend(cls.__subclasses__())
-        if cls.__module__ == "adjudicator.model.orders" and cls is not StandingChoice:
+        if (cls.__module__.removeprefix("adjudicator.model.") in orders.MODULES
+                and cls is not StandingChoice):
             found.add(cls.kind)
     assert found <= set(PACKAGE_KINDS)
 

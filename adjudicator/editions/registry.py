@@ -16,6 +16,7 @@ import attrs
 
 from ..model.errors import DataError
 from ..model.game import Game
+from ..model import orders
 from ..model.orders import Order
 
 
@@ -56,7 +57,8 @@ def names() -> list[str]:
 
 
 def order_kinds() -> set[str]:
-    """Every order kind the model defines."""
+    """Every order kind the model defines (every module of order classes imported)."""
+    orders.load_all()
     found, stack = set(), list(Order.__subclasses__())
     while stack:
         cls = stack.pop()

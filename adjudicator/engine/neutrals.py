@@ -24,11 +24,7 @@ only); a nation allied with nobody is a strict neutral; the relation of a power 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import attrs
-
-from ..model.events import Event
+from ..model.events import MongoliaJoined, NeutralArmyRaised, NeutralJoined, NeutralsTurned
 from ..model.rules import ALLIED
 from ..model.units import Domain
 from .capture import set_owner
@@ -45,48 +41,6 @@ PACT_EXCEPTION = "Korea"                   # [L435]
 RAISED = declare_state("neutral_armies_raised", list)
 TURNED = declare_state("neutrals_turned", dict)        # nation -> the side it turned to
 PACT = declare_state("mongolia_pact", str)             # "" | "void" | "joined"
-
-
-@attrs.frozen
-class NeutralArmyRaised(Event):
-    """``territory`` was attacked: the ``nation``'s printed army (``units``) is placed."""
-
-    kind: ClassVar[str] = "neutral_army_raised"
-    territory: str
-    nation: str
-    units: dict[str, int]
-
-
-@attrs.frozen
-class NeutralsTurned(Event):
-    """Every remaining territory of ``nation`` now sides with ``side`` (``by`` attacked a
-    strict neutral [L359])."""
-
-    kind: ClassVar[str] = "neutrals_turned"
-    nation: str
-    side: str
-    by: str
-
-
-@attrs.frozen
-class NeutralJoined(Event):
-    """``power`` took the friendly neutral ``territory``; ``units`` are its army, now
-    ``power``'s [L343]."""
-
-    kind: ClassVar[str] = "neutral_joined"
-    territory: str
-    power: str
-    units: dict[str, int]
-
-
-@attrs.frozen
-class MongoliaJoined(Event):
-    """The Soviet-Mongolian pact [L433]: ``territory`` and its army join the USSR."""
-
-    kind: ClassVar[str] = "mongolia_joined"
-    territory: str
-    power: str
-    units: dict[str, int]
 
 
 def army_size(board, space: str) -> int:

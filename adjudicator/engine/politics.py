@@ -19,11 +19,7 @@ factories [L429]."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import attrs
-
-from ..model.events import Event
+from ..model.events import AtWar, DeclarationDeferred, FactoriesUpgraded, WarDeclared
 from ..model.rules import NEUTRAL, WAR
 from ..model.units import Domain
 from .conditions import original_owner
@@ -48,48 +44,6 @@ JAPAN_UNPROVOKED = declare_state("japan_unprovoked_declaration", bool)
 # The powers each power declared war on unprovoked, read by the condition
 # ``declared_unprovoked_on`` of national objectives (engine/conditions.py).
 UNPROVOKED_ON = declare_state("unprovoked_declarations", list, per_power=True)
-
-
-@attrs.frozen
-class WarDeclared(Event):
-    """``power`` declared war on ``enemy`` (``how``: provoked or unprovoked, digest §4.2)."""
-
-    kind: ClassVar[str] = "war_declared"
-    power: str
-    enemy: str
-    how: str
-    step: str = "combat_move"
-
-
-@attrs.frozen
-class AtWar(Event):
-    """``power`` and ``enemy`` are at war because of ``by``'s declaration (the UK and ANZAC
-    go to war with Japan together [L493, L548, L580])."""
-
-    kind: ClassVar[str] = "at_war"
-    power: str
-    enemy: str
-    by: str
-
-
-@attrs.frozen
-class DeclarationDeferred(Event):
-    """The USA's declaration on ``enemy`` waits for the start of its Collect Income (its
-    3rd turn, no provocation [L516])."""
-
-    kind: ClassVar[str] = "declaration_deferred"
-    power: str
-    enemy: str
-
-
-@attrs.frozen
-class FactoriesUpgraded(Event):
-    """``power`` entered the war: its minor factories in ``territories`` are majors now,
-    free of charge, usable at once [L429]."""
-
-    kind: ClassVar[str] = "factories_upgraded"
-    power: str
-    territories: tuple[str, ...]
 
 
 # -- reading the state -------------------------------------------------------------------------

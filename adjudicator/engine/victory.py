@@ -12,39 +12,12 @@ grace period to retake a capital before the next round starts [L1011]."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-import attrs
-
-from ..model.events import Event, VictoryDeclared
+from ..model.events import VictoryDeclared, VictoryDenied, VictoryInSight
 from .conditions import holds
 from .context import TurnContext
 from .turn_rules import declare_state
 
 HELD = declare_state("victory_held", dict)     # {victory rule name: turns in a row held}
-
-
-@attrs.frozen
-class VictoryInSight(Event):
-    """The ``held`` part of ``side``'s victory rule ``rule`` holds from this turn on: held
-    for a complete round, it wins at the end of round ``round`` at the earliest."""
-
-    kind: ClassVar[str] = "victory_in_sight"
-    side: str
-    rule: str
-    round: int
-    territories: tuple[str, ...]
-
-
-@attrs.frozen
-class VictoryDenied(Event):
-    """The ``held`` part of ``side``'s victory rule ``rule`` no longer holds (after
-    ``turns`` turns in a row): the count starts again."""
-
-    kind: ClassVar[str] = "victory_denied"
-    side: str
-    rule: str
-    turns: int
 
 
 def check_victory(ctx: TurnContext, round_: int, last_in_round: bool) -> str | None:

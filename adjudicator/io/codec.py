@@ -135,10 +135,11 @@ converter.register_unstructure_hook_factory(lambda t: t is DefenceOrder, _defenc
 # board battle's events (``BoardEvent``, inside a ``BoardBattleFought``) are a second family.
 # A family's classes exist only once its module is imported: the codec imports none before
 # a document needs one (``pbem status`` reads a turn file's events as plain data, and no
-# 1941 file names a board event), then the other modules of events
-# (``events.EVENT_MODULES``) only when a file names a kind it has not met.
+# 1941 file names a board event); a kind it has not met imports the module that
+# ``events.KINDS`` names for it, and only a kind found there in none the other modules of
+# events (``events.EVENT_MODULES``).
 _MODEL = __package__.rpartition(".")[0] + ".model"
-_FAMILIES = (_MODEL + ".events", "Event"), (_MODEL + ".tactical", "BoardEvent")
+_FAMILIES = (_MODEL + ".event_base", "Event"), (_MODEL + ".tactical", "BoardEvent")
 _EVENT_UNSTRUCTURE: dict[type, Any] = {}
 _EVENT_STRUCTURE: dict[type, Any] = {}
 _KINDS: dict[type, dict[str, type]] = {}
@@ -156,10 +157,12 @@ def _is_event(t) -> bool:
 
 def _event_class(base: type, kind) -> type | None:
     """The class of events of ``base``'s family tagged ``kind``: among the classes made so
-    far, else after importing every module of events."""
-    from ..model.events import all_event_classes
+    far, else after importing the module that ``events.KINDS`` names for it, else after
+    importing every module of events."""
+    from ..model.events import all_event_classes, load_kind
     classes = _KINDS.setdefault(base, {})
     if isinstance(kind, str) and kind not in classes:
+        load_kind(kind)
         classes.clear()
         classes.update(all_event_classes(base, load=False))   # a class made since last time?
         if kind not in classes:

@@ -37,6 +37,7 @@ from .limits import MAX_PLAYERS, MAX_ROUND, MAX_SHORT_TEXT, MAX_SIGNATURE_BYTES,
 from .orders_text import MAX_ORDERS_BYTES
 from .versions import ENGINE_VERSION, LEGACY_PROGRAM, PROGRAM
 from ..model.errors import StateFileError
+from ..model.reprs import attrs_repr
 from ..model.state import GameState
 from .storage import parse_json_bytes
 
@@ -57,41 +58,45 @@ MAX_EMAIL = 254
 MAX_NAME = 100
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class DiceRecord:
     """One call of ``DiceSource.roll``: what for, and the faces, in stream order."""
 
+    __repr__ = attrs_repr
     purpose: str
     faces: tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class PlayerRecord:
     """Who plays a power: the OpenSSH public key their orders must be signed with (or
     null: unsigned orders), where to mail them, their name."""
 
+    __repr__ = attrs_repr
     key: str | None = None
     email: str | None = None
     name: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class KeeperRecord:
     """A dice keeper's first commitment: to the seed of the first turn it keeps.
     ``signature``: the keeper's armored SSHSIG (namespace pbem-keeper) of
     ``keeper_statement(game_id, keeper, commitment)``; null for the game master, whose
     signature of the game file covers it."""
 
+    __repr__ = attrs_repr
     commitment: str
     signature: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class GameFile:
     """``game.json``: what is being played, by whom, with which rules and engine, from
     which position, and the first seed commitment.  ``ruleset`` is the name passed to
     ``loader.load_game``."""
 
+    __repr__ = attrs_repr
     schema_version: int
     program: str                       # informational: "pbem-adjudicator <version>"
     engine: str                        # the adjudication version (adjudicator.ENGINE_VERSION)
@@ -116,10 +121,11 @@ class GameFile:
     keepers: dict[str, KeeperRecord] = attrs.Factory(dict)   # keeper -> first commitment
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TurnFile:
     """``turns/NNNN-<power>.json``: one adjudicated power-turn."""
 
+    __repr__ = attrs_repr
     schema_version: int
     program: str                       # the program that wrote this file (informational)
     engine: str                        # the adjudication version that played this turn
@@ -145,10 +151,11 @@ class TurnFile:
     state: GameState                   # the state after this turn
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class GameFileV1:
     """``game.json`` as pbem-adjudicator 0.1.0 wrote it (schema 1)."""
 
+    __repr__ = attrs_repr
     schema_version: int
     game_id: str
     ruleset: str
@@ -164,10 +171,11 @@ class GameFileV1:
     initial_state: GameState
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TurnFileV1:
     """A turn file as pbem-adjudicator 0.1.0 wrote it (schema 1)."""
 
+    __repr__ = attrs_repr
     schema_version: int
     game_id: str
     map_id: str

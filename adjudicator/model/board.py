@@ -7,11 +7,14 @@ from collections.abc import Iterable
 
 import attrs
 
+from .reprs import attrs_repr
 
-@attrs.frozen
+
+@attrs.frozen(repr=False)
 class Territory:
     """A land territory or a sea zone.  ``key`` is its canonical name."""
 
+    __repr__ = attrs_repr
     key: str
     is_sea: bool
     ipc: int = 0
@@ -28,21 +31,23 @@ class Territory:
         return not self.is_sea
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Canal:
     """Ships may cross between ``zones`` only if one side has controlled every territory in
     ``controlled_by`` since the start of the mover's turn.  Air and land ignore canals.
     ``open_to``: unit types that pass whoever holds it (Global 1940's submarines at
     Gibraltar [L327])."""
 
+    __repr__ = attrs_repr
     name: str
     zones: tuple[str, str]
     controlled_by: tuple[str, ...]
     open_to: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class GameMap:
+    __repr__ = attrs_repr
     map_id: str
     territories: dict[str, Territory]
     adjacency: dict[str, frozenset[str]]

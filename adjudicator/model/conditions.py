@@ -39,12 +39,14 @@ from typing import Any
 
 import attrs
 
+from .reprs import attrs_repr
+
 Condition = dict[str, Any]
 
 CHECK_END_OF_ROUND = "end_of_round"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class VictoryRule:
     """``side`` wins when ``condition`` holds at ``check``: ``"end_of_round"`` or
     ``"after:<power>"`` (the end of that power's turn).  ``held``, when given, must
@@ -52,6 +54,7 @@ class VictoryRule:
     same power's turn a round before (Global 1940's "for one complete round"; the engine
     keeps the count of turns in the state ``victory_held``)."""
 
+    __repr__ = attrs_repr
     side: str
     check: str
     condition: Condition = attrs.field(eq=False, hash=False)
@@ -64,13 +67,14 @@ class VictoryRule:
         return self.check == f"after:{power}"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Objective:
     """A national objective (Global 1940 [L451-L589]): ``power`` collects ``value`` IPCs
     (into ``economy``, default its first) in its Collect Income while ``condition`` holds;
     ``per_territory``: ``value`` for each territory the condition counted; ``once``: only
     the first time it holds in the game."""
 
+    __repr__ = attrs_repr
     name: str
     power: str
     value: int

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import attrs
 
+from .reprs import attrs_repr
+
 UNDO, SET, IPCS, OWNER = "undo", "set", "ipcs", "owner"
 ACTIONS = (UNDO, SET, IPCS, OWNER)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Edit:
     """One change.  ``undo``: ``turn`` is the turn whose starting position is restored;
     ``set``: ``target`` is a space and ``units`` maps each owner to ``{unit type: count}``
@@ -23,6 +25,7 @@ class Edit:
     ``amount`` its IPCs; ``owner``: ``target`` is a territory and ``power`` its new owner
     (empty: neutral)."""
 
+    __repr__ = attrs_repr
     action: str
     target: str = ""
     turn: int = 0
@@ -31,9 +34,10 @@ class Edit:
     units: dict[str, dict[str, int]] = attrs.field(factory=dict)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Correction:
     """The parsed text of a correction turn: its edits, in order, and why it was made."""
 
+    __repr__ = attrs_repr
     edits: tuple[Edit, ...]
     reason: str

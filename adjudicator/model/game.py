@@ -7,26 +7,29 @@ from typing import Any
 
 import attrs
 
+from .reprs import attrs_repr
 from .board import GameMap
 from .geometry import Geometry
 from .rules import Ruleset
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class SetupEntry:
     """Units a power starts with in one space.  In a sea zone, fighters are put on that
     power's carriers by the loader."""
 
+    __repr__ = attrs_repr
     power: str
     space: str
     units: dict[str, int]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Game:
     """``edition`` is the registered edition's name (``editions``); ``content_hash`` the
     digest of its data and grammar files (the rules hash recorded in game files)."""
 
+    __repr__ = attrs_repr
     ruleset: Ruleset
     map: GameMap
     setup: tuple[SetupEntry, ...]

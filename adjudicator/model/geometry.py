@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import attrs
 
+from .reprs import attrs_repr
+
 Point = tuple[float, float]
 
 # Average advance of a character in the label font, as a fraction of the font size.  The
@@ -18,30 +20,33 @@ CHAR_WIDTH = 0.62
 LINE_HEIGHT = 1.2
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class SpaceShape:
     """One space: its outline (closed rings), its label anchor ``at`` (the centre of the
     label) and the label's lines."""
 
+    __repr__ = attrs_repr
     name: str
     at: Point
     outline: tuple[tuple[Point, ...], ...]
     label: tuple[str, ...]
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Link:
     """Two neighbouring spaces whose shapes do not touch (a canal, a strait), joined on the
     board by a line from ``start`` to ``end``."""
 
+    __repr__ = attrs_repr
     a: str
     b: str
     start: Point
     end: Point
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Geometry:
+    __repr__ = attrs_repr
     width: float
     height: float
     wrap_x: bool

@@ -14,12 +14,12 @@ from typing import ClassVar
 
 import attrs
 
-from .orders import Order
+from .order_base import Order
 
 MAX_PATH = 10          # squares in one written path (the rules allow 4 moves: more is an error)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class BoardAction(Order):
     """``board T1 -> C4a C5a, fire at t9 2 shots, then C6a``: one unit's action in a live
     battle turn (``engine.tactical.battle.BoardBattle.act``): move along ``before``, fire
@@ -34,7 +34,7 @@ class BoardAction(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LiveOrder(Order):
     """``live 34``: the board battle this turn's attack on ``space`` starts is played live
     by mail, battle turn by battle turn (without it, by the plans; the game's option

@@ -9,7 +9,8 @@ from typing import ClassVar
 
 import attrs
 
-from .orders import Order, StandingChoice
+from .order_base import Order
+from .standing_orders import StandingChoice
 
 
 class MinefieldOrder(StandingChoice):
@@ -20,7 +21,7 @@ class MinefieldOrder(StandingChoice):
     kind: ClassVar[str] = "minefield"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class RevealOrder(Order):
     """``reveal 22: F5 G5 salt_<hex>``: the layout a battle waits for (``space``: the area
     of the commitment, None for ``all``), its own-row ``squares`` and ``salt``."""
@@ -32,7 +33,7 @@ class RevealOrder(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class OpenOrder(Order):
     """A square-by-square sealed layout opened in a live battle (``model.mine_grid``):
     ``open 23: leaves G <7 leaves>``, the published leaves of column G (rows 4-10), when the

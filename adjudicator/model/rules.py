@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import attrs
 
+from .reprs import attrs_repr
 from .conditions import Objective, VictoryRule
 from .units import CargoRule, Domain, UnitType
 
@@ -20,34 +21,37 @@ __all__ = ["CargoRule", "Domain", "UnitType", "Economy", "Nation", "Power", "Tur
 ALLIED, WAR, NEUTRAL = "allied", "war", "neutral"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Economy:
     """A treasury with its own capital.  Every power has at least one (key = the power's
     key); an edition may give a power two (Global 1940's United Kingdom).  ``plunders``:
     the enemy capitals whose treasury this economy takes when its power captures them
     (else the power's main economy does)."""
 
+    __repr__ = attrs_repr
     key: str
     capital: str
     starting_ipcs: int = 0
     plunders: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Nation:
     """An owner that does not play (Global 1940's neutral nations, Europe's Middle East):
     it owns spaces and units but has no turn, treasury, capital or orders.  With a ``side``
     it belongs to that side, as a power does: allied with its powers, at war with the other
     side's; without one it is neutral towards everybody (``Ruleset.relation``)."""
 
+    __repr__ = attrs_repr
     key: str
     name: str
     side: str = ""
     liberated: bool = False    # land of it an ally takes back returns to it (Europe's Middle East)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Power:
+    __repr__ = attrs_repr
     key: str                   # e.g. "ussr"
     name: str                  # e.g. "Soviet Union"
     side: str                  # e.g. "Allies"
@@ -70,7 +74,7 @@ class Power:
         return self.economies or (self.economy,)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class TurnPlan:
     """The shape of a turn, from the edition's data.
 
@@ -89,6 +93,7 @@ class TurnPlan:
     for an edition whose turn has one phase of moves (Taktyczne Starcie: ``combat``);
     empty: moves need a header."""
 
+    __repr__ = attrs_repr
     steps: tuple[str, ...]
     round_end: tuple[str, ...] = ()
     pregame: tuple[str, ...] = ()
@@ -109,11 +114,12 @@ ENGINE_OPTIONS: dict[str, bool | int | str] = {
 }
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Ruleset:
     """Rule options and turn structure for one edition.  ``rulings`` records how gaps and
     disagreements between sources were settled (shown by ``pbem rules``)."""
 
+    __repr__ = attrs_repr
     game_id: str
     title: str
     turn_order: tuple[str, ...]

@@ -19,15 +19,17 @@ from typing import Any
 
 import attrs
 
-from .orders import StandingOrders
+from .reprs import attrs_repr
+from .standing_orders import StandingOrders
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Unit:
     """One piece on the board.  ``cargo`` holds what a transport or carrier is carrying;
     ``flags`` the persistent per-unit marks an edition's rules set (sorted names, e.g.
     "submerged", "frozen"; written by the engine through ``WorkingBoard.set_flag``)."""
 
+    __repr__ = attrs_repr
     type: str
     owner: str
     cargo: tuple["Unit", ...] = ()
@@ -38,8 +40,9 @@ class Unit:
         return attrs.evolve(self, cargo=tuple(cargo))
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class GameState:
+    __repr__ = attrs_repr
     game_id: str
     map_id: str
     round: int                              # 1-based game round

@@ -8,11 +8,12 @@ from typing import ClassVar
 
 import attrs
 
-from .orders import Order, StandingChoice
+from .order_base import Order
+from .standing_orders import StandingChoice
 from .ts_targets import OBJECT_KINDS, OBJECTS, UNIT_CLASSES, UNITS
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LrgFireOrder(Order):
     """``fire lrg 23 at 24: aa, tanks, factory``: one long-range gun of the mover in
     ``space`` fires its one main-map shot of the turn at the units or objects of another
@@ -26,7 +27,7 @@ class LrgFireOrder(Order):
     line: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LrgReactOrder(StandingChoice):
     """``react lrg 23: fire at ferries, tanks`` / ``react lrg all: hold``: what the power's
     long-range guns in ``space`` (``None``: everywhere) do when another player's units enter

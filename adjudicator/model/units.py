@@ -13,6 +13,8 @@ from typing import Any
 
 import attrs
 
+from .reprs import attrs_repr
+
 
 class Domain(str, Enum):
     LAND = "land"
@@ -20,7 +22,7 @@ class Domain(str, Enum):
     SEA = "sea"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class CargoRule:
     """What a carrying unit can hold: ``slots`` slots of units of ``domain``; at most
     ``large_slots`` of them may be units whose ``cargo_size`` is ``large`` (A&A: 1 of any
@@ -28,6 +30,7 @@ class CargoRule:
     large_size 2 -- one tank, or two other units).  ``only_types``: if given, only these
     unit types fit; ``except_types`` never fit."""
 
+    __repr__ = attrs_repr
     domain: Domain
     slots: int
     large_slots: int | None = None
@@ -50,8 +53,9 @@ class CargoRule:
         return None
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class UnitType:
+    __repr__ = attrs_repr
     key: str                      # canonical key, e.g. "infantry"
     name: str                     # display name, e.g. "Infantry"
     domain: Domain

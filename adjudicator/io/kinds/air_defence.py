@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import AirDefenceOrder
-from ...model.ts_targets import BOMB, HOLD, air_defence_text, read_air_defence
-from ..target_words import read_targets
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, standing_target, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import AirDefenceOrder
     from lark import Tree
 
 NAME = "air_defence"
@@ -33,11 +32,15 @@ _air_defence_sep: _COMMA | _SEMICOLON | _AND
 AIR_DEFENCE.3: /air[\\s_]+defen[cs]e(\\s+(for|in|at|on))?\\b/i
 """
 
-_BOMBERS = {"bombers bomb": BOMB, "bombers attack": BOMB, "bomb": BOMB,
-            "bombers hold": HOLD, "bombers stay": HOLD, "no bombing": HOLD, "hold": HOLD}
+# the bombers' words: whether they bomb (``ts_targets.BOMB``) or hold (``HOLD``)
+_BOMBERS = {"bombers bomb": True, "bombers attack": True, "bomb": True,
+            "bombers hold": False, "bombers stay": False, "no bombing": False, "hold": False}
 
 
 def build_air_defence(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model import ts_targets
+    from ..target_words import read_targets
     names = [c for c in tree.children if is_tree(c)]
     known, space = standing_target(b, line, names[0])
     if not known:
@@ -47,7 +50,7 @@ def build_air_defence(b, line, tree: Tree) -> None:
     for name in names[1:]:
         text = " ".join(t.value for t in tokens_of(name)).casefold()
         if text in _BOMBERS:
-            bombers = _BOMBERS[text]
+            bombers = ts_targets.BOMB if _BOMBERS[text] else ts_targets.HOLD
             continue
         if text.startswith(("target ", "targets ")):
             text = text.split(" ", 1)[1]
@@ -57,15 +60,16 @@ def build_air_defence(b, line, tree: Tree) -> None:
     except ValueError as exc:
         b.error(line, names[1].children[0].column, f"air defence: {exc}")
         return
-    value = air_defence_text(priority, bombers)
+    value = ts_targets.air_defence_text(priority, bombers)
     if not value:
         b.error(line, names[0].children[0].column,
                 "air defence: say targets or 'bombers bomb' / 'bombers hold'")
         return
-    b.merge(NAME, space, lambda old: AirDefenceOrder(NAME, space, value, line.number), line.number)
+    b.merge(NAME, space, lambda old: orders.AirDefenceOrder(NAME, space, value, line.number), line.number)
 
 
 def write_air_defence(order: AirDefenceOrder, names) -> str:
+    from ...model.ts_targets import read_air_defence
     try:
         priority, bombers = read_air_defence(order.value)
     except ValueError:
@@ -81,7 +85,7 @@ def write_air_defence(order: AirDefenceOrder, names) -> str:
 kind(NAME, ["AIR_DEFENCE"], ["air defence", "air defense"],
      "air defence all: target fighters and bombers; bombers hold",
      {"WORD", "INT", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "$END"}, STANDING,
-     grammar=AIR_DEFENCE_GRAMMAR, model=AirDefenceOrder, issuer=STANDING_ISSUER,
+     grammar=AIR_DEFENCE_GRAMMAR, model="AirDefenceOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.air_strike.air_defence"],
      problems=["standing_unknown", "ts_air_defence_unreadable"],
      report="standing orders")(build_air_defence)(write_air_defence)

@@ -12,7 +12,6 @@ checked by ``engine.turn_rules.check_standing_choices``, read by
 
 from __future__ import annotations
 
-from ...model.orders import AntimissileOrder
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 ANTIMISSILE_GRAMMAR = """
@@ -20,11 +19,11 @@ antimissile: ANTIMISSILE name _COLON name
 ANTIMISSILE.2: /anti-?missiles?\\b/i
 """
 
-build_antimissile, write_antimissile = standing_syntax("antimissile", AntimissileOrder)
+build_antimissile, write_antimissile = standing_syntax("antimissile", "AntimissileOrder")
 
 kind("antimissile", ["ANTIMISSILE"], ["antimissile"], "antimissile all: own",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=ANTIMISSILE_GRAMMAR,
-     model=AntimissileOrder, issuer=STANDING_ISSUER,
+     model="AntimissileOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.nuclear.intercepted"],
      problems=["standing_unknown", "standing_bad_value"],
      report="standing orders")(build_antimissile)(write_antimissile)

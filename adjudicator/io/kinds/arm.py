@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Arm
+from ...model import orders
 from .base import PURCHASE, kind, name_trees, word_choice
 
 if TYPE_CHECKING:
+    from ...model.orders import Arm
     from lark import Tree
 
 ARM_GRAMMAR = """
@@ -38,7 +39,7 @@ def build_arm(b, line, tree: Tree) -> None:
         return
     space = b.resolve(line, "space", name_trees(tree)[0].children)
     if space is not None:
-        b.add(Arm(what, space, line.number))
+        b.add(orders.Arm(what, space, line.number))
 
 
 def write_arm(order: Arm, names) -> str:
@@ -46,7 +47,7 @@ def write_arm(order: Arm, names) -> str:
 
 
 kind("arm", ["ARM"], ["arm"], "arm missile 12", {"WORD", "INT", "_COLON", "$END"}, PURCHASE,
-     grammar=ARM_GRAMMAR, model=Arm, engine=["taktyczne.nuclear.arm"],
+     grammar=ARM_GRAMMAR, model="Arm", engine=["taktyczne.nuclear.arm"],
      problems=["ts_no_bomber_here", "ts_no_weapon_producer", "ts_no_holder", "ts_holder_armed",
                "ts_too_expensive"],
      report="other events")(build_arm)(write_arm)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeGuard
 
 import attrs
 
+from ...model import orders
 from ..paths import GRAMMAR_DIR
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ class OrderSyntax:
     it), ``build`` and ``write``, ``grammar`` (its fragment, for a kind outside
     ``grammar/kinds/``: a rule named like the kind and its terminals).
 
-    Named for the layers above: ``model`` (its ``model.orders`` class), ``issuer`` (one of
+    Named for the layers above: ``model`` (its ``model.orders`` class, from ``model_ref``:
+    the class or its name there, made on first use), ``issuer`` (one of
     ``ISSUERS``), ``engine`` (the ``adjudicator.engine`` functions that check and carry it
     out, as "module.function"), ``problems`` (the problem codes those raise for it, each
     worded in ``present/wording.py`` ``PROBLEMS``), ``report`` (the report section that shows
@@ -69,11 +71,16 @@ class OrderSyntax:
     build: Callable
     write: Callable
     grammar: str = ""
-    model: type | None = None
+    model_ref: type | str | None = None
     issuer: str = MOVER
     engine: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     report: str = ""
+
+    @property
+    def model(self) -> type | None:
+        """Its model class (``model_ref``, the class or its name in ``model.orders``)."""
+        return model_class(self.model_ref)
 
     def fragment(self) -> str:
         """The kind's grammar fragment: its own, else ``grammar/kinds/<kind>.lark``."""
@@ -83,11 +90,20 @@ class OrderSyntax:
 KINDS: dict[str, OrderSyntax] = {}
 
 
+def model_class(ref: type | str | None) -> type | None:
+    """An order kind's model class from its reference: the class, or its name in
+    ``model.orders`` (the package's kinds name theirs: a class is made only when an order
+    of its kind is read or written, issue 24)."""
+    return getattr(orders, ref) if isinstance(ref, str) else ref
+
+
 def kind(name: str, verbs, words, example, context, section, grammar: str = "", *,
-         model: type | None = None, issuer: str = MOVER, engine=(), problems=(), report: str = ""):
+         model: type | str | None = None, issuer: str = MOVER, engine=(), problems=(),
+         report: str = ""):
     """Register an order kind: ``kind(...)(build)(write)``.  A kind defined outside the
     package (an edition's plug-in) gives its ``grammar`` fragment here (a rule named
-    ``name`` and its terminals); the package's own kinds are in ``grammar/kinds/``."""
+    ``name`` and its terminals); the package's own kinds are in ``grammar/kinds/``.
+    ``model``: its class, or the class's name in ``model.orders``."""
     if issuer not in ISSUERS:
         raise ValueError(f"order kind '{name}': unknown issuer '{issuer}' (known: {', '.join(ISSUERS)})")
 
@@ -161,30 +177,32 @@ def standing_target(b, line, where: Tree) -> tuple[bool, str | None]:
     return space is not None, space
 
 
-def standing_syntax(name: str, model: type):
+def standing_syntax(name: str, model: type | str):
     """The reading and writing of a standing order ``<verb> <space|all>: <value>`` built as
-    ``model`` (a ``model.orders.StandingChoice`` class of kind ``name``): ``(build, write)``."""
+    ``model`` (a ``model.orders.StandingChoice`` class of kind ``name``, or its name there):
+    ``(build, write)``."""
     def build(b, line, tree: Tree) -> None:
         known, space = standing_target(b, line, tree.children[1])
         if not known:
             return
         value = " ".join(t.value for t in tree.children[2].children).casefold()
-        b.merge(name, space, lambda old: model(name, space, value, line.number))
+        b.merge(name, space, lambda old: model_class(model)(name, space, value, line.number))
 
     def write(order, names) -> str:
         return f"{name} {'all' if order.space is None else order.space}: {order.value}"
     return build, write
 
 
-def place_syntax(verb: str, model: type):
+def place_syntax(verb: str, model: type | str):
     """The reading and writing of an order ``<verb> <space>`` built as ``model(space,
-    line)`` (Taktyczne Starcie's ``live`` and ``scuttle``): ``(build, write)``; the
-    grammar's rule holds the space as its one subtree."""
+    line)`` (Taktyczne Starcie's ``live`` and ``scuttle``; ``model``: the class or its name
+    in ``model.orders``): ``(build, write)``; the grammar's rule holds the space as its one
+    subtree."""
     def build(b, line, tree: Tree) -> None:
         where = next(c for c in tree.children if is_tree(c))
         space = b.resolve_place(line, where.children)
         if space is not None:
-            b.add(model(space, line.number))
+            b.add(model_class(model)(space, line.number))
 
     def write(order, names) -> str:
         return f"{verb} {order.space}"

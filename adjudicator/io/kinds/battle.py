@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ...model.orders import ALL, BattleDirective, Comparison, RetreatCondition, UnitGroup
+from ...model.orders import ALL, Comparison, UnitGroup
+from ...model import orders
 from .base import COMBAT, groups_text, kind, losses, losses_text, tokens_of, unit_text, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import BattleDirective, RetreatCondition
     from lark import Tree
 
 CMP = {"<": Comparison.LT, "<=": Comparison.LE, "≤": Comparison.LE, ">": Comparison.GT,
@@ -66,7 +68,7 @@ def _retreat(b, line, clause: Tree) -> tuple[list[RetreatCondition], list[UnitGr
             value = b.number(line, number, what="the round number")
             if value is not None:
                 conditions.append(dict(after_round=value))
-    return [RetreatCondition(destination=destination, **c) for c in conditions], units
+    return [orders.RetreatCondition(destination=destination, **c) for c in conditions], units
 
 
 def build_battle(b, line, tree: Tree) -> None:
@@ -89,7 +91,7 @@ def build_battle(b, line, tree: Tree) -> None:
         return
 
     def update(old: BattleDirective | None) -> BattleDirective:
-        old = old or BattleDirective(space, line=line.number)
+        old = old or orders.BattleDirective(space, line=line.number)
         return attrs.evolve(old, retreat=tuple(retreat) if retreat is not None else old.retreat,
                             retreat_units=tuple(units) if units is not None else old.retreat_units,
                             loss_order=loss if loss is not None else old.loss_order,
@@ -144,7 +146,7 @@ def write_battle(order: BattleDirective, names) -> str:
 
 kind("battle", ["BATTLE"], ["battle"],
      "battle Karelia: retreat to West Russia if attackers < 3; losses inf, tank",
-     BATTLE_LINE, COMBAT, model=BattleDirective,
+     BATTLE_LINE, COMBAT, model="BattleDirective",
      engine=["steps.check_directives", "battles.fight"],
      problems=["directive_without_battle", "retreat_not_adjacent", "retreat_redirected",
                "retreat_impossible", "partial_retreat_refused", "partial_retreat_units_missing"],

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.live_battle import MAX_PATH, BoardAction
+from ...model import orders
 from .base import PURCHASE, is_tree, kind, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import BoardAction
     from lark import Tree
 
 BOARD_GRAMMAR = """
@@ -55,9 +56,10 @@ def build_board(b, line, tree: Tree) -> None:
             target = words[0].value
             if len(words) > 1:
                 shots = min(int(words[1].value), 99)
+    from ...model.live_battle import MAX_PATH      # with its classes: read a board line first
     if len(before) + len(after) > MAX_PATH:
         before, after = before[:MAX_PATH], after[:MAX_PATH]
-    b.add(BoardAction(piece, before, target, shots, after, line.number))
+    b.add(orders.BoardAction(piece, before, target, shots, after, line.number))
 
 
 def write_board(order: BoardAction, names) -> str:
@@ -76,7 +78,7 @@ def write_board(order: BoardAction, names) -> str:
 kind("board", ["BOARD_VERB"], ["board"], "board T1 -> C4a C5a, fire at t9 2 shots, then C6a",
      {"WORD", "INT", "_ARROW", "_COMMA", "_COLON", "_THEN", "BOARD_FIRE", "BOARD_AT",
       "BOARD_SHOTS", "$END"}, PURCHASE,
-     grammar=BOARD_GRAMMAR, model=BoardAction,
+     grammar=BOARD_GRAMMAR, model="BoardAction",
      engine=["taktyczne.live.check_battle_turn", "taktyczne.live_turn.LiveBattles.pending_turn"],
      problems=["board_not_live", "board_live_order_repeated", "board_live_other_orders"],
      report="other events")(build_board)(write_board)

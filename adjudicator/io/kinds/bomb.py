@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Bomb
+from ...model import orders
 from .base import COMBAT, UNIT_LINE, groups_text, kind, unit_text
 
 if TYPE_CHECKING:
+    from ...model.orders import Bomb
     from lark import Tree
 
 
@@ -27,7 +28,7 @@ def build_bomb(b, line, tree: Tree) -> None:
     if len(tree.children) > 4:                                    # "...: air base"
         target = b.resolve(line, "unit", tree.children[4].children)
     if space is not None and None not in units and target is not None:
-        b.add(Bomb(space, tuple(units), line.number, target))
+        b.add(orders.Bomb(space, tuple(units), line.number, target))
 
 
 def write_bomb(order: Bomb, names) -> str:
@@ -36,7 +37,7 @@ def write_bomb(order: Bomb, names) -> str:
 
 
 kind("bomb", ["BOMB"], ["bomb", "raid"], "bomb Germany with 2 bmr", UNIT_LINE | {"WITH", "_COLON"}, COMBAT,
-     model=Bomb, engine=["raids.declare_raids", "raids.fight_raid"],
+     model="Bomb", engine=["raids.declare_raids", "raids.fight_raid"],
      problems=["raid_not_enemy", "raid_no_factory", "raid_not_bomber", "raid_bombers_missing",
                "raid_no_such_target"],
      report="conduct_combat")(build_bomb)(write_bomb)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Bombard
+from ...model import orders
 from .base import COMBAT, UNIT_LINE, groups_text, kind, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import Bombard
     from lark import Tree
 
 
@@ -23,7 +24,7 @@ def build_bombard(b, line, tree: Tree) -> None:
     if is_tree(tree.children[-1]) and tree.children[-1].data == "groups":
         units = [b.unit_only(line, g, what="bombard") for g in tree.children[-1].children]
     if space is not None and None not in units:
-        b.add(Bombard(space, tuple(units), line.number))
+        b.add(orders.Bombard(space, tuple(units), line.number))
 
 
 def write_bombard(order: Bombard, names) -> str:
@@ -32,7 +33,7 @@ def write_bombard(order: Bombard, names) -> str:
 
 
 kind("bombard", ["BOMBARD"], ["bombard"], "bombard Western Europe with 1 bb, 1 ca",
-     UNIT_LINE | {"WITH"}, COMBAT, model=Bombard,
+     UNIT_LINE | {"WITH"}, COMBAT, model="Bombard",
      engine=["battles.check_bombard_orders", "abilities.bombard"],
      problems=["bombard_no_assault", "bombard_not_able", "bombard_ships_missing",
                "bombard_more_than_landing"],

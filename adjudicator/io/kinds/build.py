@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Build
+from ...model import orders
 from .base import PLACE, kind, name_trees, word_choice
 
 if TYPE_CHECKING:
+    from ...model.orders import Build
     from lark import Tree
 
 BUILD_GRAMMAR = """
@@ -38,7 +39,7 @@ def build_build(b, line, tree: Tree) -> None:
     space = b.resolve(line, "space", names[0].children)
     over = b.resolve(line, "space", names[1].children) if len(names) > 1 else ""
     if space is not None and over is not None:
-        b.add(Build(what, space, over, line.number))
+        b.add(orders.Build(what, space, over, line.number))
 
 
 def write_build(order: Build, names) -> str:
@@ -46,7 +47,7 @@ def write_build(order: Build, names) -> str:
 
 
 kind("build", ["BUILD"], ["build"], "build shipyard 44 over S15", {"WORD", "INT", "OVER", "$END"},
-     PLACE, grammar=BUILD_GRAMMAR, model=Build, engine=["taktyczne.economy.build"],
+     PLACE, grammar=BUILD_GRAMMAR, model="Build", engine=["taktyczne.economy.build"],
      problems=["ts_no_presence", "ts_no_coast", "ts_sea_occupied", "ts_too_expensive",
                "ts_no_shipyard", "ts_build_where"],
      report="ts_build")(build_build)(write_build)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Buy
+from ...model import orders
 from .base import KINDS, PURCHASE, UNIT_LINE, groups_text, kind, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import Buy
     from lark import Tree
 
 MONEY_WORDS = frozenset({"ipc", "ipcs", "pu", "pus"})     # grammar/core.lark MONEY
@@ -42,7 +43,7 @@ def buy_groups(b, line, groups: Tree) -> None:
     if None not in units:
         bought = tuple(u for u in units if u.count)          # "0 tank" buys nothing
         if bought:
-            b.add(Buy(bought, line.number))
+            b.add(orders.Buy(bought, line.number))
 
 
 def write_buy(order: Buy, names) -> str:
@@ -50,7 +51,7 @@ def write_buy(order: Buy, names) -> str:
 
 
 kind("buy", ["BUY"], ["buy", "purchase"], "buy 3 inf, 1 tank", UNIT_LINE, PURCHASE,
-     model=Buy, engine=["production.purchase"],
+     model="Buy", engine=["production.purchase"],
      problems=["capital_lost_no_purchase", "not_buyable", "purchase_too_expensive",
                "overbuying", "naval_overbuying", "overbuying_refunded",
                "naval_overbuying_refunded"],

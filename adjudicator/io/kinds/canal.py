@@ -12,7 +12,6 @@ orders section.
 
 from __future__ import annotations
 
-from ...model.orders import CanalOrder
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 CANAL_GRAMMAR = """
@@ -20,11 +19,11 @@ canal: CANAL name _COLON name
 CANAL.2: /canal\\b/i
 """
 
-build_canal, write_canal = standing_syntax("canal", CanalOrder)
+build_canal, write_canal = standing_syntax("canal", "CanalOrder")
 
 kind("canal", ["CANAL"], ["canal"], "canal Egypt: yes",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=CANAL_GRAMMAR,
-     model=CanalOrder, issuer=STANDING_ISSUER,
+     model="CanalOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "movement.canal_problem"],
      problems=["standing_unknown", "standing_bad_value", "canal_not_granted"],
      report="standing orders")(build_canal)(write_canal)

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Concede
+from ...model import orders
 from .base import MOVER, STANDING, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import Concede
     from lark import Tree
 
 
 def build_concede(b, line, tree: Tree) -> None:
-    b.add(Concede(line.number))
+    b.add(orders.Concede(line.number))
 
 
 def write_concede(order: Concede, names) -> str:
@@ -26,7 +27,7 @@ def write_concede(order: Concede, names) -> str:
 
 
 kind("concede", ["CONCEDE"], ["concede"], "concede", {"$END"}, STANDING,
-     model=Concede, issuer=MOVER,
+     model="Concede", issuer=MOVER,
      engine=["statements.check_statements", "statements.conceded_to"],
      problems=["concede_with_orders", "concede_without_opponent"],
      report="victory")(build_concede)(write_concede)

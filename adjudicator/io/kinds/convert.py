@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Convert, Phase
+from ...model.orders import Phase
+from ...model import orders
 from .base import NONCOMBAT, UNIT_LINE, groups_text, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import Convert
     from lark import Tree
 
 CONVERT_GRAMMAR = """
@@ -29,7 +31,7 @@ def build_convert(b, line, tree: Tree) -> None:
         return
     units, space = b.units_and_place(line, tree.children[-1], "convert")
     if units is not None and space is not None:
-        b.add(Convert(units, space, line.number))
+        b.add(orders.Convert(units, space, line.number))
 
 
 def write_convert(order: Convert, names) -> str:
@@ -37,7 +39,7 @@ def write_convert(order: Convert, names) -> str:
 
 
 kind("convert", ["CONVERT"], ["convert"], "convert 1 inf Moscow", UNIT_LINE, NONCOMBAT,
-     grammar=CONVERT_GRAMMAR, model=Convert,
+     grammar=CONVERT_GRAMMAR, model="Convert",
      engine=["great_patriotic_war.GreatPatrioticWar.at_step"],
      problems=["convert_not_soviet", "convert_not_soviet_factory", "convert_units_missing"],
      report="other events")(build_convert)(write_convert)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Declare
+from ...model import orders
 from .base import COMBAT, KINDS, kind, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import Declare
     from lark import Token, Tree
 
 DECLARE_FILLER = frozenset({"war", "on", "upon", "against", "with", "the"})
@@ -52,7 +53,7 @@ def build_declare(b, line, tree: Tree) -> None:
         b.error(line, tree.children[0].column,
                 f"declare war on whom? (example: '{KINDS['declare'].example}')")
         return
-    b.add(Declare(tuple(targets), line.number))
+    b.add(orders.Declare(tuple(targets), line.number))
 
 
 def write_declare(order: Declare, names) -> str:
@@ -61,7 +62,7 @@ def write_declare(order: Declare, names) -> str:
 
 kind("declare", ["DECLARE"], ["declare"], "declare war on japan",
      {"WORD", "INT", "_COLON", "_COMMA", "_AND", "$END"}, COMBAT,
-     grammar=DECLARE_GRAMMAR, model=Declare,
+     grammar=DECLARE_GRAMMAR, model="Declare",
      engine=["politics.Declarations.at_step"],
      problems=["declare_not_enemy", "already_at_war", "may_not_declare"],
      report="other events")(build_declare)(write_declare)

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import DefencePlanOrder
-from ...model.plan_text import plan_from_text, plan_text
-from ..plan_words import read_plan
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, unit_text
 
 if TYPE_CHECKING:
+    from ...model.orders import DefencePlanOrder
     from lark import Tree
 
 NAME = "defence_plan"
@@ -37,6 +36,9 @@ _EVERYWHERE = ("all", "everywhere", "all areas", "every area", "*")
 
 
 def build_defence_plan(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.plan_text import plan_text
+    from ..plan_words import read_plan
     names = [c for c in tree.children if is_tree(c)]
     where = names[0].children
     space: str | None = None
@@ -49,10 +51,11 @@ def build_defence_plan(b, line, tree: Tree) -> None:
     if plan is None:
         return
     value = plan_text(plan)
-    b.merge(NAME, space, lambda old: DefencePlanOrder(NAME, space, value, line.number), line.number)
+    b.merge(NAME, space, lambda old: orders.DefencePlanOrder(NAME, space, value, line.number), line.number)
 
 
 def write_defence_plan(order: DefencePlanOrder, names) -> str:
+    from ...model.plan_text import plan_from_text, plan_text
     try:
         text = plan_text(plan_from_text(order.value), lambda key: unit_text(key, 1, names))
     except ValueError:         # not this package's canonical text: written as it is
@@ -62,7 +65,7 @@ def write_defence_plan(order: DefencePlanOrder, names) -> str:
 
 kind(NAME, ["DEFENCE_PLAN"], ["defend"], "defend all: line, hold, target guns",
      {"WORD", "INT", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "$END"}, STANDING,
-     grammar=DEFENCE_PLAN_GRAMMAR, model=DefencePlanOrder, issuer=STANDING_ISSUER,
+     grammar=DEFENCE_PLAN_GRAMMAR, model="DefencePlanOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.plans.check_standing_plan",
              "taktyczne.plans.check_plans", "taktyczne.plans.plans_for"],
      problems=["standing_unknown", "plan_unreadable", "plan_formation_unknown", "plan_square_unknown",

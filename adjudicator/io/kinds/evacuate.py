@@ -13,8 +13,13 @@ standing orders section.
 
 from __future__ import annotations
 
-from ...model.orders import EvacuateOrder
+from typing import TYPE_CHECKING
+
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, standing_target
+
+if TYPE_CHECKING:
+    from ...model.orders import EvacuateOrder
 
 NAME = "evacuate"
 NEAREST = "nearest"
@@ -40,7 +45,7 @@ def build_evacuate(b, line, tree) -> None:
     if not known:
         return
     value = NEAREST if bases == [NEAREST] else ", ".join(k for k in bases if k != NEAREST)
-    b.merge(NAME, space, lambda old: EvacuateOrder(NAME, space, value, line.number))
+    b.merge(NAME, space, lambda old: orders.EvacuateOrder(NAME, space, value, line.number))
 
 
 def write_evacuate(order: EvacuateOrder, names) -> str:
@@ -49,7 +54,7 @@ def write_evacuate(order: EvacuateOrder, names) -> str:
 
 kind(NAME, ["EVACUATE"], ["evacuate"], "evacuate all: 24, S05",
      {"WORD", "INT", "_COLON", "_ARROW", "_COMMA", "$END"}, STANDING, grammar=EVACUATE_GRAMMAR,
-     model=EvacuateOrder, issuer=STANDING_ISSUER,
+     model="EvacuateOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.air.evacuate"],
      problems=["standing_unknown", "ts_evacuate_unknown"],
      report="standing orders")(build_evacuate)(write_evacuate)

@@ -10,7 +10,6 @@ section.
 
 from __future__ import annotations
 
-from ...model.orders import InterceptOrder
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 INTERCEPT_GRAMMAR = """
@@ -19,11 +18,11 @@ INTERCEPT.2: /intercept\\b/i
 """
 
 
-build_intercept, write_intercept = standing_syntax("intercept", InterceptOrder)
+build_intercept, write_intercept = standing_syntax("intercept", "InterceptOrder")
 
 kind("intercept", ["INTERCEPT"], ["intercept"], "intercept all: no",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=INTERCEPT_GRAMMAR,
-     model=InterceptOrder, issuer=STANDING_ISSUER,
+     model="InterceptOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "escorted_raids.RaidInterceptors"],
      problems=["standing_unknown", "standing_bad_value"],
      report="standing orders")(build_intercept)(write_intercept)

@@ -11,7 +11,7 @@ the report's standing orders section.
 
 from __future__ import annotations
 
-from ...model.orders import KamikazeOrder
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax, standing_target
 
 KAMIKAZE_GRAMMAR = """
@@ -19,7 +19,7 @@ kamikaze: KAMIKAZE name _COLON name
 KAMIKAZE.2: /kamikaze\\b/i
 """
 
-_build, write_kamikaze = standing_syntax("kamikaze", KamikazeOrder)
+_build, write_kamikaze = standing_syntax("kamikaze", "KamikazeOrder")
 
 
 def build_kamikaze(b, line, tree) -> None:
@@ -33,13 +33,13 @@ def build_kamikaze(b, line, tree) -> None:
         known, space = standing_target(b, line, tree.children[1])
         if known:
             value = f"{words[0].value} on {key}"
-            b.merge("kamikaze", space, lambda old: KamikazeOrder("kamikaze", space, value, line.number))
+            b.merge("kamikaze", space, lambda old: orders.KamikazeOrder("kamikaze", space, value, line.number))
         return
     _build(b, line, tree)
 
 kind("kamikaze", ["KAMIKAZE"], ["kamikaze"], "kamikaze all: 2",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=KAMIKAZE_GRAMMAR,
-     model=KamikazeOrder, issuer=STANDING_ISSUER,
+     model="KamikazeOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "kamikaze.fight_kamikaze"],
      problems=["standing_unknown", "kamikaze_bad_value", "kamikaze_not_warship"],
      report="standing orders")(build_kamikaze)(write_kamikaze)

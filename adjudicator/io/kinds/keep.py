@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Keep
+from ...model import orders
 from .base import PURCHASE, kind, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import Keep
     from lark import Tree
 
 KEEP_GRAMMAR = """
@@ -25,7 +26,7 @@ KEEP.2: /keep\\b/i
 
 def build_keep(b, line, tree: Tree) -> None:
     amount = next(t for t in tokens_of(tree) if t.type == "INT")
-    b.add(Keep(int(amount.value), line.number))
+    b.add(orders.Keep(int(amount.value), line.number))
 
 
 def write_keep(order: Keep, names) -> str:
@@ -33,7 +34,7 @@ def write_keep(order: Keep, names) -> str:
 
 
 kind("keep", ["KEEP"], ["keep"], "keep 4", {"INT", "MONEY", "_COLON", "$END"}, PURCHASE,
-     grammar=KEEP_GRAMMAR, model=Keep,
+     grammar=KEEP_GRAMMAR, model="Keep",
      engine=["special_cash.SpecialCash.at_step"],
      problems=["special_cash_keep_too_much", "keep_not_in_pregame"],
      report="other events")(build_keep)(write_keep)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Launch
+from ...model import orders
 from .base import COMBAT, is_tree, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import Launch
     from lark import Tree
 
 LAUNCH_GRAMMAR = """
@@ -29,7 +30,7 @@ def build_launch(b, line, tree: Tree) -> None:
     target = b.resolve(line, "space", names[0].children)
     silo = b.resolve(line, "space", names[1].children) if len(names) > 1 else ""
     if target is not None and silo is not None:
-        b.add(Launch(target, silo, line.number))
+        b.add(orders.Launch(target, silo, line.number))
 
 
 def write_launch(order: Launch, names) -> str:
@@ -38,5 +39,5 @@ def write_launch(order: Launch, names) -> str:
 
 kind("launch", ["LAUNCH"], ["launch"], "launch 23 from 12",
      {"WORD", "INT", "LAUNCH_FROM", "_COLON", "$END"}, COMBAT,
-     grammar=LAUNCH_GRAMMAR, model=Launch, engine=["taktyczne.nuclear.launch"],
+     grammar=LAUNCH_GRAMMAR, model="Launch", engine=["taktyczne.nuclear.launch"],
      problems=["ts_no_armed_silo", "ts_blast_own_units"], report="other events")(build_launch)(write_launch)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import LiberationOrder, StandingChoice
+from ...model.orders import StandingChoice
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, UNIT_LINE, kind, unit_text, is_tree
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def build_liberation(b, line, tree: Tree) -> None:
     for u in units:
         counts[u.type] = counts.get(u.type, 0) + u.count
     value = ",".join(f"{k}:{n}" for k, n in counts.items())
-    b.merge("liberation", None, lambda old: LiberationOrder("liberation", None, value, line.number))
+    b.merge("liberation", None, lambda old: orders.LiberationOrder("liberation", None, value, line.number))
 
 
 def write_liberation(order: StandingChoice, names) -> str:
@@ -43,7 +44,7 @@ def write_liberation(order: StandingChoice, names) -> str:
 
 
 kind("liberation", ["LIBERATION"], ["liberation"], "liberation: 2 inf, 1 tank",
-     UNIT_LINE, STANDING, grammar=LIBERATION_GRAMMAR, model=LiberationOrder,
+     UNIT_LINE, STANDING, grammar=LIBERATION_GRAMMAR, model="LiberationOrder",
      issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "liberation_bonus.check_choice"],
      problems=["standing_unknown", "standing_bad_value", "liberation_bad_units",

@@ -10,7 +10,6 @@ in the report's other events.
 
 from __future__ import annotations
 
-from ...model.live_battle import LiveOrder
 from .base import PURCHASE, kind, place_syntax
 
 LIVE_GRAMMAR = """
@@ -19,10 +18,10 @@ LIVE_VERB.3: /live\\b/i
 """
 
 
-build_live, write_live = place_syntax("live", LiveOrder)
+build_live, write_live = place_syntax("live", "LiveOrder")
 
 kind("live", ["LIVE_VERB"], ["live"], "live 23", {"WORD", "INT", "_COLON", "$END"}, PURCHASE,
-     grammar=LIVE_GRAMMAR, model=LiveOrder,
+     grammar=LIVE_GRAMMAR, model="LiveOrder",
      engine=["taktyczne.live_turn.wants_live", "taktyczne.live_turn.LiveBattles.at_step"],
      problems=["live_not_attacked"],
      report="other events")(build_live)(write_live)

@@ -8,9 +8,13 @@ Grammar ``grammar/kinds/load.lark``; model ``model.orders.Load``; issued by the 
 
 from __future__ import annotations
 
-from ...model.orders import Load
+from typing import TYPE_CHECKING
+
 from .base import PHASE, UNIT_LINE, groups_text, kind
 from .move import STARTING, build_movement
+
+if TYPE_CHECKING:
+    from ...model.orders import Load
 
 
 def write_load(order: Load, names) -> str:
@@ -18,7 +22,7 @@ def write_load(order: Load, names) -> str:
 
 
 kind("load", ["LOAD"], ["load"], "load 1 inf, 1 tank Germany -> SZ 5", UNIT_LINE, PHASE,
-     model=Load, engine=["movement.run_order", "movement.do_load", "movement.may_move",
+     model="Load", engine=["movement.run_order", "movement.do_load", "movement.may_move",
              "aircraft.check_combat_moves"],
      problems=[*STARTING, "load_direction", "not_adjacent", "load_in_hostile_zone",
                "load_not_land", "no_transport_room", "cargo_not_unloaded"],

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.ts_gun_orders import LrgFireOrder
-from ...model.ts_targets import priority_text
-from ..target_words import read_targets
+from ...model import orders
 from .base import COMBAT, MOVER, is_tree, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import LrgFireOrder
     from lark import Tree
 
 LRG_FIRE_GRAMMAR = """
@@ -30,6 +29,8 @@ LRG_FIRE.4: /(fire|shoot)\\s+(the\\s+|a\\s+|one\\s+)?(lrgs?|long[- ]range\\s+gun
 
 def read_priority(b, line, names: list) -> tuple[str, ...] | None:
     """The target words of ``names`` (each a run of words), or None after an error."""
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ..target_words import read_targets
     if not names:
         return ()
     try:
@@ -60,17 +61,18 @@ def build_lrg_fire(b, line, tree: Tree) -> None:
     priority = read_priority(b, line, rest)
     if space is None or target is None or priority is None:
         return
-    b.add(LrgFireOrder(space, target, priority, line.number))
+    b.add(orders.LrgFireOrder(space, target, priority, line.number))
 
 
 def write_lrg_fire(order: LrgFireOrder, names) -> str:
+    from ...model.ts_targets import priority_text
     text = f"fire lrg {order.space} at {order.target}"
     return f"{text}: {priority_text(order.priority)}" if order.priority else text
 
 
 kind("lrg_fire", ["LRG_FIRE"], ["fire lrg", "shoot lrg"], "fire lrg 23 at 24: aa, tanks, factory",
      {"WORD", "INT", "_ARROW", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "_THEN",
-      "$END"}, COMBAT, grammar=LRG_FIRE_GRAMMAR, model=LrgFireOrder, issuer=MOVER,
+      "$END"}, COMBAT, grammar=LRG_FIRE_GRAMMAR, model="LrgFireOrder", issuer=MOVER,
      engine=["taktyczne.guns.fire_order", "taktyczne.guns.check_attackers"],
      problems=["ts_lrg_missing", "ts_lrg_not_bordering", "ts_lrg_no_target", "ts_lrg_fought",
                "ts_lrg_used"],

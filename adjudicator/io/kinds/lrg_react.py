@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.ts_gun_orders import LrgReactOrder
-from ...model.ts_targets import priority_text
-from ..target_words import read_targets
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, is_tree, kind, standing_target
 
 if TYPE_CHECKING:
+    from ...model.orders import LrgReactOrder
     from lark import Tree
 
 NAME = "lrg_react"
@@ -40,6 +39,9 @@ _FIRE = ("fire", "always", "yes", "on", "shoot")
 def react_value(phrases: list[str]) -> str:
     """The canonical value of the phrases after the colon: ``hold``, ``fire`` or ``fire at
     <words>``; ValueError when unreadable."""
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.ts_targets import priority_text
+    from ..target_words import read_targets
     first = " ".join(phrases[0].casefold().split())
     if first in _HOLD:
         if len(phrases) > 1:
@@ -62,7 +64,7 @@ def build_lrg_react(b, line, tree: Tree) -> None:
         b.error(line, names[1].children[0].column, f"react lrg: {exc}")
         return
     if known:
-        b.merge(NAME, space, lambda old: LrgReactOrder(NAME, space, value, line.number),
+        b.merge(NAME, space, lambda old: orders.LrgReactOrder(NAME, space, value, line.number),
                 line.number)
 
 
@@ -72,7 +74,7 @@ def write_lrg_react(order: LrgReactOrder, names) -> str:
 
 kind(NAME, ["LRG_REACT"], ["react lrg", "reaction fire"], "react lrg all: fire at ferries, tanks",
      {"WORD", "INT", "_COLON", "_COMMA", "_SEMICOLON", "_AND", "_THEN", "$END"}, STANDING,
-     grammar=LRG_REACT_GRAMMAR, model=LrgReactOrder, issuer=STANDING_ISSUER,
+     grammar=LRG_REACT_GRAMMAR, model="LrgReactOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.guns.check_react",
              "taktyczne.guns.react"],
      problems=["standing_unknown", "ts_lrg_react_unreadable"],

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import MiddleEastOrder, StandingChoice
+from ...model.orders import StandingChoice
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, kind, is_tree
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def build_middle_east(b, line, tree: Tree) -> None:
                 return
             powers.append(power)
     value = " ".join(powers)
-    b.merge("middle_east", None, lambda old: MiddleEastOrder("middle_east", None, value, line.number))
+    b.merge("middle_east", None, lambda old: orders.MiddleEastOrder("middle_east", None, value, line.number))
 
 
 def write_middle_east(order: StandingChoice, names) -> str:
@@ -41,7 +42,7 @@ def write_middle_east(order: StandingChoice, names) -> str:
 
 kind("middle_east", ["MIDDLE_EAST"], ["middle east"], "middle east: usa, uk",
      {"WORD", "INT", "_COLON", "_COMMA", "$END"}, STANDING, grammar=MIDDLE_EAST_GRAMMAR,
-     model=MiddleEastOrder, issuer=STANDING_ISSUER,
+     model="MiddleEastOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "middle_east.payment_order"],
      problems=["standing_unknown", "standing_bad_value"],
      report="standing orders")(build_middle_east)(write_middle_east)

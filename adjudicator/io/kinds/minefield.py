@@ -14,7 +14,7 @@ shown in the report's standing orders section.
 
 from __future__ import annotations
 
-from ...model.mine_orders import MinefieldOrder
+from ...model import orders
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 MINEFIELD_GRAMMAR = """
@@ -22,12 +22,12 @@ minefield: MINEFIELD name _COLON name
 MINEFIELD.2: /(sealed\\s+)?mine\\s*fields?\\b/i
 """
 
-build_minefield, write_minefield = standing_syntax("minefield", MinefieldOrder)
+build_minefield, write_minefield = standing_syntax("minefield", "MinefieldOrder")
 
 kind("minefield", ["MINEFIELD"], ["minefield"],
      "minefield 22: sha256_5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=MINEFIELD_GRAMMAR,
-     model=MinefieldOrder, issuer=STANDING_ISSUER,
+     model="MinefieldOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.mines.check_minefield",
              "taktyczne.mines.unseal"],
      problems=["standing_unknown", "ts_minefield_value"],

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Load, Move, Phase, Unload
+from ...model.orders import Phase
+from ...model import orders
 from .base import KINDS, PHASE, UNIT_LINE, groups_text, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import Move
     from lark import Tree
 
 
@@ -56,11 +58,11 @@ def movement(b, line, verb: str, column: int, groups: Tree, path_tree: Tree | No
         return
     for units, start in segments:
         if verb == "move":
-            b.add(Move(phase, units, (start, *rest), line.number))
+            b.add(orders.Move(phase, units, (start, *rest), line.number))
         elif verb == "load":
-            b.add(Load(phase, units, start, rest[0], line.number))
+            b.add(orders.Load(phase, units, start, rest[0], line.number))
         else:
-            b.add(Unload(phase, units, start, rest[0], line.number))
+            b.add(orders.Unload(phase, units, start, rest[0], line.number))
 
 
 # The problems of starting any move, load or unload with the units named
@@ -75,7 +77,7 @@ def write_move(order: Move, names) -> str:
 
 
 kind("move", ["MOVE"], ["move"], "move 2 inf Karelia -> Archangel", UNIT_LINE, PHASE,
-     model=Move,
+     model="Move",
      engine=["movement.run_order", "movement.may_move", "abilities.movement_rules",
              "aircraft.check_combat_moves"],
      problems=[*STARTING, "path_too_short", "not_adjacent", "impassable", "land_unit_at_sea",

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Nmr
+from ...model import orders
 from .base import GAME_MASTER, PURCHASE, kind, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import Nmr
     from lark import Tree
 
 
 def build_nmr(b, line, tree: Tree) -> None:
     stamp = next((t.value for t in tokens_of(tree) if t.type == "NMR_DEADLINE"), "")
-    b.add(Nmr(stamp, line.number))
+    b.add(orders.Nmr(stamp, line.number))
 
 
 def write_nmr(order: Nmr, names) -> str:
@@ -27,7 +28,7 @@ def write_nmr(order: Nmr, names) -> str:
 
 
 kind("nmr", ["NMR"], ["nmr"], "nmr 2025-03-04T12:00Z", {"NMR_DEADLINE", "$END"}, PURCHASE,
-     model=Nmr, issuer=GAME_MASTER,
+     model="Nmr", issuer=GAME_MASTER,
      engine=["statements.check_statements", "statements.announce_statements"],
      problems=["nmr_with_orders"],
      report="heading")(build_nmr)(write_nmr)

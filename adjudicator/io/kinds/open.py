@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.mine_grid import ROWS
-from ...model.mine_orders import OpenOrder
-from ...model.mine_seal import SALT_PREFIX
+from ...model import orders
 from .base import PURCHASE, kind, standing_target
 
 if TYPE_CHECKING:
+    from ...model.orders import OpenOrder
     from lark import Tree
 
 OPEN_GRAMMAR = """
@@ -32,6 +31,9 @@ MINED = {"mine": True, "empty": False}
 
 
 def build_open(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ...model.mine_grid import ROWS
+    from ...model.mine_seal import SALT_PREFIX
     known, space = standing_target(b, line, tree.children[1])
     if not known:
         return
@@ -39,14 +41,14 @@ def build_open(b, line, tree: Tree) -> None:
     if words and words[0].casefold() == LEAVES:
         column = words[1].upper() if len(words) > 1 else ""
         leaves = tuple(w.casefold().removeprefix(LEAF_PREFIX) for w in words[2:])
-        b.add(OpenOrder(space, column=column, leaves=leaves, line=line.number))
+        b.add(orders.OpenOrder(space, column=column, leaves=leaves, line=line.number))
         return
     square = words[0].upper() if words else ""
     mined = MINED.get(words[1].casefold()) if len(words) > 1 else None
     salt = words[2].casefold() if len(words) > 2 else ""
     if salt.startswith(SALT_PREFIX):
         salt = salt[len(SALT_PREFIX):]
-    b.add(OpenOrder(space, square, mined, salt, line=line.number))
+    b.add(orders.OpenOrder(space, square, mined, salt, line=line.number))
 
 
 def leaves_line(where: str, column: str, leaves) -> str:
@@ -55,6 +57,7 @@ def leaves_line(where: str, column: str, leaves) -> str:
 
 
 def write_open(order: OpenOrder, names) -> str:
+    from ...model.mine_seal import SALT_PREFIX
     where = "all" if order.space is None else order.space
     if order.column:
         return leaves_line(where, order.column, order.leaves)
@@ -64,7 +67,7 @@ def write_open(order: OpenOrder, names) -> str:
 
 kind("open", ["OPEN_VERB"], ["open"],
      "open 23: G5 mine salt_5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
-     {"WORD", "INT", "_COLON", "$END"}, PURCHASE, grammar=OPEN_GRAMMAR, model=OpenOrder,
+     {"WORD", "INT", "_COLON", "$END"}, PURCHASE, grammar=OPEN_GRAMMAR, model="OpenOrder",
      engine=["taktyczne.sealed_live.LayoutOpenings.pending_turn", "taktyczne.live_turn.own_squares"],
      problems=["ts_open_not_wanted", "ts_open_unreadable", "ts_open_wrong", "ts_open_missing",
                "ts_open_other_orders", "ts_open_wrong_power", "ts_open_own_mine"],

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Paratroop
+from ...model import orders
 from .base import COMBAT, kind, tokens_of, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import Paratroop
     from lark import Tree
 
 PARATROOP_GRAMMAR = """
@@ -38,7 +39,7 @@ def build_paratroop(b, line, tree: Tree) -> None:
     base = b.resolve(line, "space", first)
     target = b.resolve(line, "space", names[1].children)
     if base is not None and target is not None:
-        b.add(Paratroop(count, base, target, line.number))
+        b.add(orders.Paratroop(count, base, target, line.number))
 
 
 def write_paratroop(order: Paratroop, names) -> str:
@@ -48,7 +49,7 @@ def write_paratroop(order: Paratroop, names) -> str:
 kind("paratroop", ["PARATROOP"], ["paratroop", "paratroops"],
      "paratroop 2 Western Germany -> Poland",
      {"WORD", "INT", "_COLON", "_ARROW", "$END"}, COMBAT,
-     grammar=PARATROOP_GRAMMAR, model=Paratroop,
+     grammar=PARATROOP_GRAMMAR, model="Paratroop",
      engine=["research.Paratroopers.at_step"],
      problems=["paratroop_no_technology", "paratroop_too_many", "paratroop_no_base",
                "paratroop_no_infantry", "paratroop_not_hostile", "paratroop_too_far",

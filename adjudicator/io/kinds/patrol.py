@@ -11,7 +11,6 @@ the report's standing orders section.
 
 from __future__ import annotations
 
-from ...model.orders import PatrolOrder
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 PATROL_GRAMMAR = """
@@ -19,11 +18,11 @@ patrol: PATROL name _COLON name
 PATROL.2: /patrol\\b/i
 """
 
-build_patrol, write_patrol = standing_syntax("patrol", PatrolOrder)
+build_patrol, write_patrol = standing_syntax("patrol", "PatrolOrder")
 
 kind("patrol", ["PATROL"], ["patrol"], "patrol all: bombers",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=PATROL_GRAMMAR,
-     model=PatrolOrder, issuer=STANDING_ISSUER,
+     model="PatrolOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "taktyczne.air.fly"],
      problems=["standing_unknown", "standing_bad_value"],
      report="standing orders")(build_patrol)(write_patrol)

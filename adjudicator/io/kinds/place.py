@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Place
+from ...model import orders
 from .base import PLACE, UNIT_LINE, groups_text, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import Place
     from lark import Tree
 
 
@@ -25,7 +26,7 @@ def place_groups(b, line, groups: Tree) -> None:
     Italy"), or all in the space after the last."""
     for units, place in b.segments(line, groups, "place") or ():
         if units:
-            b.add(Place(units, place, line.number))
+            b.add(orders.Place(units, place, line.number))
 
 
 def write_place(order: Place, names) -> str:
@@ -33,7 +34,7 @@ def write_place(order: Place, names) -> str:
 
 
 kind("place", ["PLACE"], ["place", "mobilize"], "place 3 inf Germany", UNIT_LINE, PLACE,
-     model=Place, engine=["production.mobilize", "abilities.factory"],
+     model="Place", engine=["production.mobilize", "abilities.factory"],
      problems=["not_bought", "all_placed", "factory_at_sea", "ship_placed_on_land",
                "land_unit_placed_at_sea", "air_placed_at_sea", "no_carrier_room",
                "no_factory_here", "no_factory_adjacent", "factory_limit", "units_not_placed",

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import PlanOrder
-from ...model.plan_text import plan_text
-from ..plan_words import read_plan
+from ...model import orders
 from .base import COMBAT, MOVER, is_tree, kind, unit_text
 
 if TYPE_CHECKING:
+    from ...model.orders import PlanOrder
     from lark import Tree
 
 PLAN_GRAMMAR = """
@@ -36,19 +35,22 @@ PLAN_PROBLEMS = ["plan_formation_unknown", "plan_square_unknown", "plan_square_r
 
 
 def build_plan(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ..plan_words import read_plan
     names = [c for c in tree.children if is_tree(c)]
     space = b.resolve_place(line, names[0].children)
     plan = read_plan(b, line, names[1:], "plan")
     if space is None or plan is None:
         return
-    b.merge("plan", space, lambda old: PlanOrder(space, plan, line.number), line.number)
+    b.merge("plan", space, lambda old: orders.PlanOrder(space, plan, line.number), line.number)
 
 
 def write_plan(order: PlanOrder, names) -> str:
+    from ...model.plan_text import plan_text
     return f"plan {order.space}: {plan_text(order.plan, lambda key: unit_text(key, 1, names))}"
 
 
 kind("plan", ["PLAN"], ["plan"], "plan 34: wedge, advance, target tanks, fire at 4",
-     PLAN_CONTEXT, COMBAT, grammar=PLAN_GRAMMAR, model=PlanOrder, issuer=MOVER,
+     PLAN_CONTEXT, COMBAT, grammar=PLAN_GRAMMAR, model="PlanOrder", issuer=MOVER,
      engine=["taktyczne.plans.check_plans", "taktyczne.plans.plans_for"],
      problems=PLAN_PROBLEMS, report="ts_main_turn")(build_plan)(write_plan)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Recruit
+from ...model import orders
 from .base import PURCHASE, UNIT_LINE, groups_text, kind
 
 if TYPE_CHECKING:
+    from ...model.orders import Recruit
     from lark import Tree
 
 RECRUIT_GRAMMAR = """
@@ -27,7 +28,7 @@ RECRUIT.3: /(recruits?|musters?)\\b/i
 def build_recruit(b, line, tree: Tree) -> None:
     for units, space in b.segments(line, tree.children[-1], "recruit") or ():
         if units:
-            b.add(Recruit(units, space, line.number))
+            b.add(orders.Recruit(units, space, line.number))
 
 
 def write_recruit(order: Recruit, names) -> str:
@@ -35,7 +36,7 @@ def write_recruit(order: Recruit, names) -> str:
 
 
 kind("recruit", ["RECRUIT"], ["recruit", "muster"], "recruit 2 tank_1 44", UNIT_LINE, PURCHASE,
-     grammar=RECRUIT_GRAMMAR, model=Recruit, engine=["taktyczne.economy.recruit"],
+     grammar=RECRUIT_GRAMMAR, model="Recruit", engine=["taktyczne.economy.recruit"],
      problems=["ts_not_buyable", "ts_no_producer", "ts_blockaded", "ts_stack_full",
                "ts_too_expensive", "ts_no_airfield"],
      report="ts_recruit")(build_recruit)(write_recruit)

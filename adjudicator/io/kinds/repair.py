@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Repair
+from ...model import orders
 from .base import PURCHASE, kind, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import Repair
     from lark import Tree
 
 
@@ -21,7 +22,7 @@ def build_repair(b, line, tree: Tree) -> None:
     points = b.number(line, number)
     space = b.resolve(line, "space", tree.children[-1].children)
     if points is not None and space is not None:
-        b.add(Repair(space, points, line.number))
+        b.add(orders.Repair(space, points, line.number))
 
 
 def write_repair(order: Repair, names) -> str:
@@ -29,7 +30,7 @@ def write_repair(order: Repair, names) -> str:
 
 
 kind("repair", ["REPAIR"], ["repair"], "repair 3 Germany", {"INT", "WORD", "$END"}, PURCHASE,
-     model=Repair, engine=["production.repair"],
+     model="Repair", engine=["production.repair"],
      problems=["capital_lost_no_purchase", "nothing_to_repair", "repair_too_much",
                "repair_too_expensive"],
      report="purchase")(build_repair)(write_repair)

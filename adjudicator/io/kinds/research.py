@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Research
+from ...model import orders
 from .base import KINDS, PURCHASE, kind, tokens_of, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import Research
     from lark import Tree
 
 RESEARCH_FILLER = frozenset({"dice", "die", "research", "on", "roll", "rolls", "and"})
@@ -82,7 +83,7 @@ def build_research(b, line, tree: Tree) -> None:
         b.error(line, tree.children[0].column,
                 f"how many research dice? (example: '{KINDS['research'].example}')")
         return
-    b.add(Research(dice, chart, tuple(payments), line.number))
+    b.add(orders.Research(dice, chart, tuple(payments), line.number))
 
 
 def write_research(order: Research, names) -> str:
@@ -93,7 +94,7 @@ def write_research(order: Research, names) -> str:
 
 kind("research", ["RESEARCH"], ["research"], "research 3 dice, chart 2",
      {"INT", "WORD", "_COLON", "_COMMA", "$END"}, PURCHASE,
-     model=Research, engine=["research.research"],
+     model="Research", engine=["research.research"],
      problems=["research_off", "research_not_allowed", "research_too_many", "research_no_chart",
                "research_too_expensive", "research_unknown_economy", "research_economy_pays"],
      report="other events")(build_research)(write_research)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...model.orders import Rocket
+from ...model import orders
 from .base import COMBAT, kind, is_tree
 
 if TYPE_CHECKING:
+    from ...model.orders import Rocket
     from lark import Tree
 
 ROCKET_GRAMMAR = """
@@ -29,7 +30,7 @@ def build_rocket(b, line, tree: Tree) -> None:
     base = b.resolve(line, "space", names[0].children)
     target = b.resolve(line, "space", names[1].children)
     if base is not None and target is not None:
-        b.add(Rocket(base, target, line.number))
+        b.add(orders.Rocket(base, target, line.number))
 
 
 def write_rocket(order: Rocket, names) -> str:
@@ -38,7 +39,7 @@ def write_rocket(order: Rocket, names) -> str:
 
 kind("rocket", ["ROCKET"], ["rocket"], "rocket Holland Belgium -> Western Germany",
      {"WORD", "INT", "_COLON", "_ARROW", "$END"}, COMBAT,
-     grammar=ROCKET_GRAMMAR, model=Rocket,
+     grammar=ROCKET_GRAMMAR, model="Rocket",
      engine=["research.Rockets.at_step"],
      problems=["rocket_no_technology", "rocket_no_base", "rocket_base_used", "rocket_no_target",
                "rocket_too_far"],

@@ -10,7 +10,6 @@ checked by ``engine.turn_rules.check_standing_choices``, read by the rule ``scra
 
 from __future__ import annotations
 
-from ...model.orders import ScrambleOrder
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 SCRAMBLE_GRAMMAR = """
@@ -18,11 +17,11 @@ scramble: SCRAMBLE name _COLON name
 SCRAMBLE.2: /scramble\\b/i
 """
 
-build_scramble, write_scramble = standing_syntax("scramble", ScrambleOrder)
+build_scramble, write_scramble = standing_syntax("scramble", "ScrambleOrder")
 
 kind("scramble", ["SCRAMBLE"], ["scramble"], "scramble all: yes",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=SCRAMBLE_GRAMMAR,
-     model=ScrambleOrder, issuer=STANDING_ISSUER,
+     model="ScrambleOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "scramble.Scramble"],
      problems=["standing_unknown", "standing_bad_value"],
      report="standing orders")(build_scramble)(write_scramble)

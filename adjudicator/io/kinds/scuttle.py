@@ -9,7 +9,6 @@ after the last order); what it destroyed is in the report's other events.
 
 from __future__ import annotations
 
-from ...model.orders import ScuttleOrder
 from .base import COMBAT, MOVER, kind, place_syntax
 
 SCUTTLE_GRAMMAR = """
@@ -18,9 +17,9 @@ SCUTTLE.4: /(scuttle|sink\\s+captured|destroy\\s+captured)(\\s+(in|at))?\\b/i
 """
 
 
-build_scuttle, write_scuttle = place_syntax("scuttle", ScuttleOrder)
+build_scuttle, write_scuttle = place_syntax("scuttle", "ScuttleOrder")
 
 kind("scuttle", ["SCUTTLE"], ["scuttle"], "scuttle 34", {"WORD", "INT", "$END"}, COMBAT,
-     grammar=SCUTTLE_GRAMMAR, model=ScuttleOrder, issuer=MOVER,
+     grammar=SCUTTLE_GRAMMAR, model="ScuttleOrder", issuer=MOVER,
      engine=["taktyczne.main_turn.settle_main_map", "taktyczne.main_turn.scuttle_unused"],
      problems=["ts_scuttle_unused"], report="other events")(build_scuttle)(write_scuttle)

@@ -11,7 +11,6 @@ the report's standing orders section.
 
 from __future__ import annotations
 
-from ...model.orders import ShareOrder
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 SHARE_GRAMMAR = """
@@ -19,11 +18,11 @@ share: SHARE name _COLON name
 SHARE.2: /share\\b/i
 """
 
-build_share, write_share = standing_syntax("share", ShareOrder)
+build_share, write_share = standing_syntax("share", "ShareOrder")
 
 kind("share", ["SHARE"], ["share"], "share all: no",
      {"WORD", "INT", "_COLON", "$END"}, STANDING, grammar=SHARE_GRAMMAR,
-     model=ShareOrder, issuer=STANDING_ISSUER,
+     model="ShareOrder", issuer=STANDING_ISSUER,
      engine=["turn_rules.check_standing_choices", "sharing.may_ride"],
      problems=["standing_unknown", "standing_bad_value"],
      report="standing orders")(build_share)(write_share)

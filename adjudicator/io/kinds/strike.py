@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...model.orders import StrikeOrder
-from ...model.ts_targets import priority_text
-from ..target_words import read_targets
+from ...model import orders
 from .base import COMBAT, MOVER, UNIT_LINE, groups_text, is_tree, kind, tokens_of
 
 if TYPE_CHECKING:
+    from ...model.orders import StrikeOrder
     from lark import Tree
 
 NAME = "strike"
@@ -57,6 +56,8 @@ def _number(b, line, clause: Tree, what: str, top: int) -> int | None:
 
 
 def build_strike(b, line, tree: Tree) -> None:
+    # Taktyczne Starcie's helpers, imported on first use: another edition's command loads none
+    from ..target_words import read_targets
     subtrees = [c for c in tree.children if is_tree(c)]
     target_name, groups, path_tree, clauses = subtrees[0], subtrees[1], subtrees[2], subtrees[3:]
     target = b.resolve_place(line, target_name.children)
@@ -83,10 +84,11 @@ def build_strike(b, line, tree: Tree) -> None:
         if not units:
             b.error(line, tree.children[0].column, "this 'strike' sends no aircraft (every count is 0)")
             return
-        b.add(StrikeOrder(target, units, (start, *rest), priority, stay, leave, line.number))
+        b.add(orders.StrikeOrder(target, units, (start, *rest), priority, stay, leave, line.number))
 
 
 def write_strike(order: StrikeOrder, names) -> str:
+    from ...model.ts_targets import priority_text
     text = f"strike {order.target}: {groups_text(order.units, names)} " + " -> ".join(order.path)
     if order.priority:
         text += ", target " + priority_text(order.priority).replace(", ", " and ")
@@ -100,7 +102,7 @@ def write_strike(order: StrikeOrder, names) -> str:
 kind(NAME, ["STRIKE"], ["strike", "air strike", "air raid"],
      "strike 34: 2 bomber 22 -> 23 -> 34, target aa and tanks, stay 2",
      UNIT_LINE | {"STRIKE_TARGET", "STRIKE_STAY", "STRIKE_RETURN", "_AND"}, COMBAT,
-     grammar=STRIKE_GRAMMAR, model=StrikeOrder, issuer=MOVER,
+     grammar=STRIKE_GRAMMAR, model="StrikeOrder", issuer=MOVER,
      engine=["taktyczne.air_strike.strike", "taktyczne.air_strike.flight"],
      problems=["ts_strike_no_enemy", "ts_strike_not_aircraft", "ts_strike_route",
                "ts_strike_range", "ts_strike_over", "ts_strike_base", "ts_strike_after_board",

@@ -8,9 +8,13 @@ out by ``engine.movement.run_order`` (``do_unload``), the assault's transports b
 
 from __future__ import annotations
 
-from ...model.orders import Unload
+from typing import TYPE_CHECKING
+
 from .base import PHASE, UNIT_LINE, groups_text, kind
 from .move import build_movement
+
+if TYPE_CHECKING:
+    from ...model.orders import Unload
 
 
 def write_unload(order: Unload, names) -> str:
@@ -18,7 +22,7 @@ def write_unload(order: Unload, names) -> str:
 
 
 kind("unload", ["UNLOAD"], ["unload"], "unload 1 inf SZ 6 -> Norway Finland", UNIT_LINE, PHASE,
-     model=Unload, engine=["movement.run_order", "movement.do_unload", "aircraft.check_combat_moves"],
+     model="Unload", engine=["movement.run_order", "movement.do_unload", "aircraft.check_combat_moves"],
      problems=["unload_direction", "not_adjacent", "impassable", "unload_friendly_in_combat",
                "unload_enemy_in_noncombat", "unload_in_hostile_zone", "no_cargo_to_unload",
                "transport_unloaded_elsewhere", "transport_retreated",
