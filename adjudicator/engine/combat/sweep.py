@@ -204,6 +204,10 @@ class _Patterns:
         self.by_state: dict[int, int] = {}
         self._ids: dict = {}
 
+    def known(self, key) -> int:
+        """The id of the fire ``key`` ((volleys, relevance)) if added already, else -1."""
+        return self._ids.get(key, -1)
+
     def add(self, key, item) -> int:
         found = self._ids.get(key)
         if found is None:
@@ -660,7 +664,8 @@ class Sweep(BatchRows):
                 if vols is None:
                     vols = by_view[vid] = later_volleys(board, ATT, A.states[a],
                                                         D.view_list[vid], s)
-                pats.by_look[k] = pats.add((vols, rel), self._fire(vols, rel))
+                pid = pats.known((vols, rel))     # (views alike to this state's fire)
+                pats.by_look[k] = pid if pid >= 0 else pats.add((vols, rel), self._fire(vols, rel))
             ids = pats.by_look[look]
         return ids, pats
 

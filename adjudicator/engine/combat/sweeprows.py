@@ -218,30 +218,35 @@ class BatchRows:
             joint[silent] = 0.0
             joint[silent, 0] = 1.0               # nobody fires: no hit
             tables.append((np.array(pos), tab.classes[g], tab.dims[g], joint))
-        # the attacker's fire at each source, per row
-        pats = [self._apatterns(int(a), S, s, False) for a in R.tolist()]
-        classes = {p.items[k][0] for ids, p in pats for k in set(ids.tolist()) if p.items[k][0]}
+        # the attacker's fire at each source, per row: it depends on what the source looks
+        # like (``_Patterns.by_look``), so it is asked once per row and look
+        look = D.view[S] * 8 + D.rel[S]
+        looks, inv = unique_inverse(look)
+        reps = np.empty(looks.size, dtype=np.int64)
+        reps[inv] = S                               # one source per look
+        items = []
+        for a in R.tolist():
+            ids, p = self._apatterns(a, reps, s, False)
+            items.append([p.items[k] for k in ids.tolist()])
+        firing = [it for row in items for it in row if it[0]]
+        classes = {it[0] for it in firing}
         if len(classes) != 1:
             return None
         cls = classes.pop()
-        dims = tuple(max(d) for d in zip(*[p.items[k][1] for ids, p in pats
-                                             for k in set(ids.tolist()) if p.items[k][0]]))
+        dims = tuple(max(d) for d in zip(*[it[1] for it in firing]))
         cells = int(np.prod([d + 1 for d in dims]))
         succ_d = D.grid(cls, dims, S).reshape(n, cells)
-        weights = np.zeros((n, r, cells))                          # sources x rows x cells
-        for i, (ids, p) in enumerate(pats):
-            mats = np.zeros((len(p.items), cells))
-            for k in set(ids.tolist()):
-                kc, kd, joint = p.items[k]
+        by_look = np.zeros((r, reps.size, cells))                 # rows x looks x cells
+        for i, row in enumerate(items):
+            for k, (kc, kd, joint) in enumerate(row):
                 if not kc:
-                    mats[k, 0] = 1.0
+                    by_look[i, k, 0] = 1.0
                 elif kd == dims:
-                    mats[k] = joint
+                    by_look[i, k] = joint
                 else:
-                    full = np.zeros(tuple(d + 1 for d in dims))
-                    full[tuple(slice(0, d + 1) for d in kd)] = joint.reshape([d + 1 for d in kd])
-                    mats[k] = full.ravel()
-            weights[:, i] = mats[ids]
+                    by_look[i, k].reshape([d + 1 for d in dims])[
+                        tuple(slice(0, d + 1) for d in kd)] = joint.reshape([d + 1 for d in kd])
+        weights = by_look[:, inv].transpose(1, 0, 2)               # sources x rows x cells
         lo = int(succ_d.min())
         width = int(succ_d.max()) + 1 - lo
         flat = np.arange(n * r).reshape(n, r, 1) * width + (succ_d - lo)[:, None]
