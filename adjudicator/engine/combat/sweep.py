@@ -47,7 +47,7 @@ from .board import AIMED, Board
 from .hitdist import HitDists
 from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
-from .arrays import sorted_union, unique_inverse
+from .arrays import pow2 as _pow2, sorted_union, unique_inverse
 from .sidespace import SideSpace
 from .sweeprows import BatchRows
 from .stepbase import get_step
@@ -105,10 +105,6 @@ class _Plane:
             out[:m] = self.a[row, :m]
             self.a[row, :m] = 0.0
         return out
-
-
-def _pow2(n: int) -> int:
-    return 1 << max(4, (n - 1).bit_length())
 
 
 _NO_IDS = np.zeros(0, dtype=np.int64)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import sorted_union, unique_inverse
+from .arrays import pow2 as _pow2, sorted_union, unique_inverse
 
 
 class _Stack:
@@ -116,20 +116,14 @@ class BatchRows:
         same = np.zeros(ri.size, dtype=bool)
         rest = np.flatnonzero(~q)
         if rest.size:
-            rows = ri[rest]                      # (in row order: ``np.nonzero``)
-            cut = (np.flatnonzero(rows[1:] != rows[:-1]) + 1).tolist()
-            for lo, hi in zip([0, *cut], [*cut, rest.size]):
-                pos = rest[lo:hi]
-                i = int(rows[lo])
-                a = int(R[i])
-                code = self._route_codes(a, di[pos], b)
-                same[pos[code == 1]] = True
-                for j in pos[code != 1].tolist():
-                    d = int(di[j])
-                    mass = float(W[i, d])
-                    d2 = self._route_mass(a, d, b, mass)
-                    if d2 is not None:
-                        moved.append((i, d2, mass, d2 == d))
+            code = self._route_grid(R[ri[rest]], di[rest], b)
+            same[rest[code == 1]] = True
+            for j in rest[code != 1].tolist():       # (in row order: ``np.nonzero``)
+                i, d = int(ri[j]), int(di[j])
+                mass = float(W[i, d])
+                d2 = self._route_mass(int(R[i]), d, b, mass)
+                if d2 is not None:
+                    moved.append((i, d2, mass, d2 == d))
         n = len(self.D)
         Z0 = np.zeros((R.size, n))
         selfish = np.zeros((R.size, n), dtype=bool)
@@ -141,6 +135,25 @@ class BatchRows:
             if itself:
                 selfish[i, d2] = True
         return Z0, selfish
+
+    def _route_grid(self, ai: np.ndarray, di: np.ndarray, b: int) -> np.ndarray:
+        """``_route_codes`` of the pairs ``(ai, di)`` at the end of round bucket ``b``, all
+        at once: 1 if the route leaves the pair as it is, else 2; kept in a table of every
+        pair met (0: not asked yet)."""
+        grids = self.__dict__.setdefault("_route_grids", {})
+        grid = grids.get(b)
+        na, nd = len(self.A), len(self.D)
+        if grid is None or grid.shape[0] < na or grid.shape[1] < nd:
+            new = np.zeros((_pow2(na), _pow2(nd)), dtype=np.int8)
+            if grid is not None:
+                new[:grid.shape[0], :grid.shape[1]] = grid
+            grid = grids[b] = new
+        code = grid[ai, di]
+        for j in np.flatnonzero(code == 0).tolist():
+            a, d = int(ai[j]), int(di[j])
+            route = self._route(a, d, b)
+            code[j] = grid[a, d] = 1 if route[0] == "go" and route[1:] == (a, d) else 2
+        return code
 
     # ------------------------------------------------------------------ operators
     def _stack_plan(self, R: np.ndarray, Z0: np.ndarray, kept: dict, b: int) -> list:
@@ -304,18 +317,15 @@ class BatchRows:
             last = s + 1 >= self.n_stages
             nb = min(b + 1, self.cap) if last else b
             plane = self.pairs[nb] if last else self.srcs[(nb, s + 1)]
-            uniq, inv = unique_inverse(ids)
-            if uniq.size == ids.size:
+            order = np.argsort(ids, kind="stable")
+            srt = ids[order]
+            start = np.flatnonzero(np.concatenate(([True], srt[1:] != srt[:-1])))
+            if start.size == ids.size:
+                uniq = ids
                 plane.add_rows(ids, flat, lo)
             else:                         # several cells reach one state: summed first
-                count = np.bincount(inv)
-                one = count[inv] == 1
-                if one.any():
-                    plane.add_rows(ids[one], flat[one], lo)
-                many = np.flatnonzero(~one)
-                order = many[np.argsort(ids[many], kind="stable")]
-                start = np.flatnonzero(np.concatenate(([True], ids[order][1:] != ids[order][:-1])))
-                plane.add_rows(ids[order][start], np.add.reduceat(flat[order], start, axis=0), lo)
+                uniq = srt[start]
+                plane.add_rows(uniq, np.add.reduceat(flat[order], start, axis=0), lo)
             queued = self.queued
             for i in uniq.tolist():
                 if (nb, i) not in queued:
