@@ -270,7 +270,8 @@ class BatchRows:
         out.S, out.lo, out.md, out.groups = S, lo, md, []
         out.stay = np.zeros((r, n))
         for pos, classes_a, dims_a, joint in tables:
-            succ = A.grid(classes_a, dims_a, R[pos]).reshape(pos.size, -1)
+            succ, joint = _fold_tail(A.grid(classes_a, dims_a, R[pos]).reshape(pos.size, -1),
+                                     joint)
             out.groups.append((pos, joint, succ))
             here = (succ == R[pos][:, None]).astype(float)          # rows x cells
             out.stay[pos] = (here @ joint.T) * stay_d[pos]
@@ -339,13 +340,28 @@ def _within(x: np.ndarray, y: np.ndarray) -> bool:
     return bool((y[pos] == x).all())
 
 
+def _fold_tail(succ: np.ndarray, joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cells (columns of ``succ``, rows x cells, and of ``joint``, sources x cells)
+    from which every row's next state stays the same (more hits than the rows have units
+    to lose) made one: fewer cells for the products, the same masses reaching each state."""
+    varies = np.flatnonzero((succ != succ[:, -1:]).any(axis=0))
+    k = int(varies[-1]) + 1 if varies.size else 0
+    if k + 1 >= succ.shape[1]:
+        return succ, joint
+    folded = joint[:, :k + 1].copy()
+    folded[:, k] = joint[:, k:].sum(axis=1)
+    return succ[:, :k + 1], folded
+
+
 def _bounds(has: np.ndarray, first: np.ndarray, last: np.ndarray) -> tuple[list, list]:
     """Per row (column of ``has``, sources x rows): the least ``first`` and the greatest
     ``last`` over the sources it has, as lists of ints (0, 0 for a row without any)."""
-    big = np.iinfo(np.int64).max
-    lo = np.where(has, first[:, None], big).min(axis=0)
+    lo = np.where(has, first[:, None], _BIG).min(axis=0)
     hi = np.where(has, last[:, None], 0).max(axis=0)
-    return np.where(lo == big, 0, lo).tolist(), hi.tolist()
+    return np.where(lo == _BIG, 0, lo).tolist(), hi.tolist()
+
+
+_BIG = np.iinfo(np.int64).max
 
 
 def _span(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
