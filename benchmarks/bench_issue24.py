@@ -1,6 +1,7 @@
 """Issue 24's exact-odds figures, each as a same-run ratio to a baseline: the previous
 version of the calculator (a checkout given with ``--baseline DIR``, e.g. ``git worktree add
-/tmp/base main``) and, for AA fire, the same battle without the AA gun.
+/tmp/base main``) and, for AA fire, bombardment and surprise strikes, the same battle without
+them (``STEP_PAIRS``).
 
     python benchmarks/bench_issue24.py [--repeat 3] [--baseline DIR] [--only NAME] [--floor]
 
