@@ -1,6 +1,7 @@
 """Issue 24's exact-odds figures, each as a same-run ratio to a baseline: the previous
 version of the calculator (a checkout given with ``--baseline DIR``, e.g. ``git worktree add
-/tmp/base main``) and, for AA fire, the same battle without the AA gun.
+/tmp/base main``) and, for AA fire, bombardment and surprise strikes, the same battle without
+them (``STEP_PAIRS``).
 
     python benchmarks/bench_issue24.py [--repeat 3] [--baseline DIR] [--only NAME] [--floor]
 
@@ -24,7 +25,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# name -> (edition, sea, attackers, defenders, defending AA guns)
+# name -> (edition, sea, attackers, defenders, defending AA guns[, extra]); extra:
+# "bombard" (the attacker's bombarding ships, support units), "drop" (battle steps taken
+# out of the edition's stages: the same battle without them)
+G40_LAND = ({"infantry": 14, "artillery": 6, "mech_infantry": 4, "tank": 4, "fighter": 6,
+             "tactical_bomber": 4, "bomber": 2}, {"infantry": 24, "artillery": 6, "tank": 10})
+G40_SEA = ({"submarine": 6, "destroyer": 2, "cruiser": 3, "carrier": 2, "fighter": 3,
+            "battleship": 2},
+           {"submarine": 4, "cruiser": 3, "carrier": 2, "fighter": 4, "battleship": 2})
 BATTLES = {
     "1942 land 100v100 + 15 air": ("aa1942", False,
                                    {"infantry": 50, "artillery": 15, "tank": 20, "fighter": 10,
@@ -39,15 +47,8 @@ BATTLES = {
                                          "fighter": 3, "bomber": 1},
                                         {"infantry": 18, "artillery": 4, "tank": 5,
                                          "fighter": 3}, 1),
-    "G40 land 40v40 + 12 air": ("global1940", False,
-                                {"infantry": 14, "artillery": 6, "mech_infantry": 4, "tank": 4,
-                                 "fighter": 6, "tactical_bomber": 4, "bomber": 2},
-                                {"infantry": 24, "artillery": 6, "tank": 10}, 0),
-    "G40 land 40v40 + 12 air, 3 AA guns": ("global1940", False,
-                                           {"infantry": 14, "artillery": 6, "mech_infantry": 4,
-                                            "tank": 4, "fighter": 6, "tactical_bomber": 4,
-                                            "bomber": 2},
-                                           {"infantry": 24, "artillery": 6, "tank": 10}, 3),
+    "G40 land 40v40 + 12 air": ("global1940", False, *G40_LAND, 0),
+    "G40 land 40v40 + 12 air, 3 AA guns": ("global1940", False, *G40_LAND, 3),
     "1941 sea 40 ships": ("aa1941", True,
                           {"submarine": 6, "destroyer": 5, "carrier": 2, "fighter": 4,
                            "battleship": 3},
@@ -58,7 +59,21 @@ BATTLES = {
                            "fighter": 2, "battleship": 2},
                           {"submarine": 4, "destroyer": 4, "cruiser": 2, "carrier": 2,
                            "fighter": 4, "battleship": 1}, 0),
+    "G40 land 40v40 + 12 air, 4 ships bombard": ("global1940", False, *G40_LAND, 0,
+                                                 {"bombard": {"battleship": 2, "cruiser": 2}}),
+    "G40 sea 18v15, surprise strikes": ("global1940", True, *G40_SEA, 0),
+    "G40 sea 18v15, no surprise strike": ("global1940", True, *G40_SEA, 0,
+                                          {"drop": ["surprise_strike"]}),
 }
+
+# (with the first-round or extra step, the same battle without it, what it is)
+STEP_PAIRS = (
+    ("1942 land 100v100 + 15 air, AA gun", "1942 land 100v100 + 15 air", "the guns"),
+    ("G40 land 40v40 + 12 air, 3 AA guns", "G40 land 40v40 + 12 air", "the guns"),
+    ("G40 land 40v40 + 12 air, 4 ships bombard", "G40 land 40v40 + 12 air", "bombardment"),
+    ("G40 sea 18v15, surprise strikes", "G40 sea 18v15, no surprise strike",
+     "the surprise strikes"),
+)
 
 CHILD = r"""
 import json, sys, time
@@ -67,7 +82,8 @@ from adjudicator.engine.combat import BattleSetup, BattleUnit
 from adjudicator.engine.combat.odds import battle_odds
 from adjudicator.engine.combat import sweep   # numpy, loaded before the clock starts
 from adjudicator.service.games import load_game
-edition, sea, att, dfn, guns = json.loads(sys.argv[2])
+edition, sea, att, dfn, guns, *extra = json.loads(sys.argv[2])
+extra = extra[0] if extra else {}
 game = load_game(edition)
 defender = "russia" if "russia" in game.ruleset.powers else "ussr"
 def units(owner, mix, start):
@@ -75,9 +91,12 @@ def units(owner, mix, start):
     for key, n in mix.items():
         out += [BattleUnit(start + len(out) + i, game.ruleset.units[key], owner) for i in range(n)]
     return tuple(out)
+stages = tuple(tuple(n for n in stage if n not in extra.get("drop", ()))
+               for stage in game.ruleset.plan.battle_stages)
 setup = BattleSetup("bench", "X", sea, "germany", units("germany", att, 1),
-                    units(defender, dfn, 1000), stages=game.ruleset.plan.battle_stages,
-                    support=((), units(defender, {"aa_gun": guns} if guns else {}, 3000)),
+                    units(defender, dfn, 1000), stages=tuple(s for s in stages if s),
+                    support=(units("germany", extra.get("bombard", {}), 2000),
+                             units(defender, {"aa_gun": guns} if guns else {}, 3000)),
                     unit_types=game.ruleset.units)
 floor = len(sys.argv) > 3
 if floor:                                   # keep the sweep to count its states
@@ -90,7 +109,9 @@ if floor:                                   # keep the sweep to count its states
 t0 = time.process_time()
 odds = battle_odds(setup)
 out = [time.process_time() - t0, odds.states, odds.attacker_wins]
-if floor:
+if floor and not caught:                    # (a small battle: the state chain)
+    out += [0, 0, 0.0]
+elif floor:
     from adjudicator.engine.combat.board import Board
     from adjudicator.engine.combat.model import ATT
     from adjudicator.engine.combat.steps import later_volleys
@@ -154,15 +175,14 @@ def main(argv=None) -> int:
             floors[name] = (n_att, rules)
             print(f"{'':<4}{n_att} attacker x {n_def} defender states; the rule functions "
                   f"alone, once per attacker state: {rules * 1e3:.1f} ms", flush=True)
-    for with_gun, without in (("1942 land 100v100 + 15 air, AA gun", "1942 land 100v100 + 15 air"),
-                              ("G40 land 40v40 + 12 air, 3 AA guns", "G40 land 40v40 + 12 air")):
+    for with_gun, without, what in STEP_PAIRS:
         if with_gun in best and without in best:
-            print(f"{with_gun} / without the guns (target <= 2): "
+            print(f"{with_gun} / without {what} (target <= 2): "
                   f"{best[with_gun] / best[without]:.1f}")
         if with_gun in floors and without in best:
             (n_gun, rules), (n_plain, _) = floors[with_gun], floors[without]
             print(f"    attacker states {n_gun / n_plain:.0f}x; the rule functions alone "
-                  f"{rules / best[without]:.1f}x the whole battle without the guns")
+                  f"{rules / best[without]:.1f}x the whole battle without {what}")
     sea, land = "1941 sea 40 ships", "1942 land 100v100 + 15 air"
     if sea in best and land in best:
         print(f"{sea} / {land} (no TripleA here; a land battle of as many states): "

@@ -28,3 +28,8 @@ def sorted_union(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     keep[:1] = True
     np.not_equal(both[1:], both[:-1], out=keep[1:])
     return both[keep]
+
+
+def pow2(n: int) -> int:
+    """The least power of two at least ``n`` (and 16): sizes of tables that grow."""
+    return 1 << max(4, (n - 1).bit_length())

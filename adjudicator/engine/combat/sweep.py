@@ -47,7 +47,7 @@ from .board import AIMED, Board
 from .hitdist import HitDists
 from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
-from .arrays import sorted_union, unique_inverse
+from .arrays import pow2 as _pow2, sorted_union, unique_inverse
 from .sidespace import SideSpace
 from .sweeprows import BatchRows
 from .stepbase import get_step
@@ -105,10 +105,6 @@ class _Plane:
             out[:m] = self.a[row, :m]
             self.a[row, :m] = 0.0
         return out
-
-
-def _pow2(n: int) -> int:
-    return 1 << max(4, (n - 1).bit_length())
 
 
 _NO_IDS = np.zeros(0, dtype=np.int64)
@@ -203,6 +199,10 @@ class _Patterns:
         self.by_look = np.full(64, -1, dtype=np.int64)
         self.by_state: dict[int, int] = {}
         self._ids: dict = {}
+
+    def known(self, key) -> int:
+        """The id of the fire ``key`` ((volleys, relevance)) if added already, else -1."""
+        return self._ids.get(key, -1)
 
     def add(self, key, item) -> int:
         found = self._ids.get(key)
@@ -660,7 +660,8 @@ class Sweep(BatchRows):
                 if vols is None:
                     vols = by_view[vid] = later_volleys(board, ATT, A.states[a],
                                                         D.view_list[vid], s)
-                pats.by_look[k] = pats.add((vols, rel), self._fire(vols, rel))
+                pid = pats.known((vols, rel))     # (views alike to this state's fire)
+                pats.by_look[k] = pid if pid >= 0 else pats.add((vols, rel), self._fire(vols, rel))
             ids = pats.by_look[look]
         return ids, pats
 

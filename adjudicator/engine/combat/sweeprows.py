@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import sorted_union, unique_inverse
+from .arrays import pow2 as _pow2, sorted_union, unique_inverse
 
 
 class _Stack:
@@ -116,20 +116,14 @@ class BatchRows:
         same = np.zeros(ri.size, dtype=bool)
         rest = np.flatnonzero(~q)
         if rest.size:
-            rows = ri[rest]                      # (in row order: ``np.nonzero``)
-            cut = (np.flatnonzero(rows[1:] != rows[:-1]) + 1).tolist()
-            for lo, hi in zip([0, *cut], [*cut, rest.size]):
-                pos = rest[lo:hi]
-                i = int(rows[lo])
-                a = int(R[i])
-                code = self._route_codes(a, di[pos], b)
-                same[pos[code == 1]] = True
-                for j in pos[code != 1].tolist():
-                    d = int(di[j])
-                    mass = float(W[i, d])
-                    d2 = self._route_mass(a, d, b, mass)
-                    if d2 is not None:
-                        moved.append((i, d2, mass, d2 == d))
+            code = self._route_grid(R[ri[rest]], di[rest], b)
+            same[rest[code == 1]] = True
+            for j in rest[code != 1].tolist():       # (in row order: ``np.nonzero``)
+                i, d = int(ri[j]), int(di[j])
+                mass = float(W[i, d])
+                d2 = self._route_mass(int(R[i]), d, b, mass)
+                if d2 is not None:
+                    moved.append((i, d2, mass, d2 == d))
         n = len(self.D)
         Z0 = np.zeros((R.size, n))
         selfish = np.zeros((R.size, n), dtype=bool)
@@ -141,6 +135,25 @@ class BatchRows:
             if itself:
                 selfish[i, d2] = True
         return Z0, selfish
+
+    def _route_grid(self, ai: np.ndarray, di: np.ndarray, b: int) -> np.ndarray:
+        """``_route_codes`` of the pairs ``(ai, di)`` at the end of round bucket ``b``, all
+        at once: 1 if the route leaves the pair as it is, else 2; kept in a table of every
+        pair met (0: not asked yet)."""
+        grids = self.__dict__.setdefault("_route_grids", {})
+        grid = grids.get(b)
+        na, nd = len(self.A), len(self.D)
+        if grid is None or grid.shape[0] < na or grid.shape[1] < nd:
+            new = np.zeros((_pow2(na), _pow2(nd)), dtype=np.int8)
+            if grid is not None:
+                new[:grid.shape[0], :grid.shape[1]] = grid
+            grid = grids[b] = new
+        code = grid[ai, di]
+        for j in np.flatnonzero(code == 0).tolist():
+            a, d = int(ai[j]), int(di[j])
+            route = self._route(a, d, b)
+            code[j] = grid[a, d] = 1 if route[0] == "go" and route[1:] == (a, d) else 2
+        return code
 
     # ------------------------------------------------------------------ operators
     def _stack_plan(self, R: np.ndarray, Z0: np.ndarray, kept: dict, b: int) -> list:
@@ -218,30 +231,35 @@ class BatchRows:
             joint[silent] = 0.0
             joint[silent, 0] = 1.0               # nobody fires: no hit
             tables.append((np.array(pos), tab.classes[g], tab.dims[g], joint))
-        # the attacker's fire at each source, per row
-        pats = [self._apatterns(int(a), S, s, False) for a in R.tolist()]
-        classes = {p.items[k][0] for ids, p in pats for k in set(ids.tolist()) if p.items[k][0]}
+        # the attacker's fire at each source, per row: it depends on what the source looks
+        # like (``_Patterns.by_look``), so it is asked once per row and look
+        look = D.view[S] * 8 + D.rel[S]
+        looks, inv = unique_inverse(look)
+        reps = np.empty(looks.size, dtype=np.int64)
+        reps[inv] = S                               # one source per look
+        items = []
+        for a in R.tolist():
+            ids, p = self._apatterns(a, reps, s, False)
+            items.append([p.items[k] for k in ids.tolist()])
+        firing = [it for row in items for it in row if it[0]]
+        classes = {it[0] for it in firing}
         if len(classes) != 1:
             return None
         cls = classes.pop()
-        dims = tuple(max(d) for d in zip(*[p.items[k][1] for ids, p in pats
-                                             for k in set(ids.tolist()) if p.items[k][0]]))
+        dims = tuple(max(d) for d in zip(*[it[1] for it in firing]))
         cells = int(np.prod([d + 1 for d in dims]))
         succ_d = D.grid(cls, dims, S).reshape(n, cells)
-        weights = np.zeros((n, r, cells))                          # sources x rows x cells
-        for i, (ids, p) in enumerate(pats):
-            mats = np.zeros((len(p.items), cells))
-            for k in set(ids.tolist()):
-                kc, kd, joint = p.items[k]
+        by_look = np.zeros((r, reps.size, cells))                 # rows x looks x cells
+        for i, row in enumerate(items):
+            for k, (kc, kd, joint) in enumerate(row):
                 if not kc:
-                    mats[k, 0] = 1.0
+                    by_look[i, k, 0] = 1.0
                 elif kd == dims:
-                    mats[k] = joint
+                    by_look[i, k] = joint
                 else:
-                    full = np.zeros(tuple(d + 1 for d in dims))
-                    full[tuple(slice(0, d + 1) for d in kd)] = joint.reshape([d + 1 for d in kd])
-                    mats[k] = full.ravel()
-            weights[:, i] = mats[ids]
+                    by_look[i, k].reshape([d + 1 for d in dims])[
+                        tuple(slice(0, d + 1) for d in kd)] = joint.reshape([d + 1 for d in kd])
+        weights = by_look[:, inv].transpose(1, 0, 2)               # sources x rows x cells
         lo = int(succ_d.min())
         width = int(succ_d.max()) + 1 - lo
         flat = np.arange(n * r).reshape(n, r, 1) * width + (succ_d - lo)[:, None]
@@ -252,7 +270,8 @@ class BatchRows:
         out.S, out.lo, out.md, out.groups = S, lo, md, []
         out.stay = np.zeros((r, n))
         for pos, classes_a, dims_a, joint in tables:
-            succ = A.grid(classes_a, dims_a, R[pos]).reshape(pos.size, -1)
+            succ, joint = _fold_tail(A.grid(classes_a, dims_a, R[pos]).reshape(pos.size, -1),
+                                     joint)
             out.groups.append((pos, joint, succ))
             here = (succ == R[pos][:, None]).astype(float)          # rows x cells
             out.stay[pos] = (here @ joint.T) * stay_d[pos]
@@ -299,18 +318,15 @@ class BatchRows:
             last = s + 1 >= self.n_stages
             nb = min(b + 1, self.cap) if last else b
             plane = self.pairs[nb] if last else self.srcs[(nb, s + 1)]
-            uniq, inv = unique_inverse(ids)
-            if uniq.size == ids.size:
+            order = np.argsort(ids, kind="stable")
+            srt = ids[order]
+            start = np.flatnonzero(np.concatenate(([True], srt[1:] != srt[:-1])))
+            if start.size == ids.size:
+                uniq = ids
                 plane.add_rows(ids, flat, lo)
             else:                         # several cells reach one state: summed first
-                count = np.bincount(inv)
-                one = count[inv] == 1
-                if one.any():
-                    plane.add_rows(ids[one], flat[one], lo)
-                many = np.flatnonzero(~one)
-                order = many[np.argsort(ids[many], kind="stable")]
-                start = np.flatnonzero(np.concatenate(([True], ids[order][1:] != ids[order][:-1])))
-                plane.add_rows(ids[order][start], np.add.reduceat(flat[order], start, axis=0), lo)
+                uniq = srt[start]
+                plane.add_rows(uniq, np.add.reduceat(flat[order], start, axis=0), lo)
             queued = self.queued
             for i in uniq.tolist():
                 if (nb, i) not in queued:
@@ -324,13 +340,28 @@ def _within(x: np.ndarray, y: np.ndarray) -> bool:
     return bool((y[pos] == x).all())
 
 
+def _fold_tail(succ: np.ndarray, joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cells (columns of ``succ``, rows x cells, and of ``joint``, sources x cells)
+    from which every row's next state stays the same (more hits than the rows have units
+    to lose) made one: fewer cells for the products, the same masses reaching each state."""
+    varies = np.flatnonzero((succ != succ[:, -1:]).any(axis=0))
+    k = int(varies[-1]) + 1 if varies.size else 0
+    if k + 1 >= succ.shape[1]:
+        return succ, joint
+    folded = joint[:, :k + 1].copy()
+    folded[:, k] = joint[:, k:].sum(axis=1)
+    return succ[:, :k + 1], folded
+
+
 def _bounds(has: np.ndarray, first: np.ndarray, last: np.ndarray) -> tuple[list, list]:
     """Per row (column of ``has``, sources x rows): the least ``first`` and the greatest
     ``last`` over the sources it has, as lists of ints (0, 0 for a row without any)."""
-    big = np.iinfo(np.int64).max
-    lo = np.where(has, first[:, None], big).min(axis=0)
+    lo = np.where(has, first[:, None], _BIG).min(axis=0)
     hi = np.where(has, last[:, None], 0).max(axis=0)
-    return np.where(lo == big, 0, lo).tolist(), hi.tolist()
+    return np.where(lo == _BIG, 0, lo).tolist(), hi.tolist()
+
+
+_BIG = np.iinfo(np.int64).max
 
 
 def _span(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
