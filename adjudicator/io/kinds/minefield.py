@@ -14,7 +14,6 @@ shown in the report's standing orders section.
 
 from __future__ import annotations
 
-from ...model import orders
 from .base import STANDING, STANDING_ISSUER, kind, standing_syntax
 
 MINEFIELD_GRAMMAR = """
