@@ -140,65 +140,44 @@ class WorkingBoard:
         # others keep their starting units unless a piece changed (``to_units``).
         self._touched: set[str] = set()
         self._start_units: dict[str, tuple[Unit, ...]] = dict(state.units)
-        self._ranks = _ranks(game.map)
-        self._numbered = False        # every piece's uid from its space's rank (``restart``)
         self._add_start(state)
 
     # -- construction ---------------------------------------------------------------------
     def _add_start(self, state: GameState) -> None:
-        """The pieces of ``state``, numbered in the order of its spaces and units (what
-        ``_add`` of each unit and its cargo gives, with the indexes filled in directly:
-        this runs for every turn checked or played).  A space's pieces are numbered from
-        its rank among the map's spaces (``_first_uid``), so that a space's pieces keep
-        their numbers on a board restarted for the next turn (``restart``); only the order
-        of the numbers means anything (queries list pieces in id order).  A state with a
-        space the map lacks is numbered from 1 (and its board is not restarted)."""
-        ranks = self._ranks
-        numbered = all(space in ranks for space in state.units)
+        """The pieces of ``state``, numbered from 1 in the order of its spaces and units
+        (what ``_add`` of each unit and its cargo gives, with the indexes filled in
+        directly: this runs for every turn checked or played)."""
         uid = self._next_uid
-        for space in sorted(state.units):
-            if not state.units[space]:
-                continue
-            if numbered:
-                first = _first_uid(ranks, space)
-                if first < uid:               # the space before held too many pieces
-                    numbered = False
-                else:
-                    uid = first
-            uid = self._add_space(space, state.units[space], uid)
-        after = _first_uid(ranks, None)
-        self._numbered = numbered and uid <= after
-        self._next_uid = after if self._numbered else uid
-
-    def _add_space(self, space: str, units: tuple[Unit, ...], uid: int) -> int:
-        """The pieces of ``units`` in ``space``, numbered from ``uid``, into the indexes;
-        returns the next number."""
         pieces, aboard, ref = self.pieces, self._aboard, self._ref
-        in_space = self._in_space.setdefault(space, {})
-        on_board = self._on_board.setdefault(space, {})
-        for unit in units:
-            if unit.damage or unit.flags:
-                piece = _new_piece(uid, unit.type, unit.owner, space, None, unit.damage,
-                                   unit.flags, ref, unit)
-            else:                   # most pieces: what _new_piece does, written here
-                piece = _new(Piece)
-                piece.uid, piece.type, piece.owner = uid, unit.type, unit.owner
-                piece._space = piece.start_space = space
-                piece.moved_in = set()
-                piece.marks = set()
-                piece._board = ref
-                piece._unit = unit
-            pieces[uid] = in_space[uid] = on_board[uid] = piece
-            parent = uid
-            uid += 1
-            if unit.cargo:
-                cargo_of = aboard.setdefault(parent, {})
-                for cargo in unit.cargo:
-                    piece = _new_piece(uid, cargo.type, cargo.owner, space, parent,
-                                       cargo.damage, cargo.flags, ref, cargo)
-                    pieces[uid] = in_space[uid] = cargo_of[uid] = piece
-                    uid += 1
-        return uid
+        for space in sorted(state.units):
+            units = state.units[space]
+            if not units:
+                continue
+            in_space = self._in_space.setdefault(space, {})
+            on_board = self._on_board.setdefault(space, {})
+            for unit in units:
+                if unit.damage or unit.flags:
+                    piece = _new_piece(uid, unit.type, unit.owner, space, None, unit.damage,
+                                       unit.flags, ref, unit)
+                else:                   # most pieces: what _new_piece does, written here
+                    piece = _new(Piece)
+                    piece.uid, piece.type, piece.owner = uid, unit.type, unit.owner
+                    piece._space = piece.start_space = space
+                    piece.moved_in = set()
+                    piece.marks = set()
+                    piece._board = ref
+                    piece._unit = unit
+                pieces[uid] = in_space[uid] = on_board[uid] = piece
+                parent = uid
+                uid += 1
+                if unit.cargo:
+                    cargo_of = aboard.setdefault(parent, {})
+                    for cargo in unit.cargo:
+                        piece = _new_piece(uid, cargo.type, cargo.owner, space, parent,
+                                           cargo.damage, cargo.flags, ref, cargo)
+                        pieces[uid] = in_space[uid] = cargo_of[uid] = piece
+                        uid += 1
+        self._next_uid = uid
 
     def _add(self, type_: str, owner: str, space: str, carried_by: int | None = None,
              damage: int = 0) -> Piece:
@@ -500,30 +479,6 @@ class WorkingBoard:
 # here is in canonical order, and a space of a new board left as it was keeps it
 _CANONICAL: dict[int, tuple[Unit, ...]] = {}
 _MAX_CANONICAL = 20_000
-
-
-# A space's pieces are numbered from its rank among the map's spaces times this (a space
-# holds fewer pieces), plus one; pieces added during a turn from the rank after the last.
-_UIDS_PER_SPACE = 1 << 16
-# id of a map -> (the map, kept so the id stays its own; its spaces' ranks in name order)
-_RANKS: dict[int, tuple[object, dict[str, int]]] = {}
-
-
-def _ranks(game_map) -> dict[str, int]:
-    """The rank of each of ``game_map``'s spaces in name order."""
-    found = _RANKS.get(id(game_map))
-    if found is None or found[0] is not game_map:
-        if len(_RANKS) > 16:
-            _RANKS.clear()
-        found = _RANKS[id(game_map)] = (
-            game_map, {name: i for i, name in enumerate(sorted(game_map.territories))})
-    return found[1]
-
-
-def _first_uid(ranks: dict[str, int], space: str | None) -> int:
-    """The number of the first piece in ``space`` (None: of the first piece added in a
-    turn, after every space's)."""
-    return (ranks[space] if space is not None else len(ranks)) * _UIDS_PER_SPACE + 1
 
 
 def _uid(piece: Piece) -> int:
