@@ -157,6 +157,33 @@ def test_unit_counts_are_bounded_before_any_unit_is_built(count, monkeypatch):
     assert built == []
 
 
+@pytest.mark.parametrize("spaces", [1, 2, 7])
+def test_within_limits_counts_cargo_and_shared_tuples_as_decoding_does(spaces):
+    """``within_limits`` (which counts each unit tuple once and remembers it) accepts a
+    state exactly when ``decode_state`` does: at the bound and one past it, the units
+    spread over spaces that share one tuple, cargo counted, nested cargo too."""
+    from adjudicator.model.state import Unit
+    base = start_state()
+    ship = Unit("transport", "ussr", (Unit("infantry", "ussr"), Unit("tank", "ussr")))
+    nested = Unit("carrier", "ussr", (Unit("fighter", "ussr", (Unit("infantry", "ussr"),)),))
+    for extra in (0, 1):
+        per_space = MAX_UNITS // spaces - 4         # each space: these, and 4 in cargo
+        rest = MAX_UNITS - (per_space + 4) * spaces
+        shared = (ship, nested) + (Unit("infantry", "ussr"),) * (per_space - 2)
+        units = {f"s{i}": shared for i in range(spaces)}
+        units["last"] = (Unit("infantry", "ussr"),) * (rest + extra) if rest + extra else ()
+        state = base.__class__(**{**{f: getattr(base, f) for f in (
+            "game_id", "map_id", "round", "power", "owners", "ipcs")}, "units": units})
+        for _ in range(2):                             # the second time from what it remembers
+            assert codec.within_limits(state) is (extra == 0)
+        doc = codec.encode_state(state)
+        if extra:
+            with pytest.raises(codec.DecodeError, match=f"more than {MAX_UNITS} units"):
+                codec.decode_state(doc)
+        else:
+            codec.decode_state(doc)
+
+
 @pytest.mark.parametrize("field, value", [("round", -1), ("round", 10**6),   # round 0: pre-game
                                           ("turn_number", 10**7), ("ipcs", 10**9)])
 def test_rounds_turns_and_ipcs_are_bounded(field, value):

@@ -459,14 +459,37 @@ def within_limits(state: GameState) -> bool:
     if not (0 <= state.round <= MAX_ROUND and 1 <= state.turn_number <= MAX_TURN_NUMBER
             and all(-MAX_IPCS <= v <= MAX_IPCS for v in state.ipcs.values())):
         return False
-    total, pending = 0, list(state.units.values())
-    while pending:
-        units = pending.pop()
-        total += len(units)
-        pending.extend(u.cargo for u in units if u.cargo)
+    total = 0
+    for units in state.units.values():
+        total += _units_in(units)
         if total > MAX_UNITS:
             return False
     return True
+
+
+# id of a unit tuple -> (the tuple, kept so the id stays its own; its units, cargo counted):
+# a state's spaces, most of them the very tuples of the turn before (an audit's replay)
+_UNITS_COUNTED: dict[int, tuple[tuple, int]] = {}
+_MAX_UNITS_COUNTED = 20_000
+
+
+def _units_in(units: tuple) -> int:
+    """The units of a space's tuple, cargo counted (more than ``MAX_UNITS``: counting
+    stopped there)."""
+    found = _UNITS_COUNTED.get(id(units))
+    if found is not None and found[0] is units:
+        return found[1]
+    total, pending = 0, [units]
+    while pending:
+        here = pending.pop()
+        total += len(here)
+        pending.extend(u.cargo for u in here if u.cargo)
+        if total > MAX_UNITS:
+            return total
+    if len(_UNITS_COUNTED) >= _MAX_UNITS_COUNTED:
+        _UNITS_COUNTED.clear()
+    _UNITS_COUNTED[id(units)] = (units, total)
+    return total
 
 
 converter.register_unstructure_hook(GameState, encode_state)
