@@ -33,6 +33,9 @@ from .arrays import unique_inverse
 from .model import ATT, DEF
 from .steps import later_volleys
 
+# matrix products below this many multiply-adds stay on one thread in OpenBLAS (its
+# SMP threshold): threads cost far more than they save on these sizes, on a loaded machine
+_GEMM_ONE_THREAD = 200_000
 BIG = 1 << 24          # a pair's key: attacker state * BIG + defender state
 
 
@@ -47,6 +50,12 @@ def _grow2(arr: np.ndarray, rows: int, cols: int, fill) -> np.ndarray:
 
 def _pow2(n: int) -> int:
     return 1 << max(4, (n - 1).bit_length())
+
+
+def _at(m: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``m[i, cols[i]]`` per row, 0 where ``cols[i]`` is outside ``m``."""
+    inside = (cols >= 0) & (cols < m.shape[1])
+    return np.where(inside, m[np.arange(m.shape[0]), np.where(inside, cols, 0)], 0.0)
 
 
 class _FireTable2:
@@ -190,16 +199,7 @@ class LevelRows:
             if s:
                 x = ins[s] + x * stays[s - 1]
             if flows[s] is not None:
-                pos, a2, d2, w = flows[s]
-                plane = X[s + 1] if s + 1 < n_st else E
-                vals = x[pos] * w
-                hit = vals != 0
-                if not hit.all():
-                    a2, d2, vals = a2[hit], d2[hit], vals[hit]
-                if a2.size:
-                    plane._fit(int(a2.max()) + 1, int(d2.max()) + 1)
-                    np.add.at(plane.a, (a2, d2), vals)
-                    self._note(a2, d2)
+                self._spread(X[s + 1] if s + 1 < n_st else E, ai, di, x, *flows[s])
         # what leaves the last stage unchanged where the checks between rounds move it
         out = np.where(r, 0.0, e + x * stays[-1])
         for i in np.flatnonzero(out).tolist():
@@ -213,6 +213,25 @@ class LevelRows:
             _, a2, d2 = route
             X[0].add(a2, d2, mass)
             self._note(np.array([a2]), np.array([d2]))
+
+    def _spread(self, plane, ai, di, x, ma, a_lo, md, d_lo) -> None:
+        """Add to ``plane`` what the pairs (ai, di) with masses ``x`` send elsewhere in a
+        stage: the sum over pairs of ``x`` times the product of their two marginals (one
+        matrix product), less what stays in each pair (pairs of one level reach no other
+        pair of that level)."""
+        ma = ma * x[:, None]
+        step = max(1, _GEMM_ONE_THREAD // (ma.shape[1] * md.shape[1]))
+        out = ma[:step].T @ md[:step]
+        for i in range(step, ma.shape[0], step):
+            out += ma[i:i + step].T @ md[i:i + step]
+        ia, id_ = ai - a_lo, di - d_lo
+        inside = (ia >= 0) & (ia < out.shape[0]) & (id_ >= 0) & (id_ < out.shape[1])
+        out[ia[inside], id_[inside]] = 0.0
+        ra, rd = np.nonzero(out)
+        if ra.size:
+            plane._fit(a_lo + out.shape[0], d_lo + out.shape[1])
+            plane.a[a_lo:a_lo + out.shape[0], d_lo:d_lo + out.shape[1]] += out
+            self._note(ra + a_lo, rd + d_lo)
 
     def _level_codes(self, ai: np.ndarray, di: np.ndarray, b: int) -> np.ndarray:
         """Per pair: 1 if the checks between rounds leave it as it is (``rules.quiet``, or
@@ -237,31 +256,17 @@ class LevelRows:
     # ------------------------------------------------------------------ one stage
     def _level_stage(self, ai: np.ndarray, di: np.ndarray, s: int):
         """Stage ``s`` of later rounds from the pairs (ai, di): per pair the chance that it
-        stays as it is, and the other transitions ``(pair position, next attacker state,
-        next defender state, probability)`` (None: none)."""
+        stays as it is, and the two marginals (``_marginal``) of its transitions (None:
+        nobody moves)."""
         A, D = self.A, self.D
         fa = self._fire_ids(ATT, s, ai, D.view[di] * 8 + D.rel[di])
         fd = self._fire_ids(DEF, s, di, A.view[ai] * 8 + A.rel[ai])
-        pa, sa, qa = self._marginal(self._ftabs[(DEF, s)], fd, ai, A)
-        pd, sd, qd = self._marginal(self._ftabs[(ATT, s)], fa, di, D)
-        n = ai.size
-        # the product of the two marginals, pair by pair
-        nd = np.bincount(pd, minlength=n)
-        start_d = np.cumsum(nd) - nd
-        reps = nd[pa]
-        total = int(reps.sum())
-        ea = np.repeat(np.arange(pa.size), reps)
-        first = np.cumsum(reps) - reps
-        ed = start_d[pa[ea]] + (np.arange(total) - np.repeat(first, reps))
-        pos = pa[ea]
-        a2, d2 = sa[ea], sd[ed]
-        w = qa[ea] * qd[ed]
-        same = (a2 == ai[pos]) & (d2 == di[pos])
-        stay = np.bincount(pos[same], weights=w[same], minlength=n)
-        move = ~same
-        if not move.any():
-            return stay, None
-        return stay, (pos[move], a2[move], d2[move], w[move])
+        ma, a_lo = self._marginal(self._ftabs[(DEF, s)], fd, ai, A)
+        md, d_lo = self._marginal(self._ftabs[(ATT, s)], fa, di, D)
+        stay = _at(ma, ai - a_lo) * _at(md, di - d_lo)
+        if ma.shape[1] == 1 and md.shape[1] == 1 and (stay == 1.0).all():
+            return stay, None                    # nobody can change
+        return stay, (ma, a_lo, md, d_lo)
 
     def _fire_ids(self, side: int, s: int, xs: np.ndarray, looks: np.ndarray) -> np.ndarray:
         """The fire of side ``side``'s states ``xs`` at enemies that look like ``looks``,
@@ -276,10 +281,14 @@ class LevelRows:
             mine, other = (self.A, self.D) if side == ATT else (self.D, self.A)
             keys = unique_inverse(xs[missing] * BIG + looks[missing])[0]
             board = self.board
+            seen: dict = {}
             for k in keys.tolist():
                 x, look = divmod(k, BIG)
                 vid, rel = divmod(look, 8)
-                vols = later_volleys(board, side, mine.states[x], other.view_list[vid], s)
+                vols = seen.get((x, vid))
+                if vols is None:
+                    vols = seen[(x, vid)] = later_volleys(board, side, mine.states[x],
+                                                          other.view_list[vid], s)
                 classes, dims, joint = self._fire(vols, rel)
                 tab.fid[x, look] = tab.add((vols, rel), classes, dims, joint)
             got = tab.fid[xs, looks]
@@ -287,10 +296,9 @@ class LevelRows:
 
     def _marginal(self, tab: _FireTable2, fids: np.ndarray, targets: np.ndarray, T):
         """Per pair, the next states of its side ``T`` state ``targets[i]`` under the fire
-        ``fids[i]``: ``(pair position, next state, probability)``, sorted by pair, each
-        (pair, next state) once."""
+        ``fids[i]``: ``(m, lo)``, ``m[i, j]`` the chance that it becomes state ``lo + j``."""
         cids = tab.cid[fids]
-        keys, weights = [], []
+        keys, succs, weights = [], [], []
         lo, hi = int(cids.min()), int(cids.max())
         for c in range(lo, hi + 1):
             pos = np.arange(fids.size) if lo == hi else np.flatnonzero(cids == c)
@@ -298,19 +306,22 @@ class LevelRows:
                 continue
             classes = tab.classes[c]
             if not classes:
-                keys.append(pos * BIG + targets[pos])
+                keys.append(pos)
+                succs.append(targets[pos])
                 weights.append(np.ones(pos.size))
                 continue
             dims = tab.dims[c]
             joint = tab.mats[c][tab.local[fids[pos]]].reshape(pos.size, -1)
             succ = T.grid(classes, dims, targets[pos]).reshape(pos.size, -1)
             on = joint != 0
-            keys.append((pos[:, None] * BIG + succ)[on])
+            keys.append(np.broadcast_to(pos[:, None], succ.shape)[on])
+            succs.append(succ[on])
             weights.append(joint[on])
-        keys = np.concatenate(keys) if len(keys) > 1 else keys[0]
+        succ = np.concatenate(succs) if len(succs) > 1 else succs[0]
+        rows = np.concatenate(keys) if len(keys) > 1 else keys[0]
         weights = np.concatenate(weights) if len(weights) > 1 else weights[0]
-        nt = len(T)
-        dense = np.bincount(keys // BIG * nt + keys % BIG, weights=weights,
-                            minlength=fids.size * nt)
-        flat = np.flatnonzero(dense)
-        return flat // nt, flat % nt, dense[flat]
+        lo = int(succ.min())
+        width = int(succ.max()) + 1 - lo
+        dense = np.bincount(rows * width + (succ - lo), weights=weights,
+                            minlength=fids.size * width)
+        return dense.reshape(fids.size, width), lo
