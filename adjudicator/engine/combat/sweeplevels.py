@@ -76,6 +76,11 @@ class _FireTable2:
         self._fids: dict = {}
         self.n = 0
 
+    def silent(self, fids: np.ndarray) -> bool:
+        """Does none of the fires ``fids`` fire at all?"""
+        c = self._cids.get(())
+        return c is not None and bool((self.cid[fids] == c).all())
+
     def add(self, key, classes, dims, joint) -> int:
         found = self._fids.get(key)
         if found is not None:
@@ -261,10 +266,13 @@ class LevelRows:
         A, D = self.A, self.D
         fa = self._fire_ids(ATT, s, ai, D.view[di] * 8 + D.rel[di])
         fd = self._fire_ids(DEF, s, di, A.view[ai] * 8 + A.rel[ai])
+        ta, td = self._ftabs[(ATT, s)], self._ftabs[(DEF, s)]
+        if ta.silent(fa) and td.silent(fd):
+            return np.ones(ai.size), None        # nobody fires
         ma, a_lo = self._marginal(self._ftabs[(DEF, s)], fd, ai, A)
         md, d_lo = self._marginal(self._ftabs[(ATT, s)], fa, di, D)
         stay = _at(ma, ai - a_lo) * _at(md, di - d_lo)
-        if ma.shape[1] == 1 and md.shape[1] == 1 and (stay == 1.0).all():
+        if (stay == 1.0).all():
             return stay, None                    # nobody can change
         return stay, (ma, a_lo, md, d_lo)
 
@@ -313,10 +321,9 @@ class LevelRows:
             dims = tab.dims[c]
             joint = tab.mats[c][tab.local[fids[pos]]].reshape(pos.size, -1)
             succ = T.grid(classes, dims, targets[pos]).reshape(pos.size, -1)
-            on = joint != 0
-            keys.append(np.broadcast_to(pos[:, None], succ.shape)[on])
-            succs.append(succ[on])
-            weights.append(joint[on])
+            keys.append(np.repeat(pos, succ.shape[1]))
+            succs.append(succ.ravel())
+            weights.append(joint.ravel())
         succ = np.concatenate(succs) if len(succs) > 1 else succs[0]
         rows = np.concatenate(keys) if len(keys) > 1 else keys[0]
         weights = np.concatenate(weights) if len(weights) > 1 else weights[0]
