@@ -10,7 +10,9 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
 * Side states are numbered (``SideSpace``); pair masses live in dense planes, one row per
   attacker state and one column per defender state.
 * Rows are processed in order of ``Board.progress`` (every change raises it), one row at a
-  time (in the last round bucket, rows of the same progress together: ``sweeprows``).  For a row ``a`` and the masses ``z`` over its defender states, the attacker's
+  time (in the last round bucket, rows of the same progress together: ``sweeprows``; in a
+  sea battle the last bucket is played by levels instead, every pair of the same sum of
+  both sides' progress at once: ``sweeplevels``).  For a row ``a`` and the masses ``z`` over its defender states, the attacker's
   marginals form a matrix ``G`` (next attacker state x defender state, built from the
   defender's fire, which depends only on the defender state and what it sees of the
   attacker), the defender's a matrix ``M`` (defender state x next defender state, from the

@@ -52,10 +52,11 @@ def _pow2(n: int) -> int:
     return 1 << max(4, (n - 1).bit_length())
 
 
-def _at(m: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """``m[i, cols[i]]`` per row, 0 where ``cols[i]`` is outside ``m``."""
-    inside = (cols >= 0) & (cols < m.shape[1])
-    return np.where(inside, m[np.arange(m.shape[0]), np.where(inside, cols, 0)], 0.0)
+def _where(cols: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per ``xs[i]``: its position in the sorted array ``cols`` (0 if absent), and whether
+    it is there."""
+    pos = np.minimum(np.searchsorted(cols, xs), cols.size - 1)
+    return pos, cols[pos] == xs
 
 
 class _FireTable2:
@@ -204,7 +205,7 @@ class LevelRows:
             if s:
                 x = ins[s] + x * stays[s - 1]
             if flows[s] is not None:
-                self._spread(X[s + 1] if s + 1 < n_st else E, ai, di, x, *flows[s])
+                self._spread(X[s + 1] if s + 1 < n_st else E, x, *flows[s])
         # what leaves the last stage unchanged where the checks between rounds move it
         out = np.where(r, 0.0, e + x * stays[-1])
         for i in np.flatnonzero(out).tolist():
@@ -219,24 +220,23 @@ class LevelRows:
             X[0].add(a2, d2, mass)
             self._note(np.array([a2]), np.array([d2]))
 
-    def _spread(self, plane, ai, di, x, ma, a_lo, md, d_lo) -> None:
-        """Add to ``plane`` what the pairs (ai, di) with masses ``x`` send elsewhere in a
+    def _spread(self, plane, x, ma, ca, md, cd, own) -> None:
+        """Add to ``plane`` what the pairs of a level with masses ``x`` send elsewhere in a
         stage: the sum over pairs of ``x`` times the product of their two marginals (one
-        matrix product), less what stays in each pair (pairs of one level reach no other
-        pair of that level)."""
+        matrix product over the next states they reach, ``ca`` and ``cd``), less what stays
+        in each pair (``own``: its cell, where it may stay; pairs of one level reach no
+        other pair of that level)."""
         ma = ma * x[:, None]
         step = max(1, _GEMM_ONE_THREAD // (ma.shape[1] * md.shape[1]))
         out = ma[:step].T @ md[:step]
         for i in range(step, ma.shape[0], step):
             out += ma[i:i + step].T @ md[i:i + step]
-        ia, id_ = ai - a_lo, di - d_lo
-        inside = (ia >= 0) & (ia < out.shape[0]) & (id_ >= 0) & (id_ < out.shape[1])
-        out[ia[inside], id_[inside]] = 0.0
+        out[own] = 0.0
         ra, rd = np.nonzero(out)
         if ra.size:
-            plane._fit(a_lo + out.shape[0], d_lo + out.shape[1])
-            plane.a[a_lo:a_lo + out.shape[0], d_lo:d_lo + out.shape[1]] += out
-            self._note(ra + a_lo, rd + d_lo)
+            plane._fit(int(ca[-1]) + 1, int(cd[-1]) + 1)
+            plane.a[ca[:, None], cd[None, :]] += out
+            self._note(ca[ra], cd[rd])
 
     def _level_codes(self, ai: np.ndarray, di: np.ndarray, b: int) -> np.ndarray:
         """Per pair: 1 if the checks between rounds leave it as it is (``rules.quiet``, or
@@ -269,12 +269,16 @@ class LevelRows:
         ta, td = self._ftabs[(ATT, s)], self._ftabs[(DEF, s)]
         if ta.silent(fa) and td.silent(fd):
             return np.ones(ai.size), None        # nobody fires
-        ma, a_lo = self._marginal(self._ftabs[(DEF, s)], fd, ai, A)
-        md, d_lo = self._marginal(self._ftabs[(ATT, s)], fa, di, D)
-        stay = _at(ma, ai - a_lo) * _at(md, di - d_lo)
+        ma, ca = self._marginal(self._ftabs[(DEF, s)], fd, ai, A)
+        md, cd = self._marginal(self._ftabs[(ATT, s)], fa, di, D)
+        pa, in_a = _where(ca, ai)
+        pd, in_d = _where(cd, di)
+        rows = np.arange(ai.size)
+        stay = np.where(in_a, ma[rows, pa], 0.0) * np.where(in_d, md[rows, pd], 0.0)
         if (stay == 1.0).all():
             return stay, None                    # nobody can change
-        return stay, (ma, a_lo, md, d_lo)
+        both = in_a & in_d
+        return stay, (ma, ca, md, cd, (pa[both], pd[both]))
 
     def _fire_ids(self, side: int, s: int, xs: np.ndarray, looks: np.ndarray) -> np.ndarray:
         """The fire of side ``side``'s states ``xs`` at enemies that look like ``looks``,
@@ -304,7 +308,8 @@ class LevelRows:
 
     def _marginal(self, tab: _FireTable2, fids: np.ndarray, targets: np.ndarray, T):
         """Per pair, the next states of its side ``T`` state ``targets[i]`` under the fire
-        ``fids[i]``: ``(m, lo)``, ``m[i, j]`` the chance that it becomes state ``lo + j``."""
+        ``fids[i]``: ``(m, cols)``, ``m[i, j]`` the chance that it becomes state ``cols[j]``
+        (the states some pair may become, in increasing order)."""
         cids = tab.cid[fids]
         keys, succs, weights = [], [], []
         lo, hi = int(cids.min()), int(cids.max())
@@ -330,5 +335,6 @@ class LevelRows:
         lo = int(succ.min())
         width = int(succ.max()) + 1 - lo
         dense = np.bincount(rows * width + (succ - lo), weights=weights,
-                            minlength=fids.size * width)
-        return dense.reshape(fids.size, width), lo
+                            minlength=fids.size * width).reshape(fids.size, width)
+        cols = np.flatnonzero(dense.any(axis=0))
+        return dense[:, cols], cols + lo
