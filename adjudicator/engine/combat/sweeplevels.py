@@ -208,6 +208,7 @@ class LevelRows:
                 self._spread(X[s + 1] if s + 1 < n_st else E, x, *flows[s])
         # what leaves the last stage unchanged where the checks between rounds move it
         out = np.where(r, 0.0, e + x * stays[-1])
+        go: list[tuple[int, int, float]] = []
         for i in np.flatnonzero(out).tolist():
             a, d, mass = int(ai[i]), int(di[i]), float(out[i])
             route = self._route(a, d, b)
@@ -215,10 +216,13 @@ class LevelRows:
                 if route[2]:
                     self.rounds.append(mass)
                 self._finish(route[1], mass)
-                continue
-            _, a2, d2 = route
-            X[0].add(a2, d2, mass)
-            self._note(np.array([a2]), np.array([d2]))
+            else:
+                go.append((route[1], route[2], mass))
+        if go:
+            a2, d2 = np.array([g[0] for g in go]), np.array([g[1] for g in go])
+            X[0]._fit(int(a2.max()) + 1, int(d2.max()) + 1)
+            np.add.at(X[0].a, (a2, d2), [g[2] for g in go])
+            self._note(a2, d2)
 
     def _spread(self, plane, x, ma, ca, md, cd, own) -> None:
         """Add to ``plane`` what the pairs of a level with masses ``x`` send elsewhere in a
