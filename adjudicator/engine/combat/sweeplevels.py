@@ -122,7 +122,7 @@ class LevelRows:
         A, D = self.A, self.D
         self._ftabs = {}
         self._lv_codes = np.zeros((16, 16), dtype=np.int8)
-        self._pending: dict[int, list] = {}
+        self._held = np.zeros((16, 16), dtype=bool)
         self.heaps[b].clear()
         self.queued = {q for q in self.queued if q[0] != b}
         planes = [self.pairs[b]] + [self.srcs[(b, s)] for s in range(self.n_stages)]
@@ -130,30 +130,27 @@ class LevelRows:
             ai, di = np.nonzero(plane.a)
             if ai.size:
                 self._note(ai, di)
-        top = None
-        while self._pending:
-            level = min(self._pending)
-            keys = np.concatenate(self._pending.pop(level))
-            keys = unique_inverse(keys)[0] if keys.size > 1 else keys
-            self._level(b, keys // BIG, keys % BIG)
+        top = 2 * sum(len(s.units) for side in self.board.slots for s in side) + 4
+        while True:
+            held = self._held
+            flat = np.flatnonzero(held)
+            if not flat.size:
+                break
+            ai, di = np.divmod(flat, held.shape[1])
+            lv = A.pot[ai] + D.pot[di]
+            level = int(lv.min())
+            now = lv == level
+            ai, di = ai[now], di[now]
+            held[ai, di] = False
+            self._level(b, ai, di)
             if self.progress is not None:
-                if top is None:
-                    top = 2 * sum(len(s.units) for side in self.board.slots for s in side) + 4
                 self.progress(min(1.0, level / top))
 
     def _note(self, ai: np.ndarray, di: np.ndarray) -> None:
-        """Remember that the pairs (ai, di) hold mass, under their levels."""
-        lv = self.A.pot[ai] + self.D.pot[di]
-        keys = ai * BIG + di
-        lo, hi = int(lv.min()), int(lv.max())
-        if lo == hi:
-            self._pending.setdefault(lo, []).append(keys)
-            return
-        order = np.argsort(lv, kind="stable")
-        srt = lv[order]
-        cut = (np.flatnonzero(srt[1:] != srt[:-1]) + 1).tolist()
-        for i, j in zip([0, *cut], [*cut, srt.size]):
-            self._pending.setdefault(int(srt[i]), []).append(keys[order[i:j]])
+        """Remember that the pairs (ai, di) hold mass (``_levels`` plays them in order of
+        their levels)."""
+        self._held = _grow2(self._held, int(ai.max()) + 1, int(di.max()) + 1, False)
+        self._held[ai, di] = True
 
     def _level(self, b: int, ai: np.ndarray, di: np.ndarray) -> None:
         """Play every pair (ai, di) (one level, distinct) of the last bucket ``b``."""
