@@ -313,11 +313,9 @@ class LevelRows:
         (the states some pair may become, in increasing order)."""
         cids = tab.cid[fids]
         keys, succs, weights = [], [], []
-        lo, hi = int(cids.min()), int(cids.max())
-        for c in range(lo, hi + 1):
-            pos = np.arange(fids.size) if lo == hi else np.flatnonzero(cids == c)
-            if not pos.size:
-                continue
+        used = sorted(set(cids.tolist()))
+        for c in used:
+            pos = np.arange(fids.size) if len(used) == 1 else np.flatnonzero(cids == c)
             classes = tab.classes[c]
             if not classes:
                 keys.append(pos)
