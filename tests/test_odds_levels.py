@@ -41,9 +41,10 @@ def by_levels(setup, sides=6):
     return _summarize(board, sweep, None)
 
 
-def assert_close(setup, sides=6) -> None:
-    """Rows and levels agree to 1e-12 plus what both pruned (each prunes other pairs)."""
-    rows, levels = by_rows(setup, sides), by_levels(setup, sides)
+def assert_close(setup, sides=6, first=by_rows, second=by_levels) -> None:
+    """Two ways of sweeping (by default rows and levels) agree to 1e-12 plus what both
+    pruned (each prunes other pairs)."""
+    rows, levels = first(setup, sides), second(setup, sides)
     cut = rows.pruned + levels.pruned
     assert 0 <= levels.pruned < 1e-12
     for field in PROBABILITIES:
