@@ -12,7 +12,10 @@ the current version, how many attacker and defender states the sweep numbered an
 time of the rule functions alone: each attacker state's later-round fire (``later_volleys``
 and its hit distribution) computed once, on a fresh board -- work any exact method that
 calls the rule functions must do, whatever it does with the results (benchmarks/README.md,
-"AA fire").  A script, not a test.
+"AA fire") -- and the rule calls the sweep itself made (fire per state, enemy view and
+stage; the checks between rounds the traits cannot decide; casualty successors), recorded
+and replayed alone on a fresh board: the floor of a sweep that calls them as it does
+(benchmarks/README.md, "Sea battles").  A script, not a test.
 """
 
 from __future__ import annotations
@@ -106,12 +109,35 @@ if floor:                                   # keep the sweep to count its states
         caught.append(self)
         return run(self)
     sweep.Sweep.run = keep
+    # and record the rule calls it makes: fire per state and enemy view, hit distributions,
+    # the checks between rounds where the traits cannot decide, casualty successors
+    from adjudicator.engine.combat import sidespace, sweeplevels
+    made = {"volleys": [], "fire": [], "routes": [], "hits": []}
+    def recorder(fn, log, pick=lambda args: args):
+        def rec(*args):
+            log.append(pick(args))
+            return fn(*args)
+        return rec
+    lv = sweep.later_volleys
+    sweep.later_volleys = sweeplevels.later_volleys = recorder(lv, made["volleys"],
+                                                               lambda a: a[1:])
+    sidespace.apply_side_hits = recorder(sidespace.apply_side_hits, made["hits"],
+                                         lambda a: a[1:])
+    fire = sweep.Sweep._fire
+    sweep.Sweep._fire = recorder(fire, made["fire"], lambda a: a[1:])
+    route = sweep.Sweep._route
+    def rec_route(self, a, d, rnd):
+        if (a, d, rnd) not in self._routes:
+            made["routes"].append((self.A.states[a], self.D.states[d], rnd))
+        return route(self, a, d, rnd)
+    sweep.Sweep._route = rec_route
 t0 = time.process_time()
 odds = battle_odds(setup)
 out = [time.process_time() - t0, odds.states, odds.attacker_wins]
 if floor and not caught:                    # (a small battle: the state chain)
-    out += [0, 0, 0.0]
+    out += [0, 0, 0.0, 0.0, 0, 0]
 elif floor:
+    sweep.Sweep._fire = fire                # (what follows is not recorded)
     from adjudicator.engine.combat.board import Board
     from adjudicator.engine.combat.model import ATT
     from adjudicator.engine.combat.steps import later_volleys
@@ -126,6 +152,23 @@ elif floor:
         for s in stages:
             fresh._fire(later_volleys(fresh.board, ATT, side, view, s), rel)
     out += [len(done.A), len(done.D), time.process_time() - t0]
+    from adjudicator.engine.combat.casualties import apply_side_hits
+    from adjudicator.engine.combat.model import BattleState
+    from adjudicator.engine.combat.rules import decide_before_round, end_of_round
+    fresh = sweep.Sweep(Board(setup), 6)
+    board = fresh.board
+    t0 = time.process_time()
+    for args in made["volleys"]:
+        lv(board, *args)
+    for args in made["fire"]:
+        fresh._fire(*args)
+    for att, dfn, rnd in made["routes"]:
+        state, _ = end_of_round(board, BattleState(att, dfn, rnd))
+        if state.outcome is None:
+            decide_before_round(board, state)
+    for args in made["hits"]:
+        apply_side_hits(board, *args)
+    out += [time.process_time() - t0, len(made["volleys"]), len(made["routes"])]
 print(json.dumps(out))
 """
 
@@ -171,10 +214,13 @@ def main(argv=None) -> int:
             line += f" {bt * 1e3:>8.1f} {bt / t:>8.2f} {abs(bp - p):>8.1e}"
         print(line, flush=True)
         if args.floor:
-            _, _, _, n_att, n_def, rules = run(ROOT, spec, floor=True)
+            _, _, _, n_att, n_def, rules, calls, n_vols, n_routes = run(ROOT, spec, floor=True)
             floors[name] = (n_att, rules)
             print(f"{'':<4}{n_att} attacker x {n_def} defender states; the rule functions "
                   f"alone, once per attacker state: {rules * 1e3:.1f} ms", flush=True)
+            print(f"{'':<4}the rule calls this sweep made ({n_vols} volleys per state, enemy "
+                  f"view and stage, {n_routes} checks between rounds, hit distributions, "
+                  f"casualty successors), replayed alone: {calls * 1e3:.1f} ms", flush=True)
     for with_gun, without, what in STEP_PAIRS:
         if with_gun in best and without in best:
             print(f"{with_gun} / without {what} (target <= 2): "

@@ -10,7 +10,9 @@ uses; ``HitDists`` gives the hit counts).  The sweep exploits that product:
 * Side states are numbered (``SideSpace``); pair masses live in dense planes, one row per
   attacker state and one column per defender state.
 * Rows are processed in order of ``Board.progress`` (every change raises it), one row at a
-  time (in the last round bucket, rows of the same progress together: ``sweeprows``).  For a row ``a`` and the masses ``z`` over its defender states, the attacker's
+  time (in the last round bucket, rows of the same progress together: ``sweeprows``; in a
+  sea battle the last bucket is played by levels instead, every pair of the same sum of
+  both sides' progress at once: ``sweeplevels``).  For a row ``a`` and the masses ``z`` over its defender states, the attacker's
   marginals form a matrix ``G`` (next attacker state x defender state, built from the
   defender's fire, which depends only on the defender state and what it sees of the
   attacker), the defender's a matrix ``M`` (defender state x next defender state, from the
@@ -49,6 +51,7 @@ from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
 from .arrays import pow2 as _pow2, sorted_union, unique_inverse
 from .sidespace import SideSpace
+from .sweeplevels import LevelRows
 from .sweeprows import BatchRows
 from .stepbase import get_step
 from .steps import later_volleys, side_volleys
@@ -260,13 +263,16 @@ def _merge(x: _StageOps, y: _StageOps, a: int) -> _StageOps:
     return out
 
 
-class Sweep(BatchRows):
+class Sweep(BatchRows, LevelRows):
     """The exact odds of one battle (``run``, then read ``terminal``, ``rounds``)."""
 
     def __init__(self, board: Board, sides: int, prune: float = 1e-15,
-                 progress: Callable[[float], None] | None = None, batch: bool = True):
+                 progress: Callable[[float], None] | None = None, batch: bool = True,
+                 levels: bool | None = None):
         """``batch``: rows of the last bucket with the same progress are played out
-        together (``sweeprows``); False plays every row alone (the tests compare both)."""
+        together (``sweeprows``); False plays every row alone (the tests compare both).
+        ``levels``: the last bucket is played level by level (``sweeplevels``); None: in
+        sea battles, where it is the faster way."""
         if not prune > 0:
             raise ValueError("prune must be positive")
         self.board = board
@@ -284,6 +290,7 @@ class Sweep(BatchRows):
         self.prune = prune
         self.progress = progress
         self.batch = batch
+        self.levels = board.is_sea if levels is None else levels
         self.terminal: dict[tuple, float] = {}
         self.rounds: list[float] = []
         self.pruned_mass = 0.0
@@ -314,6 +321,9 @@ class Sweep(BatchRows):
         self.pairs[0].add(a0, d0, 1.0)
         self._queue(0, a0)
         for b in range(self.cap + 1):
+            if b == self.cap and self.levels:
+                self._levels()
+                break
             heap = self.heaps[b]
             while heap:
                 pot, a = heapq.heappop(heap)
