@@ -104,6 +104,7 @@ def test_show_of_a_1941_game_makes_no_board_classes():
     assert "adjudicator.present.report" in loaded
     for absent in (*BOARD_CLASSES, "adjudicator.present.board_battle_replay", *OTHER_EDITIONS,
                    "adjudicator.model.move_orders", "adjudicator.model.purchase_orders",
+                   "adjudicator.model.events_corrections", "adjudicator.model.events_europe",
                    "lark", "logging", "secrets", "importlib.resources", "cryptography"):
         assert absent not in loaded, absent
 

@@ -38,7 +38,6 @@ from ..model.events import (
     Casualties,
     DiceRolled,
     Event,
-    SpecialCashOffered,
     IncomeCollected,
     Landed,
     Loaded,
@@ -61,7 +60,6 @@ from ..model.events import (
     Unloaded,
     UnitsCaptured,
     VictoryDeclared,
-    Corrected,
     NoMovesReceived,
 )
 from ..model.dice import read_number
@@ -507,12 +505,12 @@ def _header(console: Console, game: Game, events: list[Event],
     started = next((ev for ev in events if isinstance(ev, TurnStarted)), None)
     title = Text(game.ruleset.title or game.game_id, style="bold")
     body = Text()
-    if started is None and any(isinstance(ev, Corrected) for ev in events):
+    if started is None and any(ev.kind == "corrected" for ev in events):
         round_ = f" — round {state_before.round}" if state_before is not None else ""
         body.append(f"Game master's correction{round_}")
     elif started is not None:
         body.append_text(power_text(game, started.power))
-        offered = next((ev for ev in events if isinstance(ev, SpecialCashOffered)), None)
+        offered = next((ev for ev in events if ev.kind == "special_cash_offered"), None)
         if offered is not None and started.round == 0:     # pre-game: the pot is what it spends
             body.append(f" — round {started.round} (pre-game)")
             body.append(f"\nSpecial cash left for its side: {offered.pot}"
@@ -535,7 +533,7 @@ def _header(console: Console, game: Game, events: list[Event],
     for ev in events:                       # a missed deadline (tournaments: the tick's NMR)
         if isinstance(ev, NoMovesReceived):
             body.append("\n" + _missed_turn_text(ev, events), style="bold")
-    corrections = [ev for ev in events if isinstance(ev, Corrected)]
+    corrections = [ev for ev in events if ev.kind == "corrected"]     # by kind: no class made
     if corrections:
         body.append("\nNo orders were played; the game master changed the position:",
                     style="bold")
