@@ -33,3 +33,14 @@ def sorted_union(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def pow2(n: int) -> int:
     """The least power of two at least ``n`` (and 16): sizes of tables that grow."""
     return 1 << max(4, (n - 1).bit_length())
+
+
+def grow2(arr: np.ndarray, rows: int, cols: int, fill) -> np.ndarray:
+    """``arr`` if it has ``rows`` x ``cols`` cells, else a copy grown to powers of two
+    (``pow2``) with the new cells ``fill``: a 2-d table indexed by states numbered as met."""
+    r, c = arr.shape
+    if rows <= r and cols <= c:
+        return arr
+    new = np.full((max(r, pow2(rows)), max(c, pow2(cols))), fill, dtype=arr.dtype)
+    new[:r, :c] = arr
+    return new

@@ -49,7 +49,7 @@ from .board import AIMED, Board
 from .hitdist import HitDists
 from .model import ATT, DEF, BattleState, Volley
 from .rules import decide_before_round, end_of_round, quiet
-from .arrays import pow2 as _pow2, sorted_union, unique_inverse
+from .arrays import grow2, pow2 as _pow2, sorted_union, unique_inverse
 from .sidespace import SideSpace
 from .sweeplevels import LevelRows
 from .sweeprows import BatchRows
@@ -64,12 +64,7 @@ class _Plane:
         self.a = np.zeros((16, 16))
 
     def _fit(self, rows: int, cols: int) -> None:
-        r, c = self.a.shape
-        if rows <= r and cols <= c:
-            return
-        new = np.zeros((max(r, _pow2(rows)), max(c, _pow2(cols))))
-        new[:r, :c] = self.a
-        self.a = new
+        self.a = grow2(self.a, rows, cols, 0.0)
 
     def add_rows(self, ids: np.ndarray, mat: np.ndarray, lo: int = 0) -> None:
         """Add ``mat`` to the rows ``ids`` (distinct), from column ``lo``."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import unique_inverse
+from .arrays import grow2, unique_inverse
 from .model import ATT, DEF
 from .steps import later_volleys
 
@@ -37,19 +37,6 @@ from .steps import later_volleys
 # SMP threshold): threads cost far more than they save on these sizes, on a loaded machine
 _GEMM_ONE_THREAD = 200_000
 BIG = 1 << 24          # a pair's key: attacker state * BIG + defender state
-
-
-def _grow2(arr: np.ndarray, rows: int, cols: int, fill) -> np.ndarray:
-    r, c = arr.shape
-    if rows <= r and cols <= c:
-        return arr
-    new = np.full((max(r, _pow2(rows)), max(c, _pow2(cols))), fill, dtype=arr.dtype)
-    new[:r, :c] = arr
-    return new
-
-
-def _pow2(n: int) -> int:
-    return 1 << max(4, (n - 1).bit_length())
 
 
 def _where(cols: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,7 +136,7 @@ class LevelRows:
     def _note(self, ai: np.ndarray, di: np.ndarray) -> None:
         """Remember that the pairs (ai, di) hold mass (``_levels`` plays them in order of
         their levels)."""
-        self._held = _grow2(self._held, int(ai.max()) + 1, int(di.max()) + 1, False)
+        self._held = grow2(self._held, int(ai.max()) + 1, int(di.max()) + 1, False)
         self._held[ai, di] = True
 
     def _level(self, b: int, ai: np.ndarray, di: np.ndarray) -> None:
@@ -242,7 +229,7 @@ class LevelRows:
     def _level_codes(self, ai: np.ndarray, di: np.ndarray, b: int) -> np.ndarray:
         """Per pair: 1 if the checks between rounds leave it as it is (``rules.quiet``, or
         ``_route`` says so), else 2."""
-        codes = self._lv_codes = _grow2(self._lv_codes, int(ai.max()) + 1, int(di.max()) + 1, 0)
+        codes = self._lv_codes = grow2(self._lv_codes, int(ai.max()) + 1, int(di.max()) + 1, 0)
         got = codes[ai, di]
         unknown = np.flatnonzero(got == 0)
         if unknown.size:
@@ -287,7 +274,7 @@ class LevelRows:
         tab = self._ftabs.get((side, s))
         if tab is None:
             tab = self._ftabs[(side, s)] = _FireTable2()
-        tab.fid = _grow2(tab.fid, int(xs.max()) + 1, int(looks.max()) + 1, -1)
+        tab.fid = grow2(tab.fid, int(xs.max()) + 1, int(looks.max()) + 1, -1)
         got = tab.fid[xs, looks]
         missing = got < 0
         if missing.any():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import pow2 as _pow2, sorted_union, unique_inverse
+from .arrays import grow2, sorted_union, unique_inverse
 
 
 class _Stack:
@@ -142,12 +142,8 @@ class BatchRows:
         pair met (0: not asked yet)."""
         grids = self.__dict__.setdefault("_route_grids", {})
         grid = grids.get(b)
-        na, nd = len(self.A), len(self.D)
-        if grid is None or grid.shape[0] < na or grid.shape[1] < nd:
-            new = np.zeros((_pow2(na), _pow2(nd)), dtype=np.int8)
-            if grid is not None:
-                new[:grid.shape[0], :grid.shape[1]] = grid
-            grid = grids[b] = new
+        grid = grids[b] = grow2(np.zeros((0, 0), dtype=np.int8) if grid is None else grid,
+                                len(self.A), len(self.D), 0)
         code = grid[ai, di]
         for j in np.flatnonzero(code == 0).tolist():
             a, d = int(ai[j]), int(di[j])
