@@ -29,9 +29,7 @@ class PlainOutput:
 
     def line(self, text: str) -> None:
         if self._rich is None and not rich_would_change(text):
-            stream = self._stream()
-            stream.write(text + "\n")
-            stream.flush()
+            self._write(text)
             return
         from rich.markup import escape
         self.rich().print(escape(text), highlight=False, soft_wrap=True)
@@ -49,13 +47,14 @@ class PlainOutput:
             self.rich().print(*objects, markup=markup, highlight=highlight,
                               soft_wrap=soft_wrap, **options)
             return
-        stream = self._stream()
+        self._write(text)
+
+    def _write(self, text: str) -> None:
+        """``text`` and a newline, as rich writes an unstyled line to a file."""
+        stream = OutputTee(sys.stdout, self._quiet) if self._quiet or has_log_file() \
+            else sys.stdout
         stream.write(text + "\n")
         stream.flush()
-
-    def _stream(self):
-        return OutputTee(sys.stdout, self._quiet) if self._quiet or has_log_file() \
-            else sys.stdout
 
     def _terminal(self) -> bool:
         """Whether rich would write to stdout as to a terminal (styles and colours)."""
