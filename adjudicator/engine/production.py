@@ -247,6 +247,13 @@ def _factory_for(ctx: TurnContext, space: str, used: dict[str, int],
     return candidates[0] if candidates else None
 
 
+def held_since_start(ctx: TurnContext, space: str) -> bool:
+    """Whether the mover has held ``space`` since the start of the turn (where new
+    factories, upgrades and bases may go)."""
+    board = ctx.board
+    return board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
+
+
 def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     """Why a new factory of ``unit_type`` may not go in ``space`` (a problem code), or None."""
     board = ctx.board
@@ -254,7 +261,7 @@ def factory_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     t = board.map[space]
     if t.is_sea:
         return "factory_at_sea"
-    held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
+    held = held_since_start(ctx, space)
     return build_problem(ut, t.ipc, held, bool(board.factories_at(space)), t, ctx.power)
 
 
@@ -273,12 +280,12 @@ def base_problem(ctx: TurnContext, unit_type: str, space: str) -> str | None:
     t = board.map[space]
     if t.is_sea:
         return "base_at_sea"
-    if not (board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power):
+    if not held_since_start(ctx, space):
         return "base_not_held_since_start"
     if any(p.type == unit_type for p in board.at(space)):
         return "base_already_there"
     if board.rules.units[unit_type].param("base", "serves", "air") == "sea" \
-            and not any(board.map[n].is_sea for n in board.map.neighbours(space)):
+            and not board.map.coastal_zones(space):
         return "naval_base_inland"
     return None
 
@@ -360,7 +367,7 @@ def _upgrade(ctx: TurnContext, upgrade, space: str) -> str | None:
     piece = mine[0]
     if piece.damage:
         return "upgrade_damaged"
-    held = board.start_owners.get(space) == ctx.power and board.owners.get(space) == ctx.power
+    held = held_since_start(ctx, space)
     why = build_problem(board.rules.units[new], t.ipc, held, False, t, ctx.power)
     if why:
         return why
