@@ -59,8 +59,7 @@ class FixedDice:
 
     def roll(self, count: int, purpose: str = "") -> list[int]:
         if count > len(self._faces):
-            raise AssertionError(f"FixedDice ran out: {count} wanted for {purpose!r}, "
-                                 f"{len(self._faces)} left")
+            raise self._ran_out(count, purpose)
         self.purposes.append(purpose)
         out, self._faces = self._faces[:count], self._faces[count:]
         return out
@@ -68,6 +67,10 @@ class FixedDice:
     @property
     def remaining(self) -> int:
         return len(self._faces)
+
+    def _ran_out(self, count: int, purpose: str) -> Exception:
+        return AssertionError(f"FixedDice ran out: {count} wanted for {purpose!r}, "
+                              f"{len(self._faces)} left")
 
 
 class SideDice:
@@ -105,16 +108,9 @@ class RecordingDice:
         return out
 
 
-class KeptDice:
+class KeptDice(FixedDice):
     """Faces rolled in an earlier turn file and kept in the state, given in order; a
     ``ValueError`` if they run out (the state kept too few)."""
 
-    def __init__(self, faces, sides: int = 6):
-        self.sides = sides
-        self._faces = list(faces)
-
-    def roll(self, count: int, purpose: str = "") -> list[int]:
-        if count > len(self._faces):
-            raise ValueError(f"the dice kept in the state ran out: {count} wanted for {purpose!r}")
-        out, self._faces = self._faces[:count], self._faces[count:]
-        return out
+    def _ran_out(self, count: int, purpose: str) -> Exception:
+        return ValueError(f"the dice kept in the state ran out: {count} wanted for {purpose!r}")
